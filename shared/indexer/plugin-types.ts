@@ -1,0 +1,69 @@
+/**
+ * The indexer's plugin model, in the shape the spec's plugin-monitoring API describes (reference-study §2.13):
+ * filters drop irrelevant transactions early, pre-actions and post-actions run around persisting a block,
+ * event handlers react to decoded protocol events, schedulers run periodic jobs.
+ * Built-in projections are plugins too; operators add their own from PLUGINS_DIR (plain JS modules).
+ */
+export type PluginKind = "filter" | "pre-action" | "post-action" | "event-handler" | "scheduler";
+
+/** What plugins see of a block: enough to project, nothing tied to one chain client. */
+export interface BlockContext<Tx = unknown> {
+  slot: number;
+  height: number;
+  id: string;
+  /** Block time in Unix ms. */
+  time: number;
+  transactions: Tx[];
+}
+
+export interface ProtocolEvent {
+  /** e.g. "certificate.issued", "state.minted", "state.burned", "bootstrap.minted", "library.deployed" */
+  type: string;
+  slot: number;
+  transactionId: string;
+  payload: Record<string, unknown>;
+}
+
+interface PluginBase {
+  name: string;
+  /** Shown by the monitoring API; built-ins are "typescript", folder plugins "javascript". */
+  language?: string;
+}
+
+export interface FilterPlugin<Tx = unknown> extends PluginBase {
+  kind: "filter";
+  /** Keep the transaction for further processing? */
+  keep(tx: Tx, block: BlockContext<Tx>): boolean;
+}
+
+export interface PreActionPlugin<Tx = unknown> extends PluginBase {
+  kind: "pre-action";
+  /** Runs before the block's facts are persisted; returns the number of items it handled. */
+  run(block: BlockContext<Tx>): Promise<number | void> | number | void;
+}
+
+export interface PostActionPlugin<Tx = unknown> extends PluginBase {
+  kind: "post-action";
+  /** Runs after the block and its events are persisted. */
+  run(block: BlockContext<Tx>, events: readonly ProtocolEvent[]): Promise<number | void> | number | void;
+}
+
+export interface EventHandlerPlugin extends PluginBase {
+  kind: "event-handler";
+  /** Event types handled; "*" for all. */
+  events: readonly string[];
+  handle(event: ProtocolEvent): Promise<void> | void;
+}
+
+export interface SchedulerPlugin extends PluginBase {
+  kind: "scheduler";
+  intervalMs: number;
+  run(): Promise<void> | void;
+}
+
+export type IndexerPlugin<Tx = unknown> =
+  | FilterPlugin<Tx>
+  | PreActionPlugin<Tx>
+  | PostActionPlugin<Tx>
+  | EventHandlerPlugin
+  | SchedulerPlugin;
