@@ -1,0 +1,140 @@
+/**
+ * The filter / sort / projection subset of the MongoDB query language that the port accepts, and its checks.
+ * Guards the invariant that adapters only ever receive inputs whose meaning is the same on NeDB and MongoDB.
+ */
+import { checkPath, isPlainObject } from "./document-values";
+import { invalidQuery } from "./errors";
+import type { Filter, FindOptions, Projection, Scalar, SortSpec } from "./types";
+
+export const FIELD_OPERATORS = ["$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$exists"] as const;
+export const LOGICAL_OPERATORS = ["$and", "$or"] as const;
+
+export function isScalar(value: unknown): value is Scalar {
+  return typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value));
+}
+
+function checkScalar(value: unknown, path: string, operator: string): void {
+  if (value === null) {
+    invalidQuery(`${operator} on "${path}" compares with null, which is not in the subset: use { $exists: false }`, { path, operator });
+  }
+  if (!isScalar(value)) {
+    invalidQuery(`${operator} on "${path}" needs a string, finite number or boolean (arrays and objects: use dotted paths)`, { path, operator });
+  }
+}
+
+function checkCondition(path: string, condition: unknown): void {
+  if (!isPlainObject(condition)) return checkScalar(condition, path, "equality");
+  const operators = Object.keys(condition);
+  if (operators.length === 0) invalidQuery(`condition on "${path}" is an empty object`, { path });
+  for (const operator of operators) {
+    if (!operator.startsWith("$")) {
+      invalidQuery(`condition on "${path}" mixes or uses object equality ("${operator}"): use dotted paths`, { path });
+    }
+    const operand = condition[operator];
+    switch (operator) {
+      case "$eq":
+      case "$ne":
+        checkScalar(operand, path, operator);
+        break;
+      case "$gt":
+      case "$gte":
+      case "$lt":
+      case "$lte":
+        if (!(typeof operand === "string" || (typeof operand === "number" && Number.isFinite(operand)))) {
+          invalidQuery(`${operator} on "${path}" needs a string or finite number`, { path, operator });
+        }
+        break;
+      case "$in":
+      case "$nin":
+        if (!Array.isArray(operand)) invalidQuery(`${operator} on "${path}" needs an array`, { path, operator });
+        for (const element of operand as unknown[]) checkScalar(element, path, operator);
+        break;
+      case "$exists":
+        if (typeof operand !== "boolean") invalidQuery(`$exists on "${path}" needs true or false`, { path, operator });
+        break;
+      default:
+        invalidQuery(`operator ${operator} on "${path}" is not in the supported subset (${FIELD_OPERATORS.join(" ")})`, { path, operator });
+    }
+  }
+}
+
+/** @throws StoreError `INVALID_STORE_QUERY` naming the offending path/operator */
+export function checkFilter(filter: unknown): asserts filter is Filter {
+  if (!isPlainObject(filter)) invalidQuery("a filter must be a plain object");
+  for (const [key, value] of Object.entries(filter)) {
+    if (value === undefined) invalidQuery(`filter key "${key}" is undefined (omit it instead)`, { path: key });
+    if (key === "$and" || key === "$or") {
+      if (!Array.isArray(value) || value.length === 0) invalidQuery(`${key} needs a non-empty array of filters`, { operator: key });
+      for (const part of value as unknown[]) checkFilter(part);
+    } else if (key.startsWith("$")) {
+      invalidQuery(`top-level operator ${key} is not in the supported subset (${LOGICAL_OPERATORS.join(" ")})`, { operator: key });
+    } else {
+      checkPath(key, "filter");
+      checkCondition(key, value);
+    }
+  }
+}
+
+/** @throws StoreError `INVALID_STORE_QUERY` */
+export function checkSort(sort: SortSpec): void {
+  if (!isPlainObject(sort)) invalidQuery("sort must be an object of field: 1 | -1");
+  for (const [path, direction] of Object.entries(sort)) {
+    checkPath(path, "sort");
+    if (direction !== 1 && direction !== -1) invalidQuery(`sort direction for "${path}" must be 1 or -1`, { path });
+  }
+}
+
+/** Appends `_id: 1` as the last sort key (unless present) so ties come back in the same order on every adapter. */
+export function withIdTiebreak(sort: SortSpec | undefined): SortSpec {
+  if (sort === undefined) return { _id: 1 };
+  return "_id" in sort ? sort : { ...sort, _id: 1 };
+}
+
+/** @throws StoreError `INVALID_STORE_QUERY` */
+export function checkFindOptions(options: FindOptions): void {
+  if (options.sort !== undefined) checkSort(options.sort);
+  for (const key of ["skip", "limit"] as const) {
+    const n = options[key];
+    if (n !== undefined && !(Number.isSafeInteger(n) && n >= 0)) invalidQuery(`${key} must be a non-negative integer`, { option: key });
+  }
+}
+
+/** @throws StoreError `INVALID_STORE_QUERY` */
+export function checkProjection(projection: Projection): void {
+  if (!isPlainObject(projection)) invalidQuery("projection must be an object of field: 0 | 1");
+  let mode: 0 | 1 | undefined;
+  for (const [path, flag] of Object.entries(projection)) {
+    checkPath(path, "projection");
+    if (flag !== 0 && flag !== 1) invalidQuery(`projection flag for "${path}" must be 0 or 1`, { path });
+    if (path === "_id") continue;
+    if (mode !== undefined && mode !== flag) invalidQuery("projection cannot both keep and omit fields (except _id)", { path });
+    mode = flag;
+  }
+}
+
+/**
+ * The document an upsert starts from: the filter's equality conditions (`field: v`, `field: { $eq: v }`, also
+ * inside `$and`), dotted paths expanded into nested objects — the same seed MongoDB builds.
+ */
+export function upsertSeed(filter: Filter): Record<string, unknown> {
+  const seed: Record<string, unknown> = {};
+  const visit = (f: Filter): void => {
+    for (const [key, condition] of Object.entries(f)) {
+      if (key === "$and") (condition as Filter[]).forEach(visit);
+      if (key.startsWith("$")) continue;
+      let value: unknown;
+      if (isScalar(condition)) value = condition;
+      else if (isPlainObject(condition) && "$eq" in condition) value = condition.$eq;
+      else continue;
+      const parts = key.split(".");
+      let node = seed;
+      for (const part of parts.slice(0, -1)) {
+        if (!isPlainObject(node[part])) node[part] = {};
+        node = node[part] as Record<string, unknown>;
+      }
+      node[parts[parts.length - 1] as string] = value;
+    }
+  };
+  visit(filter);
+  return seed;
+}
