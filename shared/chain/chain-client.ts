@@ -1,0 +1,224 @@
+/**
+ * The one way services reach a chain (a real Ogmios v6 or our devnet): ledger-state queries, submit, evaluate,
+ * chain-sync and mempool monitoring, over @cardano-ogmios/client 6.14.0, with per-request timeouts,
+ * reconnection and typed errors (errors.ts). Only standard Ogmios methods are used.
+ */
+import {
+  createLedgerStateQueryClient,
+  createTransactionSubmissionClient,
+  type LedgerStateQuery,
+  type TransactionSubmission,
+} from "@cardano-ogmios/client";
+
+type LedgerStateQueryClient = LedgerStateQuery.LedgerStateQueryClient;
+type TransactionSubmissionClient = TransactionSubmission.TransactionSubmissionClient;
+import { startChainSync, type ChainSyncHandler, type ChainSyncOptions, type ChainSyncSubscription } from "./chain-sync";
+import { backoffMs, endpointOf, openContext, withTimeout, type Endpoint, type OpenedContext } from "./connection";
+import { ChainError, toChainError } from "./errors";
+import { openMempool, watchMempool, type MempoolMonitor, type MempoolWatch, type MempoolWatchHandler } from "./mempool";
+import type {
+  EraSummary,
+  Evaluation,
+  GenesisByEra,
+  Origin,
+  OutputReference,
+  Point,
+  ProtocolParameters,
+  UtxoEntry,
+} from "./types";
+
+export interface ReconnectOptions {
+  /** first retry delay (default 100 ms), doubled per attempt up to maxDelayMs (default 5 s) */
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+  /** attempts before giving up (chain-sync default: unlimited; requests: 3) */
+  maxAttempts?: number;
+}
+
+export interface ChainClientOptions {
+  /** ws://host:port of Ogmios (or the devnet) */
+  url: string;
+  /** per request (default 30 s); also bounds connecting */
+  requestTimeoutMs?: number;
+  reconnect?: ReconnectOptions;
+}
+
+export interface ChainClient {
+  readonly url: string;
+  /** opens the request connection now (otherwise on first use) */
+  connect(): Promise<void>;
+  /** closes every connection this client opened (chain-syncs and mempool monitors included) */
+  close(): Promise<void>;
+
+  protocolParameters(): Promise<ProtocolParameters>;
+  utxosByAddresses(addresses: readonly string[]): Promise<UtxoEntry[]>;
+  utxosByOutputReferences(refs: readonly OutputReference[]): Promise<UtxoEntry[]>;
+  /** tip of the ledger state (point; no height) */
+  ledgerTip(): Promise<Point | Origin>;
+  /** tip of the node's chain */
+  networkTip(): Promise<Point | Origin>;
+  blockHeight(): Promise<number | Origin>;
+  epoch(): Promise<number>;
+  eraSummaries(): Promise<EraSummary[]>;
+  networkStartTime(): Promise<Date>;
+  genesisConfiguration<E extends keyof GenesisByEra>(era: E): Promise<GenesisByEra[E]>;
+
+  /** submits a signed tx; resolves with its id. Not retried automatically (a retry could report 3117). */
+  submit(txCborHex: string): Promise<string>;
+  /** phase-2 evaluation; `additionalUtxo` resolves inputs not (yet) on chain */
+  evaluate(txCborHex: string, additionalUtxo?: readonly UtxoEntry[]): Promise<Evaluation[]>;
+
+  /** follows the chain from the first of `points` found; resumes from the last processed point after disconnects */
+  chainSync(points: ReadonlyArray<Point | Origin>, handler: ChainSyncHandler, opts?: ChainSyncOptions): Promise<ChainSyncSubscription>;
+  /** a dedicated mempool-monitoring connection (acquire / next / has / size / release) */
+  mempool(): Promise<MempoolMonitor>;
+  /** reports each new mempool transaction once, re-acquiring snapshots until stopped */
+  watchMempool(handler: MempoolWatchHandler, opts?: { pollIntervalMs?: number }): Promise<MempoolWatch>;
+}
+
+interface RequestSession {
+  opened: OpenedContext;
+  query: LedgerStateQueryClient;
+  submission: TransactionSubmissionClient;
+}
+
+/**
+ * Creates a client; nothing connects until the first call (or `connect()`).
+ * @throws ChainError CHAIN_ERROR for an invalid url
+ */
+export function createChainClient(opts: ChainClientOptions): ChainClient {
+  const endpoint: Endpoint = endpointOf(opts.url);
+  const timeoutMs = opts.requestTimeoutMs ?? 30_000;
+  const initialDelayMs = opts.reconnect?.initialDelayMs ?? 100;
+  const maxDelayMs = opts.reconnect?.maxDelayMs ?? 5_000;
+  const requestAttempts = Math.max(1, opts.reconnect?.maxAttempts ?? 3);
+  let session: Promise<RequestSession> | undefined;
+  let closed = false;
+  const children = new Set<{ close(): Promise<void> }>();
+
+  const openSession = async (): Promise<RequestSession> => {
+    const opened = await openContext(endpoint, timeoutMs);
+    const query = await createLedgerStateQueryClient(opened.context);
+    const submission = await createTransactionSubmissionClient(opened.context);
+    void opened.closed.then(() => {
+      // the next call reconnects
+      if (current === opened) session = undefined;
+    });
+    current = opened;
+    return { opened, query, submission };
+  };
+  let current: OpenedContext | undefined;
+
+  const getSession = async (): Promise<RequestSession> => {
+    if (closed) throw new ChainError("CHAIN_UNAVAILABLE", "chain client is closed", undefined, undefined, {}, false);
+    if (session) {
+      const s = await session.catch(() => undefined);
+      if (s && s.opened.isOpen()) return s;
+    }
+    const opening = openSession();
+    session = opening;
+    opening.catch(() => {
+      if (session === opening) session = undefined;
+    });
+    return opening;
+  };
+
+  const drop = (s: RequestSession | undefined): void => {
+    if (!s) return;
+    if (current === s.opened) session = undefined;
+    s.opened.close();
+  };
+
+  /** Runs `fn` on the request connection with a timeout; reconnects and retries idempotent calls. */
+  const call = async <T>(operation: string, fn: (s: RequestSession) => Promise<T>, idempotent = true): Promise<T> => {
+    let last: ChainError | undefined;
+    for (let attempt = 1; attempt <= requestAttempts; attempt++) {
+      if (attempt > 1) await delay(backoffMs(attempt - 1, initialDelayMs, maxDelayMs));
+      let s: RequestSession | undefined;
+      try {
+        s = await getSession();
+        return await withTimeout(fn(s), timeoutMs, operation);
+      } catch (err) {
+        last = toChainError(err, operation);
+        if (last.type === "CHAIN_TIMEOUT" || last.type === "CHAIN_UNAVAILABLE") drop(s);
+        const retry = idempotent && last.type === "CHAIN_UNAVAILABLE" && !closed;
+        if (!retry) throw last;
+      }
+    }
+    throw last as ChainError;
+  };
+
+  const client: ChainClient = {
+    url: opts.url,
+    async connect() {
+      await call("connect", async () => undefined);
+    },
+    async close() {
+      closed = true;
+      await Promise.all([...children].map((c) => c.close().catch(() => undefined)));
+      const s = session ? await session.catch(() => undefined) : undefined;
+      session = undefined;
+      if (s && s.opened.isOpen()) {
+        s.opened.close();
+        await s.opened.closed;
+      }
+    },
+    protocolParameters: () => call("protocolParameters", (s) => s.query.protocolParameters()),
+    // an empty filter would ask Ogmios for the whole UTxO set
+    utxosByAddresses: async (addresses) =>
+      addresses.length === 0 ? [] : call("utxo", (s) => s.query.utxo({ addresses: [...addresses] })),
+    utxosByOutputReferences: async (refs) =>
+      refs.length === 0
+        ? []
+        : call("utxo", (s) => s.query.utxo({ outputReferences: refs.map((r) => ({ transaction: { id: r.txId }, index: r.index })) })),
+    ledgerTip: () => call("ledgerTip", (s) => s.query.ledgerTip()),
+    networkTip: () => call("networkTip", (s) => s.query.networkTip()),
+    blockHeight: () => call("blockHeight", (s) => s.query.networkBlockHeight()),
+    epoch: () => call("epoch", (s) => s.query.epoch()),
+    eraSummaries: () => call("eraSummaries", (s) => s.query.eraSummaries()),
+    networkStartTime: () => call("networkStartTime", (s) => s.query.networkStartTime()),
+    genesisConfiguration: <E extends keyof GenesisByEra>(era: E) =>
+      call("genesisConfiguration", (s) => s.query.genesisConfiguration(era as never) as Promise<GenesisByEra[E]>),
+    submit: (txCborHex) => call("submitTransaction", (s) => s.submission.submitTransaction(txCborHex), false),
+    evaluate: (txCborHex, additionalUtxo) =>
+      call("evaluateTransaction", async (s) => {
+        const results = await s.submission.evaluateTransaction(txCborHex, additionalUtxo ? [...additionalUtxo] : undefined);
+        return results.map((r) => ({ validator: { purpose: r.validator.purpose, index: Number(r.validator.index) }, budget: r.budget }));
+      }),
+    async chainSync(points, handler, syncOpts = {}) {
+      if (closed) throw new ChainError("CHAIN_UNAVAILABLE", "chain client is closed", undefined, undefined, {}, false);
+      const sub = await startChainSync(
+        { endpoint, timeoutMs, initialDelayMs, maxDelayMs, maxAttempts: opts.reconnect?.maxAttempts ?? Infinity },
+        points,
+        handler,
+        syncOpts,
+      );
+      children.add(sub);
+      void sub.done.catch(() => undefined).finally(() => children.delete(sub));
+      return sub;
+    },
+    async mempool() {
+      if (closed) throw new ChainError("CHAIN_UNAVAILABLE", "chain client is closed", undefined, undefined, {}, false);
+      const m = await openMempool(endpoint, timeoutMs);
+      children.add(m);
+      void m.closed.finally(() => children.delete(m));
+      return m;
+    },
+    async watchMempool(handler, watchOpts = {}) {
+      if (closed) throw new ChainError("CHAIN_UNAVAILABLE", "chain client is closed", undefined, undefined, {}, false);
+      const w = await watchMempool(endpoint, timeoutMs, handler, {
+        pollIntervalMs: watchOpts.pollIntervalMs ?? 1_000,
+        initialDelayMs,
+        maxDelayMs,
+      });
+      children.add(w);
+      void w.done.catch(() => undefined).finally(() => children.delete(w));
+      return w;
+    },
+  };
+  return client;
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,114 @@
+/**
+ * Plutus script byte encodings (trap §1.1):
+ *  - flat: the raw UPLC program (what plu-ts `compile()` returns);
+ *  - single-wrapped: one CBOR byte string around flat (Aiken `compiledCode`, Ogmios `script.cbor`,
+ *    the bytes `PlutusScript.new_v3` wants);
+ *  - double-wrapped: CBOR byte string around the single-wrapped bytes (text-envelope `cborHex`,
+ *    Helios `toCbor()`, what `PlutusScript.from_bytes_v3` wants).
+ * Giving CSL the wrong level silently yields a different script hash, so every script enters through here.
+ */
+import { CSL } from "./lib";
+import { cborBytes, unwrapCborBytes } from "./cbor";
+import { CslError } from "./errors";
+import { fromHex, toHex } from "./hex";
+
+export type PlutusLanguage = "plutus:v1" | "plutus:v2" | "plutus:v3";
+export type ScriptWrapping = "flat" | "single" | "double";
+
+/** How many CBOR byte-string layers wrap the flat program. A flat program never parses as exactly one byte string. */
+export function detectScriptWrapping(hex: string): ScriptWrapping {
+  const b = fromHex(hex, "script");
+  const one = unwrapCborBytes(b);
+  if (!one) return "flat";
+  const two = unwrapCborBytes(one);
+  if (!two) return "single";
+  if (unwrapCborBytes(two)) {
+    throw new CslError("INVALID_SCRIPT", "script has more than two CBOR byte-string layers", { length: b.length });
+  }
+  return "double";
+}
+
+/** Flat program → single-wrapped (one CBOR byte string). */
+export function singleWrapFlat(flatHex: string): string {
+  return toHex(cborBytes(fromHex(flatHex, "script")));
+}
+
+/** Any of the three encodings → single-wrapped. */
+export function toSingleWrapped(hex: string): string {
+  switch (detectScriptWrapping(hex)) {
+    case "flat":
+      return singleWrapFlat(hex);
+    case "single":
+      return hex.toLowerCase();
+    case "double":
+      return toHex(unwrapCborBytes(fromHex(hex)) as Uint8Array);
+  }
+}
+
+/** Single-wrapped → flat. */
+export function flatOf(hex: string): string {
+  const single = fromHex(toSingleWrapped(hex));
+  return toHex(unwrapCborBytes(single) as Uint8Array);
+}
+
+export function cslLanguage(lang: PlutusLanguage): CSL.Language {
+  switch (lang) {
+    case "plutus:v1":
+      return CSL.Language.new_plutus_v1();
+    case "plutus:v2":
+      return CSL.Language.new_plutus_v2();
+    case "plutus:v3":
+      return CSL.Language.new_plutus_v3();
+    default:
+      throw new CslError("INVALID_SCRIPT", `unknown Plutus language ${String(lang)}`, { language: lang });
+  }
+}
+
+export function languageName(l: CSL.Language): PlutusLanguage {
+  switch (l.kind()) {
+    case CSL.LanguageKind.PlutusV1:
+      return "plutus:v1";
+    case CSL.LanguageKind.PlutusV2:
+      return "plutus:v2";
+    default:
+      return "plutus:v3";
+  }
+}
+
+/**
+ * CSL PlutusScript from the single-wrapped bytes. Refuses flat or double-wrapped input instead of
+ * silently hashing it wrong. @throws CslError INVALID_SCRIPT
+ */
+export function plutusScriptFromSingleWrapped(singleHex: string, lang: PlutusLanguage = "plutus:v3"): CSL.PlutusScript {
+  const wrapping = detectScriptWrapping(singleHex);
+  if (wrapping !== "single") {
+    throw new CslError("INVALID_SCRIPT", `expected a single CBOR-wrapped script, got ${wrapping}`, { wrapping });
+  }
+  return CSL.PlutusScript.new_with_version(fromHex(singleHex), cslLanguage(lang));
+}
+
+/** CSL PlutusScript from any encoding (normalised first). */
+export function plutusScriptFromAny(hex: string, lang: PlutusLanguage = "plutus:v3"): CSL.PlutusScript {
+  return plutusScriptFromSingleWrapped(toSingleWrapped(hex), lang);
+}
+
+/** Script hash (policy id / script credential), 56 hex, of a script in any encoding. */
+export function plutusScriptHash(hex: string, lang: PlutusLanguage = "plutus:v3"): string {
+  return plutusScriptFromAny(hex, lang).hash().to_hex();
+}
+
+/** Bech32 enterprise address of a script (payment credential = script hash). */
+export function scriptAddress(scriptHashHex: string, networkId: number, stakeKeyHashHex?: string): string {
+  const pay = CSL.Credential.from_scripthash(CSL.ScriptHash.from_hex(scriptHashHex));
+  if (stakeKeyHashHex) {
+    const stake = CSL.Credential.from_keyhash(CSL.Ed25519KeyHash.from_hex(stakeKeyHashHex));
+    return CSL.BaseAddress.new(networkId, pay, stake).to_address().to_bech32();
+  }
+  return CSL.EnterpriseAddress.new(networkId, pay).to_address().to_bech32();
+}
+
+/** Bech32 reward address of a script stake credential (for withdraw-zero validators). */
+export function scriptRewardAddress(scriptHashHex: string, networkId: number): string {
+  const cred = CSL.Credential.from_scripthash(CSL.ScriptHash.from_hex(scriptHashHex));
+  return CSL.RewardAddress.new(networkId, cred).to_address().to_bech32();
+}

@@ -1,0 +1,79 @@
+/**
+ * Ogmios v6 protocol parameters → CSL builder configuration and cost models.
+ * The same values drive fees and script_data_hash, so they must be the ones the ledger (or devnet) uses.
+ */
+import type { ProtocolParameters } from "@cardano-ogmios/schema";
+import { CSL } from "./lib";
+import { CslError } from "./errors";
+import { bn, toBigInt, type IntLike } from "./numbers";
+
+export type { ProtocolParameters };
+
+/** "577/10000" → CSL UnitInterval. */
+export function ratio(r: string, what: string): CSL.UnitInterval {
+  const m = /^(\d+)\/(\d+)$/.exec(r);
+  if (!m) throw new CslError("INVALID_PROTOCOL_PARAMETERS", `${what} is not a ratio "n/d"`, { what, value: r });
+  return CSL.UnitInterval.new(CSL.BigNum.from_str(m[1] as string), CSL.BigNum.from_str(m[2] as string));
+}
+
+function lovelaceOf(v: { ada: { lovelace: IntLike } } | undefined, what: string): CSL.BigNum {
+  if (!v) throw new CslError("INVALID_PROTOCOL_PARAMETERS", `${what} is missing`, { what });
+  return bn(v.ada.lovelace, what);
+}
+
+/** Builder configuration (fees, deposits, min-UTxO, sizes, script prices, ref-script fee) from Ogmios pparams. */
+export function txBuilderConfig(pp: ProtocolParameters): CSL.TransactionBuilderConfig {
+  const prices = pp.scriptExecutionPrices;
+  if (!prices) throw new CslError("INVALID_PROTOCOL_PARAMETERS", "scriptExecutionPrices is missing", {});
+  const refFee = pp.minFeeReferenceScripts?.base ?? 0;
+  return CSL.TransactionBuilderConfigBuilder.new()
+    .fee_algo(CSL.LinearFee.new(bn(pp.minFeeCoefficient, "minFeeCoefficient"), lovelaceOf(pp.minFeeConstant, "minFeeConstant")))
+    .coins_per_utxo_byte(bn(pp.minUtxoDepositCoefficient, "minUtxoDepositCoefficient"))
+    .pool_deposit(lovelaceOf(pp.stakePoolDeposit, "stakePoolDeposit"))
+    .key_deposit(lovelaceOf(pp.stakeCredentialDeposit, "stakeCredentialDeposit"))
+    .max_value_size(Number(pp.maxValueSize?.bytes ?? 5000))
+    .max_tx_size(Number(pp.maxTransactionSize?.bytes ?? 16384))
+    .ex_unit_prices(CSL.ExUnitPrices.new(ratio(prices.memory, "prices.memory"), ratio(prices.cpu, "prices.cpu")))
+    .ref_script_coins_per_byte(decimalToUnitInterval(refFee))
+    .build();
+}
+
+/** Ogmios gives minFeeReferenceScripts.base as a decimal number (e.g. 15 or 44.5). */
+function decimalToUnitInterval(x: number): CSL.UnitInterval {
+  const s = String(x);
+  const [whole, frac = ""] = s.split(".");
+  const den = 10n ** BigInt(frac.length);
+  const num = BigInt(`${whole}${frac}`);
+  return CSL.UnitInterval.new(CSL.BigNum.from_str(num.toString()), CSL.BigNum.from_str(den.toString()));
+}
+
+const LANGUAGES: Array<[string, () => CSL.Language]> = [
+  ["plutus:v1", () => CSL.Language.new_plutus_v1()],
+  ["plutus:v2", () => CSL.Language.new_plutus_v2()],
+  ["plutus:v3", () => CSL.Language.new_plutus_v3()],
+];
+
+/**
+ * Cost models of every language the parameters carry. Pass the full set to `calc_script_data_hash`:
+ * the builder keeps only the languages the tx uses (trap §1.3). Do not feed it to the standalone
+ * `hash_script_data`, which does not filter.
+ */
+export function costModels(pp: ProtocolParameters): CSL.Costmdls {
+  const out = CSL.Costmdls.new();
+  for (const [name, lang] of LANGUAGES) {
+    const model = pp.plutusCostModels?.[name];
+    if (!model) continue;
+    const cm = CSL.CostModel.new();
+    model.forEach((cost, i) => cm.set(i, CSL.Int.from_str(toBigInt(cost as IntLike, `${name}[${i}]`).toString())));
+    out.insert(lang(), cm);
+  }
+  return out;
+}
+
+/** Collateral percentage (default 150) and max collateral inputs (default 3). */
+export function collateralRules(pp: ProtocolParameters): { percentage: bigint; maxInputs: number } {
+  return {
+    percentage: BigInt(pp.collateralPercentage ?? 150),
+    maxInputs: Number(pp.maxCollateralInputs ?? 3),
+  };
+}
