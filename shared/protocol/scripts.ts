@@ -1,0 +1,86 @@
+/**
+ * Deployment-specific scripts: parameters applied to the blueprint's code with `apply_params_to_script`
+ * (params are `data` in the validators, so any CIP-57 applier gives the same hash), script hashes, and the
+ * addresses services need (proxy address, state reward address, library address) for network id 0 or 1.
+ */
+import { apply_params_to_script } from "@lucid-evolution/uplc";
+import { CSL } from "../csl/lib";
+import { fromHex, toHex } from "../csl/hex";
+import { bytes, constr, type Data, int, list, toCslData } from "./plutus-data";
+import { type Blueprint, validatorCode } from "./blueprint";
+import { pointerTokenName, type OutRef } from "./token-names";
+
+export type NetworkId = 0 | 1;
+
+/** Applies Data parameters, in order, to a single-wrapped script; returns the applied single-wrapped hex. */
+export function applyParams(compiledCode: string, params: readonly Data[]): string {
+  const plist = CSL.PlutusList.new();
+  for (const p of params) plist.add(toCslData(p));
+  return toHex(apply_params_to_script(plist.to_bytes(), fromHex(compiledCode, "compiled code")));
+}
+
+/** blake2b-224 of a Plutus V3 script (single-wrapped hex). */
+export function scriptHashOf(code: string): string {
+  return CSL.PlutusScript.new_v3(fromHex(code, "script")).hash().to_hex();
+}
+
+/** Enterprise address whose payment credential is the script. */
+export function scriptAddressOf(scriptHash: string, networkId: NetworkId): string {
+  const cred = CSL.Credential.from_scripthash(CSL.ScriptHash.from_hex(scriptHash));
+  return CSL.EnterpriseAddress.new(networkId, cred).to_address().to_bech32();
+}
+
+/** Reward (stake) address of a script credential: where the withdraw-zero goes. */
+export function rewardAddressOf(scriptHash: string, networkId: NetworkId): string {
+  const cred = CSL.Credential.from_scripthash(CSL.ScriptHash.from_hex(scriptHash));
+  return CSL.RewardAddress.new(networkId, cred).to_address().to_bech32();
+}
+
+export interface AppliedScript {
+  /** applied single-wrapped code, hex (witness / reference-script bytes) */
+  readonly code: string;
+  readonly hash: string;
+  /** applied code size in bytes */
+  readonly size: number;
+}
+
+function applied(code: string): AppliedScript {
+  return { code, hash: scriptHashOf(code), size: code.length / 2 };
+}
+
+export function outRefData(ref: OutRef): Data {
+  return constr(0, [bytes(ref.txHash), int(ref.index)]);
+}
+
+export interface ProtocolScriptParams {
+  /** the proxy's one-shot out-ref (`PROXY_TX_HASH` / `PROXY_OUTPUT_INDEX`) */
+  readonly proxyOneShot: OutRef;
+  /** key hashes allowed to mint and burn bootstraps */
+  readonly bootstrapAdministrators: readonly string[];
+  /** key hash that may spend library UTxOs */
+  readonly libraryAdministrator: string;
+  readonly networkId: NetworkId;
+}
+
+export interface ProtocolScripts {
+  readonly proxy: AppliedScript & { readonly address: string; readonly policyId: string };
+  readonly state: AppliedScript & { readonly rewardAddress: string };
+  readonly library: AppliedScript & { readonly address: string };
+  readonly pointerTokenName: string;
+}
+
+/** Everything a deployment needs, derived from the blueprint and its parameters. */
+export function deriveProtocolScripts(blueprint: Blueprint, p: ProtocolScriptParams): ProtocolScripts {
+  const proxy = applied(applyParams(validatorCode(blueprint, "proxy"), [outRefData(p.proxyOneShot)]));
+  const pointer = pointerTokenName(p.proxyOneShot);
+  const state = applied(
+    applyParams(validatorCode(blueprint, "state"), [bytes(proxy.hash), bytes(pointer), list(p.bootstrapAdministrators.map(bytes))]),
+  );
+  const library = applied(applyParams(validatorCode(blueprint, "library"), [bytes(p.libraryAdministrator)]));
+  return {
+    proxy: { ...proxy, address: scriptAddressOf(proxy.hash, p.networkId), policyId: proxy.hash },
+    state: { ...state, rewardAddress: rewardAddressOf(state.hash, p.networkId) },
+    library: { ...library, address: scriptAddressOf(library.hash, p.networkId) },
+    pointerTokenName: pointer,
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * The state datum (reference-study §4.2), 11 fields:
+ * `Constr 0 [id, owner, fee, fee_interval, fee_receivers, ttl, countdown, certificate_data_hash, batch_size,
+ *  bootstrap_datum_name, keep_as_oracle]`, keep_as_oracle a Plutus Bool (Constr 0 = False, Constr 1 = True).
+ */
+import { bool, bytes, constr, type Data, expectBool, expectBytes, expectConstr, expectInt, expectList, int, list } from "./plutus-data";
+
+export interface StateDatum {
+  /** state id = the state token's asset name (32 bytes hex) */
+  readonly id: string;
+  /** payment key hash of the owner */
+  readonly owner: string;
+  readonly fee: bigint;
+  readonly feeInterval: bigint;
+  readonly feeReceivers: readonly string[];
+  readonly ttl: bigint;
+  /** transactions left; the next one writes countdown - 1 */
+  readonly countdown: bigint;
+  /** sha2-256 of the certificates of the transaction that wrote this datum */
+  readonly certificateDataHash: string;
+  readonly batchSize: bigint;
+  /** asset name (hex) of the bootstrap token this state was forked from */
+  readonly bootstrapDatumName: string;
+  readonly keepAsOracle: boolean;
+}
+
+export function encodeStateDatum(d: StateDatum): Data {
+  return constr(0, [
+    bytes(d.id),
+    bytes(d.owner),
+    int(d.fee),
+    int(d.feeInterval),
+    list(d.feeReceivers.map(bytes)),
+    int(d.ttl),
+    int(d.countdown),
+    bytes(d.certificateDataHash),
+    int(d.batchSize),
+    bytes(d.bootstrapDatumName),
+    bool(d.keepAsOracle),
+  ]);
+}
+
+/** @throws ProtocolError INVALID_DATUM / INVALID_FIELD */
+export function decodeStateDatum(d: Data): StateDatum {
+  const { fields: f } = expectConstr(d, "state datum", { index: 0, arity: 11 });
+  return {
+    id: expectBytes(f[0], "id"),
+    owner: expectBytes(f[1], "owner", 28),
+    fee: expectInt(f[2], "fee"),
+    feeInterval: expectInt(f[3], "feeInterval"),
+    feeReceivers: expectList(f[4], "feeReceivers").map((x, i) => expectBytes(x, `feeReceivers[${i}]`, 28)),
+    ttl: expectInt(f[5], "ttl"),
+    countdown: expectInt(f[6], "countdown"),
+    certificateDataHash: expectBytes(f[7], "certificateDataHash"),
+    batchSize: expectInt(f[8], "batchSize"),
+    bootstrapDatumName: expectBytes(f[9], "bootstrapDatumName"),
+    keepAsOracle: expectBool(f[10], "keepAsOracle"),
+  };
+}
