@@ -1,0 +1,137 @@
+/**
+ * Broker configuration, for both modes:
+ * - embedded (default, `npm start`): no transporter, every service in one process;
+ * - scale: `TRANSPORTER=nats://…` and `SERVICES=…` per process (one image, one Deployment per service group).
+ * Every fault-tolerance option is set explicitly (Moleculer's defaults are "off" and a request timeout of 0).
+ * Values come from shared/mesh/config.ts, never from process.env directly.
+ */
+import type { BrokerOptions, Errors } from "moleculer";
+import { loadConfig, type AppConfig } from "./shared/mesh/config";
+import { createHealthMiddleware } from "./shared/mesh/health-middleware";
+
+export interface BrokerExtras {
+  /** Clock for the readiness delay; tests inject one. */
+  now?: () => number;
+  /** Delay between `started` and ready (default 500 ms, the gateway alias debounce). */
+  readyDelayMs?: number;
+  /** Extra broker options (tests: `skipProcessEventRegistration`, a fixed `nodeID`, …). */
+  overrides?: Partial<BrokerOptions>;
+}
+
+/** Retry only what the error says is retryable, but not timeouts: a slow callee retried is slower still. */
+export function isRetryableError(err: Errors.MoleculerError | Error): boolean {
+  const e = err as { retryable?: unknown; type?: unknown };
+  return e.retryable === true && e.type !== "REQUEST_TIMEOUT";
+}
+
+/** Only server-side failures (5xx) count towards opening a circuit; 501 is "not built", not a failure. */
+export function countsAsCircuitFailure(err: Errors.MoleculerError | Error): boolean {
+  const code = (err as { code?: unknown }).code;
+  return typeof code === "number" && code >= 500 && code !== 501;
+}
+
+export function createBrokerOptions(config: AppConfig, extras: BrokerExtras = {}): BrokerOptions {
+  const options: BrokerOptions = {
+    namespace: config.namespace,
+    ...(config.nodeId !== null ? { nodeID: config.nodeId } : {}),
+    // Moleculer accepts a NATS URL string at run time; its types only list names/objects.
+    transporter: (config.transporter ?? null) as BrokerOptions["transporter"],
+    // Plain JSON on the wire: bigint (lovelace) crosses service boundaries as decimal strings.
+    serializer: "JSON",
+
+    logger:
+      config.logLevel === "silent"
+        ? false
+        : {
+            type: "Pino",
+            options: {
+              level: config.logLevel,
+              pino: {
+                options: {
+                  // Defence in depth: the code never logs these, and pino masks them if an object slips through.
+                  redact: {
+                    paths: [
+                      "*.password",
+                      "*.mnemonic",
+                      "*.secret",
+                      "*.apiKey",
+                      "*.adminApiKey",
+                      "*.signingKey",
+                      "*.privateKey",
+                      "*.authorization",
+                      "*.headers.authorization",
+                      '*.headers["x-api-key"]',
+                    ],
+                    censor: "***",
+                  },
+                },
+              },
+            },
+          },
+
+    requestTimeout: config.requestTimeoutMs,
+    retryPolicy: {
+      enabled: true,
+      retries: 2,
+      delay: 100,
+      maxDelay: 1000,
+      factor: 2,
+      check: isRetryableError,
+    },
+    circuitBreaker: {
+      enabled: true,
+      threshold: 0.5,
+      minRequestCount: 20,
+      windowTime: 60,
+      halfOpenTime: 10_000,
+      check: countsAsCircuitFailure,
+    },
+    bulkhead: {
+      enabled: true,
+      concurrency: 20,
+      maxQueueSize: 200,
+    },
+    // Graceful shutdown: on SIGTERM running requests may finish for up to shutdownTimeout.
+    tracking: {
+      enabled: true,
+      shutdownTimeout: config.shutdownTimeoutMs,
+    },
+    registry: {
+      strategy: "RoundRobin",
+      preferLocal: true,
+    },
+    heartbeatInterval: 10,
+    heartbeatTimeout: 30,
+    maxCallLevel: 20,
+    validator: true,
+
+    metrics: config.metricsEnabled
+      ? {
+          enabled: true,
+          reporter: [
+            {
+              type: "Prometheus",
+              // Port 0 cannot be combined with a host in Moleculer's reporter.
+              options: config.metricsPort === 0 ? { port: 0, path: "/metrics" } : { port: config.metricsPort, host: config.host, path: "/metrics" },
+            },
+          ],
+        }
+      : { enabled: false },
+    tracing: { enabled: false },
+
+    middlewares: [
+      createHealthMiddleware({
+        port: config.healthPort,
+        host: config.host,
+        ...(extras.readyDelayMs !== undefined ? { readyDelayMs: extras.readyDelayMs } : {}),
+        ...(extras.now !== undefined ? { now: extras.now } : {}),
+      }),
+    ],
+  };
+  return { ...options, ...extras.overrides };
+}
+
+/** For moleculer-runner (`--config moleculer.config.ts`): reads the environment when called. */
+export default function brokerConfig(): BrokerOptions {
+  return createBrokerOptions(loadConfig(process.env));
+}

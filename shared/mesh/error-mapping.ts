@@ -1,0 +1,168 @@
+/**
+ * Maps any error that reaches the gateway to the wire shape of decisions.md:
+ * `{ "error": "<CODE>", "message": "<words>" }` (+ endpoint fields), never an empty 500.
+ *
+ * Errors are matched on `type`/`code`/`name` only, never `instanceof`: across NATS Moleculer rebuilds unknown
+ * error classes as plain errors carrying just name/message/code/type/data/retryable.
+ *
+ * Service convention: throw an error whose `code` is the HTTP status and `type` the SCREAMING_SNAKE code
+ * (subclass MoleculerClientError for 4xx). For 4xx, the plain-object `data` fields are copied into the body
+ * (e.g. `{ rebuiltTransaction }`); 5xx bodies never carry `data`. A route whose error body is a whole response
+ * object (e.g. BuildTransactionResponse) returns it normally with `ctx.meta.$statusCode` set instead.
+ */
+
+export interface ErrorBody {
+  error: string;
+  message: string;
+  [field: string]: unknown;
+}
+
+export interface HttpErrorReply {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+  /** How loudly the gateway should log it: unexpected failures are errors, client mistakes are not logged. */
+  log: "error" | "warn" | null;
+}
+
+interface ErrorLike {
+  name?: unknown;
+  message?: unknown;
+  code?: unknown;
+  type?: unknown;
+  data?: unknown;
+}
+
+interface ValidationItem {
+  field?: unknown;
+  message?: unknown;
+}
+
+const SCREAMING = /^[A-Z][A-Z0-9_]*$/;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
+
+function validationReply(data: unknown): HttpErrorReply {
+  const items: ValidationItem[] = Array.isArray(data) ? (data as ValidationItem[]) : [];
+  const messages = items.map((i) => (typeof i.message === "string" ? i.message : "")).filter((m) => m !== "");
+  const fields = [...new Set(items.map((i) => (typeof i.field === "string" ? i.field : "")).filter((f) => f !== ""))];
+  const message =
+    messages.length > 0
+      ? messages.slice(0, 5).join(" ") + (messages.length > 5 ? ` (+${messages.length - 5} more)` : "")
+      : "The request parameters are invalid.";
+  return { status: 400, body: { error: "VALIDATION_ERROR", message, fields }, headers: {}, log: null };
+}
+
+/** Name of a class such as `ServiceUnavailableError` as a code: `SERVICE_UNAVAILABLE`. */
+function codeFromName(name: unknown): string | null {
+  if (typeof name !== "string" || name === "" || name === "Error" || name === "MoleculerError") return null;
+  const snake = name
+    .replace(/Error$/, "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .toUpperCase();
+  return SCREAMING.test(snake) ? snake : null;
+}
+
+const DEFAULT_CODES: Record<number, string> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHORIZED",
+  403: "FORBIDDEN",
+  404: "NOT_FOUND",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  429: "TOO_MANY_REQUESTS",
+  500: "INTERNAL_ERROR",
+  501: "NOT_IMPLEMENTED",
+  502: "BAD_GATEWAY",
+  503: "SERVICE_UNAVAILABLE",
+  504: "TIMEOUT",
+};
+
+/** Maps an error to status, JSON body and headers. Pure: no I/O, no clock. */
+export function toHttpErrorReply(err: unknown): HttpErrorReply {
+  const e: ErrorLike = typeof err === "object" && err !== null ? (err as ErrorLike) : {};
+  const type = typeof e.type === "string" ? e.type : undefined;
+  const message = typeof e.message === "string" && e.message !== "" ? e.message : undefined;
+  const code = typeof e.code === "number" ? e.code : undefined;
+
+  if (type === "VALIDATION_ERROR" || e.name === "ValidationError") return validationReply(e.data);
+
+  if (type === "RATE_LIMITED" || type === "RATE_LIMIT_EXCEEDED" || e.name === "RateLimitExceeded") {
+    const retryAfter = isPlainObject(e.data) && typeof e.data.retryAfterSeconds === "number" ? e.data.retryAfterSeconds : 60;
+    return {
+      status: 429,
+      body: { error: "RATE_LIMITED", message: message ?? "Rate limit exceeded.", retryAfterSeconds: retryAfter },
+      headers: { "Retry-After": String(retryAfter) },
+      log: null,
+    };
+  }
+
+  if (type === "UNABLE_DECODE_PARAM") {
+    return { status: 400, body: { error: type, message: "A path parameter is not valid percent-encoding." }, headers: {}, log: null };
+  }
+  if (type === "ORIGIN_NOT_ALLOWED") {
+    return { status: 403, body: { error: type, message: "Requests from this origin are not allowed (CORS_ORIGINS)." }, headers: {}, log: null };
+  }
+
+  if (type === "QUEUE_FULL") {
+    return {
+      status: 503,
+      body: { error: "SERVICE_BUSY", message: "The service is busy; retry shortly." },
+      headers: { "Retry-After": "1" },
+      log: "warn",
+    };
+  }
+
+  if (
+    type === "SERVICE_NOT_FOUND" ||
+    type === "SERVICE_NOT_AVAILABLE" ||
+    type === "REQUEST_REJECTED" ||
+    e.name === "ServiceUnavailableError"
+  ) {
+    const action = isPlainObject(e.data) && typeof e.data.action === "string" ? e.data.action : undefined;
+    const what = action !== undefined ? `The service behind '${action}'` : "The service behind this route";
+    return {
+      status: 503,
+      body: { error: "SERVICE_UNAVAILABLE", message: `${what} is not available right now.` },
+      headers: { "Retry-After": "5" },
+      log: "warn",
+    };
+  }
+
+  if (type === "REQUEST_TIMEOUT") {
+    return {
+      status: 504,
+      body: { error: "TIMEOUT", message: "The service did not answer in time." },
+      headers: {},
+      log: "warn",
+    };
+  }
+
+  if (code !== undefined && Number.isInteger(code) && code >= 400 && code <= 599) {
+    // Unprocessable (422) is a client error of the request's content: decisions.md says 400.
+    const status = code === 422 ? 400 : code;
+    const errorCode = (type !== undefined && SCREAMING.test(type) ? type : null) ?? codeFromName(e.name) ?? DEFAULT_CODES[status] ?? (status >= 500 ? "SERVER_ERROR" : "BAD_REQUEST");
+    if (status >= 500) {
+      const known = type !== undefined;
+      return {
+        status,
+        body: { error: errorCode, message: known && message ? message : "Internal server error." },
+        headers: {},
+        log: status === 501 ? null : known ? "warn" : "error",
+      };
+    }
+    const body: ErrorBody = { error: errorCode, message: message ?? "The request was rejected." };
+    if (isPlainObject(e.data)) {
+      for (const [k, v] of Object.entries(e.data)) if (k !== "error" && k !== "message") body[k] = v;
+    }
+    return { status, body, headers: {}, log: null };
+  }
+
+  return {
+    status: 500,
+    body: { error: "INTERNAL_ERROR", message: "Internal server error." },
+    headers: {},
+    log: "error",
+  };
+}

@@ -1,0 +1,567 @@
+/**
+ * THE route table of the public HTTP API (interface.md + decisions.md). The gateway's aliases, its action
+ * whitelist and the OpenAPI document are all generated from this one list, so they cannot drift apart.
+ *
+ * Conventions:
+ * - `path` is relative to `/api/v1` and written in OpenAPI form (`/verify/{hash}`).
+ * - `action` is `<service>.<action>` (services are not versioned, see service-names.ts).
+ * - `implemented: false` makes the gateway answer 501 `NOT_IMPLEMENTED` without calling anything. A service's
+ *   issue flips it to `true`; from then on `defineRouteActions` (route-actions.ts) makes the service file fail to
+ *   compile until it declares that action, and test/mesh/route-actions.spec.ts checks it is registered.
+ */
+import type { ServiceName } from "./service-names";
+
+export type HttpMethod = "GET" | "POST";
+
+export interface QueryParamSpec {
+  readonly name: string;
+  readonly required: boolean;
+  readonly description: string;
+}
+
+export interface RouteSpec {
+  readonly method: HttpMethod;
+  /** Relative to `/api/v1`, OpenAPI form: `/txs/{txHash}/scripts`. */
+  readonly path: string;
+  /** `<service>.<action>` the gateway calls. */
+  readonly action: string;
+  /** OpenAPI tag (group). */
+  readonly tag: string;
+  readonly summary: string;
+  /** What the body carries (POST), in words. */
+  readonly request?: string;
+  /** What a 200 answers, in words. */
+  readonly response: string;
+  /** Content type of a 200 (default application/json). */
+  readonly responseType?: "application/json" | "text/html" | "text/plain";
+  /** Non-200 statuses the route documents, beyond the gateway's common ones. */
+  readonly statuses?: Readonly<Record<number, string>>;
+  readonly query?: readonly QueryParamSpec[];
+  /** Regex patterns of path parameters. */
+  readonly pathPatterns?: Readonly<Record<string, string>>;
+  readonly implemented: boolean;
+  /** "admin": needs ADMIN_API_KEY when it is configured. */
+  readonly auth?: "admin";
+  /** The whole body (any JSON value, or raw text) is passed to the action as this param. */
+  readonly wholeBodyAs?: string;
+  /** Params the gateway adds to every call of this route (one action serving several paths). */
+  readonly fixedParams?: Readonly<Record<string, string>>;
+}
+
+const TX_HASH = "^[0-9a-fA-F]{64}$";
+
+const pluginListRoutes = (segment: string, label: string) =>
+  [
+    {
+      method: "GET",
+      path: `/admin/plugins/${segment}`,
+      action: "plugin-monitor.list",
+      tag: "plugins",
+      summary: `List the indexer's ${label} plugins`,
+      response: "PluginListResponse",
+      fixedParams: { type: segment },
+      auth: "admin",
+      implemented: true,
+    },
+    {
+      method: "GET",
+      path: `/admin/plugins/${segment}/{name}`,
+      action: "plugin-monitor.detail",
+      tag: "plugins",
+      summary: `Details and execution metrics of one ${label} plugin`,
+      response: "PluginDetailResponse",
+      statuses: { 404: "no plugin of that type and name" },
+      fixedParams: { type: segment },
+      auth: "admin",
+      implemented: true,
+    },
+  ] as const;
+
+export const ROUTES = [
+  // ── meta (served by the gateway itself) ─────────────────────────────────────────────────────────
+  {
+    method: "GET",
+    path: "/openapi.json",
+    action: "gateway.openapi",
+    tag: "meta",
+    summary: "This API as an OpenAPI 3 document",
+    response: "OpenAPI 3.0 document generated from the gateway's route table",
+    implemented: true,
+  },
+  {
+    method: "GET",
+    path: "/extensions",
+    action: "gateway.extensions",
+    tag: "meta",
+    summary: "Which extensions this instance runs",
+    response: "object: extension identifier → enabled (fractionized-certificate, tokenizable-certificate)",
+    implemented: true,
+  },
+
+  // ── transactions ────────────────────────────────────────────────────────────────────────────────
+  {
+    method: "POST",
+    path: "/transaction/build",
+    action: "tx-builder.build",
+    tag: "transaction",
+    summary: "Build an unsigned transaction (certificates, bootstrap, init, burn, deploy)",
+    request: "BuildTransactionRequest { type, address, certificates[], bootstrapDatum?, stateId? }",
+    response: "BuildTransactionResponse { unsignedTransaction, type, status { code, message } }",
+    statuses: { 409: "PENDING_TRANSACTION (BuildTransactionResponse)" },
+    implemented: false,
+  },
+  {
+    method: "POST",
+    path: "/transaction/submit",
+    action: "submitter.submit",
+    tag: "transaction",
+    summary: "Submit a signed transaction (optionally merging a witness set)",
+    request: "SubmitTransactionRequest { transaction (CBOR hex), witnessSet? }",
+    response: "{ transactionHash }",
+    statuses: { 409: "lost an extension insert race: body carries rebuiltTransaction" },
+    implemented: false,
+  },
+  {
+    method: "POST",
+    path: "/transaction/prepare-collateral",
+    action: "tx-builder.prepareCollateral",
+    tag: "transaction",
+    summary: "Build a transaction creating a dedicated 5 ADA collateral UTxO",
+    request: "PrepareCollateralRequest { senderAddress }",
+    response: "BuildTransactionResponse (COLLATERAL_ALREADY_AVAILABLE when nothing is to be signed)",
+    statuses: { 409: "all UTxOs locked by in-flight transactions" },
+    implemented: false,
+  },
+  {
+    method: "GET",
+    path: "/transaction/confirm/{hash}",
+    action: "submitter.confirm",
+    tag: "transaction",
+    summary: "Is the transaction on chain?",
+    response: "200 once included",
+    statuses: { 404: "not (yet) on chain" },
+    pathPatterns: { hash: TX_HASH },
+    implemented: true,
+  },
+
+  // ── verification ────────────────────────────────────────────────────────────────────────────────
+  {
+    method: "GET",
+    path: "/verify/{hash}",
+    action: "verifier.byHash",
+    tag: "verify",
+    summary: "Certificates anchoring this data hash (oldest first)",
+    response: "array of certificate records",
+    statuses: { 404: "no certificate for this hash" },
+    implemented: true,
+  },
+  {
+    method: "GET",
+    path: "/verify/by-transaction-hash/{transactionHash}/{dataHash}",
+    action: "verifier.byTransactionHash",
+    tag: "verify",
+    summary: "The certificate of this data hash in this transaction",
+    response: "one certificate record",
+    statuses: { 404: "not found" },
+    pathPatterns: { transactionHash: TX_HASH },
+    implemented: true,
+  },
+  {
+    method: "GET",
+    path: "/resolve/{code}",
+    action: "verifier.resolve",
+    tag: "verify",
+    summary: "Resolve a short link",
+    response: "HTML page",
+    responseType: "text/html",
+    implemented: false,
+  },
+
+  // ── user state ──────────────────────────────────────────────────────────────────────────────────
+  {
+    method: "POST",
+    path: "/user/request/action",
+    action: "user-state.requestAction",
+    tag: "user",
+    summary: "Step 1 of a user action: get the message to sign",
+    request: "UserActionRequest { address, action: USER_INFO|INVALIDATE_STATE|OPT_OUT, stateId? }",
+    response: "UserActionResponse { address, action, message, signature, timestamp, status }",
+    implemented: false,
+  },
+  {
+    method: "POST",
+    path: "/user/state/action",
+    action: "user-state.executeAction",
+    tag: "user",
+    summary: "Step 2 of a user action: execute it with the wallet's signature",
+    request: "ExecuteUserActionRequest { address, action, stateId?, message, signature, userSignature, userPublicKey, timestamp }",
+    response: "ExecuteUserActionResponse { state?, unsignedTransaction?, status, error? }",
+    implemented: false,
+  },
+  {
+    method: "GET",
+    path: "/user/bootstrap-access",
+    action: "user-state.bootstrapAccess",
+    tag: "user",
+    summary: "Does the address hold an active state forked from this bootstrap token?",
+    response: "boolean",
+    query: [
+      { name: "address", required: true, description: "wallet address (bech32)" },
+      { name: "tokenName", required: true, description: "bootstrap token name" },
+    ],
+    implemented: false,
+  },
+
+  // ── faucet (devnet and testnets only, decisions.md) ─────────────────────────────────────────────
+  {
+    method: "POST",
+    path: "/faucet/request",
+    action: "user-state.faucetRequest",
+    tag: "faucet",
+    summary: "Step 1 of a faucet claim: get the message to sign (devnet/testnets only)",
+    request: "{ address }",
+    response: "challenge message and service signature",
+    implemented: false,
+  },
+  {
+    method: "POST",
+    path: "/faucet/claim",
+    action: "user-state.faucetClaim",
+    tag: "faucet",
+    summary: "Step 2 of a faucet claim: receive test funds (devnet/testnets only)",
+    request: "signed challenge (as user actions)",
+    response: "{ transactionHash }",
+    implemented: false,
+  },
+
+  // ── credentials ─────────────────────────────────────────────────────────────────────────────────
+  {
+    method: "GET",
+    path: "/credential/{paymentCredential}",
+    action: "credential.byPaymentCredential",
+    tag: "credential",
+    summary: "Active credentials of a payment credential (or bech32 address)",
+    response: "credentials (one object when `type` is given)",
+    query: [{ name: "type", required: false, description: "only credentials of this type" }],
+    statuses: { 404: "no active credential" },
+    implemented: false,
+  },
+  {
+    method: "GET",
+    path: "/credential/by-hash/{authHash}",
+    action: "credential.byAuthHash",
+    tag: "credential",
+    summary: "The credential registered by this AUTH certificate (active or revoked)",
+    response: "credential",
+    statuses: { 404: "not found" },
+    implemented: false,
+  },
+
+  // ── library ─────────────────────────────────────────────────────────────────────────────────────
+  {
+    method: "POST",
+    path: "/library/deploy/proxy",
+    action: "library.deployProxy",
+    tag: "library",
+    summary: "Build the deployment of the proxy script (signed by the service wallet)",
+    request: "none",
+    response: "BuildTransactionResponse",
+    implemented: false,
+  },
+  {
+    method: "POST",
+    path: "/library/upgrade/proxy",
+    action: "library.upgradeProxy",
+    tag: "library",
+    summary: "Build an upgrade of the proxy script",
+    request: "a JSON string (or raw text): the new script reference",
+    response: "BuildTransactionResponse",
+    wholeBodyAs: "scriptReference",
+    implemented: false,
+  },
+  {
+    method: "GET",
+    path: "/library/undeploy/{transactionHash}/{outputIndex}",
+    action: "library.undeploy",
+    tag: "library",
+    summary: "Build a transaction removing one library script UTxO",
+    response: "BuildTransactionResponse",
+    pathPatterns: { transactionHash: TX_HASH, outputIndex: "^\\d+$" },
+    implemented: false,
+  },
+  {
+    method: "GET",
+    path: "/library/undeploy/unused",
+    action: "library.undeployUnused",
+    tag: "library",
+    summary: "Build a transaction reclaiming every unused library script UTxO",
+    response: "BuildTransactionResponse",
+    implemented: false,
+  },
+  {
+    method: "GET",
+    path: "/library/deployments",
+    action: "library.deployments",
+    tag: "library",
+    summary: "Current on-chain deployment state of the library scripts",
+    response: "LibraryDeploymentResponse",
+    implemented: false,
+  },
+
+  // ── connected goods ─────────────────────────────────────────────────────────────────────────────
+  {
+    method: "POST",
+    path: "/extension/connected-goods/mint/batch",
+    action: "connected-goods.mintBatch",
+    tag: "connected-goods",
+    summary: "Build the mint of a batch of connected goods",
+    request: "MintConnectedGoodsRequest (goods with asset name and claiming password)",
+    response: "MintConnectedGoodsResponse { unsigned_transaction, batch_id, status }",
+    implemented: false,
+  },
+  {
+    method: "POST",
+    path: "/extension/connected-goods/claim/item",
+    action: "connected-goods.claimItem",
+    tag: "connected-goods",
+    summary: "Build the claim of one item with its password",
+    request: "ClaimUpdateConnectedGoodsRequest { password, batch_id, user_address, social_hub }",
+    response: "unsigned transaction (CBOR hex)",
+    implemented: false,
+  },
+  {
+    method: "POST",
+    path: "/extension/connected-goods/update/item",
+    action: "connected-goods.updateItem",
+    tag: "connected-goods",
+    summary: "Build the update of a claimed item's social-hub data",
+    request: "ClaimUpdateConnectedGoodsRequest",
+    response: "unsigned transaction (CBOR hex)",
+    implemented: false,
+  },
+  {
+    method: "GET",
+    path: "/extension/connected-goods/{batchIds}/{itemId}",
+    action: "connected-goods.socialHub",
+    tag: "connected-goods",
+    summary: "Decrypted social-hub data of an item",
+    response: "SocialHub",
+    statuses: { 400: "decryption failed for this item id" },
+    implemented: false,
+  },
+
+  // ── fractionized certificates ───────────────────────────────────────────────────────────────────
+  {
+    method: "POST",
+    path: "/extension/fractionized-certificate/build",
+    action: "fractionized.build",
+    tag: "fractionized-certificate",
+    summary: "Build an issue (Init/Insert) or a Claim of fractionized tokens",
+    request: "spec form (type Init|Insert|Claim, certificate, tokenAmount, …) or reference form (type CREATE|REDEEM, …)",
+    response: "unsigned transaction (raw hex text)",
+    responseType: "text/plain",
+    implemented: false,
+  },
+  {
+    method: "GET",
+    path: "/extension/fractionized-certificate/status/{key}",
+    action: "fractionized.status",
+    tag: "fractionized-certificate",
+    summary: "On-chain state of a fractionized certificate node",
+    response: "node state: remaining amount, claimants, status",
+    query: [
+      { name: "policyId", required: false, description: "policy id of the list" },
+      { name: "initUtxoTxHash", required: false, description: "init UTxO transaction hash (reference form)" },
+      { name: "initUtxoOutputIndex", required: false, description: "init UTxO output index (reference form)" },
+    ],
+    implemented: false,
+  },
+
+  // ── tokenizable certificates ────────────────────────────────────────────────────────────────────
+  {
+    method: "POST",
+    path: "/extension/tokenizable-certificate/build",
+    action: "tokenizable.build",
+    tag: "tokenizable-certificate",
+    summary: "Build Init, Insert or Redeem of a tokenizable certificate",
+    request: "body varying by type (Init|Insert|Redeem, or reference CREATE|REDEEM)",
+    response: "unsigned transaction (raw hex text)",
+    responseType: "text/plain",
+    implemented: false,
+  },
+  {
+    method: "GET",
+    path: "/extension/tokenizable-certificate/status/{key}",
+    action: "tokenizable.status",
+    tag: "tokenizable-certificate",
+    summary: "On-chain state of a tokenizable certificate node",
+    response: "node state: owner, asset_name, status",
+    query: [
+      { name: "initUtxoTxHash", required: false, description: "init UTxO transaction hash" },
+      { name: "initUtxoOutputIndex", required: false, description: "init UTxO output index" },
+      { name: "policyId", required: false, description: "policy id of the list" },
+    ],
+    implemented: false,
+  },
+
+  // ── statistics ──────────────────────────────────────────────────────────────────────────────────
+  {
+    method: "GET",
+    path: "/statistic/tx-fees",
+    action: "stats.txFees",
+    tag: "statistic",
+    summary: "Accumulated service fees in lovelace",
+    response: "integer",
+    implemented: true,
+  },
+  {
+    method: "GET",
+    path: "/statistic/certificate/by-category",
+    action: "stats.certificatesByCategory",
+    tag: "statistic",
+    summary: "Certificate count per category",
+    response: "object: category → count",
+    implemented: true,
+  },
+
+  // ── scripts, datums and transactions (indexer) ──────────────────────────────────────────────────
+  {
+    method: "GET",
+    path: "/scripts/{scriptHash}",
+    action: "indexer.script",
+    tag: "scripts",
+    summary: "A script seen on chain",
+    response: "ScriptDto",
+    statuses: { 404: "unknown script" },
+    implemented: false,
+  },
+  {
+    method: "GET",
+    path: "/scripts/{scriptHash}/json",
+    action: "indexer.scriptJson",
+    tag: "scripts",
+    summary: "A native script as JSON",
+    response: "ScriptJsonDto",
+    statuses: { 404: "unknown script" },
+    implemented: false,
+  },
+  {
+    method: "GET",
+    path: "/scripts/{scriptHash}/details",
+    action: "indexer.scriptDetails",
+    tag: "scripts",
+    summary: "Script details",
+    response: "ScriptDetailDto",
+    statuses: { 404: "unknown script" },
+    implemented: false,
+  },
+  {
+    method: "GET",
+    path: "/scripts/{scriptHash}/cbor",
+    action: "indexer.scriptCbor",
+    tag: "scripts",
+    summary: "Script CBOR",
+    response: "ScriptCborDto",
+    statuses: { 404: "unknown script" },
+    implemented: false,
+  },
+  {
+    method: "GET",
+    path: "/scripts/datum/{datumHash}",
+    action: "indexer.datum",
+    tag: "scripts",
+    summary: "A datum as JSON",
+    response: "JSON datum",
+    statuses: { 404: "unknown datum" },
+    implemented: false,
+  },
+  {
+    method: "GET",
+    path: "/scripts/datum/{datumHash}/cbor",
+    action: "indexer.datumCbor",
+    tag: "scripts",
+    summary: "A datum's CBOR",
+    response: "{ cbor }",
+    statuses: { 404: "unknown datum" },
+    implemented: false,
+  },
+  {
+    method: "GET",
+    path: "/txs/{txHash}/scripts",
+    action: "indexer.txScripts",
+    tag: "txs",
+    summary: "Scripts run by a transaction",
+    response: "array of TxContractDetails",
+    pathPatterns: { txHash: TX_HASH },
+    implemented: false,
+  },
+  {
+    method: "GET",
+    path: "/txs/{txHash}/redeemers",
+    action: "indexer.txRedeemers",
+    tag: "txs",
+    summary: "Redeemers of a transaction",
+    response: "array of TxRedeemerDto",
+    pathPatterns: { txHash: TX_HASH },
+    implemented: false,
+  },
+
+  // ── plugin monitoring (read-only) ───────────────────────────────────────────────────────────────
+  {
+    method: "GET",
+    path: "/admin/plugins",
+    action: "plugin-monitor.overview",
+    tag: "plugins",
+    summary: "All plugin types with summary statistics",
+    response: "PluginOverviewResponse",
+    auth: "admin",
+    implemented: true,
+  },
+  {
+    method: "GET",
+    path: "/admin/plugins/schedulers",
+    action: "plugin-monitor.schedulers",
+    tag: "plugins",
+    summary: "The indexer's schedulers",
+    response: "SchedulerListResponse",
+    auth: "admin",
+    implemented: true,
+  },
+  {
+    method: "GET",
+    path: "/admin/plugins/schedulers/{name}",
+    action: "plugin-monitor.scheduler",
+    tag: "plugins",
+    summary: "Status of one scheduler",
+    response: "SchedulerStatusResponse",
+    statuses: { 404: "no such scheduler" },
+    auth: "admin",
+    implemented: true,
+  },
+  ...pluginListRoutes("pre-actions", "pre-action"),
+  ...pluginListRoutes("post-actions", "post-action"),
+  ...pluginListRoutes("filters", "filter"),
+  ...pluginListRoutes("event-handlers", "event-handler"),
+] as const satisfies readonly RouteSpec[];
+
+type RouteEntry = (typeof ROUTES)[number];
+
+/** Every action id the gateway can call. */
+export type RouteActionId = RouteEntry["action"];
+
+type ActionNamesOf<R, S extends string> = R extends { readonly action: `${S}.${infer N}` } ? N : never;
+
+/** Action names of service S that some route targets. */
+export type RouteActionName<S extends ServiceName> = ActionNamesOf<RouteEntry, S>;
+
+/** Action names of service S that an implemented route targets (the service MUST declare these). */
+export type ImplementedRouteActionName<S extends ServiceName> = ActionNamesOf<
+  Extract<RouteEntry, { readonly implemented: true }>,
+  S
+>;
+
+/** `<service>` part of an action id. */
+export function serviceOfAction(action: string): string {
+  const dot = action.indexOf(".");
+  return dot < 0 ? action : action.slice(0, dot);
+}

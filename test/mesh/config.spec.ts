@@ -1,0 +1,119 @@
+import { expect } from "chai";
+import { createBrokerOptions } from "../../moleculer.config";
+import { ConfigError, describeConfig, ENV_VARS, formatEnvTable, loadConfig } from "../../shared/mesh/config";
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err;
+    throw err;
+  }
+  throw new Error("loadConfig accepted an invalid environment");
+}
+
+/** The env names moleculer-runner would use to overwrite broker options (src/runner.js overwriteFromEnv). */
+function runnerOverrideNames(obj: Record<string, unknown>, prefix?: string): string[] {
+  const names: string[] = [];
+  for (const [key, value] of Object.entries(obj)) {
+    const name = ((prefix ? `${prefix}_` : "") + key).toUpperCase();
+    names.push(name);
+    if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+      names.push(...runnerOverrideNames(value as Record<string, unknown>, (prefix ? `${prefix}_` : "") + key));
+    }
+  }
+  return names;
+}
+
+describe("mesh: environment configuration", function () {
+  it("defaults to the embedded mode on loopback", () => {
+    const c = loadConfig({});
+    expect(c).to.deep.include({
+      port: 3000,
+      host: "127.0.0.1",
+      transporter: null,
+      services: null,
+      namespace: "cert-anchor",
+      dataDir: "./data",
+      mongoUrl: null,
+      ogmiosUrl: null,
+      network: "devnet",
+      metricsEnabled: true,
+      metricsPort: 3030,
+      healthPort: 3001,
+      logLevel: "info",
+      rateLimitPostPerMinute: 20,
+      trustProxy: false,
+      corsOrigins: "*",
+      adminApiKey: null,
+      requestTimeoutMs: 30_000,
+      shutdownTimeoutMs: 10_000,
+    });
+  });
+
+  it("binds all interfaces by default in scale mode and parses the service selection", () => {
+    const c = loadConfig({ TRANSPORTER: "nats://nats:4222", SERVICES: "gateway, indexer,gateway" });
+    expect(c.host).to.equal("0.0.0.0");
+    expect(c.transporter).to.equal("nats://nats:4222");
+    expect(c.services).to.deep.equal(["gateway", "indexer"]);
+  });
+
+  it("reports every problem at once, naming each variable", () => {
+    const err = configError({
+      PORT: "70000",
+      HEALTH_PORT: "x",
+      TRANSPORTER: "redis://localhost",
+      SERVICES: "gateway,ordrs",
+      LOG_LEVEL: "loud",
+      RATE_LIMIT_POST_PER_MINUTE: "-1",
+      TRUST_PROXY: "maybe",
+      ADMIN_API_KEY: "short",
+      CORS_ORIGINS: "app.example",
+      MONGO_URL: "http://user:pw@db",
+    });
+    expect(err.type).to.equal("INVALID_CONFIG");
+    const text = err.problems.join("\n");
+    for (const name of ["PORT", "HEALTH_PORT", "TRANSPORTER", "SERVICES", "LOG_LEVEL", "RATE_LIMIT_POST_PER_MINUTE", "TRUST_PROXY", "ADMIN_API_KEY", "CORS_ORIGINS", "MONGO_URL"]) {
+      expect(text).to.contain(name);
+    }
+    expect(err.problems).to.have.length(10);
+    expect(text).to.contain("ordrs");
+    expect(text, "secrets are not echoed").to.not.contain("pw@");
+  });
+
+  it("requires NETWORK with OGMIOS_URL and refuses a public network without it", () => {
+    expect(configError({ OGMIOS_URL: "ws://node:1337" }).problems[0]).to.contain("NETWORK must be set");
+    expect(loadConfig({ OGMIOS_URL: "ws://node:1337", NETWORK: "preprod" }).network).to.equal("preprod");
+    expect(configError({ NETWORK: "mainnet" }).problems[0]).to.contain("needs OGMIOS_URL");
+  });
+
+  it("parses CORS origins: list, any, none", () => {
+    expect(loadConfig({ CORS_ORIGINS: "https://a.example, http://localhost:5173" }).corsOrigins).to.deep.equal([
+      "https://a.example",
+      "http://localhost:5173",
+    ]);
+    expect(loadConfig({ CORS_ORIGINS: "*" }).corsOrigins).to.equal("*");
+    expect(loadConfig({ CORS_ORIGINS: "none" }).corsOrigins).to.equal(null);
+  });
+
+  it("masks secrets when describing the configuration", () => {
+    const c = loadConfig({ MONGO_URL: "mongodb://u:p@db/x", ADMIN_API_KEY: "0123456789abcdef", TRANSPORTER: "nats://u:p@nats:4222" });
+    const text = JSON.stringify(describeConfig(c));
+    expect(text).to.not.contain("u:p");
+    expect(text).to.not.contain("0123456789abcdef");
+  });
+
+  it("documents every variable in the README table", () => {
+    const table = formatEnvTable();
+    for (const v of ENV_VARS) expect(table).to.contain(`\`${v.name}\``);
+    expect(ENV_VARS.map((v) => v.name)).to.include.members(["PORT", "HOST", "TRANSPORTER", "SERVICES", "NAMESPACE", "DATA_DIR", "MONGO_URL", "OGMIOS_URL", "NETWORK", "METRICS_PORT", "HEALTH_PORT", "LOG_LEVEL", "RATE_LIMIT_POST_PER_MINUTE", "CORS_ORIGINS", "ADMIN_API_KEY"]);
+  });
+
+  it("uses no env name that moleculer-runner would read as a broker option, except TRANSPORTER and NAMESPACE", () => {
+    const options = createBrokerOptions(loadConfig({})) as unknown as Record<string, unknown>;
+    const runnerNames = new Set(runnerOverrideNames(options));
+    expect(runnerNames.has("METRICS_ENABLED"), "sanity: nested names are derived").to.equal(true);
+    const collisions = ENV_VARS.map((v) => v.name).filter((n) => runnerNames.has(n) || n.startsWith("MOL_"));
+    expect(collisions.sort()).to.deep.equal(["NAMESPACE", "TRANSPORTER"]);
+  });
+});

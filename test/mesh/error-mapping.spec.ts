@@ -1,0 +1,71 @@
+import { expect } from "chai";
+import { Errors } from "moleculer";
+import { toHttpErrorReply } from "../../shared/mesh/error-mapping";
+import { MalformedJsonError, NotImplementedError, PayloadTooLargeError, RateLimitedError } from "../../shared/mesh/errors";
+
+/** What an error looks like after crossing NATS when its class is unknown to the receiver. */
+const rebuilt = (fields: Record<string, unknown>): Error => Object.assign(new Error(String(fields.message ?? "")), fields);
+
+describe("mesh: error → HTTP mapping", function () {
+  it("maps a ValidationError (422) to 400 naming the fields", () => {
+    const err = new Errors.ValidationError("Parameters validation error!", "VALIDATION_ERROR", [
+      { type: "required", field: "hash", message: "The 'hash' field is required.", actual: undefined },
+      { type: "enumValue", field: "type", message: "The 'type' field value 'x' does not match any of the allowed values.", actual: "x" },
+    ]);
+    const reply = toHttpErrorReply(err);
+    expect(reply.status).to.equal(400);
+    expect(reply.body.error).to.equal("VALIDATION_ERROR");
+    expect(reply.body.message).to.contain("'hash'").and.to.contain("'type'");
+    expect(reply.body.fields).to.deep.equal(["hash", "type"]);
+    expect(JSON.stringify(reply.body), "actual values are not echoed").to.not.contain('"actual"');
+  });
+
+  it("matches rebuilt (class-less) errors on type and code, not instanceof", () => {
+    const reply = toHttpErrorReply(rebuilt({ name: "StateBusyError", message: "State is busy.", code: 409, type: "PENDING_TRANSACTION", data: { stateId: "s1" } }));
+    expect(reply).to.deep.include({ status: 409, body: { error: "PENDING_TRANSACTION", message: "State is busy.", stateId: "s1" } });
+  });
+
+  it("derives a code from the class name when the type is missing", () => {
+    expect(toHttpErrorReply(rebuilt({ name: "NoActiveCredentialError", message: "none", code: 404 })).body.error).to.equal("NO_ACTIVE_CREDENTIAL");
+    expect(toHttpErrorReply(rebuilt({ name: "Error", message: "none", code: 404 })).body.error).to.equal("NOT_FOUND");
+  });
+
+  it("maps any other 422 to 400", () => {
+    expect(toHttpErrorReply(new Errors.MoleculerClientError("bad", 422, "BAD_SHAPE")).status).to.equal(400);
+  });
+
+  it("gives 429 a Retry-After header", () => {
+    const reply = toHttpErrorReply(new RateLimitedError(12, 20));
+    expect(reply.status).to.equal(429);
+    expect(reply.headers).to.deep.equal({ "Retry-After": "12" });
+  });
+
+  it("maps broker failures: unavailable → 503, queue full → 503 busy, timeout → 504", () => {
+    expect(toHttpErrorReply(new Errors.ServiceNotAvailableError({ action: "verifier.byHash" })).status).to.equal(503);
+    expect(toHttpErrorReply(new Errors.ServiceNotFoundError({ action: "verifier.byHash" })).body.message).to.contain("verifier.byHash");
+    expect(toHttpErrorReply(new Errors.QueueIsFullError({ action: "a.b", nodeID: "n" })).body.error).to.equal("SERVICE_BUSY");
+    expect(toHttpErrorReply(new Errors.RequestTimeoutError({ action: "a.b", nodeID: "n" })).status).to.equal(504);
+  });
+
+  it("keeps the gateway's own errors", () => {
+    expect(toHttpErrorReply(new PayloadTooLargeError(512 * 1024))).to.deep.include({ status: 413, body: { error: "PAYLOAD_TOO_LARGE", message: "Request body exceeds the 512 KiB limit.", limitBytes: 524288 } });
+    expect(toHttpErrorReply(new MalformedJsonError("Unexpected end")).body.error).to.equal("MALFORMED_JSON");
+    const notImplemented = toHttpErrorReply(new NotImplementedError("GET", "/api/v1/verify/x", "verifier"));
+    expect(notImplemented).to.deep.include({ status: 501, log: null });
+    expect(notImplemented.body).to.deep.equal({ error: "NOT_IMPLEMENTED", message: "GET /api/v1/verify/x is not implemented yet (the verifier service is not built)." });
+  });
+
+  it("never answers an empty 500, and hides internals of unknown failures", () => {
+    for (const err of [new Error("db password=hunter2"), "a string", null, undefined, { code: "ECONNRESET" }, rebuilt({ code: 700 })]) {
+      const reply = toHttpErrorReply(err);
+      expect(reply.status).to.equal(500);
+      expect(reply.body).to.deep.equal({ error: "INTERNAL_ERROR", message: "Internal server error." });
+      expect(reply.log).to.equal("error");
+    }
+  });
+
+  it("does not copy data into 5xx bodies", () => {
+    const reply = toHttpErrorReply(new Errors.MoleculerServerError("Node down", 502, "CHAIN_UNAVAILABLE", { url: "ws://user:pw@x" }));
+    expect(reply.body).to.deep.equal({ error: "CHAIN_UNAVAILABLE", message: "Node down" });
+  });
+});

@@ -1,0 +1,337 @@
+import { expect } from "chai";
+import { request as httpRequest } from "node:http";
+import { connect } from "node:net";
+import { API_PREFIX, toOpenApiPath } from "../../shared/mesh/openapi";
+import { ROUTES, type RouteSpec } from "../../shared/mesh/routes";
+import { meshTestService, TEST_ROUTES } from "./fixtures/mesh-test.service";
+import { errorBody, FakeClock, http, pollUntil, postJson, startGateway, type RunningGateway } from "./helpers";
+
+/** A concrete URL for a table path: `{hash}` → a 64-hex value. */
+const concrete = (path: string): string => API_PREFIX + path.replace(/\{[A-Za-z0-9_]+\}/g, "a".repeat(64));
+
+describe("mesh: gateway /api/v1", function () {
+  let gw: RunningGateway;
+
+  before(async () => {
+    gw = await startGateway({ routes: TEST_ROUTES, services: [meshTestService], env: { CORS_ORIGINS: "https://app.example" } });
+  });
+  after(() => gw.stop());
+
+  const base = () => gw.api.slice(0, -API_PREFIX.length);
+
+  it("answers 501 NOT_IMPLEMENTED (JSON) on every route whose service is not built", async () => {
+    const unbuilt = (ROUTES as readonly RouteSpec[]).filter((r) => !r.implemented);
+    expect(unbuilt.length).to.be.greaterThan(0);
+    for (const route of unbuilt) {
+      const res =
+        route.method === "POST"
+          ? await postJson(base() + concrete(route.path), route.wholeBodyAs ? "x" : {})
+          : await http(base() + concrete(route.path));
+      expect(res.status, `${route.method} ${route.path}`).to.equal(501);
+      const body = errorBody(res);
+      expect(body.error).to.equal("NOT_IMPLEMENTED");
+      expect(body.message).to.contain(route.action.split(".")[0]);
+    }
+  });
+
+  it("answers 404 JSON naming the route for an unknown path, inside and outside /api/v1", async () => {
+    const inside = await http(`${gw.api}/no/such/thing?x=1`);
+    expect(inside.status).to.equal(404);
+    expect(errorBody(inside)).to.deep.equal({ error: "NOT_FOUND", message: "No route GET /api/v1/no/such/thing." });
+    const outside = await http(`${base()}/favicon.ico`);
+    expect(outside.status).to.equal(404);
+    expect(errorBody(outside).error).to.equal("NOT_FOUND");
+  });
+
+  it("answers requests Node's parser rejects with JSON too (bad request line, oversized headers)", async () => {
+    const raw = (payload: string) =>
+      new Promise<string>((resolve, reject) => {
+        const url = new URL(gw.api);
+        const socket = connect(Number(url.port), url.hostname, () => socket.end(payload));
+        let data = "";
+        socket.on("data", (c: Buffer) => (data += c.toString()));
+        socket.on("end", () => resolve(data));
+        socket.on("error", reject);
+      });
+    const garbage = await raw("NOT-HTTP\r\n\r\n");
+    expect(garbage).to.match(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(garbage.slice(garbage.indexOf("\r\n\r\n") + 4))).to.include({ error: "BAD_REQUEST" });
+    const huge = await raw(`GET /api/v1/extensions HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
+    expect(huge).to.match(/^HTTP\/1\.1 431 /);
+    expect(huge).to.contain('"error":"HEADERS_TOO_LARGE"');
+  });
+
+  it("answers 400 JSON for a path parameter that is not valid percent-encoding", async () => {
+    const res = await http(`${gw.api}/verify/%E0%A4%A`);
+    expect(res.status).to.equal(400);
+    expect(errorBody(res).error).to.equal("UNABLE_DECODE_PARAM");
+  });
+
+  it("answers 405 with Allow when the path exists for another method", async () => {
+    const res = await http(`${gw.api}/transaction/build`);
+    expect(res.status).to.equal(405);
+    expect(res.headers.get("allow")).to.equal("POST");
+    expect(errorBody(res).error).to.equal("METHOD_NOT_ALLOWED");
+  });
+
+  it("answers 413 JSON for a 600 KiB body (declared length)", async () => {
+    const big = JSON.stringify({ name: "x".repeat(600 * 1024), kind: "alpha" });
+    const res = await http(`${gw.api}/mesh-test/echo`, { method: "POST", headers: { "Content-Type": "application/json" }, body: big });
+    expect(res.status).to.equal(413);
+    expect(errorBody(res).error).to.equal("PAYLOAD_TOO_LARGE");
+  });
+
+  it("answers 413 JSON for a chunked body that grows past 512 KiB", async () => {
+    const url = new URL(`${gw.api}/mesh-test/echo`);
+    const result = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        { host: url.hostname, port: url.port, path: url.pathname, method: "POST", headers: { "Content-Type": "application/json" } },
+        (res) => {
+          let body = "";
+          res.on("data", (c: Buffer) => (body += c.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on("error", reject);
+      const chunk = "x".repeat(64 * 1024);
+      req.write('{"name":"');
+      for (let i = 0; i < 10; i++) req.write(chunk); // 640 KiB, no Content-Length
+      req.end('","kind":"alpha"}');
+    });
+    expect(result.status).to.equal(413);
+    expect(JSON.parse(result.body)).to.include({ error: "PAYLOAD_TOO_LARGE" });
+  });
+
+  it("accepts a body just under the limit", async () => {
+    const res = await postJson(`${gw.api}/mesh-test/echo`, { name: "y".repeat(500 * 1024), kind: "beta" });
+    expect(res.status).to.equal(200);
+    expect((res.json as { kind: string }).kind).to.equal("beta");
+  });
+
+  it("answers 400 MALFORMED_JSON for malformed JSON, also on routes not built yet", async () => {
+    for (const path of ["/mesh-test/echo", "/transaction/build"]) {
+      const res = await http(`${gw.api}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"name": "x",' });
+      expect(res.status, path).to.equal(400);
+      expect(errorBody(res).error).to.equal("MALFORMED_JSON");
+    }
+  });
+
+  it("answers 400 INVALID_BODY when the JSON body is not an object", async () => {
+    const res = await postJson(`${gw.api}/mesh-test/echo`, [1, 2]);
+    expect(res.status).to.equal(400);
+    expect(errorBody(res).error).to.equal("INVALID_BODY");
+  });
+
+  it("maps validation failures (422) to 400 naming the field: missing, wrong type, unknown enum value", async () => {
+    const missing = await postJson(`${gw.api}/mesh-test/echo`, { kind: "alpha" });
+    expect(missing.status).to.equal(400);
+    expect(errorBody(missing)).to.include({ error: "VALIDATION_ERROR" });
+    expect(errorBody(missing).message).to.contain("'name'");
+    expect(errorBody(missing).fields).to.deep.equal(["name"]);
+
+    const wrongType = await postJson(`${gw.api}/mesh-test/echo`, { name: "n", kind: "alpha", count: "many" });
+    expect(wrongType.status).to.equal(400);
+    expect(errorBody(wrongType).message).to.contain("'count'");
+
+    const badEnum = await postJson(`${gw.api}/mesh-test/echo`, { name: "n", kind: "gamma" });
+    expect(badEnum.status).to.equal(400);
+    expect(errorBody(badEnum).message).to.contain("'kind'");
+  });
+
+  it("parses JSON whatever the Content-Type (curl -d sends form data)", async () => {
+    const res = await http(`${gw.api}/mesh-test/echo`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: JSON.stringify({ name: "curl", kind: "alpha" }),
+    });
+    expect(res.status).to.equal(200);
+    expect(res.json).to.include({ name: "curl", kind: "alpha" });
+  });
+
+  it("drops __proto__ keys from bodies", async () => {
+    const res = await http(`${gw.api}/mesh-test/echo`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: '{"name":"p","kind":"alpha","__proto__":{"count":7}}',
+    });
+    expect(res.status).to.equal(200);
+    expect(res.json).to.include({ count: null });
+  });
+
+  it("passes a whole non-object body (JSON string or raw text) to wholeBodyAs routes", async () => {
+    const asJson = await postJson(`${gw.api}/mesh-test/raw`, "abcdef");
+    expect(asJson.json).to.deep.equal({ payload: "abcdef" });
+    const asText = await http(`${gw.api}/mesh-test/raw`, { method: "POST", headers: { "Content-Type": "text/plain" }, body: "8201a0" });
+    expect(asText.json).to.deep.equal({ payload: "8201a0" });
+  });
+
+  it("turns a typed service error into its status with type and data fields", async () => {
+    const res = await http(`${gw.api}/mesh-test/fail/conflict`);
+    expect(res.status).to.equal(409);
+    expect(res.json).to.deep.equal({ error: "ALREADY_TAKEN", message: "That slot is already taken.", rebuiltTransaction: "84a4…" });
+  });
+
+  it("keeps 5xx bodies free of error data", async () => {
+    const res = await http(`${gw.api}/mesh-test/fail/server`);
+    expect(res.status).to.equal(503);
+    expect(res.json).to.deep.equal({ error: "CHAIN_UNAVAILABLE", message: "The chain node is unreachable." });
+  });
+
+  it("never answers an empty 500: an untyped error is INTERNAL_ERROR without internals", async () => {
+    const res = await http(`${gw.api}/mesh-test/fail/plain`);
+    expect(res.status).to.equal(500);
+    expect(res.json).to.deep.equal({ error: "INTERNAL_ERROR", message: "Internal server error." });
+  });
+
+  it("does not expose actions that are not published, even when a route names them", async () => {
+    const res = await http(`${gw.api}/mesh-test/internal`);
+    expect(res.status).to.equal(503);
+    expect(errorBody(res).error).to.equal("SERVICE_UNAVAILABLE");
+  });
+
+  it("sends CORS headers for an allowed origin and answers preflights", async () => {
+    const res = await http(`${gw.api}/extensions`, { headers: { Origin: "https://app.example" } });
+    expect(res.status).to.equal(200);
+    expect(res.headers.get("access-control-allow-origin")).to.equal("https://app.example");
+    expect(res.headers.get("access-control-allow-credentials")).to.equal("true");
+
+    const pre = await http(`${gw.api}/transaction/build`, {
+      method: "OPTIONS",
+      headers: { Origin: "https://app.example", "Access-Control-Request-Method": "POST" },
+    });
+    expect(pre.status).to.equal(204);
+    expect(pre.headers.get("access-control-allow-methods")).to.contain("POST");
+  });
+
+  it("rejects a disallowed origin with 403 JSON", async () => {
+    const res = await http(`${gw.api}/extensions`, { headers: { Origin: "https://evil.example" } });
+    expect(res.status).to.equal(403);
+    expect(errorBody(res).error).to.equal("ORIGIN_NOT_ALLOWED");
+  });
+
+  it("exempts the HTTP entry action from retries, bulkhead and circuit breaker (merged over moleculer-web's)", () => {
+    const rest = (gw.broker.getLocalService("gateway") as unknown as { schema: { actions: Record<string, Record<string, unknown>> } }).schema.actions.rest!;
+    expect(rest.handler).to.be.a("function");
+    expect(rest).to.deep.include({ retryPolicy: { enabled: false }, bulkhead: { enabled: false }, circuitBreaker: { enabled: false } });
+  });
+
+  it("reports extensions from the services that are running", async () => {
+    const res = await http(`${gw.api}/extensions`);
+    expect(res.json).to.deep.equal({ "fractionized-certificate": false, "tokenizable-certificate": false });
+    gw.broker.createService({ name: "tokenizable", actions: { status: { visibility: "published", handler: () => null } } });
+    const after = await pollUntil(async () => {
+      const r = await http(`${gw.api}/extensions`);
+      return (r.json as Record<string, boolean>)["tokenizable-certificate"] ? r : undefined;
+    }, "tokenizable to register");
+    expect(after.json).to.deep.equal({ "fractionized-certificate": false, "tokenizable-certificate": true });
+    await gw.broker.destroyService(gw.broker.getLocalService("tokenizable")!);
+  });
+});
+
+describe("mesh: gateway rate limit on POST", function () {
+  const clock = new FakeClock();
+  let gw: RunningGateway;
+  before(async () => {
+    gw = await startGateway({ env: { RATE_LIMIT_POST_PER_MINUTE: "3" }, routes: TEST_ROUTES, services: [meshTestService], now: clock.now });
+  });
+  after(() => gw.stop());
+
+  it("answers 429 JSON with Retry-After after the configured number of POSTs, and again after the window", async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await postJson(`${gw.api}/mesh-test/echo`, { name: "n", kind: "alpha" })).status);
+    expect(statuses).to.deep.equal([200, 200, 200]);
+
+    clock.advance(20_000);
+    const limited = await postJson(`${gw.api}/mesh-test/echo`, { name: "n", kind: "alpha" });
+    expect(limited.status).to.equal(429);
+    expect(limited.headers.get("retry-after")).to.equal("40");
+    expect(errorBody(limited)).to.include({ error: "RATE_LIMITED", retryAfterSeconds: 40 });
+
+    // GETs are not limited.
+    expect((await http(`${gw.api}/extensions`)).status).to.equal(200);
+
+    clock.advance(40_000);
+    expect((await postJson(`${gw.api}/mesh-test/echo`, { name: "n", kind: "alpha" })).status).to.equal(200);
+  });
+});
+
+describe("mesh: admin routes with ADMIN_API_KEY", function () {
+  let gw: RunningGateway;
+  const key = "k".repeat(24);
+  before(async () => {
+    gw = await startGateway({ env: { ADMIN_API_KEY: key } });
+  });
+  after(() => gw.stop());
+
+  it("answers 401 without the key and lets the request through with it", async () => {
+    const without = await http(`${gw.api}/admin/plugins`);
+    expect(without.status).to.equal(401);
+    expect(errorBody(without).error).to.equal("UNAUTHORIZED");
+    const wrong = await http(`${gw.api}/admin/plugins/schedulers`, { headers: { "X-Api-Key": "nope" } });
+    expect(wrong.status).to.equal(401);
+    // With the key the request reaches the route; plugin-monitor does not run in this gateway-only mesh: 503.
+    const withKey = await http(`${gw.api}/admin/plugins/schedulers`, { headers: { "X-Api-Key": key } });
+    expect(withKey.status).to.equal(503);
+    const bearer = await http(`${gw.api}/admin/plugins`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(bearer.status).to.equal(503);
+  });
+
+  it("does not guard the public routes", async () => {
+    expect((await http(`${gw.api}/verify/${"b".repeat(64)}`)).status).to.equal(503); // verifier not running here
+  });
+});
+
+describe("mesh: admin routes on a real network without ADMIN_API_KEY", function () {
+  let gw: RunningGateway;
+  before(async () => {
+    gw = await startGateway({ env: { NETWORK: "preprod", OGMIOS_URL: "ws://127.0.0.1:9" } });
+  });
+  after(() => gw.stop());
+
+  it("answers 403 JSON saying how to enable them", async () => {
+    for (const path of ["/admin/plugins", "/admin/plugins/filters/x", "/admin/plugins/schedulers"]) {
+      const res = await http(`${gw.api}${path}`);
+      expect(res.status, path).to.equal(403);
+      expect(errorBody(res).error).to.equal("FORBIDDEN");
+      expect(errorBody(res).message).to.contain("ADMIN_API_KEY");
+    }
+  });
+});
+
+describe("mesh: OpenAPI document", function () {
+  let gw: RunningGateway;
+  before(async () => {
+    gw = await startGateway({ env: { RATE_LIMIT_POST_PER_MINUTE: "20" } });
+  });
+  after(() => gw.stop());
+
+  it("is served at /api/v1/openapi.json and covers every gateway alias", async () => {
+    const res = await http(`${gw.api}/openapi.json`);
+    expect(res.status).to.equal(200);
+    const doc = res.json as { openapi: string; paths: Record<string, Record<string, { "x-moleculer-action": string }>> };
+    expect(doc.openapi).to.equal("3.0.3");
+
+    const service = gw.broker.getLocalService("gateway") as unknown as { aliases: Array<{ method: string; fullPath: string; action: string | null }> };
+    expect(service.aliases.length).to.equal(ROUTES.length);
+    for (const alias of service.aliases) {
+      const op = doc.paths[toOpenApiPath(alias.fullPath)]?.[alias.method.toLowerCase()];
+      expect(op, `${alias.method} ${alias.fullPath}`).to.not.equal(undefined);
+    }
+    const operations = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
+    expect(operations).to.equal(service.aliases.length);
+  });
+
+  it("documents the interface.md endpoints (spot checks) with their error responses", async () => {
+    const doc = (await http(`${gw.api}/openapi.json`)).json as { paths: Record<string, Record<string, { responses: Record<string, unknown>; parameters: Array<{ name: string; in: string }> }>> };
+    expect(doc.paths["/api/v1/transaction/build"]?.post?.responses).to.include.keys("200", "400", "413", "429", "501");
+    expect(doc.paths["/api/v1/verify/by-transaction-hash/{transactionHash}/{dataHash}"]?.get?.parameters.map((p) => p.name)).to.deep.equal([
+      "transactionHash",
+      "dataHash",
+    ]);
+    expect(doc.paths["/api/v1/user/bootstrap-access"]?.get?.parameters.map((p) => `${p.in}:${p.name}`)).to.deep.equal([
+      "query:address",
+      "query:tokenName",
+    ]);
+    expect(doc.paths["/api/v1/admin/plugins/event-handlers/{name}"]?.get).to.not.equal(undefined);
+  });
+});
