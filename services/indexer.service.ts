@@ -1,0 +1,73 @@
+/**
+ * indexer: follows the chain (shared/indexer) and serves its fact log to the consumers (verifier, stats, …).
+ * Single replica per deployment: it is the only writer of the chain cursor and the fact log.
+ */
+import type { Transaction } from "@cardano-ogmios/schema";
+import type { Context, ServiceSchema } from "moleculer";
+import { createChainClient, type ChainClient } from "../shared/chain";
+import { Indexer } from "../shared/indexer/indexer";
+import { loadPluginsFromDir } from "../shared/indexer/plugin-loader";
+import { PluginPipeline } from "../shared/indexer/plugin-pipeline";
+import { networkIdOf, protocolViewOf } from "../shared/indexer/protocol-view";
+import { slotToTimeFrom } from "../shared/indexer/slot-time";
+import { internalActions } from "../shared/mesh/route-actions";
+import type { ServiceDeps } from "../shared/mesh/service-deps";
+
+interface IndexerLocals {
+  indexer?: Indexer;
+  client?: ChainClient;
+  pipeline: PluginPipeline<Transaction>;
+}
+
+export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
+  const locals: IndexerLocals = { pipeline: new PluginPipeline<Transaction>({ clock: deps.now }) };
+  const indexerOf = (): Indexer => {
+    if (!locals.indexer) throw new Error("indexer not started");
+    return locals.indexer;
+  };
+
+  return {
+    name: "indexer",
+    actions: internalActions({
+      /** Facts and rollback markers after a consumer's cursor. */
+      factsAfter: {
+        params: { cursor: { type: "number", integer: true, min: 0 }, limit: { type: "number", integer: true, min: 1, max: 5000, optional: true } },
+        handler: (ctx: Context<{ cursor: number; limit?: number }>) => indexerOf().log.after(ctx.params.cursor, ctx.params.limit ?? 1000),
+      },
+      /** The recorded transaction (for confirmations), or null. */
+      transaction: {
+        params: { id: { type: "string", length: 64, hex: true } },
+        handler: async (ctx: Context<{ id: string }>) => (await indexerOf().log.transaction(ctx.params.id.toLowerCase())) ?? null,
+      },
+      status: { handler: () => indexerOf().status() },
+      pluginSnapshot: { handler: () => locals.pipeline.snapshot() },
+    }),
+    async started() {
+      const store = await deps.resources.store();
+      const chain = await deps.resources.chain();
+      const client = createChainClient({ url: chain.ogmiosUrl });
+      locals.client = client;
+      const slotToTime = slotToTimeFrom(await client.eraSummaries(), (await client.networkStartTime()).getTime());
+      if (deps.config.pluginsDir) for (const p of loadPluginsFromDir(deps.config.pluginsDir)) locals.pipeline.register(p as never);
+      if (!deps.config.protocol) this.logger.warn("No protocol deployment configured (PROXY_TX_HASH): recording transactions only.");
+      const broker = this.broker;
+      locals.indexer = await Indexer.create({
+        store,
+        chain: client,
+        view: protocolViewOf(deps.config.protocol, networkIdOf(deps.config.network)),
+        pipeline: locals.pipeline,
+        slotToTime,
+        startPoint: deps.config.indexerStartPoint,
+        notify: (event, payload) => void broker.broadcast(event, payload),
+        logger: { info: (m, d) => this.logger.info(m, d), warn: (m, d) => this.logger.warn(m, d) },
+      });
+      locals.pipeline.startSchedulers();
+      await locals.indexer.start();
+    },
+    async stopped() {
+      locals.pipeline.stopSchedulers();
+      await locals.indexer?.stop();
+      await locals.client?.close();
+    },
+  };
+}

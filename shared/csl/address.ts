@@ -1,0 +1,65 @@
+/**
+ * Address and key-hash helpers: bech32 ↔ bytes, the credentials inside an address, enterprise addresses.
+ * Ordering note: the ledger sorts withdrawals (and so withdraw-redeemer indices) by reward-account bytes, not by
+ * bech32 text — hence `addressBytesHex`.
+ */
+import { CslError } from "./errors";
+import { CSL } from "./lib";
+
+export type Credential = { kind: "key" | "script"; hash: string };
+
+function parse(bech32: string): CSL.Address {
+  try {
+    return CSL.Address.from_bech32(bech32);
+  } catch {
+    throw new CslError("INVALID_ADDRESS", `not a bech32 Cardano address: ${bech32.slice(0, 120)}`, { address: bech32.slice(0, 120) });
+  }
+}
+
+function credentialOf(cred: CSL.Credential | undefined): Credential | undefined {
+  if (!cred) return undefined;
+  const key = cred.to_keyhash();
+  if (key) return { kind: "key", hash: key.to_hex() };
+  const script = cred.to_scripthash();
+  return script ? { kind: "script", hash: script.to_hex() } : undefined;
+}
+
+/** True when the text is a bech32 Shelley-era address (payment or reward). */
+export function isBech32Address(text: string): boolean {
+  try {
+    CSL.Address.from_bech32(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function addressBytesHex(bech32: string): string {
+  return Buffer.from(parse(bech32).to_bytes()).toString("hex");
+}
+
+export function networkIdOf(bech32: string): number {
+  return parse(bech32).network_id();
+}
+
+/** The payment credential of a base, enterprise or pointer address; undefined for reward addresses. */
+export function paymentCredentialOf(bech32: string): Credential | undefined {
+  return credentialOf(parse(bech32).payment_cred());
+}
+
+/** The stake credential of a reward address; undefined for other addresses. */
+export function rewardCredentialOf(bech32: string): Credential | undefined {
+  const reward = CSL.RewardAddress.from_address(parse(bech32));
+  return reward ? credentialOf(reward.payment_cred()) : undefined;
+}
+
+/** Enterprise address of a payment key hash: where the service pays fee shares, how issuers are shown. */
+export function enterpriseAddressOfKeyHash(keyHashHex: string, networkId: number): string {
+  const cred = CSL.Credential.from_keyhash(CSL.Ed25519KeyHash.from_hex(keyHashHex));
+  return CSL.EnterpriseAddress.new(networkId, cred).to_address().to_bech32();
+}
+
+/** blake2b-224 of an Ed25519 public key (hex): the key hash the ledger compares with. */
+export function keyHashOfPublicKey(publicKeyHex: string): string {
+  return CSL.PublicKey.from_bytes(Buffer.from(publicKeyHex, "hex")).hash().to_hex();
+}

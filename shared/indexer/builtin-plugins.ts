@@ -1,0 +1,56 @@
+/**
+ * The indexer's own plugins, so plugin monitoring shows the built-in work with its metrics:
+ * - pre-action `transaction-index` (critical): records every transaction id of the block, for confirmations;
+ * - filter `protocol-relevance`: lets only transactions touching the protocol reach the decoder;
+ * - post-action `chain-notifier`: broadcasts `chain.block`;
+ * - event handler `protocol-notifier`: broadcasts every decoded fact as `protocol.<type>`;
+ * - scheduler `block-history-pruning`: keeps the stored block points (intersection candidates) bounded.
+ */
+import type { Transaction } from "@cardano-ogmios/schema";
+import type { FactLog } from "./fact-log";
+import type { PluginPipeline } from "./plugin-pipeline";
+import type { BlockContext } from "./plugin-types";
+
+export interface BuiltinPluginDeps {
+  log: FactLog;
+  isRelevant(tx: Transaction): boolean;
+  notify?: (event: string, payload: Record<string, unknown>) => void;
+  /** Block points kept for intersections (default 2160, the security parameter k of mainnet). */
+  keepBlocks?: number;
+  pruneIntervalMs?: number;
+}
+
+export function transactionsOf(block: BlockContext<Transaction>) {
+  return block.transactions.map((t) => ({ id: t.id, fee: BigInt(t.fee?.ada.lovelace ?? 0n), valid: t.spends !== "collaterals" }));
+}
+
+export function registerBuiltinPlugins(pipeline: PluginPipeline<Transaction>, deps: BuiltinPluginDeps): void {
+  pipeline.register(
+    {
+      kind: "pre-action",
+      name: "transaction-index",
+      run: (block) => deps.log.recordTransactions({ point: { slot: block.slot, id: block.id }, height: block.height, time: block.time, transactions: transactionsOf(block) }),
+    },
+    { critical: true },
+  );
+  pipeline.register({ kind: "filter", name: "protocol-relevance", keep: (tx) => deps.isRelevant(tx) });
+  const notify = deps.notify;
+  if (notify) {
+    pipeline.register({
+      kind: "post-action",
+      name: "chain-notifier",
+      run: (block) => {
+        notify("chain.block", { slot: block.slot, height: block.height, id: block.id, time: block.time, transactionIds: block.transactions.map((t) => t.id), lastSeq: deps.log.lastSeq() });
+        return 1;
+      },
+    });
+    pipeline.register({
+      kind: "event-handler",
+      name: "protocol-notifier",
+      events: ["*"],
+      handle: (e) => notify(`protocol.${e.type}`, { ...e.payload, slot: e.slot, transactionId: e.transactionId }),
+    });
+  }
+  const keep = deps.keepBlocks ?? 2160;
+  pipeline.register({ kind: "scheduler", name: "block-history-pruning", intervalMs: deps.pruneIntervalMs ?? 10 * 60_000, run: () => void deps.log.pruneBlocks(keep) });
+}

@@ -1,0 +1,209 @@
+/**
+ * The indexer's persistent record of the chain, in the store:
+ * - `indexer_blocks`: the blocks seen (point, height, time) — intersection candidates after a restart;
+ * - `indexer_transactions`: every transaction id seen, with its block, fee and validity — for confirmations and fees;
+ * - `indexer_facts`: a sequence-numbered log of decoded protocol facts and rollback markers. Consumers (verifier,
+ *   stats, credentials, …) keep their own cursor (`seq`) and read the log after it, so a consumer that was down, or
+ *   missed an event, loses nothing. A rollback deletes the facts after the rollback point and appends a marker
+ *   telling consumers which slot to roll back to;
+ * - `indexer_meta`: the checkpoint (the last block whose facts are all persisted).
+ * Current protocol state (states, bootstraps, library entries, proxy pointer) is the latest fact per key, so a
+ * rollback needs no undo logic: deleting the facts after the point is enough.
+ */
+import type { Collection, Store, StoredDocument } from "../store";
+import type { ProtocolFact } from "./protocol-decoder";
+
+export interface BlockPoint {
+  slot: number;
+  id: string;
+}
+
+export interface BlockRecord extends StoredDocument {
+  slot: number;
+  height: number;
+  time: number;
+}
+
+export interface TransactionRecord extends StoredDocument {
+  slot: number;
+  blockId: string;
+  height: number;
+  time: number;
+  fee: string;
+  valid: boolean;
+}
+
+export type FactRecord = StoredDocument & {
+  seq: number;
+  slot: number;
+  blockId: string;
+  height: number;
+  time: number;
+  txId: string;
+} & ({ kind: "fact"; fact: ProtocolFact; key: string | null; /** fee of the transaction, lovelace */ txFee: string } | { kind: "rollback"; rollbackTo: number; fact?: undefined; key?: undefined });
+
+interface MetaRecord extends StoredDocument {
+  slot?: number;
+  id?: string;
+  height?: number;
+}
+
+/** The key that identifies what a fact is about: the latest fact per key is the current state. */
+function keyOf(fact: ProtocolFact): string | null {
+  switch (fact.type) {
+    case "state.minted":
+    case "state.updated":
+    case "state.burned":
+      return `state:${fact.stateId}`;
+    case "bootstrap.minted":
+    case "bootstrap.burned":
+      return `bootstrap:${fact.tokenName}`;
+    case "pointer.set":
+      return "pointer";
+    case "library.deployed":
+      return `library:${fact.outRef.txHash}#${fact.outRef.index}`;
+    default:
+      return null;
+  }
+}
+
+export interface BlockFacts {
+  point: BlockPoint;
+  height: number;
+  time: number;
+  transactions: { id: string; fee: bigint; valid: boolean }[];
+  facts: { txId: string; fact: ProtocolFact }[];
+}
+
+export class FactLog {
+  private readonly blocks: Collection<BlockRecord>;
+  private readonly txs: Collection<TransactionRecord>;
+  private readonly facts: Collection<FactRecord>;
+  private readonly meta: Collection<MetaRecord>;
+  private nextSeq = 1;
+
+  private constructor(store: Store) {
+    this.blocks = store.collection<BlockRecord>("indexer_blocks");
+    this.txs = store.collection<TransactionRecord>("indexer_transactions");
+    this.facts = store.collection<FactRecord>("indexer_facts");
+    this.meta = store.collection<MetaRecord>("indexer_meta");
+  }
+
+  static async open(store: Store): Promise<FactLog> {
+    const log = new FactLog(store);
+    await log.blocks.ensureIndexes([{ fields: { slot: 1 } }, { fields: { height: -1 } }]);
+    await log.txs.ensureIndexes([{ fields: { slot: 1 } }]);
+    await log.facts.ensureIndexes([{ fields: { seq: 1 }, unique: true }, { fields: { slot: 1 } }, { fields: { key: 1, seq: -1 } }, { fields: { "fact.type": 1 } }, { fields: { "fact.hash": 1 } }]);
+    const [last] = await log.facts.find({}, { sort: { seq: -1 }, limit: 1 });
+    log.nextSeq = (last?.seq ?? 0) + 1;
+    return log;
+  }
+
+  async checkpoint(): Promise<{ point: BlockPoint; height: number } | undefined> {
+    const m = await this.meta.findOne({ _id: "checkpoint" });
+    return m && m.slot !== undefined && m.id !== undefined ? { point: { slot: m.slot, id: m.id }, height: m.height ?? 0 } : undefined;
+  }
+
+  /** The most recent block points, newest first: where to look for an intersection after a restart. */
+  async recentPoints(n: number): Promise<BlockPoint[]> {
+    const recent = await this.blocks.find({}, { sort: { slot: -1 }, limit: n });
+    return recent.map((b) => ({ slot: b.slot, id: b._id }));
+  }
+
+  /** Records every transaction of a block (the confirmation index). Idempotent per block. */
+  async recordTransactions(b: Pick<BlockFacts, "point" | "height" | "time" | "transactions">): Promise<number> {
+    await this.txs.deleteMany({ blockId: b.point.id });
+    if (b.transactions.length > 0) {
+      await this.txs.insertMany(
+        b.transactions.map((t) => ({ _id: t.id, slot: b.point.slot, blockId: b.point.id, height: b.height, time: b.time, fee: t.fee.toString(), valid: t.valid })),
+      );
+    }
+    return b.transactions.length;
+  }
+
+  /**
+   * Persists one block's facts (with fresh sequence numbers), then the checkpoint.
+   * Idempotent: leftovers of an interrupted earlier attempt at the same block are replaced.
+   * @returns the facts as stored, in order
+   */
+  async appendBlock(b: BlockFacts): Promise<FactRecord[]> {
+    await this.facts.deleteMany({ blockId: b.point.id });
+    const base = { slot: b.point.slot, blockId: b.point.id, height: b.height, time: b.time };
+    const feeOf = new Map(b.transactions.map((t) => [t.id, t.fee.toString()]));
+    const records: FactRecord[] = b.facts.map(({ txId, fact }, n) => ({
+      _id: `${txId}:${n}`,
+      seq: this.nextSeq + n,
+      ...base,
+      txId,
+      kind: "fact",
+      fact,
+      key: keyOf(fact),
+      txFee: feeOf.get(txId) ?? "0",
+    }));
+    if (records.length > 0) await this.facts.insertMany(records);
+    this.nextSeq += records.length;
+    await this.blocks.updateOne({ _id: b.point.id }, { $set: { slot: b.point.slot, height: b.height, time: b.time } }, { upsert: true });
+    await this.meta.updateOne({ _id: "checkpoint" }, { $set: { slot: b.point.slot, id: b.point.id, height: b.height } }, { upsert: true });
+    return records;
+  }
+
+  /** Forgets block points older than the newest `keep` (they are only intersection candidates). */
+  async pruneBlocks(keep: number): Promise<number> {
+    const [oldestKept] = await this.blocks.find({}, { sort: { slot: -1 }, skip: keep - 1, limit: 1 });
+    return oldestKept ? this.blocks.deleteMany({ slot: { $lt: oldestKept.slot } }) : 0;
+  }
+
+  /**
+   * Rolls back to `to` (origin = -1): removes blocks, transactions and facts after it, moves the checkpoint,
+   * and appends a marker so consumers undo what they applied.
+   * @returns the marker
+   */
+  async rollback(to: BlockPoint | "origin", height: number): Promise<FactRecord> {
+    const slot = to === "origin" ? -1 : to.slot;
+    await this.facts.deleteMany({ slot: { $gt: slot } });
+    await this.txs.deleteMany({ slot: { $gt: slot } });
+    await this.blocks.deleteMany({ slot: { $gt: slot } });
+    if (to === "origin") await this.meta.deleteOne({ _id: "checkpoint" });
+    else await this.meta.updateOne({ _id: "checkpoint" }, { $set: { slot: to.slot, id: to.id, height } }, { upsert: true });
+    const marker: FactRecord = {
+      _id: `rollback:${this.nextSeq}`,
+      seq: this.nextSeq,
+      slot,
+      blockId: to === "origin" ? "origin" : to.id,
+      height,
+      time: 0,
+      txId: "",
+      kind: "rollback",
+      rollbackTo: slot,
+    };
+    await this.facts.insertOne(marker);
+    this.nextSeq += 1;
+    return marker;
+  }
+
+  /** Facts and rollback markers after a consumer's cursor, in order. */
+  async after(cursor: number, limit: number): Promise<FactRecord[]> {
+    return this.facts.find({ seq: { $gt: cursor } }, { sort: { seq: 1 }, limit });
+  }
+
+  lastSeq(): number {
+    return this.nextSeq - 1;
+  }
+
+  async transaction(id: string): Promise<TransactionRecord | undefined> {
+    return this.txs.findOne({ _id: id });
+  }
+
+  async heightOf(blockId: string): Promise<number> {
+    return (await this.blocks.findOne({ _id: blockId }))?.height ?? 0;
+  }
+
+  /** The latest fact of every key with the given prefix (e.g. "state:"), optionally filtered by fact fields. */
+  async current(keys: { in: string[] } | { typeIn: ProtocolFact["type"][] }): Promise<FactRecord[]> {
+    const filter = "in" in keys ? { key: { $in: keys.in } } : { "fact.type": { $in: keys.typeIn } };
+    const rows = await this.facts.find(filter, { sort: { seq: -1 } });
+    const latest = new Map<string, FactRecord>();
+    for (const r of rows) if (r.key && !latest.has(r.key)) latest.set(r.key, r);
+    return [...latest.values()];
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * Follows the chain from the stored checkpoint and records it in the fact log (see fact-log.ts), running the plugin
+ * pipeline around every block. One indexer per deployment (its chain cursor is the single writer of the log).
+ *
+ * Order per block: pre-actions → filters → decode → persist (transactions, facts, checkpoint) → post-actions →
+ * event handlers → bus notifications. A failure before the checkpoint is written (a critical plugin, the store)
+ * fails the chain-sync; the indexer then resumes from its checkpoint after a pause, so the block is processed again.
+ * Bus notifications are hints only: consumers read the fact log after their own cursor.
+ */
+import type { Block, Transaction } from "@cardano-ogmios/schema";
+import type { ChainClient } from "../chain/chain-client";
+import { rewardCredentialOf } from "../csl/address";
+import { registerBuiltinPlugins, transactionsOf } from "./builtin-plugins";
+import { FactLog, type BlockPoint, type FactRecord } from "./fact-log";
+import type { PluginPipeline } from "./plugin-pipeline";
+import type { BlockContext, ProtocolEvent } from "./plugin-types";
+import { decodeProtocolTransaction, type ProtocolFact, type ProtocolView } from "./protocol-decoder";
+import type { Store } from "../store";
+
+export interface IndexerLogger {
+  info(msg: string, data?: object): void;
+  warn(msg: string, data?: object): void;
+}
+
+export interface IndexerOptions {
+  store: Store;
+  chain: Pick<ChainClient, "chainSync">;
+  view: ProtocolView;
+  pipeline: PluginPipeline<Transaction>;
+  slotToTime: (slot: number) => number;
+  /** Where to start when there is no checkpoint (default: origin). */
+  startPoint?: BlockPoint | "origin";
+  /** Broadcasts a notification on the bus. */
+  notify?: (event: string, payload: Record<string, unknown>) => void;
+  logger?: IndexerLogger;
+  /** Pause before resuming after a failure (ms, default 1000). */
+  retryDelayMs?: number;
+}
+
+export type IndexerState = "stopped" | "following" | "retrying";
+
+const quiet: IndexerLogger = { info: () => undefined, warn: () => undefined };
+
+export class Indexer {
+  private state: IndexerState = "stopped";
+  private subscription: Awaited<ReturnType<ChainClient["chainSync"]>> | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private readonly view: { proxyPolicyId: string; proxyAddress: string; pointerTokenName: string; stateScriptHashes: Set<string>; libraryAddress: string; libraryAdmin: string };
+  private blocksProcessed = 0;
+  private readonly logger: IndexerLogger;
+
+  private constructor(
+    private readonly opts: IndexerOptions,
+    readonly log: FactLog,
+  ) {
+    this.view = { ...opts.view, stateScriptHashes: new Set(opts.view.stateScriptHashes) };
+    this.logger = opts.logger ?? quiet;
+  }
+
+  static async create(opts: IndexerOptions): Promise<Indexer> {
+    const indexer = new Indexer(opts, await FactLog.open(opts.store));
+    registerBuiltinPlugins(opts.pipeline, {
+      log: indexer.log,
+      isRelevant: (tx) => indexer.isProtocolRelevant(tx),
+      ...(opts.notify ? { notify: opts.notify } : {}),
+    });
+    // State scripts deployed or pointed at earlier are known again after a restart.
+    for (const r of await indexer.log.current({ typeIn: ["library.deployed", "pointer.set"] })) indexer.learn(r.fact);
+    return indexer;
+  }
+
+  status() {
+    return { state: this.state, lastSeq: this.log.lastSeq(), blocksProcessed: this.blocksProcessed, stateScriptHashes: [...this.view.stateScriptHashes] };
+  }
+
+  /** Starts following; resolves once the first intersection is found (or the first attempt failed and a retry is scheduled). */
+  async start(): Promise<void> {
+    if (this.state !== "stopped") return;
+    this.state = "following";
+    await this.follow();
+  }
+
+  async stop(): Promise<void> {
+    this.state = "stopped";
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    const sub = this.subscription;
+    this.subscription = undefined;
+    await sub?.close();
+  }
+
+  private async follow(): Promise<void> {
+    const checkpoint = await this.log.checkpoint();
+    const points: (BlockPoint | "origin")[] = checkpoint ? await this.log.recentPoints(20) : [];
+    points.push(this.opts.startPoint ?? "origin");
+    try {
+      const sub = await this.opts.chain.chainSync(points, {
+        rollForward: (block) => this.onBlock(block),
+        rollBackward: (point) => this.onRollback(point === "origin" ? "origin" : { slot: Number(point.slot), id: point.id }),
+      });
+      if (this.state === "stopped") return void (await sub.close());
+      this.subscription = sub;
+      sub.done.then(
+        () => undefined,
+        (err: unknown) => this.retry(err),
+      );
+    } catch (err) {
+      this.retry(err);
+    }
+  }
+
+  private retry(err: unknown): void {
+    if (this.state === "stopped") return;
+    this.state = "retrying";
+    this.subscription = undefined;
+    this.logger.warn("indexer: chain-sync failed, resuming from the checkpoint", { error: err instanceof Error ? err.message : String(err) });
+    this.retryTimer = setTimeout(() => {
+      if (this.state === "stopped") return;
+      this.state = "following";
+      void this.follow();
+    }, this.opts.retryDelayMs ?? 1000);
+    this.retryTimer.unref();
+  }
+
+  /** Does the transaction touch the protocol (state withdrawal, proxy mint or outputs, library outputs)? */
+  isProtocolRelevant(tx: Transaction): boolean {
+    const v = this.view;
+    if (tx.mint && v.proxyPolicyId in tx.mint) return true;
+    if (tx.outputs.some((o) => o.address === v.proxyAddress || o.address === v.libraryAddress)) return true;
+    return Object.keys(tx.withdrawals ?? {}).some((a) => {
+      const cred = rewardCredentialOf(a);
+      return cred?.kind === "script" && v.stateScriptHashes.has(cred.hash);
+    });
+  }
+
+  private learn(fact: ProtocolFact | undefined): void {
+    if (fact?.type === "library.deployed") this.view.stateScriptHashes.add(fact.scriptHash);
+    if (fact?.type === "pointer.set") this.view.stateScriptHashes.add(fact.scriptPointer);
+  }
+
+  private async onBlock(block: Block): Promise<void> {
+    const b = block as Block & { slot?: number; height?: number; transactions?: Transaction[] };
+    const slot = Number(b.slot ?? 0);
+    const ctx: BlockContext<Transaction> = { slot, height: Number(b.height ?? 0), id: b.id, time: this.opts.slotToTime(slot), transactions: b.transactions ?? [] };
+    const pipeline = this.opts.pipeline;
+
+    await pipeline.runPreActions(ctx);
+    const relevant = new Set(pipeline.filter(ctx));
+    const facts: { txId: string; fact: ProtocolFact }[] = [];
+    for (const tx of ctx.transactions) {
+      if (!relevant.has(tx)) continue;
+      const decoded = decodeProtocolTransaction(tx, this.view);
+      for (const e of decoded.errors) this.logger.warn("indexer: undecodable protocol data", { error: e });
+      for (const fact of decoded.facts) {
+        this.learn(fact); // a deployment earlier in the block is known to the transactions after it
+        facts.push({ txId: tx.id, fact });
+      }
+    }
+    const records = await this.log.appendBlock({ point: { slot, id: ctx.id }, height: ctx.height, time: ctx.time, transactions: transactionsOf(ctx), facts });
+    const events = records.map(toEvent);
+    await pipeline.runPostActions(ctx, events);
+    await pipeline.dispatch(events);
+    this.blocksProcessed += 1;
+  }
+
+  private async onRollback(point: BlockPoint | "origin"): Promise<void> {
+    const height = point === "origin" ? 0 : await this.log.heightOf(point.id);
+    const marker = await this.log.rollback(point, height);
+    this.logger.info("indexer: rolled back", { to: point });
+    this.opts.notify?.("chain.rollback", { slot: marker.slot, id: point === "origin" ? "origin" : point.id, lastSeq: marker.seq });
+  }
+}
+
+function toEvent(r: FactRecord): ProtocolEvent {
+  return { type: r.fact!.type, slot: r.slot, transactionId: r.txId, payload: { seq: r.seq, ...r.fact } };
+}

@@ -1,0 +1,74 @@
+/**
+ * Statistics kept current from the fact log (decisions.md: no periodic recompute lag):
+ * - accumulated fees (lovelace) of the transactions that anchored certificates, each transaction counted once
+ *   however many certificates it carries;
+ * - certificates per category (reference-study §5.4, certificate-metadata.ts), all five categories always present.
+ * Per-item documents make it idempotent and rollback-safe; totals are kept incrementally and recomputed from the
+ * items after a rollback.
+ */
+import { CERTIFICATE_CATEGORIES, categoryOf, type CertificateCategory } from "../domain/certificate-metadata";
+import type { FactRecord } from "../indexer/fact-log";
+import type { Projection } from "../indexer/fact-consumer";
+import type { Collection, Store, StoredDocument } from "../store";
+
+interface FeeTxDoc extends StoredDocument {
+  fee: number;
+  slot: number;
+}
+interface CertDoc extends StoredDocument {
+  category: CertificateCategory;
+  slot: number;
+}
+interface TotalsDoc extends StoredDocument {
+  fees: number;
+  [category: string]: number | string;
+}
+
+export class StatsProjection implements Projection {
+  readonly name = "stats";
+  private constructor(
+    private readonly feeTxs: Collection<FeeTxDoc>,
+    private readonly certs: Collection<CertDoc>,
+    private readonly totals: Collection<TotalsDoc>,
+  ) {}
+
+  static async open(store: Store): Promise<StatsProjection> {
+    const p = new StatsProjection(store.collection("stats_fee_transactions"), store.collection("stats_certificates"), store.collection("stats_totals"));
+    await p.feeTxs.ensureIndexes([{ fields: { slot: 1 } }]);
+    await p.certs.ensureIndexes([{ fields: { slot: 1 } }, { fields: { category: 1 } }]);
+    return p;
+  }
+
+  async apply(facts: FactRecord[]): Promise<void> {
+    for (const r of facts) {
+      if (r.kind !== "fact" || r.fact.type !== "certificate.issued") continue;
+      const category = categoryOf(r.fact.metadata);
+      const cert = await this.certs.updateOne({ _id: r._id }, { $set: { category, slot: r.slot } }, { upsert: true });
+      if (cert.upsertedId) await this.bump({ [category]: 1 });
+      const tx = await this.feeTxs.updateOne({ _id: r.txId }, { $set: { fee: Number(r.txFee), slot: r.slot } }, { upsert: true });
+      if (tx.upsertedId) await this.bump({ fees: Number(r.txFee) });
+    }
+  }
+
+  async rollback(slot: number): Promise<void> {
+    await this.certs.deleteMany({ slot: { $gt: slot } });
+    await this.feeTxs.deleteMany({ slot: { $gt: slot } });
+    const counts: Record<string, number> = {};
+    for (const c of CERTIFICATE_CATEGORIES) counts[c] = await this.certs.count({ category: c });
+    const fees = (await this.feeTxs.find({})).reduce((n, d) => n + d.fee, 0);
+    await this.totals.updateOne({ _id: "totals" }, { $set: { ...counts, fees } }, { upsert: true });
+  }
+
+  async txFees(): Promise<number> {
+    return Number((await this.totals.findOne({ _id: "totals" }))?.fees ?? 0);
+  }
+
+  async byCategory(): Promise<Record<CertificateCategory, number>> {
+    const t = await this.totals.findOne({ _id: "totals" });
+    return Object.fromEntries(CERTIFICATE_CATEGORIES.map((c) => [c, Number(t?.[c] ?? 0)])) as Record<CertificateCategory, number>;
+  }
+
+  private async bump(inc: Record<string, number>): Promise<void> {
+    await this.totals.updateOne({ _id: "totals" }, { $inc: inc }, { upsert: true });
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The verifier's projection: one record per anchored certificate, in the shape of decisions.md "Certificates":
+ * `hash`, `address` (enterprise address of the issuer's payment credential), `issuer` (payment credential, 56 hex),
+ * `blockHash`, `blockNumber`, `transactionHash`, `slot`, `creationTime` (Unix ms), `metadata` (raw JSON string as
+ * issued), `bootstrapTokenName`, `algorithm`.
+ */
+import { enterpriseAddressOfKeyHash } from "../csl/address";
+import type { FactRecord } from "../indexer/fact-log";
+import type { Projection } from "../indexer/fact-consumer";
+import type { Collection, Store, StoredDocument } from "../store";
+
+export interface CertificateRecord {
+  hash: string;
+  address: string;
+  issuer: string;
+  blockHash: string;
+  blockNumber: number;
+  transactionHash: string;
+  slot: number;
+  creationTime: number;
+  metadata: string;
+  bootstrapTokenName: string | null;
+  algorithm: string;
+}
+
+type CertificateDoc = StoredDocument & CertificateRecord & { position: number };
+
+export class CertificateProjection implements Projection {
+  readonly name = "verifier-certificates";
+  private constructor(
+    private readonly certs: Collection<CertificateDoc>,
+    private readonly networkId: number,
+  ) {}
+
+  static async open(store: Store, networkId: number): Promise<CertificateProjection> {
+    const certs = store.collection<CertificateDoc>("verifier_certificates");
+    await certs.ensureIndexes([{ fields: { hash: 1, slot: 1 } }, { fields: { transactionHash: 1, hash: 1 } }, { fields: { slot: 1 } }]);
+    return new CertificateProjection(certs, networkId);
+  }
+
+  async apply(facts: FactRecord[]): Promise<void> {
+    for (const r of facts) {
+      if (r.kind !== "fact" || r.fact.type !== "certificate.issued") continue;
+      const f = r.fact;
+      const doc: CertificateDoc = {
+        _id: r._id,
+        hash: f.hash,
+        address: enterpriseAddressOfKeyHash(f.issuer, this.networkId),
+        issuer: f.issuer,
+        blockHash: r.blockId,
+        blockNumber: r.height,
+        transactionHash: r.txId,
+        slot: r.slot,
+        creationTime: r.time,
+        metadata: f.metadata,
+        bootstrapTokenName: f.bootstrapName,
+        algorithm: f.algorithm,
+        position: f.position,
+      };
+      const { _id, ...fields } = doc;
+      await this.certs.updateOne({ _id }, { $set: fields }, { upsert: true });
+    }
+  }
+
+  async rollback(slot: number): Promise<void> {
+    await this.certs.deleteMany({ slot: { $gt: slot } });
+  }
+
+  /** Every certificate of a data hash, oldest first. */
+  async byHash(hash: string): Promise<CertificateRecord[]> {
+    const docs = await this.certs.find({ hash: hash.toLowerCase() }, { sort: { slot: 1, position: 1 } });
+    return docs.map(toRecord);
+  }
+
+  async byTransaction(transactionHash: string, hash: string): Promise<CertificateRecord | undefined> {
+    const [doc] = await this.certs.find({ transactionHash: transactionHash.toLowerCase(), hash: hash.toLowerCase() }, { sort: { position: 1 }, limit: 1 });
+    return doc ? toRecord(doc) : undefined;
+  }
+
+  async count(): Promise<number> {
+    return this.certs.count({});
+  }
+}
+
+function toRecord(d: CertificateDoc): CertificateRecord {
+  return {
+    hash: d.hash,
+    address: d.address,
+    issuer: d.issuer,
+    blockHash: d.blockHash,
+    blockNumber: d.blockNumber,
+    transactionHash: d.transactionHash,
+    slot: d.slot,
+    creationTime: d.creationTime,
+    metadata: d.metadata,
+    bootstrapTokenName: d.bootstrapTokenName,
+    algorithm: d.algorithm,
+  };
+}
