@@ -295,6 +295,9 @@ export function buildTx(spec: TxSpec, exUnitsByKey: ReadonlyMap<PurposeKey, ExUn
         change,
         bn(collateralRules(pp).percentage),
       );
+      // Again after balancing: coin selection may add an input that sorts before a script input, which moves
+      // that spend redeemer's index; the hash must cover the final redeemers (the first call sized the fee).
+      tb.calc_script_data_hash(costModels(pp));
     } else if (pool.len() > 0 || inputs.len() === 0) {
       tb.add_inputs_from_and_change(pool, CSL.CoinSelectionStrategyCIP2.LargestFirstMultiAsset, change);
     } else {

@@ -8,8 +8,6 @@ import { Devnet, DevnetError, type OgmiosUtxo } from "../../../shared/devnet";
 import { buildTx, type TxSpec } from "../../../shared/csl/build-tx";
 import { buildWithEvaluation } from "../../../shared/csl/build-with-evaluation";
 import { Wallet, generateMnemonic } from "../../../shared/wallet";
-import { CSL } from "../../../shared/csl/lib";
-import { costModels } from "../../../shared/csl/protocol-parameters";
 import { txIdOf } from "../../../shared/csl/witnesses";
 
 export type Spec = Omit<TxSpec, "protocolParameters">;
@@ -69,7 +67,7 @@ export class TestChain {
   async buildSigned(spec: Spec, signers: readonly Wallet[]): Promise<{ cborHex: string; txId: string }> {
     const params = this.withParameters(spec);
     const built = await buildWithEvaluation(params, (hex) => this.devnet.evaluateTransaction(hex));
-    const fixed = withFinalScriptDataHash(built.cborHex, params.protocolParameters);
+    const fixed = built.cborHex;
     return { cborHex: signAll(fixed, signers), txId: txIdOf(fixed) };
   }
 
@@ -93,7 +91,7 @@ export class TestChain {
   async expectPhase2Rejection(spec: Spec, signers: readonly Wallet[], rule?: string): Promise<DevnetError> {
     const params = this.withParameters(spec);
     const built = buildTx(params);
-    const signed = signAll(withFinalScriptDataHash(built.cborHex, params.protocolParameters), signers);
+    const signed = signAll(built.cborHex, signers);
     let caught: unknown;
     try {
       await this.devnet.submitTransaction(signed);
@@ -107,27 +105,6 @@ export class TestChain {
     if (rule !== undefined) expect(reason, "the failing rule").to.include(rule);
     return err;
   }
-}
-
-/**
- * shared/csl's buildTx computes script_data_hash before coin selection; when selection adds an input that
- * sorts before a script input, the spend redeemer's index moves and the hash no longer matches (devnet 3113).
- * Until the builder recomputes it after balancing, recompute it here over the final redeemers (V3 only, as all
- * our scripts are V3). Safe before signing: only the unsigned body is re-encoded.
- */
-export function withFinalScriptDataHash(cborHex: string, pp: TxSpec["protocolParameters"]): string {
-  const tx = CSL.Transaction.from_hex(cborHex);
-  const redeemers = tx.witness_set().redeemers();
-  if (!redeemers) return cborHex;
-  const v3 = CSL.Language.new_plutus_v3();
-  const models = CSL.Costmdls.new();
-  models.insert(v3, costModels(pp).get(v3)!);
-  const datums = tx.witness_set().plutus_data();
-  const hash = datums ? CSL.hash_script_data(redeemers, models, datums) : CSL.hash_script_data(redeemers, models);
-  if (tx.body().script_data_hash()?.to_hex() === hash.to_hex()) return cborHex;
-  const body = tx.body();
-  body.set_script_data_hash(hash);
-  return CSL.Transaction.new(body, tx.witness_set(), tx.auxiliary_data()).to_hex();
 }
 
 export function signAll(cborHex: string, signers: readonly Wallet[]): string {
