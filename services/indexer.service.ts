@@ -8,6 +8,7 @@ import { createChainClient, type ChainClient } from "../shared/chain";
 import { Indexer } from "../shared/indexer/indexer";
 import { loadPluginsFromDir } from "../shared/indexer/plugin-loader";
 import { PluginPipeline } from "../shared/indexer/plugin-pipeline";
+import { currentPointer, libraryEntries, liveBootstraps, liveStates } from "../shared/indexer/protocol-state";
 import { networkIdOf, protocolViewOf } from "../shared/indexer/protocol-view";
 import { slotToTimeFrom } from "../shared/indexer/slot-time";
 import { internalActions } from "../shared/mesh/route-actions";
@@ -40,6 +41,24 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
         handler: async (ctx: Context<{ id: string }>) => (await indexerOf().log.transaction(ctx.params.id.toLowerCase())) ?? null,
       },
       status: { handler: () => indexerOf().status() },
+      /** Live (not burned) user states, by owner key hash and/or state id. */
+      states: {
+        params: { owner: { type: "string", length: 56, hex: true, optional: true }, id: { type: "string", length: 64, hex: true, optional: true } },
+        handler: (ctx: Context<{ owner?: string; id?: string }>) => liveStates(indexerOf().log, ctx.params),
+      },
+      /** Live bootstrap datums, optionally by name. */
+      bootstraps: {
+        params: { name: { type: "string", max: 64, optional: true } },
+        handler: (ctx: Context<{ name?: string }>) => liveBootstraps(indexerOf().log, ctx.params),
+      },
+      /** The deployment as indexed: addresses, policy, current pointer and library entries. */
+      protocol: {
+        async handler() {
+          const ix = indexerOf();
+          const view = ix.status();
+          return { ...ix.viewSummary(), pointer: await currentPointer(ix.log), library: await libraryEntries(ix.log), stateScriptHashes: view.stateScriptHashes };
+        },
+      },
       pluginSnapshot: { handler: () => locals.pipeline.snapshot() },
     }),
     async started() {

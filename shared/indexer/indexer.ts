@@ -73,6 +73,12 @@ export class Indexer {
     return { state: this.state, lastSeq: this.log.lastSeq(), blocksProcessed: this.blocksProcessed, stateScriptHashes: [...this.view.stateScriptHashes] };
   }
 
+  /** The deployment this indexer decodes (empty strings when none is configured). */
+  viewSummary() {
+    const v = this.view;
+    return { deployed: v.proxyPolicyId !== "", proxyPolicyId: v.proxyPolicyId, proxyAddress: v.proxyAddress, pointerTokenName: v.pointerTokenName, libraryAddress: v.libraryAddress, libraryAdmin: v.libraryAdmin };
+  }
+
   /** Starts following; resolves once the first intersection is found (or the first attempt failed and a retry is scheduled). */
   async start(): Promise<void> {
     if (this.state !== "stopped") return;

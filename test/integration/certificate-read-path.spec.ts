@@ -101,6 +101,19 @@ describe("certificate read path: issue on chain → index → verify over HTTP",
     expect(Object.keys(categories).sort()).to.deep.equal(["Connected Goods", "Cross-Chain Attestation", "Identity", "Notary", "Student Certification"]);
   });
 
+  it("answers the current protocol state: live states, bootstraps, pointer and library scripts", async () => {
+    const states = await mesh.broker.call<{ stateId: string; countdown: string; bootstrapName: string }[]>("indexer.states", { owner: f.actors.alice.paymentKeyHash });
+    expect(states).to.have.length(1);
+    expect(states[0]).to.include({ bootstrapName: "default" });
+    expect(BigInt(states[0]!.countdown)).to.equal(defaultBootstrap(f.actors).transactionLimit - 2n); // fork, then one update
+    const boots = await mesh.broker.call<{ name: string }[]>("indexer.bootstraps", {});
+    expect(boots.map((b) => b.name)).to.deep.equal(["default"]);
+    const protocol = await mesh.broker.call<{ deployed: boolean; pointer: { scriptPointer: string }; library: { scriptHash: string }[] }>("indexer.protocol");
+    expect(protocol.deployed).to.equal(true);
+    expect(protocol.pointer.scriptPointer).to.equal(f.scripts.state.hash);
+    expect(protocol.library.map((l) => l.scriptHash).sort()).to.deep.equal([f.scripts.proxy.hash, f.scripts.state.hash].sort());
+  });
+
   it("reports the indexer's real plugins with moving metrics", async () => {
     const overview = (await get("/admin/plugins")).json as { totalPlugins: number; preActions: { totalExecutions: number } };
     expect(overview.totalPlugins).to.be.at.least(5);
