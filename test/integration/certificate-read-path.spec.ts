@@ -102,11 +102,11 @@ describe("certificate read path: issue on chain → index → verify over HTTP",
   });
 
   it("answers the current protocol state: live states, bootstraps, pointer and library scripts", async () => {
-    const states = await mesh.broker.call<{ stateId: string; countdown: string; bootstrapName: string }[]>("indexer.states", { owner: f.actors.alice.paymentKeyHash });
+    const states = await mesh.broker.call<{ stateId: string; countdown: string; bootstrapName: string }[], { owner: string }>("indexer.states", { owner: f.actors.alice.paymentKeyHash });
     expect(states).to.have.length(1);
     expect(states[0]).to.include({ bootstrapName: "default" });
     expect(BigInt(states[0]!.countdown)).to.equal(defaultBootstrap(f.actors).transactionLimit - 2n); // fork, then one update
-    const boots = await mesh.broker.call<{ name: string }[]>("indexer.bootstraps", {});
+    const boots = await mesh.broker.call<{ name: string }[], Record<string, never>>("indexer.bootstraps", {});
     expect(boots.map((b) => b.name)).to.deep.equal(["default"]);
     const protocol = await mesh.broker.call<{ deployed: boolean; pointer: { scriptPointer: string }; library: { scriptHash: string }[] }>("indexer.protocol");
     expect(protocol.deployed).to.equal(true);
