@@ -81,6 +81,11 @@ export class FactLog {
   private readonly facts: Collection<FactRecord>;
   private readonly meta: Collection<MetaRecord>;
   private nextSeq = 1;
+  /**
+   * Only the first block written after opening can have leftovers of an interrupted attempt (a crash between its
+   * facts and its checkpoint); rollbacks delete everything after their point. So only that block pays the cleanup.
+   */
+  private mayHaveLeftovers = { txs: true, facts: true };
 
   private constructor(store: Store) {
     this.blocks = store.collection<BlockRecord>("indexer_blocks");
@@ -92,8 +97,9 @@ export class FactLog {
   static async open(store: Store): Promise<FactLog> {
     const log = new FactLog(store);
     await log.blocks.ensureIndexes([{ fields: { slot: 1 } }, { fields: { height: -1 } }]);
-    await log.txs.ensureIndexes([{ fields: { slot: 1 } }]);
-    await log.facts.ensureIndexes([{ fields: { seq: 1 }, unique: true }, { fields: { slot: 1 } }, { fields: { key: 1, seq: -1 } }, { fields: { "fact.type": 1 } }, { fields: { "fact.hash": 1 } }]);
+    // Single-field indexes only: NeDB uses an index when the query names exactly its field (see the store notes).
+    await log.txs.ensureIndexes([{ fields: { slot: 1 } }, { fields: { blockId: 1 } }]);
+    await log.facts.ensureIndexes([{ fields: { seq: 1 }, unique: true }, { fields: { slot: 1 } }, { fields: { blockId: 1 } }, { fields: { key: 1 } }, { fields: { "fact.type": 1 } }]);
     const [last] = await log.facts.find({}, { sort: { seq: -1 }, limit: 1 });
     log.nextSeq = (last?.seq ?? 0) + 1;
     return log;
@@ -112,7 +118,8 @@ export class FactLog {
 
   /** Records every transaction of a block (the confirmation index). Idempotent per block. */
   async recordTransactions(b: Pick<BlockFacts, "point" | "height" | "time" | "transactions">): Promise<number> {
-    await this.txs.deleteMany({ blockId: b.point.id });
+    if (this.mayHaveLeftovers.txs) await this.txs.deleteMany({ blockId: b.point.id });
+    this.mayHaveLeftovers.txs = false;
     if (b.transactions.length > 0) {
       await this.txs.insertMany(
         b.transactions.map((t) => ({ _id: t.id, slot: b.point.slot, blockId: b.point.id, height: b.height, time: b.time, fee: t.fee.toString(), valid: t.valid })),
@@ -127,7 +134,8 @@ export class FactLog {
    * @returns the facts as stored, in order
    */
   async appendBlock(b: BlockFacts): Promise<FactRecord[]> {
-    await this.facts.deleteMany({ blockId: b.point.id });
+    if (this.mayHaveLeftovers.facts) await this.facts.deleteMany({ blockId: b.point.id });
+    this.mayHaveLeftovers.facts = false;
     const base = { slot: b.point.slot, blockId: b.point.id, height: b.height, time: b.time };
     const feeOf = new Map(b.transactions.map((t) => [t.id, t.fee.toString()]));
     const records: FactRecord[] = b.facts.map(({ txId, fact }, n) => ({

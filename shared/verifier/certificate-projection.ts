@@ -34,7 +34,9 @@ export class CertificateProjection implements Projection {
 
   static async open(store: Store, networkId: number): Promise<CertificateProjection> {
     const certs = store.collection<CertificateDoc>("verifier_certificates");
-    await certs.ensureIndexes([{ fields: { hash: 1, slot: 1 } }, { fields: { transactionHash: 1, hash: 1 } }, { fields: { slot: 1 } }]);
+    // Single-field indexes: NeDB uses an index only when the query names exactly its fields (MongoDB would also
+    // use a compound prefix, NeDB would scan every document).
+    await certs.ensureIndexes([{ fields: { hash: 1 } }, { fields: { transactionHash: 1 } }, { fields: { slot: 1 } }]);
     return new CertificateProjection(certs, networkId);
   }
 
@@ -75,6 +77,14 @@ export class CertificateProjection implements Projection {
   async byTransaction(transactionHash: string, hash: string): Promise<CertificateRecord | undefined> {
     const [doc] = await this.certs.find({ transactionHash: transactionHash.toLowerCase(), hash: hash.toLowerCase() }, { sort: { position: 1 }, limit: 1 });
     return doc ? toRecord(doc) : undefined;
+  }
+
+  /** Distinct certificate hashes starting with a hex prefix (short links), in hash order, at most `limit`. */
+  async hashesWithPrefix(prefix: string, limit = 20): Promise<string[]> {
+    const p = prefix.toLowerCase();
+    // Hex digits sort below "g": [p, p + "g") is exactly the hashes starting with p.
+    const docs = await this.certs.find({ hash: { $gte: p, $lt: `${p}g` } }, { sort: { hash: 1 }, limit: limit * 4 });
+    return [...new Set(docs.map((d) => d.hash))].slice(0, limit);
   }
 
   async count(): Promise<number> {
