@@ -116,8 +116,8 @@ export class Devnet {
       throw devnetSetupError("GENESIS_MISMATCH", `the chain in ${opts.dataDir} was created with a different genesis`, { dataDir: opts.dataDir });
     }
     const systemStartMs = stored?.systemStartMs ?? Math.floor(clock() / 1000) * 1000;
-    if (log && !stored) log.writeChain({ systemStartMs, genesis: funds });
     const genesis = genesisUtxos(funds);
+    if (log && !stored) log.writeChain({ systemStartMs, genesis: funds });
     const engine = RuleEngine.fromUtxoMap(utxoMapCbor(genesis), systemStartMs);
     const devnet = new Devnet(systemStartMs, clock, genesis, engine.snapshotConfirmed(), engine, log);
     if (log) devnet.replay(log.readBlocks());

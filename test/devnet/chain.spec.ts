@@ -72,6 +72,15 @@ describe("devnet chain", () => {
     expect(mismatch?.type).to.equal("GENESIS_MISMATCH");
   });
 
+  it("refuses a genesis with a mainnet address or a non-positive amount, and writes no chain for it", async () => {
+    const typeOf = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => (e as { type: string }).type);
+    expect(await typeOf(Devnet.create({ dataDir: dir, genesis: [{ address: newKey(1).address, lovelace: 5n }] }))).to.equal("GENESIS_INVALID");
+    expect(await typeOf(Devnet.create({ genesis: [{ address: newKey().address, lovelace: 0n }] }))).to.equal("GENESIS_INVALID");
+    const fresh = await Devnet.create({ dataDir: dir, genesis: [{ address: newKey().address, lovelace: 5_000_000n }] });
+    expect(fresh.genesisFunds()).to.have.length(1);
+    await fresh.close();
+  });
+
   it("rolls back: confirmed UTxOs are restored, rolled-back transactions return to the mempool, and the log is rewritten", async () => {
     const f = await fundedDevnet({ dataDir: dir });
     const before = f.devnet.queryUtxo();

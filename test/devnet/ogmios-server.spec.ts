@@ -248,6 +248,13 @@ describe("devnet Ogmios server (real @cardano-ogmios/client)", () => {
     expect(badCbor.error?.code).to.equal(-32602);
     raw.sendText(JSON.stringify({ jsonrpc: "2.0", method: "submitTransaction", params: { transaction: { cbor: "00".repeat(2_500_000) } } }));
     expect((await raw.next()).error?.code).to.equal(-32600);
+    const unknownPoint = await raw.call("acquireLedgerState", { point: { slot: 5, id: "cd".repeat(32) } });
+    expect(unknownPoint.error?.code).to.equal(2000);
+    const byron = await raw.call("queryNetwork/genesisConfiguration", { era: "byron" });
+    expect(byron.error?.code).to.equal(-32602);
+    const genesisUtxo = f.devnet.queryUtxo({ addresses: [f.alice.address] })[0]!;
+    const overlapping = await raw.call("evaluateTransaction", { transaction: { cbor: pay(f, 2_000_000n).hex }, additionalUtxo: [genesisUtxo] });
+    expect(overlapping.error?.code).to.equal(3002);
     const alive = await raw.call("queryNetwork/tip");
     expect(alive.result).to.equal("origin");
     raw.close();
