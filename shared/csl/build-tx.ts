@@ -16,6 +16,7 @@ import { cslLanguage, plutusScriptFromAny, type PlutusLanguage } from "./plutus-
 import { collateralRules, costModels, txBuilderConfig } from "./protocol-parameters";
 import {
   mintKey,
+  publishKey,
   redeemersOf,
   spendKey,
   withdrawKey,
@@ -61,6 +62,17 @@ export interface WithdrawalSpec {
   redeemer?: string;
 }
 
+/** Stake (de)registration of a script credential with explicit deposit (Conway), witnessed by that script. */
+export interface StakeCertificateSpec {
+  kind: "register" | "deregister";
+  /** the script whose stake credential is (de)registered; its hash is the credential */
+  script: PlutusScriptWitness;
+  /** deposit paid (register) or refunded (deregister): the protocol's stakeCredentialDeposit */
+  deposit: bigint;
+  /** redeemer PlutusData CBOR hex */
+  redeemer: string;
+}
+
 export interface TxSpec {
   protocolParameters: ProtocolParameters;
   /** UTxOs coin selection may spend (and collateral may come from) */
@@ -72,6 +84,7 @@ export interface TxSpec {
   referenceInputs?: readonly OgmiosUtxo[];
   mints?: readonly MintSpec[];
   withdrawals?: readonly WithdrawalSpec[];
+  certificates?: readonly StakeCertificateSpec[];
   outputs?: readonly OutputSpec[];
   requiredSigners?: readonly string[];
   /** collateral UTxOs (key-locked, ADA only); default: the largest such UTxO in `utxos` */
@@ -101,6 +114,7 @@ export function plutusPurposeKeys(spec: TxSpec): PurposeKey[] {
   for (const s of spec.scriptInputs ?? []) keys.push(spendKey(s.utxo.transaction.id, Number(s.utxo.index)));
   for (const m of spec.mints ?? []) if (m.policy.language !== "native") keys.push(mintKey(policyIdOf(m.policy)));
   for (const w of spec.withdrawals ?? []) if (w.script) keys.push(withdrawKey(w.rewardAddress));
+  for (const c of spec.certificates ?? []) keys.push(publishKey(c.kind, policyIdOf(c.script)));
   return keys;
 }
 
@@ -262,6 +276,27 @@ export function buildTx(spec: TxSpec, exUnitsByKey: ReadonlyMap<PurposeKey, ExUn
       }
     }
     tb.set_withdrawals_builder(wb);
+  }
+
+  if (spec.certificates && spec.certificates.length > 0) {
+    const cb = CSL.CertificatesBuilder.new();
+    for (const c of spec.certificates) {
+      const src = plutusSource(c.script);
+      noteRef(c.script);
+      const cred = CSL.Credential.from_scripthash(CSL.ScriptHash.from_hex(src.hash));
+      const deposit = bn(c.deposit, "deposit");
+      const cert =
+        c.kind === "register"
+          ? CSL.Certificate.new_reg_cert(CSL.StakeRegistration.new_with_explicit_deposit(cred, deposit))
+          : CSL.Certificate.new_unreg_cert(CSL.StakeDeregistration.new_with_explicit_refund(cred, deposit));
+      const red = redeemer(CSL.RedeemerTag.new_cert(), c.redeemer, budgetFor(spec, publishKey(c.kind, src.hash), exUnitsByKey));
+      const witness = src.attached
+        ? CSL.PlutusWitness.new_without_datum(src.attached, red)
+        : CSL.PlutusWitness.new_with_ref_without_datum(src.source, red);
+      cb.add_with_plutus_witness(cert, witness);
+      hasPlutus = true;
+    }
+    tb.set_certs_builder(cb);
   }
 
   for (const r of spec.referenceInputs ?? []) {

@@ -37,6 +37,10 @@ export function mintKey(policyId: string): PurposeKey {
 export function withdrawKey(rewardAddressBech32: string): PurposeKey {
   return `withdraw:${rewardAddressBech32}`;
 }
+/** A stake (de)registration certificate of a script credential: `publish:register:<script hash>`. */
+export function publishKey(kind: "register" | "deregister", scriptHash: string): PurposeKey {
+  return `publish:${kind}:${scriptHash.toLowerCase()}`;
+}
 
 export function pointerId(purpose: string, index: number | bigint): string {
   return `${purpose}:${Number(index)}`;
@@ -71,6 +75,13 @@ export function purposeKeysOfBody(body: CSL.TransactionBody): Map<string, Purpos
   const ws = body.withdrawals()?.keys();
   for (let i = 0; ws && i < ws.len(); i++) accounts.push(ws.get(i).to_address().to_bech32());
   sortRewardAccounts(accounts).forEach((a, i) => out.set(pointerId("withdraw", i), withdrawKey(a)));
+
+  // certificates keep their body order
+  const certs = body.certs();
+  for (let i = 0; certs && i < certs.len(); i++) {
+    const key = publishKeyOfCertificate(certs.get(i));
+    if (key) out.set(pointerId("publish", i), key);
+  }
   return out;
 }
 
@@ -164,4 +175,13 @@ export function evaluationByKey(evaluatedTxHex: string, results: readonly Evalua
     out.set(key, { memory: BigInt(r.budget.memory), cpu: BigInt(r.budget.cpu) });
   }
   return out;
+}
+
+function publishKeyOfCertificate(cert: CSL.Certificate): PurposeKey | undefined {
+  const reg = cert.as_reg_cert() ?? cert.as_stake_registration();
+  const unreg = cert.as_unreg_cert() ?? cert.as_stake_deregistration();
+  const cred = reg?.stake_credential() ?? unreg?.stake_credential();
+  const script = cred?.to_scripthash();
+  if (!script) return undefined;
+  return publishKey(reg ? "register" : "deregister", script.to_hex());
 }

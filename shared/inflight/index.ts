@@ -1,0 +1,1 @@
+export { InflightRegistry, type ClaimResult } from "./inflight-registry";

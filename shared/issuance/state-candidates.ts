@@ -1,0 +1,74 @@
+/**
+ * The caller's states as they will be spent: the indexer's confirmed states, overridden by the newest pending
+ * state outputs (a state updated or forked by a submitted, unconfirmed transaction), so planning and fee
+ * decisions use the datum actually spent (decisions.md "Transactions").
+ */
+import type { OgmiosUtxo } from "../csl/utxo";
+import type { StateInfo } from "../indexer/protocol-state";
+import { dataFromCborHex, decodeStateDatum, type StateDatum } from "../protocol";
+import type { StateTerms } from "../domain/issuance-plan";
+import type { Deployment, IssuanceEnv } from "./issuance-env";
+
+export interface StateCandidate {
+  datum: StateDatum;
+  /** the pending output carrying it, when a submitted transaction produced it */
+  pending?: OgmiosUtxo;
+  /** the confirmed output, from the indexer */
+  outRef?: { txHash: string; index: number };
+}
+
+const utf8Hex = (s: string): string => Buffer.from(s, "utf8").toString("hex");
+
+export function datumOfStateInfo(s: StateInfo): StateDatum {
+  return {
+    id: s.stateId,
+    owner: s.owner,
+    fee: BigInt(s.fee),
+    feeInterval: BigInt(s.feeInterval),
+    feeReceivers: s.feeReceivers,
+    ttl: BigInt(s.ttl),
+    countdown: BigInt(s.countdown),
+    certificateDataHash: s.certificateDataHash,
+    batchSize: BigInt(s.batchSize),
+    bootstrapDatumName: utf8Hex(s.bootstrapName),
+    keepAsOracle: s.keepAsOracle,
+  };
+}
+
+export function stateDatumOf(u: OgmiosUtxo): StateDatum | undefined {
+  if (!u.datum) return undefined;
+  try {
+    return decodeStateDatum(dataFromCborHex(u.datum));
+  } catch {
+    return undefined;
+  }
+}
+
+export async function loadStateCandidates(env: IssuanceEnv, deployment: Deployment, owner: string): Promise<StateCandidate[]> {
+  const [confirmed, pendingAtProxy] = await Promise.all([
+    env.source.states({ owner }),
+    env.registry.spendable(deployment.scripts.proxy.address, []),
+  ]);
+  const byId = new Map<string, StateCandidate>();
+  for (const s of confirmed) byId.set(s.stateId, { datum: datumOfStateInfo(s), outRef: s.outRef });
+  for (const u of pendingAtProxy) {
+    const d = stateDatumOf(u);
+    if (d && d.owner === owner) byId.set(d.id, { datum: d, pending: u });
+  }
+  return [...byId.values()].filter((c) => !c.datum.keepAsOracle);
+}
+
+export function termsOf(c: StateCandidate): StateTerms {
+  const d = c.datum;
+  return {
+    id: d.id,
+    owner: d.owner,
+    countdown: d.countdown,
+    ttl: d.ttl,
+    batchSize: d.batchSize,
+    fee: d.fee,
+    feeInterval: d.feeInterval,
+    feeReceivers: d.feeReceivers,
+    bootstrapName: Buffer.from(d.bootstrapDatumName, "hex").toString("utf8"),
+  };
+}
