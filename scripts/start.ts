@@ -2,20 +2,25 @@
  * `npm start`: runs the system. Embedded by default (one process, every built service, no transporter);
  * with TRANSPORTER/SERVICES it runs one scale-mode node. Configuration: shared/mesh/config.ts (ENV_VARS).
  *
- * Order: config → resources (lazy store + chain) → broker + services → start → banner.
+ * Order: config → devnet bootstrap preparation (embedded devnet without PROXY_TX_HASH: service wallet, genesis
+ * funds, deployment fixed up front) → resources (lazy store + chain) → broker + services → start → protocol
+ * bootstrap (init, deploy, `default` bootstrap; skips what is on chain) → banner.
  * Shutdown (SIGINT/SIGTERM): broker.stop() (running requests finish, up to SHUTDOWN_TIMEOUT_MS) → resources close.
  */
 import { join } from "node:path";
 import { ServiceBroker } from "moleculer";
 import { createBrokerOptions } from "../moleculer.config";
-import { ConfigError, describeConfig, loadConfig } from "../shared/mesh/config";
+import { prepareDevnetBootstrap, bootstrapPortsFor } from "../shared/bootstrap/devnet-bootstrap";
+import { faucetGenesisFunds } from "../shared/faucet/faucet-wallet";
+import { defaultBootstrapTerms, runProtocolBootstrap, type BootstrapStepReport } from "../shared/bootstrap/protocol-bootstrap";
+import { ConfigError, describeConfig, loadConfig, type AppConfig } from "../shared/mesh/config";
 import { httpUrl, listenAddresses } from "../shared/mesh/listen-addresses";
 import { createMeshResources } from "../shared/mesh/resources";
 import type { MeshResources, ServiceDeps } from "../shared/mesh/service-deps";
 import { loadServices, ServiceLoadError } from "../shared/mesh/service-loader";
 
 async function main(): Promise<void> {
-  let config;
+  let config: AppConfig;
   try {
     config = loadConfig(process.env);
   } catch (err) {
@@ -28,8 +33,12 @@ async function main(): Promise<void> {
 
   // Store (NeDB under DATA_DIR, or MONGO_URL) and chain (embedded devnet, or OGMIOS_URL) open lazily, on the
   // first service that asks (shared/mesh/resources.ts).
-  // ── PLUG-IN POINT (wallet/chain issue): genesis funds of a new embedded devnet go in the options here. ──
-  const mesh = createMeshResources(config, {});
+  // Embedded devnet without a deployment: the service wallet is funded at genesis and the deployment derived
+  // from its genesis output, so `config.protocol` is known before any service starts (shared/bootstrap/).
+  // The faucet wallet is funded at genesis too, so the embedded faucet works from the first start.
+  const prep = prepareDevnetBootstrap(config, faucetGenesisFunds(config));
+  config = prep.config;
+  const mesh = createMeshResources(config, prep.genesis ? { devnetGenesis: prep.genesis } : {});
   const resources: MeshResources = mesh.resources;
 
   const broker = new ServiceBroker(
@@ -73,6 +82,29 @@ async function main(): Promise<void> {
   broker.logger.info("Configuration", describeConfig(config));
   await broker.start();
 
+  // First start on the devnet: init → deploy → `default` bootstrap through the services (skips what is on chain).
+  const bootstrapLines: string[] = [];
+  if (prep.kind === "ready" && !services.loaded.includes("tx-builder")) {
+    bootstrapLines.push("devnet bootstrap waits: this process does not run the tx-builder service (not built yet or not in SERVICES)");
+  } else if (prep.kind === "ready") {
+    const wallet = prep.service.wallet;
+    const from = prep.service.source === "SERVICE_MNEMONIC" ? "SERVICE_MNEMONIC" : `${prep.service.keyFile} (${prep.service.source === "created" ? "created now, mode 0600" : "existing"})`;
+    bootstrapLines.push(`service wallet ${wallet.address} (key hash ${wallet.paymentKeyHash}) from ${from}`);
+    const ports = bootstrapPortsFor((action, params) => broker.call(action, params), (await mesh.resources.chain()).ogmiosUrl, Date.now);
+    try {
+      const steps = await runProtocolBootstrap(ports, { wallet, bootstrapName: "default", bootstrapTerms: defaultBootstrapTerms(wallet) });
+      bootstrapLines.push(...steps.map(describeStep));
+      const p = config.protocol!;
+      bootstrapLines.push(`deployment: PROXY_TX_HASH=${p.proxyOneShot.txHash} PROXY_OUTPUT_INDEX=${p.proxyOneShot.index} SERVICE_KEY_HASH=${p.serviceKeyHash}`);
+    } catch (err) {
+      bootstrapLines.push(`devnet bootstrap FAILED (the API still runs; restart to retry): ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      await ports.close();
+    }
+  } else if (prep.kind === "unfunded-chain") {
+    bootstrapLines.push(`devnet bootstrap skipped: ${prep.reason}`);
+  }
+
   const where = listenAddresses(broker);
   const lines = [
     `mode: ${config.transporter === null ? "embedded (single process)" : "scale (NATS)"}; services: ${services.loaded.join(", ") || "none"}`,
@@ -84,7 +116,12 @@ async function main(): Promise<void> {
   const opened = mesh.opened();
   if (opened.store) lines.push(`store: ${opened.store}${opened.store === "mongodb" ? "" : ` under ${config.dataDir}`}`);
   if (opened.chain) lines.push(`chain: ${opened.chain.network} via ${opened.chain.devnet ? "embedded devnet " : ""}${opened.chain.ogmiosUrl}`);
+  lines.push(...bootstrapLines);
   process.stdout.write(`${lines.join("\n")}\n`);
+}
+
+function describeStep(s: BootstrapStepReport): string {
+  return s.outcome === "skipped" ? `bootstrap ${s.step}: ${s.detail}` : `bootstrap ${s.step}: ${s.detail} in tx ${s.transactionHash} (${s.ms} ms)`;
 }
 
 main().catch((err: unknown) => {

@@ -1,0 +1,63 @@
+/**
+ * library: the deployment transaction of the protocol's reference scripts (built by the tx-builder, type
+ * `deploy`, paid and signed by the service wallet) and the current on-chain deployment state.
+ * Upgrade and undeploy arrive later.
+ */
+import type { Context, ServiceSchema } from "moleculer";
+import { Errors } from "moleculer";
+import { createChainClient, type ChainClient } from "../shared/chain";
+import { enterpriseAddressOfKeyHash } from "../shared/csl/address";
+import { BUILD_STATUS_CODES, httpStatusOfBuild, type BuildStatusCode } from "../shared/domain/build-status";
+import type { StateInfo } from "../shared/indexer/protocol-state";
+import { networkIdOf } from "../shared/indexer/protocol-view";
+import { defineRouteActions } from "../shared/mesh/route-actions";
+import type { ServiceDeps } from "../shared/mesh/service-deps";
+import { libraryDeployments, type ProtocolSnapshot } from "../shared/submission/library-deployments";
+
+interface BuildResponse {
+  unsignedTransaction?: string;
+  type?: string;
+  status?: { code?: string; message?: string };
+}
+
+export default function createLibraryService(deps: ServiceDeps): ServiceSchema {
+  let client: ChainClient | undefined;
+  const serviceAddress = (): string => {
+    if (deps.config.serviceAddress) return deps.config.serviceAddress;
+    const keyHash = deps.config.protocol?.serviceKeyHash;
+    if (!keyHash) throw new Errors.MoleculerClientError("No protocol deployment is configured (PROXY_TX_HASH, SERVICE_KEY_HASH).", 400, "NOT_CONFIGURED");
+    return enterpriseAddressOfKeyHash(keyHash, networkIdOf(deps.config.network));
+  };
+
+  return {
+    name: "library",
+    actions: defineRouteActions("library", {
+      deployProxy: {
+        async handler(ctx: Context<Record<string, never>, { $statusCode?: number }>) {
+          const res = await ctx.call<BuildResponse, { type: string; address: string }>("tx-builder.build", { type: "deploy", address: serviceAddress() });
+          const code = res.status?.code;
+          if (code && (BUILD_STATUS_CODES as readonly string[]).includes(code)) ctx.meta.$statusCode = httpStatusOfBuild(code as BuildStatusCode);
+          return { ...res, type: "deploy" };
+        },
+      },
+      deployments: {
+        async handler(ctx: Context) {
+          if (!client) throw new Errors.MoleculerServerError("library service not started", 503, "SERVICE_UNAVAILABLE");
+          const protocol = await ctx.call<ProtocolSnapshot>("indexer.protocol");
+          const refs = protocol.library.map((e) => ({ txId: e.outRef.txHash, index: e.outRef.index }));
+          const onChain = await client.utxosByOutputReferences(refs);
+          const unspent = new Set(onChain.map((u) => `${u.transaction.id}#${u.index}`));
+          const states = protocol.deployed ? await ctx.call<StateInfo[], Record<string, never>>("indexer.states", {}) : [];
+          const boots = protocol.deployed ? await ctx.call<unknown[], Record<string, never>>("indexer.bootstraps", {}) : [];
+          return libraryDeployments(protocol, unspent, states.length > 0 || boots.length > 0);
+        },
+      },
+    }),
+    async started() {
+      client = createChainClient({ url: (await deps.resources.chain()).ogmiosUrl });
+    },
+    async stopped() {
+      await client?.close();
+    },
+  };
+}

@@ -1,0 +1,214 @@
+/**
+ * Scale mode across processes on a real nats-server: the devnet runs as its own process (`npm run devnet`), the
+ * gateway and the read side (indexer, verifier, library) run as `npm start` processes with SERVICES, and the
+ * write side runs as TWO replicas (two Moleculer nodes, each with tx-builder + submitter) that NATS balances.
+ *
+ * Shared state, honestly: every process needs a store and MONGO_URL is not available here. NeDB files belong to
+ * one process (DATA_DIR lock), so separate tx-builder PROCESSES would each have their own in-flight registry and
+ * could not see each other's claims. The two replicas therefore run as two brokers in ONE process sharing one NeDB
+ * store (what a shared MongoDB gives separate pods); everything else shares state only through NATS actions.
+ * The race: one wallet issues many certificates at once through the gateway; both replicas build for it.
+ * Checked: no input is spent by two submitted transactions, no submission is refused as a double spend, every
+ * certificate lands and verifies, and both replicas served builds.
+ */
+import { expect } from "chai";
+import { spawn, type ChildProcess } from "node:child_process";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ServiceBroker, type ServiceSchema } from "moleculer";
+import { createBrokerOptions } from "../../moleculer.config";
+import { bootstrapPortsFor } from "../../shared/bootstrap/devnet-bootstrap";
+import { devnetProtocolConfig, serviceGenesisFunds } from "../../shared/bootstrap/devnet-deployment";
+import { defaultBootstrapTerms, runProtocolBootstrap } from "../../shared/bootstrap/protocol-bootstrap";
+import { createChainClient, type ChainClient } from "../../shared/chain";
+import { buildPayment, decodeTx } from "../../shared/csl";
+import type { OgmiosUtxo } from "../../shared/csl/utxo";
+import type { ServiceDeps } from "../../shared/mesh/service-deps";
+import { loadServices } from "../../shared/mesh/service-loader";
+import { createStore, type Store } from "../../shared/store";
+import { generateMnemonic, Wallet } from "../../shared/wallet";
+import { http, pollUntil, postJson, testConfig } from "../mesh/helpers";
+import { natsServerAvailable, startNatsServer, type NatsServerHandle } from "../support/nats-server";
+import { startServiceProcess, type ServiceProcess } from "../support/service-process";
+import { txBuilderBuilt } from "./support/embedded-app";
+
+const REPO = join(__dirname, "..", "..");
+const CERTIFICATES = 8;
+
+function startDevnetProcess(genesis: { address: string; lovelace: bigint }[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ["--require", "tsx/cjs", join(REPO, "scripts", "devnet.ts")], {
+    cwd: REPO,
+    env: { ...process.env, DEVNET_PORT: "0", DEVNET_BLOCK_TIME_MS: "200", DEVNET_GENESIS: genesis.map((g) => `${g.address}=${g.lovelace}`).join(",") },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const onData = (c: Buffer) => {
+      out += c.toString();
+      const m = /devnet listening on (ws:\/\/\S+)/.exec(out);
+      if (m) resolve({ child, url: m[1]! });
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`devnet exited (${code}):\n${out}`)));
+  });
+}
+
+describe("e2e: distributed over NATS, two tx-builder replicas racing for one wallet", function () {
+  this.timeout(240_000);
+  const service = Wallet.fromMnemonic(generateMnemonic());
+  const user = Wallet.fromMnemonic(generateMnemonic());
+  const dirs: string[] = [];
+  let nats: NatsServerHandle | undefined;
+  let devnet: { child: ChildProcess; url: string } | undefined;
+  const processes: ServiceProcess[] = [];
+  const brokers: ServiceBroker[] = [];
+  let store: Store | undefined;
+  let client: ChainClient | undefined;
+  let api = "";
+  const buildsServed: Record<string, number> = {};
+
+  const tmp = (label: string) => {
+    const d = mkdtempSync(join(tmpdir(), `dist-${label}-`));
+    dirs.push(d);
+    return d;
+  };
+
+  before(async function () {
+    if (!natsServerAvailable() || !txBuilderBuilt()) {
+      const reason = !natsServerAvailable() ? "nats-server is not installed (apt-get install nats-server)" : "the tx-builder service is not built yet";
+      if (process.env.CI) throw new Error(reason);
+      process.stdout.write(`    NOT RUN: ${reason}\n`);
+      this.skip();
+    }
+    nats = await startNatsServer();
+    devnet = await startDevnetProcess([...serviceGenesisFunds(service), { address: user.address, lovelace: 3_000_000_000n }]);
+    const protocol = devnetProtocolConfig(service);
+    const env: Record<string, string> = {
+      TRANSPORTER: nats.url,
+      NAMESPACE: `dist-${randomUUID()}`,
+      OGMIOS_URL: devnet.url,
+      NETWORK: "devnet",
+      HOST: "127.0.0.1",
+      PROXY_TX_HASH: protocol.proxyOneShot.txHash,
+      PROXY_OUTPUT_INDEX: String(protocol.proxyOneShot.index),
+      SERVICE_KEY_HASH: protocol.serviceKeyHash,
+      SERVICE_ADDRESS: service.address,
+      RATE_LIMIT_POST_PER_MINUTE: "0",
+      ENABLE_METRICS: "false",
+    };
+    const gateway = startServiceProcess({ ...env, SERVICES: "gateway", DATA_DIR: tmp("gateway"), NODE_ID: "gateway" });
+    const reader = startServiceProcess({ ...env, SERVICES: "indexer,verifier,library", DATA_DIR: tmp("reader"), NODE_ID: "reader" });
+    processes.push(gateway, reader);
+
+    // the write side: two replicas (nodes) in this process, one shared store
+    store = await createStore({ dataDir: tmp("writers") });
+    const sharedStore = store;
+    for (const nodeId of ["builder-a", "builder-b"]) {
+      const config = testConfig({ ...env, DATA_DIR: tmp(nodeId), NODE_ID: nodeId, LOG_LEVEL: "silent" });
+      const deps: ServiceDeps = { config, now: Date.now, resources: { store: async () => sharedStore, chain: async () => ({ ogmiosUrl: devnet!.url, network: "devnet", devnet: null }) } };
+      const broker = new ServiceBroker(createBrokerOptions(config, { overrides: { skipProcessEventRegistration: true } }));
+      for (const schema of loadServices(["tx-builder", "submitter"], deps, join(REPO, "services")).schemas as ServiceSchema[]) {
+        if (schema.name === "tx-builder") {
+          // observation only: which replica served each build
+          schema.hooks = { before: { build: () => void (buildsServed[nodeId] = (buildsServed[nodeId] ?? 0) + 1) } };
+        }
+        broker.createService(schema);
+      }
+      brokers.push(broker);
+    }
+    await Promise.all(brokers.map((b) => b.start()));
+    api = (await gateway.waitFor(/API listening on (http:\/\/\S+\/api\/v1)/))[1]!;
+    await reader.waitFor(/mode: scale/);
+    await brokers[0]!.waitForServices(["indexer", "verifier", "library", "tx-builder", "submitter"], 60_000);
+    client = createChainClient({ url: devnet.url });
+  });
+
+  after(async () => {
+    await client?.close().catch(() => undefined);
+    for (const b of brokers) await b.stop().catch(() => undefined);
+    await store?.close().catch(() => undefined);
+    for (const p of processes) await p.stop();
+    if (devnet && devnet.child.exitCode === null) {
+      const exit = new Promise((r) => devnet!.child.once("exit", r));
+      devnet.child.kill("SIGTERM");
+      await exit;
+    }
+    await nats?.stop();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  it("deploys through the mesh, then lands every certificate of one wallet built by both replicas at once, without a double-spent input", async () => {
+    const ports = bootstrapPortsFor((action, params) => brokers[0]!.call(action, params), devnet!.url, Date.now);
+    try {
+      const steps = await runProtocolBootstrap(ports, { wallet: service, bootstrapName: "default", bootstrapTerms: defaultBootstrapTerms(service) });
+      expect(steps.map((s) => s.outcome)).to.deep.equal(["done", "done", "done", "done"]);
+    } finally {
+      await ports.close();
+    }
+
+    // the user's wallet: a handful of UTxOs to race for
+    const split = buildPayment({
+      protocolParameters: await client!.protocolParameters(),
+      utxos: (await client!.utxosByAddresses([user.address])) as unknown as OgmiosUtxo[],
+      changeAddress: user.address,
+      outputs: Array.from({ length: CERTIFICATES }, () => ({ address: user.address, lovelace: 40_000_000n })),
+    });
+    const splitRes = await postJson(`${api}/transaction/submit`, { transaction: split.cborHex, witnessSet: user.signTx(split.cborHex) });
+    expect(splitRes.status, splitRes.text).to.equal(200);
+    await pollUntil(async () => ((await http(`${api}/transaction/confirm/${split.txId}`)).status === 200 ? true : undefined), "the split", 30_000);
+
+    const refusals: string[] = [];
+    const buildErrors: string[] = [];
+    const submitted: Array<{ txId: string; cbor: string; hash: string }> = [];
+    const started = Date.now();
+    const issue = async (n: number) => {
+      const hash = createHash("sha256").update(randomBytes(16)).update(String(n)).digest("hex");
+      for (let attempt = 0; attempt < 60; attempt++) {
+        const built = await postJson(`${api}/transaction/build`, { type: "default", address: user.address, certificates: [{ hash, algorithm: "SHA-256", metadata: { n } }] });
+        const body = built.json as { unsignedTransaction?: string; status?: { code?: string } };
+        if (built.status === 409 || body.status?.code === "PENDING_TRANSACTION") {
+          await new Promise((r) => setTimeout(r, 200)); // the client's retry pause, as a wallet app would wait
+          continue;
+        }
+        if (built.status !== 200) {
+          // Known tx-builder race (reported): a build that evaluates against a state/input another replica's
+          // transaction just spent answers ERROR "unknown transaction inputs" instead of PENDING_TRANSACTION.
+          // Anything else is a failure.
+          expect(built.text, "only the known evaluation race may fail a build").to.contain("unknown transaction inputs");
+          buildErrors.push(built.text);
+          await new Promise((r) => setTimeout(r, 200));
+          continue;
+        }
+        const tx = body.unsignedTransaction!;
+        const res = await postJson(`${api}/transaction/submit`, { transaction: tx, witnessSet: user.signTx(tx) });
+        if (res.status !== 200) {
+          refusals.push(`${res.status} ${res.text}`);
+          continue;
+        }
+        submitted.push({ txId: (res.json as { transactionHash: string }).transactionHash, cbor: tx, hash });
+        return;
+      }
+      throw new Error(`certificate ${n} never got a transaction`);
+    };
+    await Promise.all(Array.from({ length: CERTIFICATES }, (_, n) => issue(n)));
+
+    if (buildErrors.length > 0) process.stdout.write(`      build errors under the race (retried): ${buildErrors.length}\n${buildErrors.slice(0, 3).join("\n")}\n`);
+    expect(refusals, "no submission refused (a double spend would be 409 INPUTS_IN_FLIGHT or 400 3117)").to.deep.equal([]);
+    const inputs = submitted.flatMap((s) => decodeTx(s.cbor).inputs.map((r) => `${r.txId}#${r.index}`));
+    expect(new Set(inputs).size, "no input spent by two transactions").to.equal(inputs.length);
+
+    for (const s of submitted) {
+      const records = await pollUntil(async () => {
+        const r = await http(`${api}/verify/${s.hash}`);
+        return r.status === 200 ? (r.json as Array<{ transactionHash: string }>) : undefined;
+      }, `certificate ${s.hash}`, 60_000);
+      expect(records.map((r) => r.transactionHash)).to.deep.equal([s.txId]);
+    }
+    const elapsed = Date.now() - started;
+    process.stdout.write(`      ${CERTIFICATES} certificates of one wallet, both replicas: ${elapsed} ms to all verified; builds served ${JSON.stringify(buildsServed)}\n`);
+    expect(Object.keys(buildsServed).sort(), "both replicas built").to.deep.equal(["builder-a", "builder-b"]);
+  });
+});
