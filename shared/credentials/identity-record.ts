@@ -1,0 +1,30 @@
+/**
+ * Identity records carried in certificate metadata (reference-study §7.1): a certificate whose template id is
+ * `IdentityAuth` and whose field `t` is `AUTH` registers a credential (`ct` type, optional KERI `i`, schema `s`,
+ * OOBI `o`); `t: "REVOKE"` with `th` = the AUTH certificate's hash revokes it. Anything else is not an identity record.
+ */
+import { parseMetadataObject, templateIdOf } from "../domain/certificate-metadata";
+
+export const IDENTITY_TEMPLATE_ID = "IdentityAuth";
+
+export type IdentityRecord =
+  | { kind: "AUTH"; credentialType: string; keriAid: string | null; schema: string | null; oobi: string | null }
+  | { kind: "REVOKE"; targetHash: string };
+
+const optionalString = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
+
+export function identityRecordOf(metadata: string): IdentityRecord | undefined {
+  if (templateIdOf(metadata) !== IDENTITY_TEMPLATE_ID) return undefined;
+  const obj = parseMetadataObject(metadata)!;
+  if (obj["t"] === "AUTH") {
+    const ct = optionalString(obj["ct"]);
+    if (ct === null) return undefined;
+    return { kind: "AUTH", credentialType: ct, keriAid: optionalString(obj["i"]), schema: optionalString(obj["s"]), oobi: optionalString(obj["o"]) };
+  }
+  if (obj["t"] === "REVOKE") {
+    const th = optionalString(obj["th"]);
+    if (th === null || !/^([0-9a-fA-F]{2}){1,64}$/.test(th)) return undefined;
+    return { kind: "REVOKE", targetHash: th.toLowerCase() };
+  }
+  return undefined;
+}

@@ -1,0 +1,218 @@
+/**
+ * The indexer's record of scripts, datums, outputs and redeemers of the protocol-relevant transactions, and the
+ * lookups of reference-study §2.12 answered from it (snake_case DTOs, as Yaci Store / Blockfrost answer them).
+ *
+ * Rollback-safe: every document carries the slot where it was (first) seen; a rollback deletes everything after
+ * the rollback slot, and recording a block first deletes what an interrupted earlier attempt at that slot left.
+ * Writes are serialised, so a rollback queued before the next block is applied before that block.
+ */
+import type { Transaction } from "@cardano-ogmios/schema";
+import { CSL } from "../csl/lib";
+import { isDuplicateKeyError, type Collection, type Store, type StoredDocument } from "../store";
+import { scriptHashOfAddress, transactionLookupData, type RedeemerTag, type ScriptType } from "./transaction-scripts";
+
+type ScriptDoc = StoredDocument & { type: ScriptType; cbor: string; json: unknown; slot: number };
+type DatumDoc = StoredDocument & { cbor: string; slot: number };
+type OutputDoc = StoredDocument & { address: string; datumHash: string | null; datum: string | null; slot: number };
+type RedeemerDoc = StoredDocument & {
+  txHash: string;
+  slot: number;
+  tag: RedeemerTag;
+  index: number;
+  data: string;
+  dataHash: string;
+  mem: string;
+  steps: string;
+  scriptHash: string | null;
+  datumHash: string | null;
+  datum: string | null;
+};
+
+export interface ScriptDto {
+  script_hash: string;
+  type: ScriptType;
+  serialised_size: number | null;
+}
+export interface ScriptDetailDto {
+  script_hash: string;
+  script_type: ScriptType;
+  content: unknown;
+}
+export interface TxContractDetails {
+  tx_hash: string;
+  script_hash: string | null;
+  script_content: string | null;
+  type: string | null;
+  redeemer: { tag: RedeemerTag; index: number; data: string; ex_units: { mem: number; steps: number } };
+  datum: string | null;
+  datum_hash: string | null;
+}
+export interface TxRedeemerDto {
+  tx_index: number;
+  purpose: RedeemerTag;
+  script_hash: string | null;
+  datum_hash: string;
+  redeemer_data_hash: string;
+  unit_mem: string;
+  unit_steps: string;
+}
+
+const CONTRACT_TYPES: Record<ScriptType, string> = { timelock: "TIMELOCK", plutusV1: "PLUTUS_V1", plutusV2: "PLUTUS_V2", plutusV3: "PLUTUS_V3" };
+
+export class LookupStore {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly scripts: Collection<ScriptDoc>,
+    private readonly datums: Collection<DatumDoc>,
+    private readonly outputs: Collection<OutputDoc>,
+    private readonly redeemers: Collection<RedeemerDoc>,
+  ) {}
+
+  static async open(store: Store): Promise<LookupStore> {
+    const s = new LookupStore(
+      store.collection<ScriptDoc>("lookup_scripts"),
+      store.collection<DatumDoc>("lookup_datums"),
+      store.collection<OutputDoc>("lookup_outputs"),
+      store.collection<RedeemerDoc>("lookup_redeemers"),
+    );
+    for (const c of [s.scripts, s.datums, s.outputs] as Collection<StoredDocument & { slot: number }>[]) await c.ensureIndexes([{ fields: { slot: 1 } }]);
+    await s.redeemers.ensureIndexes([{ fields: { slot: 1 } }, { fields: { txHash: 1, tag: 1, index: 1 } }]);
+    return s;
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Records the given transactions of the block at `slot`. @returns the number of transactions recorded */
+  recordBlock(slot: number, transactions: readonly Transaction[]): Promise<number> {
+    return this.serial(async () => {
+      await this.deleteFrom(slot - 1);
+      for (const tx of transactions) await this.recordTransaction(slot, tx);
+      return transactions.length;
+    });
+  }
+
+  /** Forgets everything seen after `slot` (-1 = everything). */
+  rollback(slot: number): Promise<void> {
+    return this.serial(() => this.deleteFrom(slot));
+  }
+
+  private async deleteFrom(slot: number): Promise<void> {
+    const after = { slot: { $gt: slot } };
+    await this.scripts.deleteMany(after);
+    await this.datums.deleteMany(after);
+    await this.outputs.deleteMany(after);
+    await this.redeemers.deleteMany(after);
+  }
+
+  /** Inserts unless present: the first sighting (lowest slot) is the one a rollback must keep. */
+  private async insertNew<T extends StoredDocument>(c: Collection<T>, doc: T): Promise<void> {
+    try {
+      await c.insertOne(doc);
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+    }
+  }
+
+  private async recordTransaction(slot: number, tx: Transaction): Promise<void> {
+    // A transaction whose scripts failed only moved its collateral: it ran nothing worth answering.
+    if (tx.spends === "collaterals") return;
+    const data = transactionLookupData(tx);
+    for (const s of data.scripts) await this.insertNew(this.scripts, { _id: s.hash, type: s.type, cbor: s.cbor, json: s.json, slot });
+    for (const d of data.datums) await this.insertNew(this.datums, { _id: d.hash, cbor: d.cbor, slot });
+    for (const o of data.outputs) await this.insertNew(this.outputs, { _id: o.ref, address: o.address, datumHash: o.datumHash, datum: o.datum, slot });
+    for (const r of data.redeemers) {
+      const spent = r.spentRef !== null ? await this.outputs.findOne({ _id: r.spentRef }) : undefined;
+      const datum = spent?.datum ?? (spent?.datumHash ? ((await this.datums.findOne({ _id: spent.datumHash }))?.cbor ?? null) : null);
+      await this.redeemers.updateOne(
+        { _id: `${tx.id}:${r.tag}:${r.index}` },
+        {
+          $set: {
+            txHash: tx.id,
+            slot,
+            tag: r.tag,
+            index: r.index,
+            data: r.data,
+            dataHash: r.dataHash,
+            mem: r.mem.toString(),
+            steps: r.steps.toString(),
+            scriptHash: r.scriptHash ?? (spent ? scriptHashOfAddress(spent.address) : null),
+            datumHash: spent?.datumHash ?? null,
+            datum,
+          },
+        },
+        { upsert: true },
+      );
+    }
+  }
+
+  // ---- lookups ----------------------------------------------------------------------------------------------------
+
+  async script(hash: string): Promise<ScriptDto | undefined> {
+    const s = await this.scripts.findOne({ _id: hash.toLowerCase() });
+    return s ? { script_hash: s._id, type: s.type, serialised_size: s.type === "timelock" ? null : s.cbor.length / 2 } : undefined;
+  }
+
+  async scriptJson(hash: string): Promise<{ json: unknown } | undefined> {
+    const s = await this.scripts.findOne({ _id: hash.toLowerCase() });
+    return s ? { json: s.type === "timelock" ? s.json : null } : undefined;
+  }
+
+  async scriptCbor(hash: string): Promise<{ cbor: string | null } | undefined> {
+    const s = await this.scripts.findOne({ _id: hash.toLowerCase() });
+    return s ? { cbor: s.type === "timelock" ? null : s.cbor } : undefined;
+  }
+
+  async scriptDetails(hash: string): Promise<ScriptDetailDto | undefined> {
+    const s = await this.scripts.findOne({ _id: hash.toLowerCase() });
+    return s ? { script_hash: s._id, script_type: s.type, content: s.type === "timelock" ? s.json : s.cbor } : undefined;
+  }
+
+  async datum(hash: string): Promise<{ json_value: unknown } | undefined> {
+    const d = await this.datums.findOne({ _id: hash.toLowerCase() });
+    return d ? { json_value: JSON.parse(CSL.PlutusData.from_hex(d.cbor).to_json(CSL.PlutusDatumSchema.DetailedSchema)) as unknown } : undefined;
+  }
+
+  async datumCbor(hash: string): Promise<{ cbor: string } | undefined> {
+    const d = await this.datums.findOne({ _id: hash.toLowerCase() });
+    return d ? { cbor: d.cbor } : undefined;
+  }
+
+  private async redeemersOf(txHash: string): Promise<RedeemerDoc[]> {
+    return this.redeemers.find({ txHash: txHash.toLowerCase() }, { sort: { tag: 1, index: 1 } });
+  }
+
+  async txScripts(txHash: string): Promise<TxContractDetails[]> {
+    const out: TxContractDetails[] = [];
+    for (const r of await this.redeemersOf(txHash)) {
+      const script = r.scriptHash !== null ? await this.scripts.findOne({ _id: r.scriptHash }) : undefined;
+      out.push({
+        tx_hash: r.txHash,
+        script_hash: r.scriptHash,
+        script_content: script?.cbor ?? null,
+        type: script ? CONTRACT_TYPES[script.type] : null,
+        redeemer: { tag: r.tag, index: r.index, data: r.data, ex_units: { mem: Number(r.mem), steps: Number(r.steps) } },
+        datum: r.datum,
+        datum_hash: r.datumHash,
+      });
+    }
+    return out;
+  }
+
+  async txRedeemers(txHash: string): Promise<TxRedeemerDto[]> {
+    return (await this.redeemersOf(txHash)).map((r) => ({
+      tx_index: r.index,
+      purpose: r.tag,
+      script_hash: r.scriptHash,
+      // Blockfrost's (deprecated) `datum_hash` of a redeemer is its data hash, like `redeemer_data_hash`.
+      datum_hash: r.dataHash,
+      redeemer_data_hash: r.dataHash,
+      unit_mem: r.mem,
+      unit_steps: r.steps,
+    }));
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * Open Graph data of a short-link page (reference-study §7.2). Query parameters count as "verified" only when the
+ * metadata holds `uv_url_<param>` equal to the SHA-256 hex of the value; `uv_og_title` / `uv_og_desc` templates
+ * with `{param}` placeholders are used only when every placeholder names a verified parameter (its value cropped at
+ * the last `~`, the salt). Otherwise: diploma defaults, or the generic ones.
+ */
+import { createHash } from "node:crypto";
+import { templateIdOf } from "../domain/certificate-metadata";
+
+export interface OpenGraphData {
+  title: string;
+  description: string;
+  image: string;
+  /** `{SHORT_LINK_DOMAIN}/{code}` plus the verified parameters. */
+  url: string;
+}
+
+export const GENERIC_TITLE = "Blockchain-verified certificate";
+export const GENERIC_DESCRIPTION = "Anchored on the Cardano blockchain. Open the link to verify the original document.";
+
+const sha256Hex = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+const trimSlash = (u: string) => u.replace(/\/+$/, "");
+
+/** Query parameters whose SHA-256 the metadata vouches for, in their original order. */
+export function verifiedParams(metadata: Record<string, unknown>, query: ReadonlyArray<[string, string]>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [name, value] of query) {
+    const expected = metadata[`uv_url_${name}`];
+    if (typeof expected === "string" && expected.toLowerCase() === sha256Hex(value)) out.set(name, value);
+  }
+  return out;
+}
+
+/** The shown part of a salted value: everything before the last `~`. */
+export function withoutSalt(value: string): string {
+  const at = value.lastIndexOf("~");
+  return at < 0 ? value : value.slice(0, at);
+}
+
+/** Fills `{param}` placeholders from verified params; undefined when one is not verified. */
+export function fillTemplate(template: string, verified: ReadonlyMap<string, string>): string | undefined {
+  let complete = true;
+  const text = template.replace(/\{([^{}]+)\}/g, (_, name: string) => {
+    const v = verified.get(name);
+    if (v === undefined) complete = false;
+    return v === undefined ? "" : withoutSalt(v);
+  });
+  return complete ? text : undefined;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v : undefined);
+
+export function openGraphData(input: {
+  metadata: Record<string, unknown>;
+  rawMetadata: string;
+  code: string;
+  query: ReadonlyArray<[string, string]>;
+  frontendUrl: string;
+  shortLinkDomain: string;
+}): OpenGraphData {
+  const m = input.metadata;
+  const verified = verifiedParams(m, input.query);
+  const templateId = templateIdOf(input.rawMetadata);
+
+  let title = str(m["uv_og_title"]) !== undefined ? fillTemplate(m["uv_og_title"] as string, verified) : undefined;
+  let description = str(m["uv_og_desc"]) !== undefined ? fillTemplate(m["uv_og_desc"] as string, verified) : undefined;
+  if (templateId === "diploma") {
+    const t = str(m["title"]);
+    const name = str(m["name"]);
+    const issuer = str(m["issuer"]);
+    title ??= t !== undefined ? (name !== undefined ? `${t} · ${name}` : t) : undefined;
+    description ??= issuer !== undefined ? `Issued by ${issuer}. Anchored on the Cardano blockchain.` : undefined;
+  }
+  title ??= GENERIC_TITLE;
+  description ??= GENERIC_DESCRIPTION;
+
+  const img = str(m["uv_og_img"]);
+  const image =
+    img !== undefined && /^https?:\/\//i.test(img)
+      ? img
+      : `${trimSlash(input.frontendUrl)}/og/${templateId !== undefined && /^[A-Za-z0-9_-]+$/.test(templateId) ? templateId : "default"}.png`;
+
+  const params = new URLSearchParams([...verified.entries()]).toString();
+  const url = `${trimSlash(input.shortLinkDomain)}/${input.code}${params !== "" ? `?${params}` : ""}`;
+  return { title, description, image, url };
+}

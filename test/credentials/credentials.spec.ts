@@ -1,0 +1,128 @@
+/**
+ * Credentials end to end: AUTH and REVOKE certificates issued on the devnet through the deployed validators, indexed,
+ * and answered over HTTP by the credential service. Only the AUTH issuer's revocation counts; rollbacks undo it.
+ */
+import { expect } from "chai";
+import { randomBytes } from "node:crypto";
+import { startDevnetServer, type DevnetServer } from "../../shared/devnet";
+import { makeCertificate, type OnchainCertificate } from "../../shared/protocol";
+import { createStore, type Store } from "../../shared/store";
+import type { Wallet } from "../../shared/wallet";
+import { errorBody, http, pollUntil } from "../mesh/helpers";
+import { defaultBootstrap, ProtocolFixture } from "../onchain/support/protocol-fixture";
+import { startMesh, type RunningMesh } from "../support/mesh-harness";
+
+const identity = (issuer: Wallet, fields: Record<string, unknown>): OnchainCertificate =>
+  makeCertificate({ hash: randomBytes(32).toString("hex"), algorithm: "SHA-256", issuer: issuer.paymentKeyHash, metadata: JSON.stringify({ uv_tid: "IdentityAuth", ...fields }) });
+
+describe("credentials: AUTH / REVOKE certificates over HTTP", function () {
+  this.timeout(120_000);
+  let f: ProtocolFixture;
+  let server: DevnetServer;
+  let store: Store;
+  let mesh: RunningMesh;
+  const get = (path: string) => http(`${mesh.api}${path}`);
+  /** Waits until the credential service has applied everything the indexer has decoded so far. */
+  const synced = async () => {
+    const lastSeq = (await mesh.broker.call<{ lastSeq: number }>("indexer.status")).lastSeq;
+    await pollUntil(async () => ((await mesh.broker.call<number>("credential.sync")) >= lastSeq ? true : undefined), "credential projection caught up");
+  };
+  /** Issues certificates from `wallet`'s state (forking one first if it has none) and waits until they are indexed. */
+  const issue = async (wallet: Wallet, certs: OnchainCertificate[]) => {
+    const ids = f.findStateIdsOf(wallet);
+    const tx = ids.length === 0 ? (await f.mintState(wallet, certs)).utxo.transaction.id : (await f.update(f.findState(ids[0]!), wallet, certs)).txId;
+    await pollUntil(async () => ((await mesh.broker.call<unknown, { id: string }>("indexer.transaction", { id: tx })) ? true : undefined), "transaction indexed");
+    await synced();
+    return tx;
+  };
+
+  before(async () => {
+    f = await ProtocolFixture.create("shipped");
+    await f.mintBootstrap(defaultBootstrap(f.actors));
+    server = await startDevnetServer(f.chain.devnet, { port: 0 });
+    store = await createStore({ inMemory: true });
+    mesh = await startMesh({
+      services: ["gateway", "indexer", "credential"],
+      store,
+      chain: { ogmiosUrl: server.url, network: "devnet", devnet: f.chain.devnet },
+      env: { PROXY_TX_HASH: f.oneShot.transaction.id, PROXY_OUTPUT_INDEX: String(f.oneShot.index), SERVICE_KEY_HASH: f.actors.service.paymentKeyHash },
+      now: () => f.chain.now(),
+    });
+  });
+  after(async () => {
+    await mesh?.stop();
+    await store?.close();
+    await server?.close();
+    await f?.chain.devnet.close();
+  });
+
+  let auth: OnchainCertificate;
+  let authTx: string;
+
+  it("registers an AUTH certificate as an active credential of its issuer, by credential, address and type", async () => {
+    const alice = f.actors.alice;
+    auth = identity(alice, { t: "AUTH", ct: "KYC", i: "EKeriAid123" });
+    authTx = await issue(alice, [auth, identity(alice, { t: "AUTH" }) /* no `ct`: not a credential */]);
+
+    const list = await get(`/credential/${alice.paymentKeyHash}`);
+    expect(list.status).to.equal(200);
+    expect(list.json).to.have.length(1);
+    expect((list.json as object[])[0]).to.deep.include({ authHash: auth.hash, credentialType: "KYC", keriAid: "EKeriAid123", txHash: authTx, active: true, keriVerified: false, acdc: null });
+
+    const byAddress = await get(`/credential/${alice.address}`);
+    expect(byAddress.status).to.equal(200);
+    expect((byAddress.json as { authHash: string }[]).map((c) => c.authHash)).to.deep.equal([auth.hash]);
+    const typed = await get(`/credential/${alice.enterpriseAddress}?type=KYC`);
+    expect(typed.json).to.include({ authHash: auth.hash, active: true });
+    expect((await get(`/credential/${alice.paymentKeyHash}?type=`)).json, "a blank type filters nothing").to.have.length(1);
+    const otherType = await get(`/credential/${alice.paymentKeyHash}?type=DIPLOMA`);
+    expect(otherType.status).to.equal(404);
+    expect(errorBody(otherType).error).to.equal("NOT_FOUND");
+    expect((await get(`/credential/by-hash/${auth.hash.toUpperCase()}`)).json).to.include({ authHash: auth.hash, active: true });
+  });
+
+  it("ignores a REVOKE issued by anyone but the AUTH issuer", async () => {
+    await issue(f.actors.bob, [identity(f.actors.bob, { t: "REVOKE", th: auth.hash })]);
+    expect((await get(`/credential/by-hash/${auth.hash}`)).json).to.include({ active: true, revokedTxHash: null });
+    expect((await get(`/credential/${f.actors.alice.paymentKeyHash}`)).status).to.equal(200);
+  });
+
+  let revokeTx: string;
+
+  it("revokes when the issuer sends REVOKE: gone from the active list, still found by hash as inactive", async () => {
+    revokeTx = await issue(f.actors.alice, [identity(f.actors.alice, { t: "REVOKE", th: auth.hash })]);
+    const active = await get(`/credential/${f.actors.alice.paymentKeyHash}`);
+    expect(active.status).to.equal(404);
+    expect(errorBody(active).error).to.equal("NOT_FOUND");
+    expect((await get(`/credential/by-hash/${auth.hash}`)).json).to.include({ authHash: auth.hash, active: false, revokedTxHash: revokeTx });
+  });
+
+  it("restores the credential when the revocation is rolled back, and revokes again when it is re-included", async () => {
+    f.chain.devnet.rollback(1);
+    await pollUntil(async () => {
+      const r = await get(`/credential/by-hash/${auth.hash}`);
+      return (r.json as { active?: boolean }).active === true ? true : undefined;
+    }, "revocation rolled back");
+    expect((await get(`/credential/${f.actors.alice.paymentKeyHash}`)).status).to.equal(200);
+
+    f.chain.devnet.produceBlock(); // the rolled-back revocation went back to the mempool
+    await pollUntil(async () => ((await get(`/credential/by-hash/${auth.hash}`)).json as { active?: boolean }).active === false ? true : undefined, "revoked again");
+  });
+
+  it("forgets the credential itself when its AUTH transaction is rolled back", async () => {
+    const carol = identity(f.actors.issuer, { t: "AUTH", ct: "EMAIL" });
+    await issue(f.actors.issuer, [carol]);
+    expect((await get(`/credential/${f.actors.issuer.paymentKeyHash}`)).status).to.equal(200);
+    f.chain.devnet.rollback(1);
+    await pollUntil(async () => ((await get(`/credential/by-hash/${carol.hash}`)).status === 404 ? true : undefined), "AUTH rolled back");
+    expect((await get(`/credential/${f.actors.issuer.paymentKeyHash}`)).status).to.equal(404);
+  });
+
+  it("answers malformed input with 4xx JSON", async () => {
+    for (const path of ["/credential/not-a-credential", `/credential/${"ab".repeat(27)}`, "/credential/by-hash/xyz", `/credential/by-hash/${"00".repeat(65)}`, "/credential/addr_test1qqqq"]) {
+      const res = await get(path);
+      expect(res.status, path).to.equal(400);
+      expect(errorBody(res).error, path).to.be.a("string");
+    }
+  });
+});

@@ -1,0 +1,117 @@
+/**
+ * Script, datum and transaction lookups over HTTP from what the indexer recorded of real certificate
+ * transactions on the devnet (reference scripts deployed in the library, a fork, an update spending the state).
+ */
+import { expect } from "chai";
+import { randomBytes } from "node:crypto";
+import { startDevnetServer, type DevnetServer } from "../../shared/devnet";
+import { plutusDataHash } from "../../shared/lookups/transaction-scripts";
+import { makeCertificate } from "../../shared/protocol";
+import { createStore, type Store } from "../../shared/store";
+import { errorBody, http, pollUntil } from "../mesh/helpers";
+import { defaultBootstrap, ProtocolFixture } from "../onchain/support/protocol-fixture";
+import { startMesh, type RunningMesh } from "../support/mesh-harness";
+
+interface Redeemer { tx_index: number; purpose: string; script_hash: string | null; datum_hash: string; redeemer_data_hash: string; unit_mem: string; unit_steps: string }
+interface Contract { tx_hash: string; script_hash: string | null; script_content: string | null; type: string | null; redeemer: { tag: string; index: number; data: string; ex_units: { mem: number; steps: number } }; datum: string | null; datum_hash: string | null }
+
+describe("lookups: /scripts, /scripts/datum, /txs/{hash}/scripts|redeemers", function () {
+  this.timeout(120_000);
+  let f: ProtocolFixture;
+  let server: DevnetServer;
+  let store: Store;
+  let mesh: RunningMesh;
+  let forkTx: string;
+  let updateTx: string;
+  let forkDatum: string;
+  const get = (path: string) => http(`${mesh.api}${path}`);
+  const indexed = (tx: string) => pollUntil(async () => ((await mesh.broker.call<unknown, { id: string }>("indexer.transaction", { id: tx })) ? true : undefined), `${tx} indexed`);
+  const cert = () => makeCertificate({ hash: randomBytes(32).toString("hex"), algorithm: "SHA-256", issuer: f.actors.alice.paymentKeyHash, metadata: "{}" });
+
+  before(async () => {
+    f = await ProtocolFixture.create("shipped");
+    await f.mintBootstrap(defaultBootstrap(f.actors));
+    server = await startDevnetServer(f.chain.devnet, { port: 0 });
+    store = await createStore({ inMemory: true });
+    mesh = await startMesh({
+      services: ["gateway", "indexer"],
+      store,
+      chain: { ogmiosUrl: server.url, network: "devnet", devnet: f.chain.devnet },
+      env: { PROXY_TX_HASH: f.oneShot.transaction.id, PROXY_OUTPUT_INDEX: String(f.oneShot.index), SERVICE_KEY_HASH: f.actors.service.paymentKeyHash },
+      now: () => f.chain.now(),
+    });
+    const state = await f.mintState(f.actors.alice, [cert()]);
+    forkTx = state.utxo.transaction.id;
+    forkDatum = state.utxo.datum!;
+    updateTx = (await f.update(state, f.actors.alice, [cert()])).txId;
+    await indexed(updateTx);
+  });
+  after(async () => {
+    await mesh?.stop();
+    await store?.close();
+    await server?.close();
+    await f?.chain.devnet.close();
+  });
+
+  it("answers the redeemers of a fork with their scripts, purposes and real ex-units", async () => {
+    const res = await get(`/txs/${forkTx.toUpperCase()}/redeemers`);
+    expect(res.status).to.equal(200);
+    const redeemers = res.json as Redeemer[];
+    expect(redeemers.map((r) => [r.purpose, r.script_hash]).sort()).to.deep.equal([["mint", f.scripts.proxy.policyId], ["reward", f.scripts.state.hash]].sort());
+    for (const r of redeemers) {
+      expect(BigInt(r.unit_mem) > 0n, "memory").to.equal(true);
+      expect(BigInt(r.unit_steps) > 0n, "steps").to.equal(true);
+      expect(r.redeemer_data_hash).to.match(/^[0-9a-f]{64}$/);
+    }
+  });
+
+  it("answers the scripts an update ran, with the reference scripts' code and the spent state's datum", async () => {
+    const contracts = (await get(`/txs/${updateTx}/scripts`)).json as Contract[];
+    const spend = contracts.find((c) => c.redeemer.tag === "spend")!;
+    expect(spend, "the state UTxO spend").to.not.equal(undefined);
+    expect(spend).to.include({ tx_hash: updateTx, script_hash: f.scripts.proxy.hash, type: "PLUTUS_V3", datum: forkDatum, datum_hash: plutusDataHash(forkDatum) });
+    expect(f.scripts.proxy.code).to.include(spend.script_content!.slice(-200));
+    const reward = contracts.find((c) => c.redeemer.tag === "reward")!;
+    expect(reward.script_hash).to.equal(f.scripts.state.hash);
+    expect(reward.redeemer.ex_units.mem).to.be.greaterThan(0);
+    expect(f.scripts.state.code).to.include(reward.script_content!.slice(-200));
+  });
+
+  it("answers scripts and datums by hash", async () => {
+    const h = f.scripts.state.hash;
+    const dto = (await get(`/scripts/${h}`)).json as { script_hash: string; type: string; serialised_size: number };
+    expect(dto).to.include({ script_hash: h, type: "plutusV3" });
+    expect(dto.serialised_size).to.be.greaterThan(100);
+    expect((await get(`/scripts/${h.toUpperCase()}/json`)).json).to.deep.equal({ json: null });
+    const cbor = (await get(`/scripts/${h}/cbor`)).json as { cbor: string };
+    expect(cbor.cbor.length / 2).to.equal(dto.serialised_size);
+    expect((await get(`/scripts/${h}/details`)).json).to.deep.equal({ script_hash: h, script_type: "plutusV3", content: cbor.cbor });
+
+    const datumHash = plutusDataHash(forkDatum);
+    expect((await get(`/scripts/datum/${datumHash}/cbor`)).json).to.deep.equal({ cbor: forkDatum });
+    const json = (await get(`/scripts/datum/${datumHash}`)).json as { json_value: { constructor?: number; fields?: unknown[] } };
+    expect(json.json_value.constructor).to.equal(0);
+    expect(json.json_value.fields).to.be.an("array").that.is.not.empty;
+  });
+
+  it("forgets a rolled-back transaction's redeemers and records them again when it is re-included", async () => {
+    f.chain.devnet.rollback(1);
+    await pollUntil(async () => ((await get(`/txs/${updateTx}/redeemers`)).status === 404 ? true : undefined), "update rolled back");
+    f.chain.devnet.produceBlock();
+    await indexed(updateTx);
+    expect(((await get(`/txs/${updateTx}/redeemers`)).json as Redeemer[]).map((r) => r.purpose).sort()).to.deep.equal(["reward", "spend"]);
+  });
+
+  it("answers 404 JSON for unknown hashes and 400 JSON for malformed ones", async () => {
+    for (const path of [`/scripts/${"ab".repeat(28)}`, `/scripts/${"ab".repeat(28)}/cbor`, `/scripts/datum/${"cd".repeat(32)}`, `/scripts/datum/${"cd".repeat(32)}/cbor`, `/txs/${"ef".repeat(32)}/scripts`]) {
+      const res = await get(path);
+      expect(res.status, path).to.equal(404);
+      expect(errorBody(res).error, path).to.equal("NOT_FOUND");
+    }
+    for (const path of ["/scripts/xyz", `/scripts/${"ab".repeat(29)}/json`, "/scripts/datum/12/cbor", "/txs/abc/scripts", `/txs/${"g".repeat(64)}/redeemers`]) {
+      const res = await get(path);
+      expect(res.status, path).to.equal(400);
+      expect(errorBody(res).error, path).to.be.a("string");
+    }
+  });
+});

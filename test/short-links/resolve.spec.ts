@@ -1,0 +1,103 @@
+/**
+ * `GET /resolve/{code}` over HTTP on a deployed protocol: the reference vectors resolve to real certificates,
+ * metadata is escaped into the Open Graph page, unknown codes get the 404 page and malformed ones 400 JSON.
+ */
+import { expect } from "chai";
+import { startDevnetServer, type DevnetServer } from "../../shared/devnet";
+import { shortCodeOf } from "../../shared/domain/short-code";
+import { makeCertificate } from "../../shared/protocol";
+import { createStore, type Store } from "../../shared/store";
+import { errorBody, http, pollUntil } from "../mesh/helpers";
+import { defaultBootstrap, ProtocolFixture } from "../onchain/support/protocol-fixture";
+import { startMesh, type RunningMesh } from "../support/mesh-harness";
+
+const HELLO_WORLD_SHA256 = "a591a6d40bf420404a011733cfb7b190d62c65bf0bcda32b57b277d9ad9f146e";
+const ZERO_HASH = "00".repeat(32);
+
+describe("short links: GET /resolve/{code}", function () {
+  this.timeout(120_000);
+  let f: ProtocolFixture;
+  let server: DevnetServer;
+  let store: Store;
+  let mesh: RunningMesh;
+  const get = (path: string) => http(`${mesh.api}${path}`);
+
+  before(async () => {
+    f = await ProtocolFixture.create("shipped");
+    await f.mintBootstrap(defaultBootstrap(f.actors));
+    server = await startDevnetServer(f.chain.devnet, { port: 0 });
+    store = await createStore({ inMemory: true });
+    mesh = await startMesh({
+      services: ["gateway", "indexer", "verifier"],
+      store,
+      chain: { ogmiosUrl: server.url, network: "devnet", devnet: f.chain.devnet },
+      env: {
+        PROXY_TX_HASH: f.oneShot.transaction.id,
+        PROXY_OUTPUT_INDEX: String(f.oneShot.index),
+        SERVICE_KEY_HASH: f.actors.service.paymentKeyHash,
+        FRONTEND_URL: "https://app.example.test",
+        SHORT_LINK_DOMAIN: "https://go.example.test",
+      },
+      now: () => f.chain.now(),
+    });
+    const alice = f.actors.alice;
+    await f.mintState(alice, [
+      makeCertificate({ hash: HELLO_WORLD_SHA256, algorithm: "SHA-256", issuer: alice.paymentKeyHash, metadata: JSON.stringify({ uv_tid: "diploma", title: `<script>alert("x")</script>`, name: `O'Brien & "Co"`, issuer: "Uni" }) }),
+      makeCertificate({ hash: ZERO_HASH, algorithm: "SHA-256", issuer: alice.paymentKeyHash, metadata: "" }),
+    ]);
+    await pollUntil(async () => ((await get(`/verify/${ZERO_HASH}`)).status === 200 ? true : undefined), "certificates indexed");
+  });
+  after(async () => {
+    await mesh?.stop();
+    await store?.close();
+    await server?.close();
+    await f?.chain.devnet.close();
+  });
+
+  it("resolves RXYWODQzXG to the certificate of sha256('Hello World') with an escaped Open Graph page", async () => {
+    const res = await get(`/resolve/RXYWODQzXG?lang=en&x=%3C%2Fscript%3E`);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get("content-type")).to.match(/^text\/html/);
+    expect(res.headers.get("cache-control")).to.equal("public, max-age=300");
+    const html = res.text;
+    expect(html).to.contain(`<meta property="og:title" content="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; · O&#39;Brien &amp; &quot;Co&quot;">`);
+    expect(html).to.contain(`<meta property="og:description" content="Issued by Uni. Anchored on the Cardano blockchain.">`);
+    expect(html).to.contain(`<meta property="og:image" content="https://app.example.test/og/diploma.png">`);
+    expect(html).to.contain(`<meta property="og:url" content="https://go.example.test/RXYWODQzXG">`);
+    expect(html).to.not.contain(`<script>alert`);
+    expect(html).to.not.contain(`</script><`); // the query value cannot close the redirect script
+    expect(html).to.contain(`location.replace("https://app.example.test/verify/${HELLO_WORLD_SHA256}?lang=en\\u0026x=%3C%2Fscript%3E")`);
+    expect(html).to.contain(`content="0; url=https://app.example.test/verify/${HELLO_WORLD_SHA256}?lang=en&amp;x=%3C%2Fscript%3E"`);
+  });
+
+  it("resolves the all-zero hash from 0000000000, generic Open Graph data for empty metadata", async () => {
+    const res = await get("/resolve/0000000000");
+    expect(res.status).to.equal(200);
+    expect(res.text).to.contain(`<title>Blockchain-verified certificate</title>`);
+    expect(res.text).to.contain(`/verify/${ZERO_HASH}`);
+    expect((await get("/resolve/0000000000")).status, "the stored mapping answers the second time").to.equal(200);
+  });
+
+  it("answers 404 for a link whose certificate was rolled back, and 200 again once it is re-included", async () => {
+    const hash = "5e".repeat(32);
+    await f.update(f.findState(f.findStateIdsOf(f.actors.alice)[0]!), f.actors.alice, [makeCertificate({ hash, algorithm: "SHA-256", issuer: f.actors.alice.paymentKeyHash, metadata: "{}" })]);
+    const code = shortCodeOf(hash);
+    await pollUntil(async () => ((await get(`/resolve/${code}`)).status === 200 ? true : undefined), "link resolves");
+    f.chain.devnet.rollback(1);
+    await pollUntil(async () => ((await get(`/resolve/${code}`)).status === 404 ? true : undefined), "link gone after the rollback");
+    f.chain.devnet.produceBlock();
+    await pollUntil(async () => ((await get(`/resolve/${code}`)).status === 200 ? true : undefined), "link back");
+  });
+
+  it("answers a well-formed unknown code with the 404 HTML page and a malformed one with 400 JSON", async () => {
+    const unknown = await get("/resolve/61kgLIX6vE");
+    expect(unknown.status).to.equal(404);
+    expect(unknown.headers.get("content-type")).to.match(/^text\/html/);
+    expect(unknown.text).to.contain("does not point to a certificate");
+    for (const code of ["short", "RXYWODQzX!", "zzzzzzzzzz", "RXYWODQzXGX"]) {
+      const res = await get(`/resolve/${encodeURIComponent(code)}`);
+      expect(res.status, code).to.equal(400);
+      expect(errorBody(res).error, code).to.equal("INVALID_SHORT_CODE");
+    }
+  });
+});
