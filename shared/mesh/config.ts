@@ -53,6 +53,30 @@ export interface AppConfig {
   readonly indexerStartPoint: { slot: number; id: string } | "origin";
   /** Folder of operator indexer plugins (plain JS modules), or null. */
   readonly pluginsDir: string | null;
+  /** Address holding the service wallet's funds (pays library deployments); null = enterprise address of SERVICE_KEY_HASH. */
+  readonly serviceAddress: string | null;
+  /** Mnemonic of the service wallet for the embedded devnet bootstrap; null = key file under DATA_DIR. */
+  readonly serviceMnemonic: string | null;
+  /** Embedded devnet without PROXY_TX_HASH: fund the service wallet at genesis and deploy the protocol on first start. */
+  readonly devnetBootstrap: boolean;
+  /** Base URL of the certificate web app: short links redirect to `{frontendUrl}/verify/{hash}`. */
+  readonly frontendUrl: string;
+  /** Base of the short links shown in previews (`og:url` = `{shortLinkDomain}/{code}`). */
+  readonly shortLinkDomain: string;
+  /** Mnemonic of the key signing user-action challenges; null = a key file under DATA_DIR. */
+  readonly userActionSigningMnemonic: string | null;
+  /** The test-funds faucet (never on mainnet). */
+  readonly faucet: FaucetConfig;
+}
+
+export interface FaucetConfig {
+  readonly enabled: boolean;
+  /** Mnemonic of the faucet wallet; null = the embedded devnet's genesis-funded faucet key file under DATA_DIR. */
+  readonly mnemonic: string | null;
+  readonly utxoCount: number;
+  /** Lovelace per output (a safe integer; domain code converts it to bigint). */
+  readonly utxoLovelace: number;
+  readonly cooldownMs: number;
 }
 
 /** Parameters of a deployment of the on-chain protocol (see shared/protocol/scripts.ts). */
@@ -164,11 +188,57 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     meaning: "Comma-separated key hashes allowed to create and burn bootstrap datums (a parameter of the state script).",
   },
   {
+    name: "SERVICE_ADDRESS",
+    default: "enterprise address of SERVICE_KEY_HASH",
+    meaning: "Address (bech32, payment key = SERVICE_KEY_HASH) whose funds pay the library deployment built by `/library/deploy/proxy`.",
+  },
+  {
+    name: "SERVICE_MNEMONIC",
+    default: "unset (embedded devnet: `DATA_DIR/service-wallet.json` is created, mode 0600)",
+    meaning: "Mnemonic of the service wallet the embedded devnet bootstrap funds at genesis and signs init/deploy/bootstrap with.",
+    secret: true,
+  },
+  {
+    name: "DEVNET_BOOTSTRAP",
+    default: "true",
+    meaning: "Embedded devnet without PROXY_TX_HASH: deploy the protocol (init, library, `default` bootstrap) on first start.",
+  },
+  {
     name: "INDEXER_START_POINT",
     default: "origin",
     meaning: "Where the indexer starts without a checkpoint: `origin` or `<slot>.<block id>`.",
   },
   { name: "PLUGINS_DIR", default: "unset", meaning: "Folder of operator indexer plugins (`.js`/`.cjs` modules)." },
+  {
+    name: "FRONTEND_URL",
+    default: "http://localhost:5173",
+    meaning: "Base URL of the certificate web app; short links redirect to `<FRONTEND_URL>/verify/<hash>`.",
+  },
+  {
+    name: "SHORT_LINK_DOMAIN",
+    default: "http://<HOST>:<PORT>/api/v1/resolve",
+    meaning: "Base of the short links shown in link previews (`og:url` = `<SHORT_LINK_DOMAIN>/<code>`).",
+  },
+  {
+    name: "USER_ACTION_SIGNING_MNEMONIC",
+    default: "unset (a key file `DATA_DIR/user-action-signing-key.json` is created)",
+    meaning: "Mnemonic of the Ed25519 key that signs user-action and faucet challenges (share it between replicas).",
+    secret: true,
+  },
+  {
+    name: "FAUCET_ENABLED",
+    default: "true on devnet/preview/preprod, false on mainnet",
+    meaning: "Serve `/faucet/request` and `/faucet/claim` (refused on mainnet).",
+  },
+  {
+    name: "FAUCET_MNEMONIC",
+    default: "unset (embedded devnet: `DATA_DIR/faucet-wallet.json`, funded at genesis)",
+    meaning: "Mnemonic of the faucet wallet that pays test funds.",
+    secret: true,
+  },
+  { name: "FAUCET_UTXO_COUNT", default: "3", meaning: "Outputs sent per faucet claim." },
+  { name: "FAUCET_UTXO_AMOUNT_LOVELACE", default: "10000000", meaning: "Lovelace per faucet output." },
+  { name: "FAUCET_COOLDOWN_MS", default: "120000", meaning: "Minimum time between two faucet claims of one payment credential." },
   { name: "REQUEST_TIMEOUT_MS", default: "30000", meaning: "Timeout of one service call (broker requestTimeout)." },
   {
     name: "SHUTDOWN_TIMEOUT_MS",
@@ -308,6 +378,19 @@ export function loadConfig(env: Env = process.env): AppConfig {
     else problems.push("INDEXER_START_POINT must be `origin` or `<slot>.<64-hex block id>`.");
   }
 
+  function faucetConfig(): FaucetConfig {
+    const enabled = bool("FAUCET_ENABLED", network !== "mainnet");
+    if (enabled && network === "mainnet") problems.push("FAUCET_ENABLED=true is not allowed on mainnet.");
+    const utxoLovelace = integer("FAUCET_UTXO_AMOUNT_LOVELACE", 10_000_000, 1_000_000);
+    return {
+      enabled: enabled && network !== "mainnet",
+      mnemonic: read("FAUCET_MNEMONIC") ?? null,
+      utxoCount: integer("FAUCET_UTXO_COUNT", 3, 1),
+      utxoLovelace,
+      cooldownMs: integer("FAUCET_COOLDOWN_MS", 120_000, 0),
+    };
+  }
+
   const config: AppConfig = {
     port: port("PORT", 3000),
     host: read("HOST") ?? (transporter === null ? "127.0.0.1" : "0.0.0.0"),
@@ -332,9 +415,22 @@ export function loadConfig(env: Env = process.env): AppConfig {
     protocol,
     indexerStartPoint,
     pluginsDir: read("PLUGINS_DIR") ?? null,
+    serviceAddress: serviceAddressOf(read("SERVICE_ADDRESS"), problems),
+    serviceMnemonic: read("SERVICE_MNEMONIC") ?? null,
+    devnetBootstrap: bool("DEVNET_BOOTSTRAP", true),
+    frontendUrl: (url("FRONTEND_URL", ["http", "https"]) ?? "http://localhost:5173").replace(/\/+$/, ""),
+    shortLinkDomain: (url("SHORT_LINK_DOMAIN", ["http", "https"]) ?? `http://${read("HOST") ?? "localhost"}:${read("PORT") ?? "3000"}/api/v1/resolve`).replace(/\/+$/, ""),
+    userActionSigningMnemonic: read("USER_ACTION_SIGNING_MNEMONIC") ?? null,
+    faucet: faucetConfig(),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+function serviceAddressOf(raw: string | undefined, problems: string[]): string | null {
+  if (raw === undefined) return null;
+  if (!/^addr(_test)?1[02-9ac-hj-np-z]+$/.test(raw)) problems.push("SERVICE_ADDRESS must be a bech32 payment address (addr1… or addr_test1…).");
+  return raw;
 }
 
 /** The configuration as safe-to-log text: secrets and URL credentials masked. */
@@ -346,6 +442,9 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     mongoUrl: config.mongoUrl === null ? null : "***",
     ogmiosUrl: maskUrl(config.ogmiosUrl),
     adminApiKey: config.adminApiKey === null ? null : "***",
+    serviceMnemonic: config.serviceMnemonic === null ? null : "***",
+    userActionSigningMnemonic: config.userActionSigningMnemonic === null ? null : "***",
+    faucet: { ...config.faucet, mnemonic: config.faucet.mnemonic === null ? null : "***" },
   };
 }
 

@@ -3,10 +3,12 @@
  * `chain.block` / `chain.rollback` notification, and on a timer as a safety net for lost notifications or an
  * indexer that was unreachable. The facts themselves always come from the indexer's log (`indexer.factsAfter`).
  */
-import type { ServiceBroker } from "moleculer";
+import { Errors, type ServiceBroker } from "moleculer";
 import type { FactRecord } from "../indexer/fact-log";
 import { FactConsumer, type FactSource, type Projection } from "../indexer/fact-consumer";
 import type { Store } from "../store";
+import { internalActions } from "./route-actions";
+import type { ServiceDeps } from "./service-deps";
 
 export interface FactFollower {
   /** Catch up now (coalesces with a run in progress). */
@@ -46,4 +48,31 @@ export function followFacts(
 export function chainNotificationHandlers(follower: () => FactFollower | undefined) {
   const handler = { bulkhead: { enabled: false }, handler: () => follower()?.poke() } as const;
   return { "chain.block": handler, "chain.rollback": handler };
+}
+
+/**
+ * The lifecycle every projection service shares (verifier, stats, credential, …): open its projection when the
+ * service starts, follow the indexer's facts, stop following when it stops; `ready()` answers 503 before that.
+ */
+export function projectionLifecycle<P extends Projection>(service: string, deps: ServiceDeps, open: (store: Store) => Promise<P>) {
+  let projection: P | undefined;
+  let follower: FactFollower | undefined;
+  return {
+    ready(): P {
+      if (!projection) throw new Errors.MoleculerRetryableError(`${service} is starting`, 503, "SERVICE_STARTING");
+      return projection;
+    },
+    events: chainNotificationHandlers(() => follower),
+    /** Internal `sync` action: catch up with the indexer now; resolves with the consumer cursor (tests, tools). */
+    syncAction: internalActions({ sync: { handler: () => follower?.catchUp() ?? 0 } }),
+    async start(broker: ServiceBroker): Promise<void> {
+      const store = await deps.resources.store();
+      projection = await open(store);
+      follower = followFacts(broker, store, projection);
+      follower.poke();
+    },
+    stop(): void {
+      follower?.stop();
+    },
+  };
 }

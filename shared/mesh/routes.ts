@@ -108,7 +108,7 @@ export const ROUTES = [
     request: "BuildTransactionRequest { type, address, certificates[], bootstrapDatum?, stateId? }",
     response: "BuildTransactionResponse { unsignedTransaction, type, status { code, message } }",
     statuses: { 409: "PENDING_TRANSACTION (BuildTransactionResponse)" },
-    implemented: false,
+    implemented: true,
   },
   {
     method: "POST",
@@ -118,8 +118,11 @@ export const ROUTES = [
     summary: "Submit a signed transaction (optionally merging a witness set)",
     request: "SubmitTransactionRequest { transaction (CBOR hex), witnessSet? }",
     response: "{ transactionHash }",
-    statuses: { 409: "lost an extension insert race: body carries rebuiltTransaction" },
-    implemented: false,
+    statuses: {
+      400: "malformed CBOR (INVALID_TRANSACTION) or rejected by the ledger (LEDGER_REJECTED: the reason in `message`, the Ogmios `code`)",
+      409: "an input is already spent by a transaction still in flight (INPUTS_IN_FLIGHT); for extension inserts that lost a race the body carries rebuiltTransaction",
+    },
+    implemented: true,
   },
   {
     method: "POST",
@@ -130,7 +133,7 @@ export const ROUTES = [
     request: "PrepareCollateralRequest { senderAddress }",
     response: "BuildTransactionResponse (COLLATERAL_ALREADY_AVAILABLE when nothing is to be signed)",
     statuses: { 409: "all UTxOs locked by in-flight transactions" },
-    implemented: false,
+    implemented: true,
   },
   {
     method: "GET",
@@ -174,7 +177,7 @@ export const ROUTES = [
     summary: "Resolve a short link",
     response: "HTML page",
     responseType: "text/html",
-    implemented: false,
+    implemented: true,
   },
 
   // ── user state ──────────────────────────────────────────────────────────────────────────────────
@@ -186,7 +189,7 @@ export const ROUTES = [
     summary: "Step 1 of a user action: get the message to sign",
     request: "UserActionRequest { address, action: USER_INFO|INVALIDATE_STATE|OPT_OUT, stateId? }",
     response: "UserActionResponse { address, action, message, signature, timestamp, status }",
-    implemented: false,
+    implemented: true,
   },
   {
     method: "POST",
@@ -196,7 +199,7 @@ export const ROUTES = [
     summary: "Step 2 of a user action: execute it with the wallet's signature",
     request: "ExecuteUserActionRequest { address, action, stateId?, message, signature, userSignature, userPublicKey, timestamp }",
     response: "ExecuteUserActionResponse { state?, unsignedTransaction?, status, error? }",
-    implemented: false,
+    implemented: true,
   },
   {
     method: "GET",
@@ -209,7 +212,7 @@ export const ROUTES = [
       { name: "address", required: true, description: "wallet address (bech32)" },
       { name: "tokenName", required: true, description: "bootstrap token name" },
     ],
-    implemented: false,
+    implemented: true,
   },
 
   // ── faucet (devnet and testnets only, decisions.md) ─────────────────────────────────────────────
@@ -221,7 +224,7 @@ export const ROUTES = [
     summary: "Step 1 of a faucet claim: get the message to sign (devnet/testnets only)",
     request: "{ address }",
     response: "challenge message and service signature",
-    implemented: false,
+    implemented: true,
   },
   {
     method: "POST",
@@ -231,7 +234,7 @@ export const ROUTES = [
     summary: "Step 2 of a faucet claim: receive test funds (devnet/testnets only)",
     request: "signed challenge (as user actions)",
     response: "{ transactionHash }",
-    implemented: false,
+    implemented: true,
   },
 
   // ── credentials ─────────────────────────────────────────────────────────────────────────────────
@@ -244,7 +247,7 @@ export const ROUTES = [
     response: "credentials (one object when `type` is given)",
     query: [{ name: "type", required: false, description: "only credentials of this type" }],
     statuses: { 404: "no active credential" },
-    implemented: false,
+    implemented: true,
   },
   {
     method: "GET",
@@ -254,7 +257,7 @@ export const ROUTES = [
     summary: "The credential registered by this AUTH certificate (active or revoked)",
     response: "credential",
     statuses: { 404: "not found" },
-    implemented: false,
+    implemented: true,
   },
 
   // ── library ─────────────────────────────────────────────────────────────────────────────────────
@@ -266,7 +269,7 @@ export const ROUTES = [
     summary: "Build the deployment of the proxy script (signed by the service wallet)",
     request: "none",
     response: "BuildTransactionResponse",
-    implemented: false,
+    implemented: true,
   },
   {
     method: "POST",
@@ -305,7 +308,7 @@ export const ROUTES = [
     tag: "library",
     summary: "Current on-chain deployment state of the library scripts",
     response: "LibraryDeploymentResponse",
-    implemented: false,
+    implemented: true,
   },
 
   // ── connected goods ─────────────────────────────────────────────────────────────────────────────
@@ -433,7 +436,7 @@ export const ROUTES = [
     summary: "A script seen on chain",
     response: "ScriptDto",
     statuses: { 404: "unknown script" },
-    implemented: false,
+    implemented: true,
   },
   {
     method: "GET",
@@ -443,7 +446,7 @@ export const ROUTES = [
     summary: "A native script as JSON",
     response: "ScriptJsonDto",
     statuses: { 404: "unknown script" },
-    implemented: false,
+    implemented: true,
   },
   {
     method: "GET",
@@ -453,7 +456,7 @@ export const ROUTES = [
     summary: "Script details",
     response: "ScriptDetailDto",
     statuses: { 404: "unknown script" },
-    implemented: false,
+    implemented: true,
   },
   {
     method: "GET",
@@ -463,7 +466,7 @@ export const ROUTES = [
     summary: "Script CBOR",
     response: "ScriptCborDto",
     statuses: { 404: "unknown script" },
-    implemented: false,
+    implemented: true,
   },
   {
     method: "GET",
@@ -473,7 +476,7 @@ export const ROUTES = [
     summary: "A datum as JSON",
     response: "JSON datum",
     statuses: { 404: "unknown datum" },
-    implemented: false,
+    implemented: true,
   },
   {
     method: "GET",
@@ -483,7 +486,7 @@ export const ROUTES = [
     summary: "A datum's CBOR",
     response: "{ cbor }",
     statuses: { 404: "unknown datum" },
-    implemented: false,
+    implemented: true,
   },
   {
     method: "GET",
@@ -493,7 +496,7 @@ export const ROUTES = [
     summary: "Scripts run by a transaction",
     response: "array of TxContractDetails",
     pathPatterns: { txHash: TX_HASH },
-    implemented: false,
+    implemented: true,
   },
   {
     method: "GET",
@@ -503,7 +506,7 @@ export const ROUTES = [
     summary: "Redeemers of a transaction",
     response: "array of TxRedeemerDto",
     pathPatterns: { txHash: TX_HASH },
-    implemented: false,
+    implemented: true,
   },
 
   // ── plugin monitoring (read-only) ───────────────────────────────────────────────────────────────

@@ -109,7 +109,7 @@ describe("mesh: gateway /api/v1", function () {
   });
 
   it("answers 400 MALFORMED_JSON for malformed JSON, also on routes not built yet", async () => {
-    for (const path of ["/mesh-test/echo", "/transaction/build"]) {
+    for (const path of ["/mesh-test/echo", "/extension/connected-goods/mint/batch"]) {
       const res = await http(`${gw.api}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"name": "x",' });
       expect(res.status, path).to.equal(400);
       expect(errorBody(res).error).to.equal("MALFORMED_JSON");
@@ -323,7 +323,8 @@ describe("mesh: OpenAPI document", function () {
 
   it("documents the interface.md endpoints (spot checks) with their error responses", async () => {
     const doc = (await http(`${gw.api}/openapi.json`)).json as { paths: Record<string, Record<string, { responses: Record<string, unknown>; parameters: Array<{ name: string; in: string }> }>> };
-    expect(doc.paths["/api/v1/transaction/build"]?.post?.responses).to.include.keys("200", "400", "413", "429", "501");
+    expect(doc.paths["/api/v1/transaction/build"]?.post?.responses).to.include.keys("200", "400", "413", "429");
+    expect(doc.paths["/api/v1/extension/connected-goods/mint/batch"]?.post?.responses, "an unbuilt route documents its 501").to.include.keys("501");
     expect(doc.paths["/api/v1/verify/by-transaction-hash/{transactionHash}/{dataHash}"]?.get?.parameters.map((p) => p.name)).to.deep.equal([
       "transactionHash",
       "dataHash",
