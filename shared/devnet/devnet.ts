@@ -9,7 +9,7 @@ import { blockId, projectBlock } from "./block";
 import { EPOCH_LENGTH_SLOTS, epochOf, slotAt } from "./chain-time";
 import { decodeTransaction, isValidAtSlot, outRefKey, type DecodedTransaction } from "./decoded-transaction";
 import { DevnetError, devnetSetupError } from "./errors";
-import { evaluateScripts } from "./evaluator";
+import { EvaluatorPool } from "./evaluator-pool";
 import { genesisUtxos, utxoMapCbor, type GenesisFund } from "./genesis";
 import { toHex } from "./ledger-digest";
 import { ogmiosOutputToCbor as ogmiosUtxoToOutputCbor } from "./ogmios-output-codec";
@@ -86,6 +86,8 @@ export class Devnet {
   private confirmed: UtxoSet;
   private view: UtxoSet;
   private timer: NodeJS.Timeout | undefined;
+  /** Plutus evaluation off the main thread, in recycled workers (see evaluator-pool.ts). */
+  private readonly evaluator = new EvaluatorPool();
   private closed = false;
   private lastTipUpdateMs: number;
 
@@ -189,7 +191,7 @@ export class Devnet {
       ]);
     }
     try {
-      return evaluateScripts(tx.bytes, { inputs, outputs }, this.systemStartMs);
+      return await this.evaluator.evaluate(tx.bytes, { inputs, outputs }, this.systemStartMs);
     } finally {
       tx.fixed.free();
     }
@@ -451,6 +453,7 @@ export class Devnet {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.events.removeAllListeners();
+    await this.evaluator.close();
   }
 }
 

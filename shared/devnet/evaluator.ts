@@ -46,7 +46,7 @@ const PURPOSE_NAMES: Record<string, string> = {
  * Evaluates every redeemer of `txBytes` with the max per-transaction budget.
  * @throws DevnetError 3010 (with per-validator 3012 `{ validationError, traces }`) when a script fails.
  */
-export function evaluateScripts(txBytes: Uint8Array, resolved: ResolvedUtxos, systemStartMs: number): EvaluationBudget[] {
+export function evaluateScriptsHere(txBytes: Uint8Array, resolved: ResolvedUtxos, systemStartMs: number): EvaluationBudget[] {
   let results: Uint8Array[];
   try {
     results = eval_phase_two_raw(
