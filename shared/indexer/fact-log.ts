@@ -46,6 +46,7 @@ interface MetaRecord extends StoredDocument {
   slot?: number;
   id?: string;
   height?: number;
+  deployment?: string;
 }
 
 /** The key that identifies what a fact is about: the latest fact per key is the current state. */
@@ -108,6 +109,15 @@ export class FactLog {
   async checkpoint(): Promise<{ point: BlockPoint; height: number } | undefined> {
     const m = await this.meta.findOne({ _id: "checkpoint" });
     return m && m.slot !== undefined && m.id !== undefined ? { point: { slot: m.slot, id: m.id }, height: m.height ?? 0 } : undefined;
+  }
+
+  /** Which deployment the log was decoded for (see Indexer.create). */
+  async deployment(): Promise<string | undefined> {
+    return (await this.meta.findOne({ _id: "deployment" }))?.deployment;
+  }
+
+  async setDeployment(fingerprint: string): Promise<void> {
+    await this.meta.updateOne({ _id: "deployment" }, { $set: { deployment: fingerprint } }, { upsert: true });
   }
 
   /** The most recent block points, newest first: where to look for an intersection after a restart. */

@@ -64,6 +64,17 @@ export class Indexer {
       isRelevant: (tx) => indexer.isProtocolRelevant(tx),
       ...(opts.notify ? { notify: opts.notify } : {}),
     });
+    // The log holds only what this deployment's view recognised: under another deployment (e.g. configured after
+    // the indexer already passed its init block) start over, telling consumers through a rollback to origin.
+    const fingerprint = `${opts.view.proxyPolicyId}|${opts.view.libraryAddress}|${opts.view.libraryAdmin}`;
+    const previous = await indexer.log.deployment();
+    if (previous !== fingerprint) {
+      if (previous !== undefined || (await indexer.log.checkpoint())) {
+        await indexer.log.rollback("origin", 0);
+        indexer.logger.warn("indexer: the protocol deployment changed; re-indexing from the start point", {});
+      }
+      await indexer.log.setDeployment(fingerprint);
+    }
     // State scripts deployed or pointed at earlier are known again after a restart.
     for (const r of await indexer.log.current({ typeIn: ["library.deployed", "pointer.set"] })) indexer.learn(r.fact);
     return indexer;

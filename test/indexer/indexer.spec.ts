@@ -91,6 +91,25 @@ describe("indexer: following the devnet through the chain client", function () {
     await second.stop();
   });
 
+  it("starts over from the start point when the configured deployment changes, telling consumers", async () => {
+    const first = await anIndexer();
+    await first.start();
+    const earlier = await h.payAndProduce();
+    await waitFor("block indexed", async () => (await first.log.transaction(earlier.txId)) ?? undefined);
+    await first.stop();
+
+    const slotToTime = slotToTimeFrom(await h.client.eraSummaries(), (await h.client.networkStartTime()).getTime());
+    const otherView = { ...view, libraryAdmin: "e7".repeat(28) };
+    const second = await Indexer.create({ store, chain: h.client, view: otherView, pipeline: new PluginPipeline<Transaction>(), slotToTime, retryDelayMs: 50 });
+    const marker = (await second.log.after(0, 100_000)).filter((r) => r.kind === "rollback").at(-1);
+    expect(marker).to.include({ rollbackTo: -1 });
+    expect(await second.log.transaction(earlier.txId)).to.equal(undefined);
+    await second.start();
+    await waitFor("the earlier block indexed again from origin", async () => (await second.log.transaction(earlier.txId)) ?? undefined);
+    expect(second.status().blocksProcessed).to.be.at.least(5);
+    await second.stop();
+  });
+
   it("keeps following after the chain server restarts", async () => {
     const indexer = await anIndexer();
     await indexer.start();
