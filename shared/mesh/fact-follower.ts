@@ -69,7 +69,10 @@ export function projectionLifecycle<P extends Projection>(service: string, deps:
       const store = await deps.resources.store();
       projection = await open(store);
       follower = followFacts(broker, store, projection);
-      follower.poke();
+      // First catch-up once the indexer is there (in one process it starts alongside us); the timer and the
+      // chain notifications take over after that.
+      const f = follower;
+      void broker.waitForServices(["indexer"]).then(() => f.poke(), () => undefined);
     },
     stop(): void {
       follower?.stop();
