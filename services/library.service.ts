@@ -1,7 +1,6 @@
 /**
- * library: the deployment transaction of the protocol's reference scripts (built by the tx-builder, type
- * `deploy`, paid and signed by the service wallet) and the current on-chain deployment state.
- * Upgrade and undeploy arrive later.
+ * library: the deployment, upgrade and undeploy transactions of the protocol's reference scripts (built by the
+ * tx-builder, paid and signed by the service wallet) and the current on-chain deployment state.
  */
 import type { Context, ServiceSchema } from "moleculer";
 import { Errors } from "moleculer";
@@ -29,9 +28,28 @@ export default function createLibraryService(deps: ServiceDeps): ServiceSchema {
     return enterpriseAddressOfKeyHash(keyHash, networkIdOf(deps.config.network));
   };
 
+  /** Calls a tx-builder action answering a BuildTransactionResponse and sets the HTTP status from its code. */
+  const built = async (ctx: Context<unknown, { $statusCode?: number }>, action: string, params: Record<string, unknown>) => {
+    const res = await ctx.call<BuildResponse, Record<string, unknown>>(action, { address: serviceAddress(), ...params });
+    const code = res.status?.code;
+    if (code && (BUILD_STATUS_CODES as readonly string[]).includes(code)) ctx.meta.$statusCode = httpStatusOfBuild(code as BuildStatusCode);
+    return res;
+  };
+
   return {
     name: "library",
     actions: defineRouteActions("library", {
+      upgradeProxy: {
+        handler: (ctx: Context<{ scriptReference?: unknown }, { $statusCode?: number }>) => built(ctx, "tx-builder.upgrade", { scriptReference: ctx.params.scriptReference ?? "" }),
+      },
+      undeploy: {
+        params: { transactionHash: { type: "string", pattern: /^[0-9a-fA-F]{64}$/ }, outputIndex: { type: "number", integer: true, min: 0, convert: true } },
+        handler: (ctx: Context<{ transactionHash: string; outputIndex: number }, { $statusCode?: number }>) =>
+          built(ctx, "tx-builder.undeploy", { transactionHash: ctx.params.transactionHash, outputIndex: ctx.params.outputIndex }),
+      },
+      undeployUnused: {
+        handler: (ctx: Context<unknown, { $statusCode?: number }>) => built(ctx, "tx-builder.undeploy", {}),
+      },
       deployProxy: {
         async handler(ctx: Context<Record<string, never>, { $statusCode?: number }>) {
           const res = await ctx.call<BuildResponse, { type: string; address: string }>("tx-builder.build", { type: "deploy", address: serviceAddress() });

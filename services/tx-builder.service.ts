@@ -8,7 +8,7 @@ import { createChainClient, type ChainClient } from "../shared/chain";
 import { networkIdOf } from "../shared/indexer/protocol-view";
 import type { BootstrapInfo, LibraryEntry, PointerInfo, StateInfo } from "../shared/indexer/protocol-state";
 import { InflightRegistry } from "../shared/inflight";
-import { createIssuanceEnv, handleBuild, handleBurnStates, handlePrepareCollateral, httpStatusOf, type BuildTransactionResponse, type IssuanceEnv } from "../shared/issuance";
+import { createIssuanceEnv, handleBuild, handleBurnStates, handlePrepareCollateral, handleUndeploy, handleUpgrade, httpStatusOf, type BuildTransactionResponse, type IssuanceEnv } from "../shared/issuance";
 import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 
@@ -52,6 +52,21 @@ export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema
           params: { address: { type: "string", min: 1 }, stateIds: { type: "array", items: { type: "string", length: 64, hex: true }, min: 1 } },
           async handler(ctx: Context<{ address: string; stateIds: string[] }>) {
             return handleBurnStates(await fresh(), ctx.params.address, ctx.params.stateIds);
+          },
+        },
+        /** The library's upgrade (new state script) and undeploy transactions, for the service wallet. */
+        upgrade: {
+          params: { address: { type: "string", min: 1 }, scriptReference: { type: "any" } },
+          async handler(ctx: Context<{ address: string; scriptReference: unknown }>) {
+            return handleUpgrade(await fresh(), ctx.params.address, ctx.params.scriptReference);
+          },
+        },
+        undeploy: {
+          params: { address: { type: "string", min: 1 }, transactionHash: { type: "string", length: 64, hex: true, optional: true }, outputIndex: { type: "number", integer: true, min: 0, optional: true } },
+          async handler(ctx: Context<{ address: string; transactionHash?: string; outputIndex?: number }>) {
+            const { transactionHash, outputIndex } = ctx.params;
+            const which = transactionHash !== undefined && outputIndex !== undefined ? { outRef: { txHash: transactionHash.toLowerCase(), index: outputIndex } } : ("unused" as const);
+            return handleUndeploy(await fresh(), ctx.params.address, which);
           },
         },
       }),

@@ -2,6 +2,7 @@
  * Entry points of the tx-builder: a request body in, a BuildTransactionResponse out — always, whatever the body
  * (refusals and unexpected failures become a status code and message, never a thrown error).
  */
+import { buildUndeploy, buildUpgrade, parseUpgradeTarget } from "./library-admin";
 import { buildBurnBootstrap, buildMintBootstrap } from "./bootstrap-admin";
 import { BuildRefusal, isBuildRefusal, refusalResponse, successResponse, type BuildTransactionResponse, type BuildType } from "./build-outcome";
 import { parseBuildRequest, parseBuildType } from "./build-request";
@@ -61,4 +62,18 @@ export function handlePrepareCollateral(env: IssuanceEnv, body: Body): Promise<B
 
 export function handleBurnStates(env: IssuanceEnv, address: string, stateIds: readonly string[]): Promise<BuildTransactionResponse> {
   return answer("burn_state", async () => successResponse("burn_state", (await buildBurnStates(env, address, stateIds)).cborHex));
+}
+
+/** `POST /library/upgrade/proxy`: the body names the new state script (library-admin.ts). */
+export function handleUpgrade(env: IssuanceEnv, address: string, scriptReference: unknown): Promise<BuildTransactionResponse> {
+  return answer("deploy", async () => successResponse("deploy", (await buildUpgrade(env, address, parseUpgradeTarget(scriptReference))).cborHex, "Upgrade transaction built; sign it with the service wallet and submit it."));
+}
+
+/** `GET /library/undeploy/...`: one library entry, or every unused one (no transaction when there is none). */
+export function handleUndeploy(env: IssuanceEnv, address: string, which: { outRef: { txHash: string; index: number } } | "unused"): Promise<BuildTransactionResponse> {
+  return answer(null, async () => {
+    const built = await buildUndeploy(env, address, which);
+    if (!built) return { unsignedTransaction: null, type: null, status: { code: "SUCCESS", message: "No unused contracts to undeploy." } };
+    return successResponse(null, built.cborHex, "Undeploy transaction built; sign it with the service wallet and submit it.");
+  });
 }

@@ -5,6 +5,7 @@
  */
 import type { OgmiosUtxo } from "../csl/utxo";
 import type { OutRefFact } from "../indexer/protocol-decoder";
+import { rewardAddressOf } from "../protocol";
 import { refuse } from "./build-outcome";
 import type { Deployment, IssuanceEnv } from "./issuance-env";
 
@@ -12,7 +13,10 @@ export interface LiveProtocol {
   deployment: Deployment;
   pointer: OgmiosUtxo;
   proxyRef: OgmiosUtxo;
+  /** the CURRENT state script: the one the pointer names (it changes with an upgrade) */
+  stateHash: string;
   stateRef: OgmiosUtxo;
+  stateRewardAddress: string;
   /** the extra outputs asked for that are unspent, by `txId#index` */
   extra: Map<string, OgmiosUtxo>;
 }
@@ -33,7 +37,9 @@ export async function loadLiveProtocol(env: IssuanceEnv, extra: readonly OutRefF
   const { pointer, library } = await env.source.protocol();
   if (!pointer) refuse("ERROR", "The proxy is not initialised yet (no pointer on chain); build and submit the `init` transaction first.");
   const scripts = deployment.scripts;
-  const wanted = library.filter((l) => l.scriptHash === scripts.proxy.hash || l.scriptHash === scripts.state.hash);
+  // After an upgrade the pointer names a newer state script than the configured one: follow the pointer.
+  const stateHash = pointer!.scriptPointer;
+  const wanted = library.filter((l) => l.scriptHash === scripts.proxy.hash || l.scriptHash === stateHash);
   const refs = [pointer.outRef, ...wanted.map((l) => l.outRef), ...extra];
   const found = (await env.chain.utxosByOutputReferences(refs.map((r) => ({ txId: r.txHash, index: r.index })))) as OgmiosUtxo[];
   const byKey = new Map(found.map((u) => [utxoKey(u), u]));
@@ -42,12 +48,12 @@ export async function loadLiveProtocol(env: IssuanceEnv, extra: readonly OutRefF
   const newest = (hash: string) =>
     [...wanted].reverse().map((l) => (l.scriptHash === hash ? byKey.get(refKey(l.outRef)) : undefined)).find((u) => u !== undefined);
   const proxyRef = newest(scripts.proxy.hash);
-  const stateRef = newest(scripts.state.hash);
+  const stateRef = newest(stateHash);
   if (!proxyRef || !stateRef) refuse("ERROR", "The library holds no reference scripts of the proxy and state validators; build and submit the `deploy` transaction first.");
   const extraFound = new Map<string, OgmiosUtxo>();
   for (const r of extra) {
     const u = byKey.get(refKey(r));
     if (u) extraFound.set(refKey(r), u);
   }
-  return { deployment, pointer: live, proxyRef, stateRef, extra: extraFound };
+  return { deployment, pointer: live, proxyRef, stateHash, stateRef, stateRewardAddress: rewardAddressOf(stateHash, env.networkId), extra: extraFound };
 }

@@ -11,7 +11,7 @@ export const proxyWitness = (live: LiveProtocol): PlutusScriptWitness => ({ lang
 
 export function stateWithdrawal(live: LiveProtocol, purpose: StatePurpose, certificates: readonly OnchainCertificate[]): WithdrawalSpec {
   return {
-    rewardAddress: live.deployment.scripts.state.rewardAddress,
+    rewardAddress: live.stateRewardAddress,
     lovelace: 0n,
     script: { language: "plutus:v3", referenceUtxo: live.stateRef },
     redeemer: dataToCborHex(encodeStateRedeemer({ purpose, certificates })),

@@ -280,7 +280,7 @@ export const ROUTES = [
     request: "a JSON string (or raw text): the new script reference",
     response: "BuildTransactionResponse",
     wholeBodyAs: "scriptReference",
-    implemented: false,
+    implemented: true,
   },
   {
     method: "GET",
@@ -290,7 +290,7 @@ export const ROUTES = [
     summary: "Build a transaction removing one library script UTxO",
     response: "BuildTransactionResponse",
     pathPatterns: { transactionHash: TX_HASH, outputIndex: "^\\d+$" },
-    implemented: false,
+    implemented: true,
   },
   {
     method: "GET",
@@ -299,7 +299,7 @@ export const ROUTES = [
     tag: "library",
     summary: "Build a transaction reclaiming every unused library script UTxO",
     response: "BuildTransactionResponse",
-    implemented: false,
+    implemented: true,
   },
   {
     method: "GET",

@@ -7,6 +7,7 @@ import type { Wallet } from "../../shared/wallet";
 import { postJson, pollUntil, type HttpResult } from "../mesh/helpers";
 import { ProtocolFixture } from "../onchain/support/protocol-fixture";
 import { startMesh, type RunningMesh } from "../support/mesh-harness";
+import type { ServiceName } from "../../shared/mesh/service-names";
 
 export const ISSUANCE_SERVICES = ["gateway", "indexer", "verifier", "tx-builder", "submitter"] as const;
 
@@ -27,15 +28,15 @@ export class IssuanceWorld {
     readonly registry: InflightRegistry,
   ) {}
 
-  static async create(): Promise<IssuanceWorld> {
+  static async create(services: readonly ServiceName[] = ISSUANCE_SERVICES): Promise<IssuanceWorld> {
     const f = await ProtocolFixture.create("shipped");
     const server = await startDevnetServer(f.chain.devnet, { port: 0 });
     const store = await createStore({ inMemory: true });
     const mesh = await startMesh({
-      services: ISSUANCE_SERVICES,
+      services,
       store,
       chain: { ogmiosUrl: server.url, network: "devnet", devnet: f.chain.devnet },
-      env: { PROXY_TX_HASH: f.oneShot.transaction.id, PROXY_OUTPUT_INDEX: String(f.oneShot.index), SERVICE_KEY_HASH: f.actors.service.paymentKeyHash },
+      env: { PROXY_TX_HASH: f.oneShot.transaction.id, PROXY_OUTPUT_INDEX: String(f.oneShot.index), SERVICE_KEY_HASH: f.actors.service.paymentKeyHash, SERVICE_ADDRESS: f.actors.service.address },
       now: () => f.chain.now(),
     });
     const registry = await InflightRegistry.open(store, () => f.chain.now());
