@@ -1,7 +1,7 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "data/**", "onchain/plutus.json"] },
+  { ignores: ["dist/**", "node_modules/**", "data/**", ".tmp/**", "**/.scratch/**", "onchain/plutus.json", "onchain/plutus-trace.json"] },
   ...tseslint.configs.recommended,
   {
     rules: {

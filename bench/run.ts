@@ -1,5 +1,6 @@
 // Runs every bench/<area>.bench.ts (or only those named on the command line) and prints one JSON document.
 import { readdirSync } from "node:fs";
+import { cpus } from "node:os";
 import { join } from "node:path";
 
 async function main(): Promise<void> {
@@ -15,7 +16,7 @@ async function main(): Promise<void> {
     results[file.replace(/\.bench\.ts$/, "")] = { ...(await mod.default()), wallClockMs: Date.now() - started };
   }
   const replacer = (_k: string, v: unknown) => (typeof v === "bigint" ? v.toString() : v);
-  process.stdout.write(`${JSON.stringify({ machine: { node: process.version, cpus: require("node:os").cpus().length }, results }, replacer, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ machine: { node: process.version, cpus: cpus().length }, results }, replacer, 2)}\n`);
 }
 
 // Exit once the JSON is out: a benchmark may leave a client or timer behind, and `npm run bench` must end.

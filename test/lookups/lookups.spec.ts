@@ -91,7 +91,7 @@ describe("lookups: /scripts, /scripts/datum, /txs/{hash}/scripts|redeemers", fun
     expect((await get(`/scripts/datum/${datumHash}/cbor`)).json).to.deep.equal({ cbor: forkDatum });
     const json = (await get(`/scripts/datum/${datumHash}`)).json as { json_value: { constructor?: number; fields?: unknown[] } };
     expect(json.json_value.constructor).to.equal(0);
-    expect(json.json_value.fields).to.be.an("array").that.is.not.empty;
+    expect(json.json_value.fields).to.be.an("array").with.length.greaterThan(0);
   });
 
   it("forgets a rolled-back transaction's redeemers and records them again when it is re-included", async () => {
