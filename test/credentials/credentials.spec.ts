@@ -4,13 +4,12 @@
  */
 import { expect } from "chai";
 import { randomBytes } from "node:crypto";
-import { startDevnetServer, type DevnetServer } from "../../shared/devnet";
 import { makeCertificate, type OnchainCertificate } from "../../shared/protocol";
-import { createStore, type Store } from "../../shared/store";
 import type { Wallet } from "../../shared/wallet";
 import { errorBody, http, pollUntil } from "../mesh/helpers";
-import { defaultBootstrap, ProtocolFixture } from "../onchain/support/protocol-fixture";
-import { startMesh, type RunningMesh } from "../support/mesh-harness";
+import type { ProtocolFixture } from "../onchain/support/protocol-fixture";
+import type { RunningMesh } from "../support/mesh-harness";
+import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
 
 const identity = (issuer: Wallet, fields: Record<string, unknown>): OnchainCertificate =>
   makeCertificate({ hash: randomBytes(32).toString("hex"), algorithm: "SHA-256", issuer: issuer.paymentKeyHash, metadata: JSON.stringify({ uv_tid: "IdentityAuth", ...fields }) });
@@ -18,9 +17,8 @@ const identity = (issuer: Wallet, fields: Record<string, unknown>): OnchainCerti
 describe("credentials: AUTH / REVOKE certificates over HTTP", function () {
   this.timeout(120_000);
   let f: ProtocolFixture;
-  let server: DevnetServer;
-  let store: Store;
   let mesh: RunningMesh;
+  let world: DeployedMesh;
   const get = (path: string) => http(`${mesh.api}${path}`);
   /** Waits until the credential service has applied everything the indexer has decoded so far. */
   const synced = async () => {
@@ -37,24 +35,10 @@ describe("credentials: AUTH / REVOKE certificates over HTTP", function () {
   };
 
   before(async () => {
-    f = await ProtocolFixture.create("shipped");
-    await f.mintBootstrap(defaultBootstrap(f.actors));
-    server = await startDevnetServer(f.chain.devnet, { port: 0 });
-    store = await createStore({ inMemory: true });
-    mesh = await startMesh({
-      services: ["gateway", "indexer", "credential"],
-      store,
-      chain: { ogmiosUrl: server.url, network: "devnet", devnet: f.chain.devnet },
-      env: { PROXY_TX_HASH: f.oneShot.transaction.id, PROXY_OUTPUT_INDEX: String(f.oneShot.index), SERVICE_KEY_HASH: f.actors.service.paymentKeyHash },
-      now: () => f.chain.now(),
-    });
+    world = await startDeployedMesh({ services: ["gateway", "indexer", "credential"] });
+    ({ f, mesh } = world);
   });
-  after(async () => {
-    await mesh?.stop();
-    await store?.close();
-    await server?.close();
-    await f?.chain.devnet.close();
-  });
+  after(() => world?.close());
 
   let auth: OnchainCertificate;
   let authTx: string;

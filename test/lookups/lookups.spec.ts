@@ -4,13 +4,12 @@
  */
 import { expect } from "chai";
 import { randomBytes } from "node:crypto";
-import { startDevnetServer, type DevnetServer } from "../../shared/devnet";
 import { plutusDataHash } from "../../shared/lookups/transaction-scripts";
 import { makeCertificate } from "../../shared/protocol";
-import { createStore, type Store } from "../../shared/store";
 import { errorBody, http, pollUntil } from "../mesh/helpers";
-import { defaultBootstrap, ProtocolFixture } from "../onchain/support/protocol-fixture";
-import { startMesh, type RunningMesh } from "../support/mesh-harness";
+import type { ProtocolFixture } from "../onchain/support/protocol-fixture";
+import type { RunningMesh } from "../support/mesh-harness";
+import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
 
 interface Redeemer { tx_index: number; purpose: string; script_hash: string | null; datum_hash: string; redeemer_data_hash: string; unit_mem: string; unit_steps: string }
 interface Contract { tx_hash: string; script_hash: string | null; script_content: string | null; type: string | null; redeemer: { tag: string; index: number; data: string; ex_units: { mem: number; steps: number } }; datum: string | null; datum_hash: string | null }
@@ -18,9 +17,8 @@ interface Contract { tx_hash: string; script_hash: string | null; script_content
 describe("lookups: /scripts, /scripts/datum, /txs/{hash}/scripts|redeemers", function () {
   this.timeout(120_000);
   let f: ProtocolFixture;
-  let server: DevnetServer;
-  let store: Store;
   let mesh: RunningMesh;
+  let world: DeployedMesh;
   let forkTx: string;
   let updateTx: string;
   let forkDatum: string;
@@ -29,29 +27,15 @@ describe("lookups: /scripts, /scripts/datum, /txs/{hash}/scripts|redeemers", fun
   const cert = () => makeCertificate({ hash: randomBytes(32).toString("hex"), algorithm: "SHA-256", issuer: f.actors.alice.paymentKeyHash, metadata: "{}" });
 
   before(async () => {
-    f = await ProtocolFixture.create("shipped");
-    await f.mintBootstrap(defaultBootstrap(f.actors));
-    server = await startDevnetServer(f.chain.devnet, { port: 0 });
-    store = await createStore({ inMemory: true });
-    mesh = await startMesh({
-      services: ["gateway", "indexer"],
-      store,
-      chain: { ogmiosUrl: server.url, network: "devnet", devnet: f.chain.devnet },
-      env: { PROXY_TX_HASH: f.oneShot.transaction.id, PROXY_OUTPUT_INDEX: String(f.oneShot.index), SERVICE_KEY_HASH: f.actors.service.paymentKeyHash },
-      now: () => f.chain.now(),
-    });
+    world = await startDeployedMesh({ services: ["gateway", "indexer"] });
+    ({ f, mesh } = world);
     const state = await f.mintState(f.actors.alice, [cert()]);
     forkTx = state.utxo.transaction.id;
     forkDatum = state.utxo.datum!;
     updateTx = (await f.update(state, f.actors.alice, [cert()])).txId;
     await indexed(updateTx);
   });
-  after(async () => {
-    await mesh?.stop();
-    await store?.close();
-    await server?.close();
-    await f?.chain.devnet.close();
-  });
+  after(() => world?.close());
 
   it("answers the redeemers of a fork with their scripts, purposes and real ex-units", async () => {
     const res = await get(`/txs/${forkTx.toUpperCase()}/redeemers`);

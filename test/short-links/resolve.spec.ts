@@ -3,13 +3,12 @@
  * metadata is escaped into the Open Graph page, unknown codes get the 404 page and malformed ones 400 JSON.
  */
 import { expect } from "chai";
-import { startDevnetServer, type DevnetServer } from "../../shared/devnet";
 import { shortCodeOf } from "../../shared/domain/short-code";
 import { makeCertificate } from "../../shared/protocol";
-import { createStore, type Store } from "../../shared/store";
 import { errorBody, http, pollUntil } from "../mesh/helpers";
-import { defaultBootstrap, ProtocolFixture } from "../onchain/support/protocol-fixture";
-import { startMesh, type RunningMesh } from "../support/mesh-harness";
+import type { ProtocolFixture } from "../onchain/support/protocol-fixture";
+import type { RunningMesh } from "../support/mesh-harness";
+import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
 
 const HELLO_WORLD_SHA256 = "a591a6d40bf420404a011733cfb7b190d62c65bf0bcda32b57b277d9ad9f146e";
 const ZERO_HASH = "00".repeat(32);
@@ -17,29 +16,13 @@ const ZERO_HASH = "00".repeat(32);
 describe("short links: GET /resolve/{code}", function () {
   this.timeout(120_000);
   let f: ProtocolFixture;
-  let server: DevnetServer;
-  let store: Store;
   let mesh: RunningMesh;
+  let world: DeployedMesh;
   const get = (path: string) => http(`${mesh.api}${path}`);
 
   before(async () => {
-    f = await ProtocolFixture.create("shipped");
-    await f.mintBootstrap(defaultBootstrap(f.actors));
-    server = await startDevnetServer(f.chain.devnet, { port: 0 });
-    store = await createStore({ inMemory: true });
-    mesh = await startMesh({
-      services: ["gateway", "indexer", "verifier"],
-      store,
-      chain: { ogmiosUrl: server.url, network: "devnet", devnet: f.chain.devnet },
-      env: {
-        PROXY_TX_HASH: f.oneShot.transaction.id,
-        PROXY_OUTPUT_INDEX: String(f.oneShot.index),
-        SERVICE_KEY_HASH: f.actors.service.paymentKeyHash,
-        FRONTEND_URL: "https://app.example.test",
-        SHORT_LINK_DOMAIN: "https://go.example.test",
-      },
-      now: () => f.chain.now(),
-    });
+    world = await startDeployedMesh({ services: ["gateway", "indexer", "verifier"], env: { FRONTEND_URL: "https://app.example.test", SHORT_LINK_DOMAIN: "https://go.example.test" } });
+    ({ f, mesh } = world);
     const alice = f.actors.alice;
     await f.mintState(alice, [
       makeCertificate({ hash: HELLO_WORLD_SHA256, algorithm: "SHA-256", issuer: alice.paymentKeyHash, metadata: JSON.stringify({ uv_tid: "diploma", title: `<script>alert("x")</script>`, name: `O'Brien & "Co"`, issuer: "Uni" }) }),
@@ -47,12 +30,7 @@ describe("short links: GET /resolve/{code}", function () {
     ]);
     await pollUntil(async () => ((await get(`/verify/${ZERO_HASH}`)).status === 200 ? true : undefined), "certificates indexed");
   });
-  after(async () => {
-    await mesh?.stop();
-    await store?.close();
-    await server?.close();
-    await f?.chain.devnet.close();
-  });
+  after(() => world?.close());
 
   it("resolves RXYWODQzXG to the certificate of sha256('Hello World') with an escaped Open Graph page", async () => {
     const res = await get(`/resolve/RXYWODQzXG?lang=en&x=%3C%2Fscript%3E`);

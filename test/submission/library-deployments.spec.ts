@@ -3,11 +3,11 @@
  * from the indexer, kept only while unspent on chain, active when they carry the current proxy or state script.
  */
 import { expect } from "chai";
-import { startDevnetServer, type DevnetServer } from "../../shared/devnet";
-import { createStore, type Store } from "../../shared/store";
 import { http, pollUntil } from "../mesh/helpers";
-import { defaultBootstrap, ProtocolFixture } from "../onchain/support/protocol-fixture";
-import { startMesh, type RunningMesh } from "../support/mesh-harness";
+import type { ProtocolFixture } from "../onchain/support/protocol-fixture";
+import { defaultBootstrap } from "../onchain/support/protocol-fixture";
+import type { RunningMesh } from "../support/mesh-harness";
+import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
 
 interface Deployments {
   address: string;
@@ -18,28 +18,14 @@ interface Deployments {
 describe("library: GET /library/deployments", function () {
   this.timeout(120_000);
   let f: ProtocolFixture;
-  let server: DevnetServer;
-  let store: Store;
   let mesh: RunningMesh;
+  let world: DeployedMesh;
 
   before(async () => {
-    f = await ProtocolFixture.create("shipped");
-    server = await startDevnetServer(f.chain.devnet, { port: 0 });
-    store = await createStore({ inMemory: true });
-    mesh = await startMesh({
-      services: ["gateway", "indexer", "library"],
-      store,
-      chain: { ogmiosUrl: server.url, network: "devnet", devnet: f.chain.devnet },
-      env: { PROXY_TX_HASH: f.oneShot.transaction.id, PROXY_OUTPUT_INDEX: String(f.oneShot.index), SERVICE_KEY_HASH: f.actors.service.paymentKeyHash },
-      now: () => f.chain.now(),
-    });
+    world = await startDeployedMesh({ services: ["gateway", "indexer", "library"], bootstrap: false });
+    ({ f, mesh } = world);
   });
-  after(async () => {
-    await mesh?.stop();
-    await store?.close();
-    await server?.close();
-    await f?.chain.devnet.close();
-  });
+  after(() => world?.close());
 
   const deployments = () =>
     pollUntil(async () => {

@@ -8,14 +8,13 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CSL } from "../../shared/csl/lib";
-import { startDevnetServer, type DevnetServer } from "../../shared/devnet";
 import { userActionMessage } from "../../shared/domain/user-action-message";
-import { createStore, type Store } from "../../shared/store";
 import { generateMnemonic, type Wallet } from "../../shared/wallet";
 import { coseSign1 } from "../../shared/wallet/data-signature";
 import { errorBody, http, pollUntil, postJson, type HttpResult } from "../mesh/helpers";
-import { defaultBootstrap, ProtocolFixture } from "../onchain/support/protocol-fixture";
-import { startMesh, type RunningMesh } from "../support/mesh-harness";
+import type { ProtocolFixture } from "../onchain/support/protocol-fixture";
+import type { RunningMesh } from "../support/mesh-harness";
+import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
 
 type Json = Record<string, unknown>;
 const hex = (text: string) => Buffer.from(text, "utf8").toString("hex");
@@ -23,9 +22,8 @@ const hex = (text: string) => Buffer.from(text, "utf8").toString("hex");
 describe("user actions: /user/request/action → /user/state/action", function () {
   this.timeout(120_000);
   let f: ProtocolFixture;
-  let server: DevnetServer;
-  let store: Store;
   let mesh: RunningMesh;
+  let world: DeployedMesh;
   let skewMs = 0;
   /** Every challenge gets its own millisecond: the devnet clock stands still, and equal challenges are one challenge. */
   let tick = 0;
@@ -68,32 +66,12 @@ describe("user actions: /user/request/action → /user/state/action", function (
   };
 
   before(async () => {
-    f = await ProtocolFixture.create("shipped");
-    await f.mintBootstrap(defaultBootstrap(f.actors));
-    server = await startDevnetServer(f.chain.devnet, { port: 0 });
-    store = await createStore({ inMemory: true });
-    mesh = await startMesh({
-      services: ["gateway", "indexer", "user-state", "tx-builder"],
-      store,
-      chain: { ogmiosUrl: server.url, network: "devnet", devnet: f.chain.devnet },
-      env: {
-        PROXY_TX_HASH: f.oneShot.transaction.id,
-        PROXY_OUTPUT_INDEX: String(f.oneShot.index),
-        SERVICE_KEY_HASH: f.actors.service.paymentKeyHash,
-        USER_ACTION_SIGNING_MNEMONIC: generateMnemonic(),
-        DATA_DIR: mkdtempSync(join(tmpdir(), "user-actions-")),
-      },
-      now: () => f.chain.now() + skewMs + tick,
-    });
+    world = await startDeployedMesh({ services: ["gateway", "indexer", "user-state", "tx-builder"], env: { USER_ACTION_SIGNING_MNEMONIC: generateMnemonic(), DATA_DIR: mkdtempSync(join(tmpdir(), "user-actions-")) }, now: (fx) => fx.chain.now() + skewMs + tick });
+    ({ f, mesh } = world);
     const forked = await f.mintState(f.actors.alice);
     await indexed(forked.utxo.transaction.id);
   });
-  after(async () => {
-    await mesh?.stop();
-    await store?.close();
-    await server?.close();
-    await f?.chain.devnet.close();
-  });
+  after(() => world?.close());
 
   it("step 1 answers the challenge message signed by the service", async () => {
     const res = await step1({ address: f.actors.alice.address, action: "USER_INFO" });
