@@ -1,4 +1,5 @@
 /** Typed errors of the CSL facade: a stable SCREAMING_SNAKE `type` and structured `data`. */
+import { TypedError } from "../domain/errors";
 
 export type CslErrorType =
   | "INVALID_CBOR"
@@ -12,15 +13,8 @@ export type CslErrorType =
   | "EVALUATION_RESULT_UNMATCHED"
   | "EVALUATION_FAILED";
 
-export class CslError extends Error {
+export class CslError extends TypedError<CslErrorType> {
   override readonly name = "CslError";
-  constructor(
-    readonly type: CslErrorType,
-    message: string,
-    readonly data: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
 }
 
 /** Runs a CSL call and turns its untyped throw (often a plain string) into a CslError. */

@@ -1,4 +1,5 @@
 /** Typed errors of the protocol codecs: a stable SCREAMING_SNAKE `type` and structured `data`. */
+import { TypedError } from "../domain/errors";
 
 export type ProtocolErrorType =
   | "INVALID_PLUTUS_DATA"
@@ -8,13 +9,6 @@ export type ProtocolErrorType =
   | "INVALID_BLUEPRINT"
   | "UNKNOWN_VALIDATOR";
 
-export class ProtocolError extends Error {
+export class ProtocolError extends TypedError<ProtocolErrorType> {
   override readonly name = "ProtocolError";
-  constructor(
-    readonly type: ProtocolErrorType,
-    message: string,
-    readonly data: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
 }

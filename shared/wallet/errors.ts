@@ -1,4 +1,5 @@
 /** Typed wallet errors. Messages and data never carry key material or mnemonics. */
+import { TypedError } from "../domain/errors";
 
 export type WalletErrorType =
   | "INVALID_MNEMONIC"
@@ -9,13 +10,6 @@ export type WalletErrorType =
   | "KEY_FILE_EXISTS"
   | "KEY_FILE_UNREADABLE";
 
-export class WalletError extends Error {
+export class WalletError extends TypedError<WalletErrorType> {
   override readonly name = "WalletError";
-  constructor(
-    readonly type: WalletErrorType,
-    message: string,
-    readonly data: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
 }
