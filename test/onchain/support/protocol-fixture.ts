@@ -32,6 +32,7 @@ import {
   makeCertificate,
   stateIdOf,
 } from "../../../shared/protocol";
+import { forkedStateDatum } from "../../../shared/issuance/fork-state";
 import { newWallet, TestChain, type Budget, type Spec } from "./test-chain";
 import { stakeCertificateTx } from "./stake-certificate";
 
@@ -299,21 +300,9 @@ export class ProtocolFixture {
     return wallets.map((w) => ({ address: w.enterpriseAddress, lovelace: share }));
   }
 
-  /** The datum a fork from `boot` must create. */
+  /** The datum a fork from `boot` must create (the service's own rule, shared/issuance/fork-state.ts). */
   forkedDatum(owner: Wallet, boot: BootstrapDatum, id: string, certificates: readonly OnchainCertificate[]): StateDatum {
-    return {
-      id,
-      owner: owner.paymentKeyHash,
-      fee: boot.fee,
-      feeInterval: boot.feeInterval,
-      feeReceivers: boot.feeReceivers,
-      ttl: boot.ttl,
-      countdown: boot.transactionLimit - 1n,
-      certificateDataHash: certificateDataHash(certificates),
-      batchSize: boot.batchSize,
-      bootstrapDatumName: boot.tokenName,
-      keepAsOracle: false,
-    };
+    return forkedStateDatum(boot, owner.paymentKeyHash, id, certificates);
   }
 
   /** MINT_STATE: `owner` forks from the bootstrap, spending its first UTxO (which names the state). */
