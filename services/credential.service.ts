@@ -17,6 +17,7 @@ export default function createCredentialService(deps: ServiceDeps): ServiceSchem
 
   return {
     name: "credential",
+    mixins: [projection.mixin],
     actions: {
       ...defineRouteActions("credential", {
         byPaymentCredential: {
@@ -43,14 +44,6 @@ export default function createCredentialService(deps: ServiceDeps): ServiceSchem
           },
         },
       }),
-      ...projection.syncAction,
-    },
-    events: projection.events,
-    started() {
-      return projection.start(this.broker);
-    },
-    stopped() {
-      projection.stop();
     },
   };
 }

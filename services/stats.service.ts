@@ -11,19 +11,12 @@ export default function createStatsService(deps: ServiceDeps): ServiceSchema {
 
   return {
     name: "stats",
+    mixins: [projection.mixin],
     actions: {
       ...defineRouteActions("stats", {
         txFees: { handler: () => ready().txFees() },
         certificatesByCategory: { handler: () => ready().byCategory() },
       }),
-      ...projection.syncAction,
-    },
-    events: projection.events,
-    started() {
-      return projection.start(this.broker);
-    },
-    stopped() {
-      projection.stop();
     },
   };
 }

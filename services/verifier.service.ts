@@ -25,6 +25,7 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
 
   return {
     name: "verifier",
+    mixins: [projection.mixin],
     actions: {
       ...defineRouteActions("verifier", {
         byHash: {
@@ -62,14 +63,6 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
           },
         },
       }),
-      ...projection.syncAction,
-    },
-    events: projection.events,
-    started() {
-      return projection.start(this.broker);
-    },
-    stopped() {
-      projection.stop();
     },
   };
 }

@@ -62,20 +62,25 @@ export function projectionLifecycle<P extends Projection>(service: string, deps:
       if (!projection) throw new Errors.MoleculerRetryableError(`${service} is starting`, 503, "SERVICE_STARTING");
       return projection;
     },
-    events: chainNotificationHandlers(() => follower),
-    /** Internal `sync` action: catch up with the indexer now; resolves with the consumer cursor (tests, tools). */
-    syncAction: internalActions({ sync: { handler: () => follower?.catchUp() ?? 0 } }),
-    async start(broker: ServiceBroker): Promise<void> {
-      const store = await deps.resources.store();
-      projection = await open(store);
-      follower = followFacts(broker, store, projection);
-      // First catch-up once the indexer is there (in one process it starts alongside us); the timer and the
-      // chain notifications take over after that.
-      const f = follower;
-      void broker.waitForServices(["indexer"]).then(() => f.poke(), () => undefined);
-    },
-    stop(): void {
-      follower?.stop();
+    /**
+     * Mixin for the service: the internal `sync` action (catch up with the indexer now; resolves with the consumer
+     * cursor — tests, tools), the chain notifications, and the start/stop of the projection.
+     */
+    mixin: {
+      actions: internalActions({ sync: { handler: () => follower?.catchUp() ?? 0 } }),
+      events: chainNotificationHandlers(() => follower),
+      async started(this: { broker: ServiceBroker }): Promise<void> {
+        const store = await deps.resources.store();
+        projection = await open(store);
+        follower = followFacts(this.broker, store, projection);
+        // First catch-up once the indexer is there (in one process it starts alongside us); the timer and the
+        // chain notifications take over after that.
+        const f = follower;
+        void this.broker.waitForServices(["indexer"]).then(() => f.poke(), () => undefined);
+      },
+      stopped(): void {
+        follower?.stop();
+      },
     },
   };
 }
