@@ -6,7 +6,7 @@ import { slotToTimeFrom } from "../../shared/indexer/slot-time";
 import { createStore, type Store } from "../../shared/store";
 import { scriptAddressOf } from "../../shared/protocol";
 import { startHarness, type Harness } from "../chain/support/devnet-harness";
-import { waitFor } from "../support/wait-for";
+import { pollUntil } from "../mesh/helpers";
 
 // No protocol scripts are deployed here: these tests cover following, confirmation records, rollback and restart.
 const view = {
@@ -42,7 +42,7 @@ describe("indexer: following the devnet through the chain client", function () {
     await indexer.start();
     const a = await h.payAndProduce();
     const b = await h.payAndProduce();
-    const rec = await waitFor("both transactions indexed", async () => (await indexer.log.transaction(b.txId)) ?? undefined);
+    const rec = await pollUntil(async () => (await indexer.log.transaction(b.txId)) ?? undefined, "both transactions indexed");
     expect(rec).to.include({ slot: b.slot, blockId: b.id, valid: true });
     expect(Number(rec.fee)).to.be.greaterThan(150_000);
     expect(await indexer.log.transaction(a.txId)).to.include({ blockId: a.id });
@@ -56,9 +56,9 @@ describe("indexer: following the devnet through the chain client", function () {
     await indexer.start();
     const kept = await h.payAndProduce();
     const dropped = await h.payAndProduce();
-    await waitFor("second block indexed", async () => (await indexer.log.transaction(dropped.txId)) ?? undefined);
+    await pollUntil(async () => (await indexer.log.transaction(dropped.txId)) ?? undefined, "second block indexed");
     h.devnet.rollback(1);
-    await waitFor("rolled-back transaction removed", async () => (await indexer.log.transaction(dropped.txId)) === undefined);
+    await pollUntil(async () => ((await indexer.log.transaction(dropped.txId)) === undefined ? true : undefined), "rolled-back transaction removed");
     expect(await indexer.log.transaction(kept.txId)).to.include({ blockId: kept.id });
     expect(await indexer.log.checkpoint()).to.deep.include({ point: { slot: kept.slot, id: kept.id } });
     const markers = (await indexer.log.after(0, 1000)).filter((r) => r.kind === "rollback");
@@ -67,7 +67,7 @@ describe("indexer: following the devnet through the chain client", function () {
     // As on a real node, the rolled-back transaction went back to the mempool: the next block confirms it again.
     const again = h.devnet.produceBlock();
     expect(again?.transactions?.map((t) => t.id)).to.include(dropped.txId);
-    const reconfirmed = await waitFor("re-included transaction indexed", async () => (await indexer.log.transaction(dropped.txId)) ?? undefined);
+    const reconfirmed = await pollUntil(async () => (await indexer.log.transaction(dropped.txId)) ?? undefined, "re-included transaction indexed");
     expect(reconfirmed.blockId).to.equal(again!.id);
     await indexer.stop();
   });
@@ -76,7 +76,7 @@ describe("indexer: following the devnet through the chain client", function () {
     const first = await anIndexer();
     await first.start();
     const before = await h.payAndProduce();
-    await waitFor("block indexed", async () => (await first.log.transaction(before.txId)) ?? undefined);
+    await pollUntil(async () => (await first.log.transaction(before.txId)) ?? undefined, "block indexed");
     await first.stop();
 
     const counted = new PluginPipeline<Transaction>();
@@ -85,7 +85,7 @@ describe("indexer: following the devnet through the chain client", function () {
     const second = await anIndexer(counted);
     await second.start();
     const after = await h.payAndProduce();
-    await waitFor("new block indexed", async () => (await second.log.transaction(after.txId)) ?? undefined);
+    await pollUntil(async () => (await second.log.transaction(after.txId)) ?? undefined, "new block indexed");
     expect(blocksSeen).to.equal(1);
     expect(second.status().blocksProcessed).to.equal(1);
     await second.stop();
@@ -95,7 +95,7 @@ describe("indexer: following the devnet through the chain client", function () {
     const first = await anIndexer();
     await first.start();
     const earlier = await h.payAndProduce();
-    await waitFor("block indexed", async () => (await first.log.transaction(earlier.txId)) ?? undefined);
+    await pollUntil(async () => (await first.log.transaction(earlier.txId)) ?? undefined, "block indexed");
     await first.stop();
 
     const slotToTime = slotToTimeFrom(await h.client.eraSummaries(), (await h.client.networkStartTime()).getTime());
@@ -105,7 +105,7 @@ describe("indexer: following the devnet through the chain client", function () {
     expect(marker).to.include({ rollbackTo: -1 });
     expect(await second.log.transaction(earlier.txId)).to.equal(undefined);
     await second.start();
-    await waitFor("the earlier block indexed again from origin", async () => (await second.log.transaction(earlier.txId)) ?? undefined);
+    await pollUntil(async () => (await second.log.transaction(earlier.txId)) ?? undefined, "the earlier block indexed again from origin");
     expect(second.status().blocksProcessed).to.be.at.least(5);
     await second.stop();
   });
@@ -115,7 +115,7 @@ describe("indexer: following the devnet through the chain client", function () {
     await indexer.start();
     await h.restartServer();
     const next = await h.payAndProduce();
-    await waitFor("block after the server restart indexed", async () => (await indexer.log.transaction(next.txId)) ?? undefined, 30_000);
+    await pollUntil(async () => (await indexer.log.transaction(next.txId)) ?? undefined, "block after the server restart indexed", 30_000);
     await indexer.stop();
   });
 });
