@@ -10,7 +10,7 @@
  * Current protocol state (states, bootstraps, library entries, proxy pointer) is the latest fact per key, so a
  * rollback needs no undo logic: deleting the facts after the point is enough.
  */
-import type { Collection, Store, StoredDocument } from "../store";
+import type { Collection, Filter, Store, StoredDocument } from "../store";
 import type { ProtocolFact } from "./protocol-decoder";
 
 export interface BlockPoint {
@@ -100,7 +100,7 @@ export class FactLog {
     await log.blocks.ensureIndexes([{ fields: { slot: 1 } }, { fields: { height: -1 } }]);
     // Single-field indexes only: NeDB uses an index when the query names exactly its field (see the store notes).
     await log.txs.ensureIndexes([{ fields: { slot: 1 } }, { fields: { blockId: 1 } }]);
-    await log.facts.ensureIndexes([{ fields: { seq: 1 }, unique: true }, { fields: { slot: 1 } }, { fields: { blockId: 1 } }, { fields: { key: 1 } }, { fields: { "fact.type": 1 } }]);
+    await log.facts.ensureIndexes([{ fields: { seq: 1 }, unique: true }, { fields: { slot: 1 } }, { fields: { blockId: 1 } }, { fields: { key: 1 } }, { fields: { "fact.type": 1 } }, { fields: { "fact.owner": 1 } }]);
     const [last] = await log.facts.find({}, { sort: { seq: -1 }, limit: 1 });
     log.nextSeq = (last?.seq ?? 0) + 1;
     return log;
@@ -217,6 +217,12 @@ export class FactLog {
   }
 
   /** The latest fact of every key with the given prefix (e.g. "state:"), optionally filtered by fact fields. */
+  /** The distinct keys of the facts matching `filter` (to narrow `current` to a few keys). */
+  async keysWhere(filter: Filter): Promise<string[]> {
+    const rows = await this.facts.findProjected(filter, { key: 1, _id: 0 });
+    return [...new Set(rows.map((r) => r.key).filter((k): k is string => typeof k === "string"))];
+  }
+
   async current(keys: { in: string[] } | { typeIn: ProtocolFact["type"][] }): Promise<FactRecord[]> {
     const filter = "in" in keys ? { key: { $in: keys.in } } : { "fact.type": { $in: keys.typeIn } };
     const rows = await this.facts.find(filter, { sort: { seq: -1 } });

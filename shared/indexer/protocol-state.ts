@@ -21,7 +21,14 @@ export interface LibraryEntry {
 }
 
 export async function liveStates(log: FactLog, filter: { owner?: string; id?: string } = {}): Promise<StateInfo[]> {
-  const latest = await log.current({ typeIn: ["state.minted", "state.updated", "state.burned"] });
+  // Every build asks for one owner's states: read only that owner's keys, not every state ever made.
+  const keys =
+    filter.id !== undefined
+      ? [`state:${filter.id}`]
+      : filter.owner !== undefined
+        ? await log.keysWhere({ "fact.owner": filter.owner, "fact.type": { $in: ["state.minted", "state.updated"] } })
+        : undefined;
+  const latest = await log.current(keys ? { in: keys } : { typeIn: ["state.minted", "state.updated", "state.burned"] });
   return latest
     .map((r) => r.fact)
     .filter((f): f is StateInfo => f?.type === "state.minted" || f?.type === "state.updated")
