@@ -5,21 +5,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Devnet } from "../../shared/devnet";
-import { fundedDevnet, type Fixture } from "./support/devnet-fixture";
-import { bn, buildWithMinFee, newKey, type OutRef, type TestKey } from "./support/tx-fixtures";
+import { alicePaysBob, fundedDevnet, type Fixture } from "./support/devnet-fixture";
+import { bn, newKey, type OutRef, type TestKey } from "./support/tx-fixtures";
 
-function pay(f: Fixture, from: OutRef & { lovelace: bigint }, lovelace: bigint, ttl?: number) {
-  return buildWithMinFee((fee) => ({
-    inputs: [from],
-    outputs: [
-      { address: f.bob.address, lovelace },
-      { address: f.alice.address, lovelace: from.lovelace - lovelace - fee },
-    ],
-    fee,
-    signers: [f.alice.sk],
-    ...(ttl === undefined ? {} : { ttl }),
-  }));
-}
 
 describe("devnet chain", () => {
   let dir: string;
@@ -30,10 +18,10 @@ describe("devnet chain", () => {
 
   it("persists the block log and rebuilds the same chain on restart, re-validating every block", async () => {
     const f = await fundedDevnet({ dataDir: dir });
-    await f.devnet.submitTransaction(pay(f, f.largestOf(f.alice), 2_000_000n).hex);
+    await f.devnet.submitTransaction(alicePaysBob(f, 2_000_000n).hex);
     f.clock.advanceSlots(1);
     f.devnet.produceBlock();
-    await f.devnet.submitTransaction(pay(f, f.largestOf(f.alice), 3_000_000n).hex);
+    await f.devnet.submitTransaction(alicePaysBob(f, 3_000_000n).hex);
     f.clock.advanceSlots(1);
     f.devnet.produceBlock();
     const tip = f.devnet.tip();
@@ -47,13 +35,13 @@ describe("devnet chain", () => {
     expect(restarted.systemStartMs).to.equal(f.devnet.systemStartMs);
     // The replayed ledger state is live: the restored outputs can be spent, the spent ones cannot.
     const f2: Fixture = { ...f, devnet: restarted };
-    await restarted.submitTransaction(pay(f2, f2.largestOf(f.alice), 4_000_000n).hex);
+    await restarted.submitTransaction(alicePaysBob(f2, 4_000_000n, { from: f2.largestOf(f.alice) }).hex);
     await restarted.close();
   });
 
   it("refuses to start from a block log whose transactions do not re-validate, or with a different genesis", async () => {
     const f = await fundedDevnet({ dataDir: dir });
-    await f.devnet.submitTransaction(pay(f, f.largestOf(f.alice), 2_000_000n).hex);
+    await f.devnet.submitTransaction(alicePaysBob(f, 2_000_000n).hex);
     f.devnet.produceBlock();
     await f.devnet.close();
     const path = join(dir, "blocks.jsonl");
@@ -84,7 +72,7 @@ describe("devnet chain", () => {
   it("rolls back: confirmed UTxOs are restored, rolled-back transactions return to the mempool, and the log is rewritten", async () => {
     const f = await fundedDevnet({ dataDir: dir });
     const before = f.devnet.queryUtxo();
-    const id = await f.devnet.submitTransaction(pay(f, f.largestOf(f.alice), 2_000_000n).hex);
+    const id = await f.devnet.submitTransaction(alicePaysBob(f, 2_000_000n).hex);
     f.devnet.produceBlock();
     expect(f.devnet.queryUtxo()).to.not.deep.equal(before);
     f.devnet.rollback(1);
@@ -101,7 +89,7 @@ describe("devnet chain", () => {
   it("produces blocks on its own every blockTimeMs while the mempool is not empty", async () => {
     const f = await fundedDevnet({ blockTimeMs: 10 });
     const produced = new Promise<unknown>((resolve) => f.devnet.on("block", resolve));
-    await f.devnet.submitTransaction(pay(f, f.largestOf(f.alice), 2_000_000n).hex);
+    await f.devnet.submitTransaction(alicePaysBob(f, 2_000_000n).hex);
     await produced;
     expect(f.devnet.height).to.equal(1);
     expect(f.devnet.mempoolTransactions()).to.have.length(0);
@@ -112,14 +100,14 @@ describe("devnet chain", () => {
     const f = await fundedDevnet();
     const slot = f.devnet.currentSlot();
     expect(slot).to.equal(100);
-    const expiring = pay(f, f.largestOf(f.alice), 2_000_000n, slot + 2);
+    const expiring = alicePaysBob(f, 2_000_000n, { ttl: slot + 2 });
     await f.devnet.submitTransaction(expiring.hex);
     f.clock.advanceSlots(5);
     expect(f.devnet.produceBlock()).to.equal(undefined);
     expect(f.devnet.queryUtxo({ addresses: [f.bob.address] })).to.have.length(1);
-    await f.devnet.submitTransaction(pay(f, f.largestOf(f.alice), 2_000_000n).hex);
+    await f.devnet.submitTransaction(alicePaysBob(f, 2_000_000n).hex);
     const b1 = f.devnet.produceBlock()!;
-    await f.devnet.submitTransaction(pay(f, f.largestOf(f.alice), 2_000_000n).hex);
+    await f.devnet.submitTransaction(alicePaysBob(f, 2_000_000n).hex);
     const b2 = f.devnet.produceBlock()!;
     expect(b1.slot).to.equal(105);
     expect(b2.slot).to.equal(106);

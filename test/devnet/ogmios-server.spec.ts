@@ -3,7 +3,7 @@ import { createChainSynchronizationClient } from "@cardano-ogmios/client";
 import type { Block, Point, Origin } from "@cardano-ogmios/schema";
 import { expect } from "chai";
 import { startDevnetServer, type DevnetServer } from "../../shared/devnet";
-import { fundedDevnet, GENESIS_LOVELACE, type Fixture } from "./support/devnet-fixture";
+import { alicePaysBob, fundedDevnet, GENESIS_LOVELACE, type Fixture } from "./support/devnet-fixture";
 import { REDEEMER_IS_42_V3 } from "./support/test-scripts.generated";
 import { buildWithMinFee, intData, plutusV3, scriptAddress } from "./support/tx-fixtures";
 import { contextFor, expectRpcRejection, ledgerClient, mempoolClient, RawSocket, rpcCode, submissionClient } from "./support/ogmios-client-fixture";
@@ -17,18 +17,6 @@ async function until(condition: () => boolean, what: string, timeoutMs = 5000): 
   }
 }
 
-function pay(f: Fixture, lovelace: bigint, fromTx?: { txId: string; index: number; lovelace: bigint }) {
-  const from = fromTx ?? f.largestOf(f.alice);
-  return buildWithMinFee((fee) => ({
-    inputs: [from],
-    outputs: [
-      { address: f.bob.address, lovelace },
-      { address: f.alice.address, lovelace: from.lovelace - lovelace - fee },
-    ],
-    fee,
-    signers: [f.alice.sk],
-  }));
-}
 
 describe("devnet Ogmios server (real @cardano-ogmios/client)", () => {
   let f: Fixture;
@@ -71,7 +59,7 @@ describe("devnet Ogmios server (real @cardano-ogmios/client)", () => {
   it("submits through the client, answers queries from the confirmed state only, and reports rejections with Ogmios codes", async () => {
     const submitter = await submissionClient(server);
     const queries = await ledgerClient(server);
-    const tx = pay(f, 3_000_000n);
+    const tx = alicePaysBob(f, 3_000_000n);
     const id = await submitter.submitTransaction(tx.hex);
     expect(await queries.utxo({ addresses: [f.bob.address] })).to.have.length(1);
     const again = await expectRpcRejection(submitter.submitTransaction(tx.hex));
@@ -139,11 +127,11 @@ describe("devnet Ogmios server (real @cardano-ogmios/client)", () => {
     const submitter = await submissionClient(server);
     const control = await RawSocket.open(server);
     const produce = async () => (await control.call("devnet/produceBlock")).result as { block: { id: string; slot: number; height: number } };
-    const first = pay(f, 2_000_000n);
+    const first = alicePaysBob(f, 2_000_000n);
     await submitter.submitTransaction(first.hex);
     const b1 = (await produce()).block;
     const from1 = f.largestOf(f.alice);
-    await submitter.submitTransaction(pay(f, 2_000_000n, from1).hex);
+    await submitter.submitTransaction(alicePaysBob(f, 2_000_000n, { from: from1 }).hex);
     await produce();
 
     type Event = { dir: "forward"; height: number; txs: number } | { dir: "backward"; point: Point | Origin };
@@ -197,7 +185,7 @@ describe("devnet Ogmios server (real @cardano-ogmios/client)", () => {
   it("monitors the mempool; a re-acquire waits until the mempool changes", async () => {
     const submitter = await submissionClient(server);
     const monitor = await mempoolClient(server);
-    const first = pay(f, 2_000_000n);
+    const first = alicePaysBob(f, 2_000_000n);
     const id = await submitter.submitTransaction(first.hex);
     const slot = await monitor.acquireMempool();
     expect(slot).to.equal(f.devnet.currentSlot());
@@ -215,7 +203,7 @@ describe("devnet Ogmios server (real @cardano-ogmios/client)", () => {
     // A round trip on another connection proves the server has seen (and parked) the re-acquire.
     await (await ledgerClient(server)).ledgerTip();
     expect(reacquired).to.equal(false);
-    await submitter.submitTransaction(pay(f, 2_000_000n, { txId: id, index: 1, lovelace: GENESIS_LOVELACE - 2_000_000n - first.fee }).hex);
+    await submitter.submitTransaction(alicePaysBob(f, 2_000_000n, { from: { txId: id, index: 1, lovelace: GENESIS_LOVELACE - 2_000_000n - first.fee } }).hex);
     await waiting;
     expect(reacquired).to.equal(true);
     await monitor.releaseMempool();
@@ -253,7 +241,7 @@ describe("devnet Ogmios server (real @cardano-ogmios/client)", () => {
     const byron = await raw.call("queryNetwork/genesisConfiguration", { era: "byron" });
     expect(byron.error?.code).to.equal(-32602);
     const genesisUtxo = f.devnet.queryUtxo({ addresses: [f.alice.address] })[0]!;
-    const overlapping = await raw.call("evaluateTransaction", { transaction: { cbor: pay(f, 2_000_000n).hex }, additionalUtxo: [genesisUtxo] });
+    const overlapping = await raw.call("evaluateTransaction", { transaction: { cbor: alicePaysBob(f, 2_000_000n).hex }, additionalUtxo: [genesisUtxo] });
     expect(overlapping.error?.code).to.equal(3002);
     const alive = await raw.call("queryNetwork/tip");
     expect(alive.result).to.equal("origin");

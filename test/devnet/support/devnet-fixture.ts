@@ -3,7 +3,7 @@ import { expect } from "chai";
 import { createTransactionSubmissionClient, type TransactionSubmission } from "@cardano-ogmios/client";
 import { Devnet, DevnetError, startDevnetServer, type DevnetOptions, type DevnetServer } from "../../../shared/devnet";
 import { contextFor } from "./ogmios-client-fixture";
-import { newKey, type OutRef, type TestKey } from "./tx-fixtures";
+import { buildWithMinFee, newKey, type OutRef, type TestKey } from "./tx-fixtures";
 
 export const GENESIS_LOVELACE = 1_000_000_000_000n;
 
@@ -87,4 +87,19 @@ export async function expectDevnetError(promise: Promise<unknown>, code: number)
     return { code: e!.code, message: e!.message, data: e!.data };
   }
   expect.fail(`expected Ogmios error ${code}, got success: ${String(outcome)}`);
+}
+
+/** Alice pays Bob `lovelace` from `from` (default: her largest output) at exactly the minimum fee, change back to her. */
+export function alicePaysBob(f: Fixture, lovelace: bigint, opts: { from?: OutRef & { lovelace: bigint }; ttl?: number } = {}) {
+  const from = opts.from ?? f.largestOf(f.alice);
+  return buildWithMinFee((fee) => ({
+    inputs: [from],
+    outputs: [
+      { address: f.bob.address, lovelace },
+      { address: f.alice.address, lovelace: from.lovelace - lovelace - fee },
+    ],
+    fee,
+    signers: [f.alice.sk],
+    ...(opts.ttl === undefined ? {} : { ttl: opts.ttl }),
+  }));
 }
