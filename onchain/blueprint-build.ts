@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { CSL } from "../shared/csl/lib";
+import { plutusScriptHash } from "../shared/csl/plutus-script";
 import { DEFINITIONS, VALIDATOR_SPECS } from "./blueprint-schema";
 import { VALIDATOR_NAMES, type ValidatorName } from "./validator-names";
 
@@ -48,7 +48,7 @@ async function inPool<T>(jobs: (() => Promise<T>)[], limit: number): Promise<T[]
 }
 
 function scriptHashOf(compiledCode: string): string {
-  return CSL.PlutusScript.new_v3(Buffer.from(compiledCode, "hex")).hash().to_hex();
+  return plutusScriptHash(compiledCode, "plutus:v3");
 }
 
 function blueprintOf(compiled: ChildResult[], trace: boolean): string {
@@ -70,7 +70,7 @@ function blueprintOf(compiled: ChildResult[], trace: boolean): string {
       title: "cert-anchor/onchain",
       description: trace
         ? "Trace build (rule names kept as traces) — for debugging and rule tests, never deploy"
-        : "Proxy, state and library validators of the certificate anchoring protocol",
+        : "Proxy, state and library validators of the certificate anchoring protocol, and its extensions' validators",
       version: "0.1.0",
       plutusVersion: "v3",
       compiler: { name: "plu-ts", version: "0.9.0" },

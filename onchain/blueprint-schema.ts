@@ -1,24 +1,26 @@
 /**
  * The CIP-57 description of our validators: titles, parameter and datum/redeemer schemas, and the shared
  * definitions. Pure data (no plu-ts), used by scripts/build-onchain.ts to write onchain/plutus.json.
- * Layouts mirror onchain/types.ts and shared/protocol.
+ * Layouts mirror onchain/types.ts and shared/protocol. The extensions' definitions and entries are in
+ * blueprint-schema-fractionized.ts and blueprint-schema-goods.ts; the helpers in blueprint-schema-parts.ts.
  */
 import type { ValidatorName } from "./validator-names";
-
-type Schema = Record<string, unknown>;
-const ref = (name: string): Schema => ({ $ref: `#/definitions/${name}` });
-const field = (title: string, name: string): Schema => ({ title, ...ref(name) });
-const constr = (title: string, index: number, fields: Schema[]): Schema => ({ title, dataType: "constructor", index, fields });
-const enumOf = (title: string, names: readonly string[]): Schema => ({ title, anyOf: names.map((n, i) => constr(n, i, [])) });
+import { type Schema, type ValidatorEntrySpec, constr, enumOf, field, ref } from "./blueprint-schema-parts";
+import { FRACTIONIZED_DEFINITIONS, FRACTIONIZED_VALIDATOR_SPECS } from "./blueprint-schema-fractionized";
+import { GOODS_DEFINITIONS, GOODS_VALIDATOR_SPECS } from "./blueprint-schema-goods";
 
 export const DEFINITIONS: Record<string, Schema> = {
   ByteArray: { dataType: "bytes" },
   Int: { dataType: "integer" },
   Data: { title: "Data", description: "Any Plutus data." },
   Bool: enumOf("Bool", ["False", "True"]),
-  "List$ByteArray": { dataType: "list", items: ref("ByteArray") },
-  "List$Data": { dataType: "list", items: ref("Data") },
-  "List$Certificate": { dataType: "list", items: ref("Certificate") },
+  List$ByteArray: { dataType: "list", items: ref("ByteArray") },
+  List$Data: { dataType: "list", items: ref("Data") },
+  List$Certificate: { dataType: "list", items: ref("Certificate") },
+  Option$ByteArray: {
+    title: "Option",
+    anyOf: [constr("Some", 0, [ref("ByteArray")]), constr("None", 1, [])],
+  },
   OutputReference: {
     title: "OutputReference",
     anyOf: [constr("OutputReference", 0, [field("transactionId", "ByteArray"), field("outputIndex", "Int")])],
@@ -82,25 +84,21 @@ export const DEFINITIONS: Record<string, Schema> = {
     description: "Datums held at the proxy address: the pointer, bootstraps and states.",
     anyOf: [ref("ProxyDatum"), ref("BootstrapDatum"), ref("StateDatum")],
   },
+  ...FRACTIONIZED_DEFINITIONS,
+  ...GOODS_DEFINITIONS,
 };
-
-export interface HandlerEntry {
-  readonly title: string;
-  readonly description: string;
-  readonly datum?: Schema;
-  readonly redeemer: Schema;
-}
-
-export interface ValidatorEntrySpec {
-  readonly parameters: Schema[];
-  readonly handlers: HandlerEntry[];
-}
 
 export const VALIDATOR_SPECS: Record<ValidatorName, ValidatorEntrySpec> = {
   proxy: {
-    parameters: [{ title: "one_shot", description: "out-ref spent by the pointer mint; names the pointer token", ...ref("OutputReference") }],
+    parameters: [
+      { title: "one_shot", description: "out-ref spent by the pointer mint; names the pointer token", ...ref("OutputReference") },
+    ],
     handlers: [
-      { title: "proxy.proxy.mint", description: "ADMIN: mint the pointer (init). USER: delegated to the state script's withdrawal.", redeemer: field("action", "ProxyRedeemer") },
+      {
+        title: "proxy.proxy.mint",
+        description: "ADMIN: mint the pointer (init). USER: delegated to the state script's withdrawal.",
+        redeemer: field("action", "ProxyRedeemer"),
+      },
       {
         title: "proxy.proxy.spend",
         description: "ADMIN: upgrade the pointer. USER: delegated to the state script's withdrawal.",
@@ -116,12 +114,29 @@ export const VALIDATOR_SPECS: Record<ValidatorName, ValidatorEntrySpec> = {
       { title: "bootstrap_administrators", ...ref("List$ByteArray") },
     ],
     handlers: [
-      { title: "state.state.withdraw", description: "All business rules, selected by the purpose.", redeemer: field("redeemer", "StateRedeemer") },
-      { title: "state.state.publish", description: "Only the registration of the script's stake credential.", redeemer: field("redeemer", "Data") },
+      {
+        title: "state.state.withdraw",
+        description: "All business rules, selected by the purpose.",
+        redeemer: field("redeemer", "StateRedeemer"),
+      },
+      {
+        title: "state.state.publish",
+        description: "Only the registration of the script's stake credential.",
+        redeemer: field("redeemer", "Data"),
+      },
     ],
   },
   library: {
     parameters: [{ title: "administrator", ...ref("ByteArray") }],
-    handlers: [{ title: "library.library.spend", description: "Any spend needs the administrator's signature.", datum: field("datum", "Data"), redeemer: field("redeemer", "Data") }],
+    handlers: [
+      {
+        title: "library.library.spend",
+        description: "Any spend needs the administrator's signature.",
+        datum: field("datum", "Data"),
+        redeemer: field("redeemer", "Data"),
+      },
+    ],
   },
+  ...FRACTIONIZED_VALIDATOR_SPECS,
+  ...GOODS_VALIDATOR_SPECS,
 };

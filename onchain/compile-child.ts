@@ -1,7 +1,7 @@
 /**
  * Child-process entry: compiles ONE validator and prints `{ name, trace, compiledCode }` as JSON on stdout.
- * One process per validator keeps plu-ts output independent of compile order (plu-ts-patterns §3 #5).
- * Usage: node --require tsx/cjs onchain/compile-child.ts <proxy|state|library> [--trace]
+ * One process per validator keeps plu-ts output independent of compile order (docs/protocol.md#plu-ts-pitfalls, 3).
+ * Usage: node --require tsx/cjs onchain/compile-child.ts <validator name, see validator-names.ts> [--trace]
  */
 import { compileValidator } from "./compile";
 import { VALIDATOR_NAMES, type ValidatorName } from "./validator-names";

@@ -1,23 +1,35 @@
 /**
  * Compiling one validator: plu-ts `compile` gives raw flat (UPLC 1.1.0); the ledger / CIP-57 `compiledCode`
- * is that flat wrapped once as a CBOR byte string (chain-toolchain §1 pitfall 1).
+ * is that flat wrapped once as a CBOR byte string (docs/architecture.md#csl, trap 1).
  * Call this once per process: plu-ts output depends on what was compiled before in the same process
- * (plu-ts-patterns §3 #5); scripts/build-onchain.ts runs one child process per validator.
+ * (docs/protocol.md#plu-ts-pitfalls, 3); scripts/build-onchain.ts runs one child process per validator.
  */
 import { compile } from "@harmoniclabs/plu-ts";
 import { makeProxyValidator } from "./proxy";
 import { makeStateValidator } from "./state";
 import { makeLibraryValidator } from "./library";
+import { makeFractionizedValidator } from "./fractionized";
+import { makeConnectedGoodsValidator } from "./connected-goods";
+import { makeSocialHubValidator } from "./social-hub";
 import type { BuildOptions } from "./rules";
 import type { AnyTerm } from "./lib/term";
 import type { ValidatorName } from "./validator-names";
-
+import { compileWithEagerHoists } from "./lib/compile-eager-hoists";
 
 const FACTORIES: Record<ValidatorName, (opts: BuildOptions) => AnyTerm> = {
   proxy: makeProxyValidator,
   state: makeStateValidator,
   library: makeLibraryValidator,
+  fractionized: makeFractionizedValidator,
+  connected_goods: makeConnectedGoodsValidator,
+  social_hub: makeSocialHubValidator,
 };
+
+/**
+ * Validators compiled without delayed hoists (lib/compile-eager-hoists.ts, docs/protocol.md#plu-ts-pitfalls, 7);
+ * every other validator keeps plu-ts' default `compile`, so its hash does not change.
+ */
+const EAGER_HOISTS: ReadonlySet<ValidatorName> = new Set<ValidatorName>(["fractionized", "connected_goods", "social_hub"]);
 
 /** CBOR major type 2 header + bytes. */
 function cborWrapBytes(b: Uint8Array): Uint8Array {
@@ -41,6 +53,7 @@ export interface CompiledValidator {
 }
 
 export function compileValidator(name: ValidatorName, opts: BuildOptions): CompiledValidator {
-  const flat = compile(FACTORIES[name](opts));
+  const term = FACTORIES[name](opts);
+  const flat = EAGER_HOISTS.has(name) ? compileWithEagerHoists(term) : compile(term);
   return { name, trace: opts.trace, compiledCode: Buffer.from(cborWrapBytes(flat)).toString("hex") };
 }

@@ -1,5 +1,5 @@
 /**
- * Proxy validator (issue #3; reference-study §4.1). One V3 script that is both the proxy address (spend) and the
+ * Proxy validator (issue #3; docs/protocol.md#proxy). One V3 script that is both the proxy address (spend) and the
  * policy of every protocol token (mint). Parameter: the one-shot out-ref that makes the policy unique and names
  * the pointer token `sha3_256(tx_id ‖ ascii(decimal(index)))`. The pointer UTxO's datum names the current state
  * script; USER actions are allowed only when that script is withdrawn from in the same transaction, so all
@@ -46,7 +46,10 @@ export function makeProxyValidator(opts: BuildOptions): AnyTerm {
         .and(pd.scriptOwner.length.eq(28)),
     );
 
-  return pfn([data, PScriptContext.type], unit)((oneShotD: AnyTerm, { tx, redeemer, purpose }: AnyTerm) =>
+  return pfn(
+    [data, PScriptContext.type],
+    unit,
+  )((oneShotD: AnyTerm, { tx, redeemer, purpose }: AnyTerm) =>
     plet(punsafeConvertType(oneShotD, PTxOutRef.type)).in((oneShot: AnyTerm) =>
       plet(psha3_256.$(oneShot.id.concat(decimalAscii.$(oneShot.index)))).in((pointerName: AnyTerm) =>
         plet(tx.signatories).in((signatories: AnyTerm) => {
@@ -74,10 +77,7 @@ export function makeProxyValidator(opts: BuildOptions): AnyTerm {
                     plet(rule("pointer output is at the proxy address", isScriptAddress(out.address, own))).in((atProxy: AnyTerm) =>
                       plet(rule("pointer datum is well formed", isWellFormedPointerDatum(datum))).in((wellFormed: AnyTerm) =>
                         plet(
-                          rule(
-                            "pointer owner signed",
-                            isSignedBy(signatories, punsafeConvertType(datum, ProxyDatum.type).scriptOwner),
-                          ),
+                          rule("pointer owner signed", isSignedBy(signatories, punsafeConvertType(datum, ProxyDatum.type).scriptOwner)),
                         ).in((ownerSigned: AnyTerm) => atProxy.and(wellFormed).and(ownerSigned)),
                       ),
                     ),
@@ -92,27 +92,31 @@ export function makeProxyValidator(opts: BuildOptions): AnyTerm {
                 plet(
                   rule(
                     "pointer token is not minted or burned",
-                    pnot.$(
-                      tx.mint.some((e: AnyTerm) => e.fst.eq(own).and(e.snd.some((a: AnyTerm) => a.fst.eq(pointerName)))),
-                    ),
+                    pnot.$(tx.mint.some((e: AnyTerm) => e.fst.eq(own).and(e.snd.some((a: AnyTerm) => a.fst.eq(pointerName))))),
                   ),
                 ).in((pointerUntouched: AnyTerm) => passert.$(pointerUntouched.and(stateScriptWithdrawn(own)))),
               )
               .onADMIN((_: AnyTerm) =>
-                plet(rule("one-shot input is spent", tx.inputs.some((i: AnyTerm) => i.utxoRef.eq(oneShot)))).in(
-                  (oneShotSpent: AnyTerm) =>
-                    plet(tx.mint.filter((e: AnyTerm) => e.fst.eq(own))).in((ownMint: AnyTerm) =>
-                      plet(
-                        rule(
-                          "exactly one pointer token is minted",
-                          ownMint.length.eq(1).and(
+                plet(
+                  rule(
+                    "one-shot input is spent",
+                    tx.inputs.some((i: AnyTerm) => i.utxoRef.eq(oneShot)),
+                  ),
+                ).in((oneShotSpent: AnyTerm) =>
+                  plet(tx.mint.filter((e: AnyTerm) => e.fst.eq(own))).in((ownMint: AnyTerm) =>
+                    plet(
+                      rule(
+                        "exactly one pointer token is minted",
+                        ownMint.length
+                          .eq(1)
+                          .and(
                             plet(ownMint.head.snd).in((assets: AnyTerm) =>
                               assets.length.eq(1).and(assets.head.fst.eq(pointerName)).and(assets.head.snd.eq(1)),
                             ),
                           ),
-                        ),
-                      ).in((onePointer: AnyTerm) => passert.$(oneShotSpent.and(onePointer).and(pointerRecreated(own)))),
-                    ),
+                      ),
+                    ).in((onePointer: AnyTerm) => passert.$(oneShotSpent.and(onePointer).and(pointerRecreated(own)))),
+                  ),
                 ),
               );
 

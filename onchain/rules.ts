@@ -1,7 +1,7 @@
 /**
  * Named rules. Every condition of a validator goes through `rule(name, cond)`; in a trace build a false rule
  * logs its name (so a rejected transaction says which rule failed), in the shipped build it is the bare condition
- * (plu-ts 0.9.0 ignores `removeTraces`, plu-ts-patterns §3 #6).
+ * (plu-ts 0.9.0 ignores `removeTraces`, docs/protocol.md#plu-ts-pitfalls, 4).
  */
 import { pdelay, plet, pStr, ptraceIfFalse, type Term, type PBool } from "@harmoniclabs/plu-ts";
 import type { AnyTerm } from "./lib/term";
@@ -11,7 +11,7 @@ export interface BuildOptions {
   readonly trace: boolean;
 }
 
-/** Returns the (possibly traced) condition; typed loosely so `.and` stays available (plu-ts-patterns §3 #9). */
+/** Returns the (possibly traced) condition; typed loosely so `.and` stays available (docs/protocol.md#plu-ts-pitfalls, 5). */
 export type Rule = (name: string, cond: Term<PBool>) => AnyTerm;
 
 export function makeRule(opts: BuildOptions): Rule {
@@ -21,7 +21,7 @@ export function makeRule(opts: BuildOptions): Rule {
 
 /**
  * All named rules must hold. Each rule is bound with `plet(...).in(...)` (a real let: evaluated once, never
- * inlined twice, plu-ts-patterns §3 #1) and the bound results are joined at the end.
+ * inlined twice, docs/protocol.md#plu-ts-pitfalls, 1) and the bound results are joined at the end.
  */
 export function requireAll(rule: Rule, rules: ReadonlyArray<readonly [string, Term<PBool>]>): AnyTerm {
   const bind = (i: number, bound: AnyTerm[]): AnyTerm => {

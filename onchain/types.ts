@@ -1,7 +1,7 @@
 /**
  * Plutus data layouts of the protocol as plu-ts structs. Constructors are numbered in declaration order, so the
- * order here IS the on-chain layout (reference-study §4.1, §4.2); shared/protocol holds the off-chain twins.
- * Bools inside Data are never plu-ts `bool` (decoded inverted in 0.9.0, plu-ts-patterns §3 #4).
+ * order here IS the on-chain layout (docs/protocol.md#data-layouts); shared/protocol holds the off-chain twins.
+ * Bools inside Data are never plu-ts `bool` (decoded inverted in 0.9.0, docs/protocol.md#plu-ts-pitfalls, 2).
  */
 import { bs, data, int, list, pstruct, PExtended } from "@harmoniclabs/plu-ts";
 

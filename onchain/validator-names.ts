@@ -1,3 +1,12 @@
 /** The validators this folder builds, in blueprint order. */
-export const VALIDATOR_NAMES = ["proxy", "state", "library"] as const;
+export const VALIDATOR_NAMES = [
+  "proxy",
+  "state",
+  "library",
+  // fractionized extension
+  "fractionized",
+  // connected-goods extension
+  "connected_goods",
+  "social_hub",
+] as const;
 export type ValidatorName = (typeof VALIDATOR_NAMES)[number];

@@ -1,7 +1,7 @@
 /**
  * Byte encodings of output indices used in asset names: decimal ASCII (proxy pointer token) and
  * uint16 little-endian (state id). Factories, so every validator build gets its own hoisted instances
- * (shared hoisted terms make the output depend on compile order, plu-ts-patterns §3 #5).
+ * (shared hoisted terms make the output depend on compile order, docs/protocol.md#plu-ts-pitfalls, 3).
  */
 import { bs, int, lam, pByteString, pfn, phoist, pif, precursive } from "@harmoniclabs/plu-ts";
 import type { AnyTerm } from "./term";
@@ -10,7 +10,10 @@ import type { AnyTerm } from "./term";
 export function makeDecimalAscii(): AnyTerm {
   return phoist(
     precursive(
-      pfn([lam(int, bs), int], bs)((self: AnyTerm, n: AnyTerm) =>
+      pfn(
+        [lam(int, bs), int],
+        bs,
+      )((self: AnyTerm, n: AnyTerm) =>
         pif(bs)
           .$(n.lt(10))
           .then(pByteString("").prepend(n.add(48)))

@@ -3,7 +3,5 @@ import { data, perror, pmatch } from "@harmoniclabs/plu-ts";
 import type { AnyTerm } from "./term";
 
 export function inlineDatumOf(txOut: AnyTerm): AnyTerm {
-  return pmatch(txOut.datum)
-    .onInlineDatum(({ datum }: AnyTerm) => datum)
-    ._((_: AnyTerm) => perror(data));
+  return (pmatch(txOut.datum) as AnyTerm).onInlineDatum(({ datum }: AnyTerm) => datum)._((_: AnyTerm) => perror(data));
 }

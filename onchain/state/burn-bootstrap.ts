@@ -1,6 +1,7 @@
 /**
  * BURN_BOOTSTRAP: a bootstrap administrator signs; exactly one token is burned under the proxy policy, it comes
- * from the single proxy input spent, whose datum is the BootstrapDatum naming it; nothing goes back to the proxy.
+ * from the single proxy input spent, whose datum is the BootstrapDatum naming it; nothing goes back to the proxy;
+ * the redeemer carries no certificates (their issuers are never checked here).
  */
 import { pisEmpty, plet, punsafeConvertType } from "@harmoniclabs/plu-ts";
 import { BootstrapDatum } from "../types";
@@ -16,6 +17,7 @@ export function isValidBootstrapBurn(env: StateEnv): AnyTerm {
       requireAll(rule, [
         ["proxy tokens are burned", mint.length.eq(1)],
         ["exactly one proxy input", ins.length.eq(1)],
+        ["no certificates", pisEmpty.$(env.certs)],
       ]).and(
         plet(mint.head.snd).in((assets: AnyTerm) =>
           plet(assets.head.fst).in((name: AnyTerm) =>

@@ -1,5 +1,5 @@
 /**
- * Certificates carried in the state redeemer (reference-study §3.2): the bytes the state datum's
+ * Certificates carried in the state redeemer (docs/protocol.md#certificate-data-hash): the bytes the state datum's
  * `certificate_data_hash` commits to, and the per-certificate checks (non-empty hash, issuer signed).
  */
 import { bs, data, pByteString, pfoldr, phoist, punBData } from "@harmoniclabs/plu-ts";
@@ -24,7 +24,11 @@ export function makeCertificateHelpers(rule: Rule): CertificateHelpers {
   const certificatesBytes = phoist(
     pfoldr(Certificate.type, bs)
       .$((c: AnyTerm, acc: AnyTerm) =>
-        c.hash.concat(c.algorithm).concat(c.issuer).concat((chunksBytes as AnyTerm).$(c.extra)).concat(acc),
+        c.hash
+          .concat(c.algorithm)
+          .concat(c.issuer)
+          .concat((chunksBytes as AnyTerm).$(c.extra))
+          .concat(acc),
       )
       .$(pByteString("")),
   );

@@ -17,7 +17,6 @@ import {
   pBSToData,
   pConstrToData,
   peqData,
-  pIntToData,
   pisEmpty,
   plet,
   pnil,
@@ -32,6 +31,7 @@ import { isScriptAddress } from "../lib/addresses";
 import { isSignedBy } from "../lib/signatures";
 import { isEntirelyBefore } from "../lib/validity";
 import { isServiceFeePaid } from "./service-fee";
+import { nextStateDatum } from "./next-state-datum";
 import { proxyInputsOf, proxyMintOf, proxyOutputsOf, type StateEnv } from "./env";
 import type { AnyTerm } from "../lib/term";
 
@@ -42,7 +42,10 @@ import type { AnyTerm } from "../lib/term";
  */
 export function makeIsOwnBurnedState(): AnyTerm {
   return phoist(
-    pfn([PTxOut.type, bs, bs, PValue.type], bool)((spent: AnyTerm, owner: AnyTerm, proxyPolicy: AnyTerm, mint: AnyTerm) =>
+    pfn(
+      [PTxOut.type, bs, bs, PValue.type],
+      bool,
+    )((spent: AnyTerm, owner: AnyTerm, proxyPolicy: AnyTerm, mint: AnyTerm) =>
       plet(punsafeConvertType(inlineDatumOf(spent), StateDatum.type)).in((old: AnyTerm) =>
         plet(old.id).in((id: AnyTerm) =>
           old.owner
@@ -64,43 +67,45 @@ export function isValidStateMint(env: StateEnv): AnyTerm {
   // filter compiled into code that applied unBData to the bootstrap's allowed-credentials list.
   return plet(proxyOutputsOf(env)).in((outs: AnyTerm) =>
     plet(proxyInputsOf(env)).in((burnedIns: AnyTerm) =>
-    plet(proxyMintOf(env)).in((mint: AnyTerm) =>
-      requireAll(rule, [
-        ["exactly one state output", outs.length.eq(1)],
-        ["proxy tokens are minted", mint.length.eq(1)],
-      ]).and(
-        plet(outs.head).in((stateOut: AnyTerm) =>
-          plet(inlineDatumOf(stateOut)).in((nextD: AnyTerm) =>
-            plet(punsafeConvertType(nextD, StateDatum.type)).in((next: AnyTerm) =>
-              plet(next.raw.fields).in((nf: AnyTerm) =>
-                plet(next.id).in((id: AnyTerm) =>
-                  plet(next.owner).in((owner: AnyTerm) =>
-                    plet(next.bootstrapDatumName).in((bootName: AnyTerm) =>
-                      plet(
-                        tx.refInputs.filter((i: AnyTerm) =>
-                          isScriptAddress(i.resolved.address, proxyPolicy).and(
-                            i.resolved.value.pamountOf.$(proxyPolicy).$(bootName).eq(1),
+      plet(proxyMintOf(env)).in((mint: AnyTerm) =>
+        requireAll(rule, [
+          ["exactly one state output", outs.length.eq(1)],
+          ["proxy tokens are minted", mint.length.eq(1)],
+        ]).and(
+          plet(outs.head).in((stateOut: AnyTerm) =>
+            plet(inlineDatumOf(stateOut)).in((nextD: AnyTerm) =>
+              plet(punsafeConvertType(nextD, StateDatum.type)).in((next: AnyTerm) =>
+                plet(next.raw.fields).in((nf: AnyTerm) =>
+                  plet(next.id).in((id: AnyTerm) =>
+                    plet(next.owner).in((owner: AnyTerm) =>
+                      plet(next.bootstrapDatumName).in((bootName: AnyTerm) =>
+                        plet(
+                          tx.refInputs.filter((i: AnyTerm) =>
+                            isScriptAddress(i.resolved.address, proxyPolicy).and(
+                              i.resolved.value.pamountOf.$(proxyPolicy).$(bootName).eq(1),
+                            ),
                           ),
-                        ),
-                      ).in((bootRefs: AnyTerm) =>
-                        rule("bootstrap is a reference input at the proxy address", pnot.$(pisEmpty.$(bootRefs))).and(
-                          plet(inlineDatumOf(bootRefs.head.resolved)).in((bootD: AnyTerm) =>
-                            plet(punsafeConvertType(bootD, BootstrapDatum.type)).in((boot: AnyTerm) =>
-                              plet(boot.raw.fields).in((bf: AnyTerm) =>
-                                plet(boot.transactionLimit.sub(1)).in((countdown: AnyTerm) =>
-                                  plet(mint.head.snd).in((assets: AnyTerm) =>
+                        ).in((bootRefs: AnyTerm) =>
+                          rule("bootstrap is a reference input at the proxy address", pnot.$(pisEmpty.$(bootRefs))).and(
+                            plet(punsafeConvertType(inlineDatumOf(bootRefs.head.resolved), BootstrapDatum.type)).in((boot: AnyTerm) =>
+                              // Checked before any other field is read: a reference input holding another proxy token
+                              // (the pointer, a state) has a 28-byte key hash in field 1, never equal to the 32-byte
+                              // name of the token it holds, so it fails here, with this rule's name.
+                              rule("bootstrap datum names its token", boot.tokenName.eq(bootName)).and(
+                                plet(boot.raw.fields).in((bf: AnyTerm) =>
+                                  plet(boot.transactionLimit.sub(1)).in((countdown: AnyTerm) =>
+                                    plet(mint.head.snd).in((assets: AnyTerm) =>
                                       plet(boot.allowedCredentials).in((allowed: AnyTerm) =>
                                         requireAll(rule, [
-                                          ["bootstrap datum names its token", boot.tokenName.eq(bootName)],
                                           ["new state token is minted", assets.some((a: AnyTerm) => a.fst.eq(id).and(a.snd.eq(1)))],
                                           ["mint is the new state plus burned states", assets.length.eq(burnedIns.length.add(1))],
                                           ["at most one state is burned", burnedIns.length.ltEq(1)],
                                           [
                                             "a burned state is an exhausted state of the owner",
                                             // at most one (rule above): the head is the only burned state
-                                            pisEmpty.$(burnedIns).or(
-                                              env.isOwnBurnedState.$(burnedIns.head.resolved).$(owner).$(proxyPolicy).$(tx.mint),
-                                            ),
+                                            pisEmpty
+                                              .$(burnedIns)
+                                              .or(env.isOwnBurnedState.$(burnedIns.head.resolved).$(owner).$(proxyPolicy).$(tx.mint)),
                                           ],
                                           ["state output holds the new state token", stateOut.value.pamountOf.$(proxyPolicy).$(id).eq(1)],
                                           [
@@ -117,24 +122,27 @@ export function isValidStateMint(env: StateEnv): AnyTerm {
                                           ["validity range ends before ttl", isEntirelyBefore(tx.interval.to, boot.ttl)],
                                           ["certificates are present", pnot.$(pisEmpty.$(certs))],
                                           ["certificates fit the batch size", certs.length.ltEq(boot.batchSize)],
-                                          ["certificates are well formed and signed", env.certificates.areWellFormedAndSigned(certs, signatories)],
+                                          [
+                                            "certificates are well formed and signed",
+                                            env.certificates.areWellFormedAndSigned(certs, signatories),
+                                          ],
                                           [
                                             "state datum derives from the bootstrap",
                                             peqData.$(nextD).$(
-                                              pConstrToData.$(0).$(
-                                                pnil(data)
+                                              nextStateDatum(env.certificates, certs, {
+                                                id: nf.at(0),
+                                                owner: nf.at(1),
+                                                fee: bf.at(2),
+                                                feeInterval: bf.at(3),
+                                                feeReceivers: bf.at(4),
+                                                ttl: bf.at(5),
+                                                countdown,
+                                                // batch_size, bootstrap_datum_name, keep_as_oracle = False
+                                                rest: pnil(data)
                                                   .prepend(pConstrToData.$(0).$(pnil(data)))
                                                   .prepend(pBSToData.$(bootName))
-                                                  .prepend(bf.at(7))
-                                                  .prepend(pBSToData.$(psha2_256.$(env.certificates.certificatesBytes.$(certs))))
-                                                  .prepend(pIntToData.$(countdown))
-                                                  .prepend(bf.at(5))
-                                                  .prepend(bf.at(4))
-                                                  .prepend(bf.at(3))
-                                                  .prepend(bf.at(2))
-                                                  .prepend(nf.at(1))
-                                                  .prepend(nf.at(0)),
-                                              ),
+                                                  .prepend(bf.at(7)),
+                                              }),
                                             ),
                                           ],
                                           [

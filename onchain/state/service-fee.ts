@@ -1,5 +1,5 @@
 /**
- * The service fee (reference-study §4.2, decisions.md "Transactions"): due unless `fee == 0`,
+ * The service fee (docs/protocol.md#service-fee): due unless `fee == 0`,
  * `feeInterval == 0` or `(next.countdown + 1) % feeInterval != 0`; when due every receiver gets an ADA-only
  * output of exactly `fee / len(receivers)` lovelace at its key credential.
  */
@@ -15,18 +15,11 @@ export interface FeeTermsTerms {
 
 export function isServiceFeePaid(outputs: AnyTerm, terms: FeeTermsTerms, nextCountdown: AnyTerm): AnyTerm {
   return pif(bool)
-    .$(
-      terms.fee
-        .gt(0)
-        .and(terms.feeInterval.gt(0))
-        .and(nextCountdown.add(1).mod(terms.feeInterval).eq(0)),
-    )
+    .$(terms.fee.gt(0).and(terms.feeInterval.gt(0)).and(nextCountdown.add(1).mod(terms.feeInterval).eq(0)))
     .then(
       plet(terms.fee.div(terms.feeReceivers.length)).in((share: AnyTerm) =>
         terms.feeReceivers.every((receiver: AnyTerm) =>
-          outputs.some((o: AnyTerm) =>
-            isKeyAddress(o.address, receiver).and(o.value.length.eq(1)).and(o.value.lovelaces.eq(share)),
-          ),
+          outputs.some((o: AnyTerm) => isKeyAddress(o.address, receiver).and(o.value.length.eq(1)).and(o.value.lovelaces.eq(share))),
         ),
       ),
     )

@@ -3,13 +3,14 @@
  * certificate hash replaced and the countdown decremented; the state must be alive and not expired, the owner
  * signs, the certificates are valid and within the batch size, and the service fee is paid when due.
  */
-import { data, pBSToData, pConstrToData, pdropList, peqData, pIntToData, pisEmpty, plet, pnot, psha2_256, punsafeConvertType } from "@harmoniclabs/plu-ts";
+import { data, pdropList, peqData, pisEmpty, plet, pnot, punsafeConvertType } from "@harmoniclabs/plu-ts";
 import { StateDatum } from "../types";
 import { requireAll } from "../rules";
 import { inlineDatumOf } from "../lib/inline-datum";
 import { isSignedBy } from "../lib/signatures";
 import { isEntirelyBefore } from "../lib/validity";
 import { isServiceFeePaid } from "./service-fee";
+import { nextStateDatum } from "./next-state-datum";
 import { proxyInputsOf, proxyMintOf, proxyOutputsOf, type StateEnv } from "./env";
 import type { AnyTerm } from "../lib/term";
 
@@ -42,24 +43,25 @@ export function isValidUpdate(env: StateEnv): AnyTerm {
                       [
                         "next datum changes only certificate hash and countdown",
                         peqData.$(inlineDatumOf(stateOut)).$(
-                          pConstrToData.$(0).$(
-                            pdropList(data)
-                              .$(f)
-                              .$(8)
-                              .prepend(pBSToData.$(psha2_256.$(env.certificates.certificatesBytes.$(certs))))
-                              .prepend(pIntToData.$(countdown.sub(1)))
-                              .prepend(f.at(5))
-                              .prepend(f.at(4))
-                              .prepend(f.at(3))
-                              .prepend(f.at(2))
-                              .prepend(f.at(1))
-                              .prepend(f.at(0)),
-                          ),
+                          nextStateDatum(env.certificates, certs, {
+                            id: f.at(0),
+                            owner: f.at(1),
+                            fee: f.at(2),
+                            feeInterval: f.at(3),
+                            feeReceivers: f.at(4),
+                            ttl: f.at(5),
+                            countdown: countdown.sub(1),
+                            rest: pdropList(data).$(f).$(8),
+                          }),
                         ),
                       ],
                       [
                         "service fee is paid",
-                        isServiceFeePaid(tx.outputs, { fee: cur.fee, feeInterval: cur.feeInterval, feeReceivers: cur.feeReceivers }, countdown.sub(1)),
+                        isServiceFeePaid(
+                          tx.outputs,
+                          { fee: cur.fee, feeInterval: cur.feeInterval, feeReceivers: cur.feeReceivers },
+                          countdown.sub(1),
+                        ),
                       ],
                     ]),
                   ),

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ProtocolError } from "./errors";
 
-export type ValidatorName = "proxy" | "state" | "library";
+export type ValidatorName = "proxy" | "state" | "library" | "fractionized" | "connected_goods" | "social_hub";
 
 export interface BlueprintValidator {
   readonly title: string;

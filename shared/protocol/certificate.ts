@@ -1,5 +1,5 @@
 /**
- * The on-chain certificate (reference-study §3.2): `Constr 0 [hash, utf8(algorithm), issuer, extra: [chunk]]`,
+ * The on-chain certificate (docs/protocol.md#certificate): `Constr 0 [hash, utf8(algorithm), issuer, extra: [chunk]]`,
  * carried in the state redeemer, and the certificate data hash the state datum keeps.
  */
 import { createHash } from "node:crypto";
@@ -20,7 +20,12 @@ export interface OnchainCertificate {
 
 /** Builds the on-chain form of a certificate from its metadata text. */
 export function makeCertificate(input: { hash: string; algorithm: string; issuer: string; metadata: string }): OnchainCertificate {
-  return { hash: input.hash.toLowerCase(), algorithm: input.algorithm, issuer: input.issuer.toLowerCase(), extra: chunkMetadata(input.metadata) };
+  return {
+    hash: input.hash.toLowerCase(),
+    algorithm: input.algorithm,
+    issuer: input.issuer.toLowerCase(),
+    extra: chunkMetadata(input.metadata),
+  };
 }
 
 const utf8Hex = (s: string): string => Buffer.from(s, "utf8").toString("hex");
@@ -45,7 +50,11 @@ export function decodeCertificate(d: Data): OnchainCertificate {
 export function certificatesBytes(certs: readonly OnchainCertificate[]): Buffer {
   const parts: Buffer[] = [];
   for (const c of certs) {
-    parts.push(Buffer.from(fromHex(c.hash, "certificate hash")), Buffer.from(c.algorithm, "utf8"), Buffer.from(fromHex(c.issuer, "issuer")));
+    parts.push(
+      Buffer.from(fromHex(c.hash, "certificate hash")),
+      Buffer.from(c.algorithm, "utf8"),
+      Buffer.from(fromHex(c.issuer, "issuer")),
+    );
     for (const chunk of c.extra) parts.push(Buffer.from(chunk, "utf8"));
   }
   return Buffer.concat(parts);

@@ -1,6 +1,6 @@
 /**
  * Certificate metadata travels on chain as a list of byte strings of at most 64 bytes (the Plutus bytestring
- * limit), cut on UTF-8 boundaries so every chunk is valid UTF-8 on its own (reference-study §3.2).
+ * limit), cut on UTF-8 boundaries so every chunk is valid UTF-8 on its own (docs/protocol.md#metadata-chunks).
  */
 export const MAX_CHUNK_BYTES = 64;
 

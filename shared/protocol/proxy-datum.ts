@@ -1,4 +1,4 @@
-/** The proxy pointer datum (reference-study §4.1): `Constr 0 [script_pointer, script_owner]`. */
+/** The proxy pointer datum (docs/protocol.md#proxy-datum): `Constr 0 [script_pointer, script_owner]`. */
 import { bytes, constr, type Data, expectBytes, expectConstr } from "./plutus-data";
 
 export interface ProxyDatum {

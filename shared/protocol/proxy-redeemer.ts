@@ -1,4 +1,4 @@
-/** The proxy redeemer (reference-study §4.1): ADMIN = Constr 0, USER = Constr 1. */
+/** The proxy redeemer (docs/protocol.md#proxy-redeemer): ADMIN = Constr 0, USER = Constr 1. */
 import { constr, type Data, expectConstr } from "./plutus-data";
 import { ProtocolError } from "./errors";
 

@@ -3,37 +3,31 @@
  * (params are `data` in the validators, so any CIP-57 applier gives the same hash), script hashes, and the
  * addresses services need (proxy address, state reward address, library address) for network id 0 or 1.
  */
-import { apply_params_to_script } from "@lucid-evolution/uplc";
-import { CSL } from "../csl/lib";
-import { fromHex, toHex } from "../csl/hex";
-import { bytes, constr, type Data, int, list, toCslData } from "./plutus-data";
-import { type Blueprint, validatorCode } from "./blueprint";
-import { pointerTokenName, type OutRef } from "./token-names";
+import { applyParamsToScript } from "../csl/plutus-data";
+import { plutusScriptHash, scriptAddress, scriptRewardAddress } from "../csl/plutus-script";
+import { bytes, constr, type Data, int, list } from "./plutus-data";
+import { type Blueprint, loadBlueprint, validatorCode } from "./blueprint";
+import type { OutRef } from "../domain/out-ref";
+import { pointerTokenName } from "./token-names";
 
 export type NetworkId = 0 | 1;
 
 /** Applies Data parameters, in order, to a single-wrapped script; returns the applied single-wrapped hex. */
-export function applyParams(compiledCode: string, params: readonly Data[]): string {
-  const plist = CSL.PlutusList.new();
-  for (const p of params) plist.add(toCslData(p));
-  return toHex(apply_params_to_script(plist.to_bytes(), fromHex(compiledCode, "compiled code")));
-}
+export const applyParams = applyParamsToScript;
 
 /** blake2b-224 of a Plutus V3 script (single-wrapped hex). */
 export function scriptHashOf(code: string): string {
-  return CSL.PlutusScript.new_v3(fromHex(code, "script")).hash().to_hex();
+  return plutusScriptHash(code, "plutus:v3");
 }
 
 /** Enterprise address whose payment credential is the script. */
 export function scriptAddressOf(scriptHash: string, networkId: NetworkId): string {
-  const cred = CSL.Credential.from_scripthash(CSL.ScriptHash.from_hex(scriptHash));
-  return CSL.EnterpriseAddress.new(networkId, cred).to_address().to_bech32();
+  return scriptAddress(scriptHash, networkId);
 }
 
 /** Reward (stake) address of a script credential: where the withdraw-zero goes. */
 export function rewardAddressOf(scriptHash: string, networkId: NetworkId): string {
-  const cred = CSL.Credential.from_scripthash(CSL.ScriptHash.from_hex(scriptHash));
-  return CSL.RewardAddress.new(networkId, cred).to_address().to_bech32();
+  return scriptRewardAddress(scriptHash, networkId);
 }
 
 export interface AppliedScript {
@@ -46,6 +40,18 @@ export interface AppliedScript {
 
 function applied(code: string): AppliedScript {
   return { code, hash: scriptHashOf(code), size: code.length / 2 };
+}
+
+/** An extension's script that is both a minting policy and the address holding its tokens (policy id = hash). */
+export interface PolicyScript extends AppliedScript {
+  /** enterprise address of the script (no stake part) */
+  readonly address: string;
+  readonly policyId: string;
+}
+
+export function policyScriptOf(code: string, networkId: NetworkId): PolicyScript {
+  const script = applied(code);
+  return { ...script, address: scriptAddressOf(script.hash, networkId), policyId: script.hash };
 }
 
 export function outRefData(ref: OutRef): Data {
@@ -67,6 +73,19 @@ export interface ProtocolScripts {
   readonly state: AppliedScript & { readonly rewardAddress: string };
   readonly library: AppliedScript & { readonly address: string };
   readonly pointerTokenName: string;
+}
+
+/** The committed blueprint's scripts for a configured deployment (PROXY_TX_HASH, SERVICE_KEY_HASH, BOOTSTRAP_ADMINS). */
+export function deploymentScripts(
+  deployment: { proxyOneShot: OutRef; bootstrapAdministrators: readonly string[]; serviceKeyHash: string },
+  networkId: NetworkId,
+): ProtocolScripts {
+  return deriveProtocolScripts(loadBlueprint(), {
+    proxyOneShot: deployment.proxyOneShot,
+    bootstrapAdministrators: deployment.bootstrapAdministrators,
+    libraryAdministrator: deployment.serviceKeyHash,
+    networkId,
+  });
 }
 
 /** Everything a deployment needs, derived from the blueprint and its parameters. */

@@ -1,19 +1,17 @@
 /**
- * The state datum (reference-study §4.2), 11 fields:
+ * The state datum (docs/protocol.md#state-datum), 11 fields:
  * `Constr 0 [id, owner, fee, fee_interval, fee_receivers, ttl, countdown, certificate_data_hash, batch_size,
  *  bootstrap_datum_name, keep_as_oracle]`, keep_as_oracle a Plutus Bool (Constr 0 = False, Constr 1 = True).
  */
-import { bool, bytes, constr, type Data, expectBool, expectBytes, expectConstr, expectInt, expectList, int, list } from "./plutus-data";
+import { decodeForkTerms, encodeForkTerms, type ForkTerms } from "./bootstrap-datum";
+import { bool, bytes, constr, type Data, expectBool, expectBytes, expectConstr, expectInt, int } from "./plutus-data";
 
-export interface StateDatum {
+/** The fee terms and ttl (fields 2–5) are the bootstrap's, copied at the fork. */
+export interface StateDatum extends ForkTerms {
   /** state id = the state token's asset name (32 bytes hex) */
   readonly id: string;
   /** payment key hash of the owner */
   readonly owner: string;
-  readonly fee: bigint;
-  readonly feeInterval: bigint;
-  readonly feeReceivers: readonly string[];
-  readonly ttl: bigint;
   /** transactions left; the next one writes countdown - 1 */
   readonly countdown: bigint;
   /** sha2-256 of the certificates of the transaction that wrote this datum */
@@ -28,10 +26,7 @@ export function encodeStateDatum(d: StateDatum): Data {
   return constr(0, [
     bytes(d.id),
     bytes(d.owner),
-    int(d.fee),
-    int(d.feeInterval),
-    list(d.feeReceivers.map(bytes)),
-    int(d.ttl),
+    ...encodeForkTerms(d),
     int(d.countdown),
     bytes(d.certificateDataHash),
     int(d.batchSize),
@@ -46,10 +41,7 @@ export function decodeStateDatum(d: Data): StateDatum {
   return {
     id: expectBytes(f[0], "id"),
     owner: expectBytes(f[1], "owner", 28),
-    fee: expectInt(f[2], "fee"),
-    feeInterval: expectInt(f[3], "feeInterval"),
-    feeReceivers: expectList(f[4], "feeReceivers").map((x, i) => expectBytes(x, `feeReceivers[${i}]`, 28)),
-    ttl: expectInt(f[5], "ttl"),
+    ...decodeForkTerms(f),
     countdown: expectInt(f[6], "countdown"),
     certificateDataHash: expectBytes(f[7], "certificateDataHash"),
     batchSize: expectInt(f[8], "batchSize"),

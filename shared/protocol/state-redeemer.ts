@@ -1,5 +1,5 @@
 /**
- * The state script's withdraw redeemer (reference-study §3.2): `Constr 0 [purpose, certificates]`,
+ * The state script's withdraw redeemer (docs/protocol.md#state-redeemer): `Constr 0 [purpose, certificates]`,
  * purpose `Constr k []` with BURN_BOOTSTRAP=0, BURN_STATE=1, UPDATE_STATE=2, MINT_STATE=3, MINT_BOOTSTRAP=4.
  */
 import { constr, type Data, expectConstr, expectList, list } from "./plutus-data";

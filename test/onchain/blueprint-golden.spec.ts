@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { expect } from "chai";
 import { BLUEPRINT_PATH, TRACE_BLUEPRINT_PATH, buildBlueprints } from "../../onchain/blueprint-build";
+import { VALIDATOR_NAMES } from "../../onchain/validator-names";
 
 interface Entry {
   title: string;
@@ -28,6 +29,8 @@ describe("blueprint golden (recompiles every validator)", function () {
       const committed = readFileSync(file, "utf8");
       const hashes = (json: string) => entries(json).map((v) => `${v.title} ${v.hash}`);
       expect(hashes(committed), `script hashes in ${file}`).to.deep.equal(hashes(fresh));
+      const validators = new Set(entries(committed).map((v) => v.title.split(".")[0]));
+      expect([...validators], `validators in ${file}`).to.deep.equal([...VALIDATOR_NAMES]);
       expect(committed, `${file} byte for byte`).to.equal(fresh);
     }
   });

@@ -2,8 +2,21 @@
  * Proxy rules: ADMIN mint (init), ADMIN spend (upgrade), and the USER rules that protect the pointer token.
  */
 import { expect } from "chai";
-import { bytes, constr, dataToCborHex, encodeProxyDatum, encodeProxyRedeemer } from "../../shared/protocol";
-import { BUILDS, ProtocolFixture, certificatesFor, defaultBootstrap } from "./support/protocol-fixture";
+import {
+  DEFAULT_BLUEPRINT_PATH,
+  TRACE_BLUEPRINT_PATH,
+  bytes,
+  constr,
+  dataToCborHex,
+  deriveProtocolScripts,
+  encodeBootstrapDatum,
+  encodeProxyDatum,
+  encodeProxyRedeemer,
+  encodeStateRedeemer,
+  loadBlueprint,
+} from "../../shared/protocol";
+import { BUILDS, ProtocolFixture, certificatesFor, defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";
+import { stakeCertificateTx } from "../../fixtures/onchain/stake-certificate";
 
 for (const kind of BUILDS) {
   describe(`proxy ADMIN mint: init (${kind} build)`, function () {
@@ -34,7 +47,11 @@ for (const kind of BUILDS) {
     it("rejects a pointer sent away from the proxy address", async () => {
       const name = f.scripts.pointerTokenName;
       const datum = encodeProxyDatum({ scriptPointer: f.scripts.state.hash, scriptOwner: f.actors.service.paymentKeyHash });
-      await f.reject(f.initSpec({ outputs: [f.tokenOutput(name, datum, { address: f.actors.service.address })] }), f.actors.service, "pointer output is at the proxy address");
+      await f.reject(
+        f.initSpec({ outputs: [f.tokenOutput(name, datum, { address: f.actors.service.address })] }),
+        f.actors.service,
+        "pointer output is at the proxy address",
+      );
     });
 
     it("rejects a malformed pointer datum", async () => {
@@ -51,7 +68,9 @@ for (const kind of BUILDS) {
     it("accepts the init and names the pointer sha3_256(tx_id ‖ ascii(index))", async () => {
       await f.accept(f.initSpec(), f.actors.service);
       const pointer = f.findPointer();
-      expect(pointer.datum).to.equal(dataToCborHex(encodeProxyDatum({ scriptPointer: f.scripts.state.hash, scriptOwner: f.actors.service.paymentKeyHash })));
+      expect(pointer.datum).to.equal(
+        dataToCborHex(encodeProxyDatum({ scriptPointer: f.scripts.state.hash, scriptOwner: f.actors.service.paymentKeyHash })),
+      );
     });
   });
 
@@ -80,11 +99,61 @@ for (const kind of BUILDS) {
     it("rejects minting the pointer name with USER", async () => {
       const spec = f.mintStateSpec(f.actors.alice);
       const id = Object.keys(spec.mints![0]!.assets)[0]!;
-      await f.reject(f.mintStateSpec(f.actors.alice, { assets: { [id]: 1n, [f.scripts.pointerTokenName]: 1n } }), f.actors.alice, "pointer token is not minted or burned");
+      await f.reject(
+        f.mintStateSpec(f.actors.alice, { assets: { [id]: 1n, [f.scripts.pointerTokenName]: 1n } }),
+        f.actors.alice,
+        "pointer token is not minted or burned",
+      );
+    });
+
+    it("rejects a USER mint authorised by another state script than the pointer's (the same code with the attacker as administrator)", async () => {
+      const bob = f.actors.bob;
+      const rogue = deriveProtocolScripts(loadBlueprint(kind === "trace" ? TRACE_BLUEPRINT_PATH : DEFAULT_BLUEPRINT_PATH), {
+        proxyOneShot: { txHash: f.oneShot.transaction.id, index: f.oneShot.index },
+        bootstrapAdministrators: [bob.paymentKeyHash],
+        libraryAdministrator: bob.paymentKeyHash,
+        networkId: 0,
+      }).state;
+      expect(rogue.hash).to.not.equal(f.scripts.state.hash);
+      // bob stores his script as a reference script and registers its stake credential: its withdrawals are real
+      const { txId } = await f.chain.submit(
+        {
+          utxos: f.utxosOf(bob),
+          changeAddress: bob.address,
+          outputs: [{ address: bob.address, referenceScript: { language: "plutus:v3", cbor: rogue.code } }],
+        },
+        [bob],
+      );
+      const rogueRef = f.utxosOf(bob).find((u) => u.transaction.id === txId && u.script !== undefined)!;
+      await f.chain.devnet.submitTransaction(await stakeCertificateTx(f.chain, "register", rogue.hash, rogueRef, bob));
+      f.chain.devnet.produceBlock();
+
+      const boot = defaultBootstrap(f.actors, { tokenName: Buffer.from("rogue").toString("hex"), fee: 0n });
+      const spec = {
+        utxos: f.utxosOf(bob),
+        changeAddress: bob.address,
+        referenceInputs: [f.pointer],
+        mints: [f.proxyMint({ [boot.tokenName]: 1n })],
+        withdrawals: [
+          {
+            rewardAddress: rogue.rewardAddress,
+            lovelace: 0n,
+            script: { language: "plutus:v3" as const, referenceUtxo: rogueRef },
+            redeemer: dataToCborHex(encodeStateRedeemer({ purpose: "MINT_BOOTSTRAP", certificates: [] })),
+          },
+        ],
+        outputs: [f.tokenOutput(boot.tokenName, encodeBootstrapDatum(boot))],
+        requiredSigners: [bob.paymentKeyHash],
+      };
+      await f.reject(spec, bob, "state script is withdrawn");
     });
 
     it("rejects an upgrade without the owner's signature", async () => {
-      const spec = { ...f.upgradeSpec({ signers: [f.actors.alice.paymentKeyHash] }), utxos: f.utxosOf(f.actors.alice), changeAddress: f.actors.alice.address };
+      const spec = {
+        ...f.upgradeSpec({ signers: [f.actors.alice.paymentKeyHash] }),
+        utxos: f.utxosOf(f.actors.alice),
+        changeAddress: f.actors.alice.address,
+      };
       await f.reject(spec, f.actors.alice, "previous owner signed");
     });
 

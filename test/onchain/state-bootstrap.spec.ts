@@ -3,8 +3,8 @@
  * or destroy bootstraps, and a bootstrap is exactly one token at the proxy address carrying its own name.
  */
 import { expect } from "chai";
-import { bytes, constr, encodeBootstrapDatum, encodeProxyRedeemer, dataToCborHex, int, list } from "../../shared/protocol";
-import { BUILDS, BOOTSTRAP_NAME_HEX, ProtocolFixture, defaultBootstrap } from "./support/protocol-fixture";
+import { bytes, constr, encodeBootstrapDatum, encodeProxyRedeemer, dataToCborHex, int, list, makeCertificate } from "../../shared/protocol";
+import { BUILDS, BOOTSTRAP_NAME_HEX, ProtocolFixture, defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";
 
 for (const kind of BUILDS) {
   describe(`state script MINT_BOOTSTRAP / BURN_BOOTSTRAP (${kind} build)`, function () {
@@ -16,8 +16,56 @@ for (const kind of BUILDS) {
     });
 
     it("rejects a bootstrap mint signed by a non-administrator", async () => {
-      const spec = { ...f.mintBootstrapSpec(defaultBootstrap(f.actors), { signers: [f.actors.alice.paymentKeyHash] }), utxos: f.utxosOf(f.actors.alice), changeAddress: f.actors.alice.address };
+      const spec = {
+        ...f.mintBootstrapSpec(defaultBootstrap(f.actors), { signers: [f.actors.alice.paymentKeyHash] }),
+        utxos: f.utxosOf(f.actors.alice),
+        changeAddress: f.actors.alice.address,
+      };
       await f.reject(spec, f.actors.alice, "administrator signed");
+    });
+
+    it("rejects a bootstrap mint carrying a certificate in another issuer's name (the administrator signs, the issuer does not)", async () => {
+      const auth = makeCertificate({
+        hash: "aa".repeat(32),
+        algorithm: "SHA-256",
+        issuer: f.actors.alice.paymentKeyHash,
+        metadata: JSON.stringify({ uv_tid: "IdentityAuth", t: "AUTH", ct: "email" }),
+      });
+      const spec = f.mintBootstrapSpec(defaultBootstrap(f.actors), { certificates: [auth] });
+      await f.reject(spec, f.actors.service, "no certificates");
+    });
+
+    const feeTermCases: [string, (b: ReturnType<typeof defaultBootstrap>) => Partial<ReturnType<typeof defaultBootstrap>>, string][] = [
+      [
+        "a fee with a transaction limit that is not a multiple of the fee interval (every fork would be free)",
+        () => ({ transactionLimit: 10n, feeInterval: 3n }),
+        "transaction limit is a multiple of the fee interval",
+      ],
+      ["a fee with a zero fee interval (never charged)", () => ({ feeInterval: 0n }), "fee interval is positive"],
+      ["a fee with a negative fee interval", () => ({ feeInterval: -3n }), "fee interval is positive"],
+      ["a fee without receivers (the share divides by zero)", () => ({ feeReceivers: [] }), "fee receivers are named"],
+      [
+        "the same fee receiver twice (one output would pay both shares)",
+        (b) => ({ feeReceivers: [b.feeReceivers[0]!, b.feeReceivers[0]!] }),
+        "fee receivers are distinct",
+      ],
+    ];
+    for (const [what, change, rule] of feeTermCases) {
+      it(`rejects a bootstrap with ${what}`, async () => {
+        const base = defaultBootstrap(f.actors, { tokenName: Buffer.from("terms").toString("hex") });
+        await f.reject(f.mintBootstrapSpec({ ...base, ...change(base) }), f.actors.service, rule);
+      });
+    }
+
+    it("accepts a free bootstrap whose transaction limit is not a multiple of its fee interval (nothing to evade)", async () => {
+      const free = defaultBootstrap(f.actors, {
+        tokenName: Buffer.from("free").toString("hex"),
+        fee: 0n,
+        transactionLimit: 10n,
+        feeReceivers: [],
+      });
+      await f.accept(f.mintBootstrapSpec(free), f.actors.service);
+      expect(f.findBootstrap(free.tokenName).datum).to.deep.equal(free);
     });
 
     it("rejects two tokens minted at once", async () => {
@@ -35,7 +83,11 @@ for (const kind of BUILDS) {
     it("rejects a malformed bootstrap datum (7 fields)", async () => {
       const boot = defaultBootstrap(f.actors);
       const seven = constr(0, [list([]), bytes(boot.tokenName), int(0), int(0), list([]), int(0), int(1)]);
-      await f.reject(f.mintBootstrapSpec(boot, { outputs: [f.tokenOutput(boot.tokenName, seven)] }), f.actors.service, "bootstrap datum is well formed");
+      await f.reject(
+        f.mintBootstrapSpec(boot, { outputs: [f.tokenOutput(boot.tokenName, seven)] }),
+        f.actors.service,
+        "bootstrap datum is well formed",
+      );
     });
 
     it("rejects a bootstrap sent to the administrator instead of the proxy address", async () => {
@@ -54,6 +106,15 @@ for (const kind of BUILDS) {
       expect(f.findBootstrap().datum).to.deep.equal(defaultBootstrap(f.actors));
     });
 
+    it("rejects a bootstrap burn that spends and burns a user's state", async () => {
+      const st = await f.mintState(f.actors.alice);
+      await f.reject(
+        f.burnBootstrapSpec({ input: st.utxo, assets: { [st.datum.id]: -1n } }),
+        f.actors.service,
+        "proxy input is the bootstrap of the burned token",
+      );
+    });
+
     it("rejects a bootstrap mint that also spends a proxy UTxO", async () => {
       const second = defaultBootstrap(f.actors, { tokenName: "7365636f6e64" });
       const spec = f.mintBootstrapSpec(second);
@@ -62,8 +123,22 @@ for (const kind of BUILDS) {
     });
 
     it("rejects a bootstrap burn signed by a non-administrator", async () => {
-      const spec = { ...f.burnBootstrapSpec({ signers: [f.actors.alice.paymentKeyHash] }), utxos: f.utxosOf(f.actors.alice), changeAddress: f.actors.alice.address };
+      const spec = {
+        ...f.burnBootstrapSpec({ signers: [f.actors.alice.paymentKeyHash] }),
+        utxos: f.utxosOf(f.actors.alice),
+        changeAddress: f.actors.alice.address,
+      };
       await f.reject(spec, f.actors.alice, "administrator signed");
+    });
+
+    it("rejects a bootstrap burn carrying a certificate in another issuer's name (a REVOKE of alice's credential)", async () => {
+      const revoke = makeCertificate({
+        hash: "bb".repeat(32),
+        algorithm: "SHA-256",
+        issuer: f.actors.alice.paymentKeyHash,
+        metadata: JSON.stringify({ uv_tid: "IdentityAuth", t: "REVOKE", th: "aa".repeat(32) }),
+      });
+      await f.reject(f.burnBootstrapSpec({ certificates: [revoke] }), f.actors.service, "no certificates");
     });
 
     it("rejects a bootstrap burn that puts something back at the proxy address", async () => {

@@ -3,7 +3,7 @@
  * re-created at the proxy address and the funds go back to the owner.
  */
 import { expect } from "chai";
-import { BUILDS, ProtocolFixture, certificatesFor, defaultBootstrap, type StateUtxo } from "./support/protocol-fixture";
+import { BUILDS, ProtocolFixture, certificatesFor, defaultBootstrap, type StateUtxo } from "../../fixtures/onchain/protocol-fixture";
 
 for (const kind of BUILDS) {
   describe(`state script BURN_STATE (${kind} build)`, function () {
@@ -31,7 +31,11 @@ for (const kind of BUILDS) {
     });
 
     it("rejects a burn carrying certificates", async () => {
-      await f.reject(f.burnStatesSpec([first], f.actors.alice, { certificates: certificatesFor(f.actors.alice, 1) }), f.actors.alice, "no certificates");
+      await f.reject(
+        f.burnStatesSpec([first], f.actors.alice, { certificates: certificatesFor(f.actors.alice, 1) }),
+        f.actors.alice,
+        "no certificates",
+      );
     });
 
     it("rejects spending two states but burning only one", async () => {
@@ -42,6 +46,12 @@ for (const kind of BUILDS) {
     it("rejects a burn that re-creates a state at the proxy address", async () => {
       const outputs = [{ address: f.scripts.proxy.address, lovelace: 2_000_000n, inlineDatum: first.utxo.datum! }];
       await f.reject(f.burnStatesSpec([first], f.actors.alice, { outputs }), f.actors.alice, "nothing is sent to the proxy address");
+    });
+
+    it("rejects spending a token-less copy of a state alongside the state it copies", async () => {
+      const copy = { utxo: await f.lookalike(f.actors.alice, first.utxo.datum!), datum: first.datum };
+      const spec = f.burnStatesSpec([first, copy], f.actors.alice, { assets: { [first.datum.id]: -1n } });
+      await f.reject(spec, f.actors.alice, "burn is exactly the spent states");
     });
 
     it("accepts burning two states of the same owner in one transaction (opt-out)", async () => {

@@ -4,8 +4,16 @@
  */
 import { expect } from "chai";
 import { CSL } from "../../shared/csl/lib";
-import { certificateDataHash, constr, encodeStateDatum, int, makeCertificate } from "../../shared/protocol";
-import { BUILDS, ProtocolFixture, certificatesFor, defaultBootstrap, type StateUtxo } from "./support/protocol-fixture";
+import {
+  certificateDataHash,
+  constr,
+  dataToCborHex,
+  encodeProxyRedeemer,
+  encodeStateDatum,
+  int,
+  makeCertificate,
+} from "../../shared/protocol";
+import { BUILDS, ProtocolFixture, certificatesFor, defaultBootstrap, type StateUtxo } from "../../fixtures/onchain/protocol-fixture";
 
 const UPDATE_DATUM_RULE = "next datum changes only certificate hash and countdown";
 
@@ -27,7 +35,11 @@ for (const kind of BUILDS) {
 
     it("rejects an update the owner did not sign", async () => {
       const certificates = certificatesFor(f.actors.issuer, 1);
-      await f.reject(f.updateSpec(feeState, f.actors.alice, { certificates, signers: [f.actors.issuer.paymentKeyHash] }), f.actors.alice, "owner signed");
+      await f.reject(
+        f.updateSpec(feeState, f.actors.alice, { certificates, signers: [f.actors.issuer.paymentKeyHash] }),
+        f.actors.alice,
+        "owner signed",
+      );
     });
 
     it("rejects a fee share short by one lovelace", async () => {
@@ -41,7 +53,11 @@ for (const kind of BUILDS) {
 
     it("rejects a fee share one lovelace too large (shares are exact)", async () => {
       const [a, b] = f.feeOutputs(feeState.datum);
-      await f.reject(f.updateSpec(feeState, f.actors.alice, { feeOutputs: [a!, { ...b!, lovelace: b!.lovelace! + 1n }] }), f.actors.alice, "service fee is paid");
+      await f.reject(
+        f.updateSpec(feeState, f.actors.alice, { feeOutputs: [a!, { ...b!, lovelace: b!.lovelace! + 1n }] }),
+        f.actors.alice,
+        "service fee is paid",
+      );
     });
 
     it("rejects a fee paid to the wrong key", async () => {
@@ -54,7 +70,11 @@ for (const kind of BUILDS) {
     });
 
     it("rejects a countdown that is not decremented", async () => {
-      await f.reject(f.updateSpec(feeState, f.actors.alice, { datum: (d) => ({ ...d, countdown: d.countdown + 1n }) }), f.actors.alice, UPDATE_DATUM_RULE);
+      await f.reject(
+        f.updateSpec(feeState, f.actors.alice, { datum: (d) => ({ ...d, countdown: d.countdown + 1n }) }),
+        f.actors.alice,
+        UPDATE_DATUM_RULE,
+      );
     });
 
     for (const [field, change] of [
@@ -97,7 +117,11 @@ for (const kind of BUILDS) {
     });
 
     it("rejects more certificates than the batch size", async () => {
-      await f.reject(f.updateSpec(feeState, f.actors.alice, { certificates: certificatesFor(f.actors.alice, 11, 20) }), f.actors.alice, "certificates fit the batch size");
+      await f.reject(
+        f.updateSpec(feeState, f.actors.alice, { certificates: certificatesFor(f.actors.alice, 11, 20) }),
+        f.actors.alice,
+        "certificates fit the batch size",
+      );
     });
 
     it("rejects an update without certificates", async () => {
@@ -134,12 +158,22 @@ for (const kind of BUILDS) {
         0,
         CSL.Credential.from_scripthash(CSL.ScriptHash.from_hex(f.scripts.proxy.hash)),
         CSL.Credential.from_keyhash(CSL.Ed25519KeyHash.from_hex(f.actors.alice.stakeKeyHash)),
-      ).to_address().to_bech32();
-      await f.reject(f.updateSpec(feeState, f.actors.alice, { stateOutput: { address: moved, lovelace: 3_000_000n } }), f.actors.alice, "state output stays at the state address");
+      )
+        .to_address()
+        .to_bech32();
+      await f.reject(
+        f.updateSpec(feeState, f.actors.alice, { stateOutput: { address: moved, lovelace: 3_000_000n } }),
+        f.actors.alice,
+        "state output stays at the state address",
+      );
     });
 
     it("rejects a state output without the state token", async () => {
-      await f.reject(f.updateSpec(feeState, f.actors.alice, { stateOutput: { assets: {} } }), f.actors.alice, "state output holds the state token");
+      await f.reject(
+        f.updateSpec(feeState, f.actors.alice, { stateOutput: { assets: {} } }),
+        f.actors.alice,
+        "state output holds the state token",
+      );
     });
 
     it("rejects a second output at the proxy address", async () => {
@@ -148,7 +182,11 @@ for (const kind of BUILDS) {
     });
 
     it("rejects an extra proxy token minted alongside the update", async () => {
-      await f.reject(f.updateSpec(feeState, f.actors.alice, { mints: [f.proxyMint({ "6e6577": 1n })] }), f.actors.alice, "no proxy token is minted or burned");
+      await f.reject(
+        f.updateSpec(feeState, f.actors.alice, { mints: [f.proxyMint({ "6e6577": 1n })] }),
+        f.actors.alice,
+        "no proxy token is minted or burned",
+      );
     });
 
     it("rejects a state spend without the state script's withdrawal (proxy USER rule)", async () => {
@@ -157,6 +195,22 @@ for (const kind of BUILDS) {
 
     it("rejects a state spend without the pointer reference input (proxy USER rule)", async () => {
       await f.reject(f.updateSpec(feeState, f.actors.alice, { pointerRef: null }), f.actors.alice, "pointer is a reference input");
+    });
+
+    it("rejects an update spending two states of the owner with one state output", async () => {
+      const other = await f.mintState(f.actors.alice);
+      const spec = f.updateSpec(feeState, f.actors.alice);
+      const second = { utxo: other.utxo, script: f.proxyWitness(), redeemer: dataToCborHex(encodeProxyRedeemer("USER")) };
+      await f.reject({ ...spec, scriptInputs: [...spec.scriptInputs!, second] }, f.actors.alice, "exactly one state input");
+    });
+
+    it("rejects an update spending a token-less copy of the state (the datum copied to a UTxO at the proxy address)", async () => {
+      const copy = { utxo: await f.lookalike(f.actors.alice, feeState.utxo.datum!), datum: feeState.datum };
+      await f.reject(
+        f.updateSpec(copy, f.actors.alice, { stateOutput: { assets: {} } }),
+        f.actors.alice,
+        "state input holds its state token",
+      );
     });
 
     it("accepts an upper bound exactly at the ttl (exclusive bound)", async () => {

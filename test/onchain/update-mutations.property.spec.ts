@@ -6,9 +6,9 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import type { OutputSpec } from "../../shared/csl/outputs";
-import { CSL } from "../../shared/csl/lib";
+import { enterpriseAddressOfKeyHash } from "../../shared/csl/address";
 import { certificateDataHash, type OnchainCertificate, type StateDatum } from "../../shared/protocol";
-import { ProtocolFixture, certificatesFor, defaultBootstrap, type StateUtxo } from "./support/protocol-fixture";
+import { ProtocolFixture, certificatesFor, defaultBootstrap, type StateUtxo } from "../../fixtures/onchain/protocol-fixture";
 
 type Mutation =
   | { kind: "datum"; field: keyof StateDatum; value: unknown }
@@ -27,10 +27,18 @@ const nonZero = fc.bigInt({ min: -5_000n, max: 5_000n }).filter((d) => d !== 0n)
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant("datum" as const), field: fc.constant("id" as const), value: hex(32) }),
   fc.record({ kind: fc.constant("datum" as const), field: fc.constant("owner" as const), value: hex(28) }),
-  fc.record({ kind: fc.constant("datum" as const), field: fc.constantFrom("fee" as const, "feeInterval" as const, "ttl" as const, "batchSize" as const), value: fc.bigInt({ min: 0n, max: 10n ** 13n }) }),
+  fc.record({
+    kind: fc.constant("datum" as const),
+    field: fc.constantFrom("fee" as const, "feeInterval" as const, "ttl" as const, "batchSize" as const),
+    value: fc.bigInt({ min: 0n, max: 10n ** 13n }),
+  }),
   fc.record({ kind: fc.constant("datum" as const), field: fc.constant("certificateDataHash" as const), value: hex(32) }),
   fc.record({ kind: fc.constant("datum" as const), field: fc.constant("bootstrapDatumName" as const), value: hex(6) }),
-  fc.record({ kind: fc.constant("datum" as const), field: fc.constant("feeReceivers" as const), value: fc.array(hex(28), { maxLength: 3 }) }),
+  fc.record({
+    kind: fc.constant("datum" as const),
+    field: fc.constant("feeReceivers" as const),
+    value: fc.array(hex(28), { maxLength: 3 }),
+  }),
   fc.record({ kind: fc.constant("datum" as const), field: fc.constant("keepAsOracle" as const), value: fc.constant(true) }),
   fc.record({ kind: fc.constant("countdown" as const), delta: nonZero }),
   fc.record({ kind: fc.constant("fee" as const), receiver: fc.constantFrom(0 as const, 1 as const), delta: nonZero }),
@@ -74,7 +82,7 @@ describe("property: mutated UPDATE_STATE transactions are rejected (shipped buil
         fees[m.receiver] = { ...fees[m.receiver]!, lovelace: fees[m.receiver]!.lovelace! + m.delta };
         break;
       case "feeTo":
-        fees[m.receiver] = { ...fees[m.receiver]!, address: enterpriseAddressOf(m.keyHash) };
+        fees[m.receiver] = { ...fees[m.receiver]!, address: enterpriseAddressOfKeyHash(m.keyHash, 0) };
         break;
       case "dropFee":
         fees.splice(m.receiver, 1);
@@ -130,8 +138,3 @@ describe("property: mutated UPDATE_STATE transactions are rejected (shipped buil
 });
 
 const big = (_k: string, v: unknown) => (typeof v === "bigint" ? v.toString() : v);
-
-/** An enterprise address of a key credential nobody in the fixture owns. */
-function enterpriseAddressOf(keyHash: string): string {
-  return CSL.EnterpriseAddress.new(0, CSL.Credential.from_keyhash(CSL.Ed25519KeyHash.from_hex(keyHash))).to_address().to_bech32();
-}

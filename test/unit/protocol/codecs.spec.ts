@@ -65,20 +65,29 @@ const bootstrapDatum: fc.Arbitrary<BootstrapDatum> = fc.record({
 });
 
 const certificate = fc
-  .record({ hash: hex(32), algorithm: fc.constantFrom("SHA-256", "SHA-512", "SHA3-256"), issuer: keyHash, metadata: fc.string({ maxLength: 300, unit: "grapheme" }) })
+  .record({
+    hash: hex(32),
+    algorithm: fc.constantFrom("SHA-256", "SHA-512", "SHA3-256"),
+    issuer: keyHash,
+    metadata: fc.string({ maxLength: 300, unit: "grapheme" }),
+  })
   .map(makeCertificate);
 
 describe("protocol codecs", () => {
   it("round-trips StateDatum through CBOR", () => {
-    fc.assert(fc.property(stateDatum, (d) => {
+    fc.assert(
+      fc.property(stateDatum, (d) => {
         expect(roundTrip(d, encodeStateDatum, decodeStateDatum)).to.deep.equal(d);
-      }));
+      }),
+    );
   });
 
   it("round-trips BootstrapDatum through CBOR", () => {
-    fc.assert(fc.property(bootstrapDatum, (d) => {
+    fc.assert(
+      fc.property(bootstrapDatum, (d) => {
         expect(roundTrip(d, encodeBootstrapDatum, decodeBootstrapDatum)).to.deep.equal(d);
-      }));
+      }),
+    );
   });
 
   it("round-trips ProxyDatum and ProxyRedeemer", () => {

@@ -31,7 +31,8 @@ describe("metadata chunks", () => {
         const chunks = chunkMetadata(text);
         for (const c of chunks) expect(Buffer.byteLength(c, "utf8")).to.be.at.most(64);
         expect(joinMetadataChunks(chunks)).to.equal(text);
-        for (const c of chunks) expect(Buffer.from(Buffer.from(c, "utf8").toString("utf8"), "utf8").equals(Buffer.from(c, "utf8"))).to.equal(true);
+        for (const c of chunks)
+          expect(Buffer.from(Buffer.from(c, "utf8").toString("utf8"), "utf8").equals(Buffer.from(c, "utf8"))).to.equal(true);
       }),
       { numRuns: 300 },
     );
@@ -69,13 +70,17 @@ describe("token names", () => {
   const txHash = "0f".repeat(32);
   it("names the pointer sha3_256(tx_id ‖ ascii(decimal index))", () => {
     expect(pointerTokenName({ txHash, index: 12 })).to.equal(
-      createHash("sha3-256").update(Buffer.concat([Buffer.from(txHash, "hex"), Buffer.from("12")])).digest("hex"),
+      createHash("sha3-256")
+        .update(Buffer.concat([Buffer.from(txHash, "hex"), Buffer.from("12")]))
+        .digest("hex"),
     );
   });
 
   it("derives the state id sha2_256(tx_id ‖ uint16_le(index))", () => {
     expect(stateIdOf({ txHash, index: 258 })).to.equal(
-      createHash("sha256").update(Buffer.concat([Buffer.from(txHash, "hex"), Buffer.from([2, 1])])).digest("hex"),
+      createHash("sha256")
+        .update(Buffer.concat([Buffer.from(txHash, "hex"), Buffer.from([2, 1])]))
+        .digest("hex"),
     );
     expect(() => stateIdOf({ txHash, index: 70_000 })).to.throw(/uint16/);
     expect(() => stateIdOf({ txHash: "00", index: 0 })).to.throw(/32 bytes/);
@@ -97,7 +102,9 @@ describe("deployment scripts from the blueprint", () => {
     expect(a.state.hash).to.equal(b.state.hash);
     expect(a.proxy.hash).to.equal(scriptHashOf(a.proxy.code));
     expect(a.pointerTokenName).to.equal(pointerTokenName(params.proxyOneShot));
-    expect(a.state.code).to.equal(applyParams(validatorCode(blueprint, "state"), [bytes(a.proxy.hash), bytes(a.pointerTokenName), { list: [bytes("11".repeat(28))] }]));
+    expect(a.state.code).to.equal(
+      applyParams(validatorCode(blueprint, "state"), [bytes(a.proxy.hash), bytes(a.pointerTokenName), { list: [bytes("11".repeat(28))] }]),
+    );
     expect(a.proxy.address).to.match(/^addr_test1w/);
     expect(b.proxy.address).to.match(/^addr1w/);
     expect(a.state.rewardAddress).to.match(/^stake_test1/);
@@ -118,6 +125,8 @@ describe("deployment scripts from the blueprint", () => {
   it("rejects a blueprint that is not a V3 CIP-57 file", () => {
     expect(() => parseBlueprint("{}")).to.throw(/preamble/);
     expect(() => parseBlueprint("nope")).to.throw(/not JSON/);
-    expect(() => validatorCode({ preamble: { title: "x", plutusVersion: "v3" }, validators: [] }, "state")).to.throw(/not in the blueprint/);
+    expect(() => validatorCode({ preamble: { title: "x", plutusVersion: "v3" }, validators: [] }, "state")).to.throw(
+      /not in the blueprint/,
+    );
   });
 });
