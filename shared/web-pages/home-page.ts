@@ -1,0 +1,65 @@
+/**
+ * The home page `/` (docs/web-pages.md#the-home-page): the static form its script (web/app.ts) brings to life —
+ * files and texts hashed in the browser, looked up, and issued with a CIP-30 wallet through the public API.
+ * The page hands its script the service's network and short-link base in <meta> tags (no inline script).
+ */
+import { markup } from "./html";
+import { page, type PageAssets } from "./layout";
+
+export interface HomePageContext {
+  assets: PageAssets;
+  /** Cardano network id the wallet must be on (0 test networks, 1 mainnet). */
+  networkId: number;
+  network: string;
+  shortLinkBase: string;
+}
+
+export function renderHomePage(ctx: HomePageContext): string {
+  return page({
+    title: "Verify or issue certificates",
+    assets: ctx.assets,
+    script: true,
+    data: { page: "home" },
+    meta: {
+      "cert-anchor-network": ctx.network,
+      "cert-anchor-network-id": String(ctx.networkId),
+      "cert-anchor-short-links": ctx.shortLinkBase,
+    },
+    main: markup`<section class="intro">
+<h1>Verify or issue certificates</h1>
+<p>Files and texts are hashed in your browser and never uploaded: only their hashes are looked up, and anchored when you issue.</p>
+<noscript><p class="note">This page needs JavaScript to hash files in your browser. Certificate pages (<code>/verify/…</code>) work without it.</p></noscript>
+</section>
+<section class="panel" aria-labelledby="add-heading">
+<h2 id="add-heading">1. Add files or a text</h2>
+<div class="drop" id="drop-zone">
+<label for="file-input">Drop files here, or choose them</label>
+<input type="file" id="file-input" multiple>
+</div>
+<label for="text-input">Or paste a text (hashed as UTF-8)</label>
+<textarea id="text-input" rows="3"></textarea>
+<div class="row"><button type="button" id="add-text">Add text</button>
+<label class="inline" for="algorithm">Hash algorithm</label>
+<select id="algorithm"><option value="SHA-256">SHA-256</option><option value="SHA-512">SHA-512</option></select></div>
+<label for="hash-input">Or look up a hash you already have (hex)</label>
+<div class="row"><input id="hash-input" class="mono" autocomplete="off" spellcheck="false"><button type="button" id="lookup-hash">Look up</button></div>
+</section>
+<section class="panel" aria-labelledby="items-heading">
+<h2 id="items-heading">2. Hashes</h2>
+<p id="items-empty" class="muted">Nothing added yet.</p>
+<ul id="items" class="items" aria-live="polite"></ul>
+</section>
+<section class="panel" aria-labelledby="issue-heading">
+<h2 id="issue-heading">3. Issue certificates with your wallet</h2>
+<p class="muted">Issuing anchors the hashes that have no certificate yet, in one transaction your CIP-30 wallet signs (${ctx.network}).</p>
+<div id="wallets" class="row"></div>
+<p id="wallet-status" role="status"></p>
+<label for="metadata">Metadata for the new certificates (optional JSON object, e.g. {"title": "Contract v2"})</label>
+<textarea id="metadata" rows="3" class="mono" spellcheck="false"></textarea>
+<button type="button" id="issue" class="primary" disabled>Issue certificates</button>
+<ol id="progress" class="progress" aria-live="polite"></ol>
+<div id="results" aria-live="polite"></div>
+</section>
+`,
+  });
+}

@@ -1,0 +1,145 @@
+/**
+ * Serves the web pages next to the API on the gateway's HTTP server (docs/web-pages.md): `GET`/`HEAD` of `/`,
+ * `/verify/{hash}[/{txHash}]`, `/assets/*`, and an HTML 404 for any other path outside `/api/`. Everything else
+ * (every `/api/…` request, other methods) goes on to the API. Pages read certificates only through the action
+ * behind the public `GET /api/v1/verify/{hash}`. Every page carries a Content-Security-Policy without inline script
+ * or style, `Referrer-Policy: no-referrer` (verify links carry revealed values) and is gzipped when accepted.
+ */
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { gzipSync } from "node:zlib";
+import type { CertificateRecord } from "../verifier/certificate-projection";
+import { ASSET_PREFIX, type WebAssets } from "./assets";
+import { markup } from "./html";
+import { renderHomePage } from "./home-page";
+import { page } from "./layout";
+import { DATA_HASH_PATTERN, malformedPage, renderVerifyPage, TX_HASH_PATTERN, type RenderedPage } from "./verify-page";
+
+export const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+export interface PageServerOptions {
+  /** Every certificate of a hash, oldest first ([] when none). Throws when the verifier cannot answer. */
+  lookup(hash: string): Promise<CertificateRecord[]>;
+  assets(): Promise<WebAssets>;
+  network: string;
+  networkId: number;
+  /** Base of short links (`<base>/<code>`). */
+  shortLinkBase: string;
+  /** Where unexpected failures are reported. */
+  onError?(err: unknown): void;
+}
+
+/** Returns a request handler that answers page requests and returns false for everything else. */
+export function createPageHandler(opts: PageServerOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
+  return (req, res) => {
+    if (req.method !== "GET" && req.method !== "HEAD") return false;
+    const url = new URL(req.url ?? "/", "http://page.invalid");
+    const path = url.pathname;
+    if (path === "/api" || path.startsWith("/api/")) return false;
+    answer(opts, req, res, path, url.searchParams).catch((err: unknown) => {
+      opts.onError?.(err);
+      if (!res.headersSent) send(req, res, { status: 500, html: "<!DOCTYPE html><title>Error</title><p>Internal error.</p>" });
+      else res.end();
+    });
+    return true;
+  };
+}
+
+async function answer(opts: PageServerOptions, req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams) {
+  const assets = await opts.assets();
+  if (path.startsWith(ASSET_PREFIX)) {
+    const file = assets.files.get(path.slice(ASSET_PREFIX.length));
+    if (file === undefined) return send(req, res, notFound(assets));
+    const gz = acceptsGzip(req);
+    res.writeHead(200, {
+      "Content-Type": file.contentType,
+      "Cache-Control": "public, max-age=31536000, immutable",
+      "X-Content-Type-Options": "nosniff",
+      Vary: "Accept-Encoding",
+      ...(gz ? { "Content-Encoding": "gzip" } : {}),
+      "Content-Length": (gz ? file.gzip : file.body).length,
+    });
+    res.end(req.method === "HEAD" ? undefined : gz ? file.gzip : file.body);
+    return;
+  }
+  const ctx = { assets: assets.urls, shortLinkBase: opts.shortLinkBase };
+  if (path === "/") {
+    return send(req, res, {
+      status: 200,
+      html: renderHomePage({ ...ctx, network: opts.network, networkId: opts.networkId }),
+    });
+  }
+  const verify = /^\/verify(?:\/([^/]*))?(?:\/([^/]*))?\/?$/.exec(path);
+  if (verify === null) return send(req, res, notFound(assets));
+  const [, hash = "", txHash] = verify;
+  if (!DATA_HASH_PATTERN.test(hash))
+    return send(
+      req,
+      res,
+      malformedPage(ctx, "A certificate address is /verify/<hash>: the hash is even-length hex of at most 128 digits."),
+    );
+  if (txHash !== undefined && !TX_HASH_PATTERN.test(txHash))
+    return send(req, res, malformedPage(ctx, "A certificate address is /verify/<hash>/<transaction>: the transaction is 64 hex digits."));
+  let records: CertificateRecord[];
+  try {
+    records = await opts.lookup(hash.toLowerCase());
+  } catch (err) {
+    opts.onError?.(err);
+    return send(req, res, unavailable(assets), { "Retry-After": "5" });
+  }
+  return send(req, res, renderVerifyPage(ctx, { hash, ...(txHash !== undefined ? { txHash } : {}), records, query: [...query.entries()] }));
+}
+
+function notFound(assets: WebAssets): RenderedPage {
+  return {
+    status: 404,
+    html: page({
+      title: "Page not found",
+      assets: assets.urls,
+      main: markup`<section class="status status-not-found"><h1>Page not found</h1><p><a class="button" href="/">Go to the verifier</a></p></section>\n`,
+    }),
+  };
+}
+
+function unavailable(assets: WebAssets): RenderedPage {
+  return {
+    status: 503,
+    html: page({
+      title: "Temporarily unavailable",
+      assets: assets.urls,
+      main: markup`<section class="status status-not-found" role="alert"><h1>Temporarily unavailable</h1><p>The certificate service does not answer right now. Retry in a few seconds.</p></section>\n`,
+    }),
+  };
+}
+
+const acceptsGzip = (req: IncomingMessage) => /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
+
+function send(req: IncomingMessage, res: ServerResponse, pageOut: RenderedPage, extra: Record<string, string> = {}): void {
+  const body = Buffer.from(pageOut.html, "utf8");
+  const gz = acceptsGzip(req);
+  const payload = gz ? gzipSync(body) : body;
+  res.writeHead(pageOut.status, {
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Security-Policy": PAGE_CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cache-Control": "no-store",
+    Vary: "Accept-Encoding",
+    ...(gz ? { "Content-Encoding": "gzip" } : {}),
+    "Content-Length": String(payload.length),
+    ...extra,
+  });
+  res.end(req.method === "HEAD" ? undefined : payload);
+}
+
+/** Puts the page handler in front of the server's request listeners (moleculer-web's), which get the rest. */
+export function attachPageHandler(server: Server, handle: (req: IncomingMessage, res: ServerResponse) => boolean): void {
+  const listeners = server.listeners("request") as Array<(req: IncomingMessage, res: ServerResponse) => void>;
+  server.removeAllListeners("request");
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    if (handle(req, res)) return;
+    for (const l of listeners) l.call(server, req, res);
+  });
+}

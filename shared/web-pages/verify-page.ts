@@ -1,0 +1,180 @@
+/**
+ * The certificate page `/verify/{hash}[/{txHash}]` (docs/web-pages.md#the-certificate-page), rendered on the server
+ * from the records `GET /api/v1/verify/{hash}` answers. The update policy picks the anchors shown and the metadata
+ * that speaks for the certificate — the same `resolveDisplay` the short links use, and the metadata it authorises
+ * for previews, so a stranger anchoring the same hash later cannot rewrite the card or its revealed values. The
+ * link's query reveals `uv_url_*` values (shown only when their SHA-256 matches).
+ *
+ * `<body data-verification>`: `verified` (the hash is anchored and every revealed value matches), `mismatch` (a
+ * revealed value does not match), `not-found` (nothing anchors it, or the address is malformed: HTTP 404 / 400).
+ */
+import { templateIdOf } from "../domain/certificate-metadata";
+import { shortCodeOf } from "../domain/short-code";
+import { revealedFields } from "../short-links/revealed-values";
+import { resolveDisplay, type UpdatePolicy } from "../short-links/update-policy";
+import { SHORT_LINK_MIN_HASH_BYTES, type CertificateRecord } from "../verifier/certificate-projection";
+import { markup, type SafeHtml } from "./html";
+import { page, type PageAssets } from "./layout";
+import { renderCertificateCard } from "./templates";
+
+export const DATA_HASH_PATTERN = /^([0-9a-fA-F]{2}){1,64}$/;
+export const TX_HASH_PATTERN = /^[0-9a-fA-F]{64}$/;
+
+export interface RenderedPage {
+  status: number;
+  html: string;
+}
+
+export interface VerifyPageContext {
+  assets: PageAssets;
+  /** Base of short links (`<base>/<code>`). */
+  shortLinkBase: string;
+}
+
+const POLICY_SENTENCES: Record<UpdatePolicy, string> = {
+  append: "append: every anchor of this hash is listed; only the issuer's own anchors speak for the certificate",
+  first: "first: the first anchor is permanent",
+  frozen: "frozen: the certificate can no longer change",
+  override: "override: the latest anchor with content replaces the earlier ones",
+  restricted: "restricted: only the owner may update the certificate",
+  whitelist: "whitelist: the owner and the addresses it lists may update the certificate",
+  accumulate: "accumulate: the owner's and listed updates add fields; the first value of a field stays",
+};
+
+const utc = (ms: number) =>
+  `${new Date(ms)
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d{3}Z$/, "")} UTC`;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function notFoundPage(ctx: VerifyPageContext, status: 400 | 404, title: string, sentence: SafeHtml): RenderedPage {
+  return {
+    status,
+    html: page({
+      title,
+      assets: ctx.assets,
+      data: { verification: "not-found", reason: status === 400 ? "malformed" : "unknown" },
+      main: markup`<section class="status status-not-found" role="status">
+<h1>${title}</h1>
+<p>${sentence}</p>
+<p><a class="button" href="/">Check a file or a text</a></p>
+</section>
+`,
+    }),
+  };
+}
+
+export function malformedPage(ctx: VerifyPageContext, what: string): RenderedPage {
+  return notFoundPage(ctx, 400, "Not a certificate address", markup`${what}`);
+}
+
+function anchorDetails(r: CertificateRecord, count: number, policy: UpdatePolicy, shortLink: string | undefined): SafeHtml {
+  const short =
+    shortLink !== undefined
+      ? markup`<dt>Short link</dt><dd class="mono" data-field="short-link"><a href="${shortLink}">${shortLink}</a></dd>\n`
+      : "";
+  return markup`<dl class="fields anchor">
+<dt>Hash</dt><dd class="mono" data-field="hash">${r.hash}</dd>
+<dt>Algorithm</dt><dd data-field="algorithm">${r.algorithm}</dd>
+<dt>Issuer address</dt><dd class="mono" data-field="issuer-address">${r.address}</dd>
+<dt>Transaction</dt><dd class="mono" data-field="transaction">${r.transactionHash}</dd>
+<dt>Block</dt><dd data-field="block">${r.blockNumber} <span class="muted mono">${r.blockHash}</span></dd>
+<dt>Time</dt><dd data-field="time"><time datetime="${iso(r.creationTime)}">${utc(r.creationTime)}</time></dd>
+<dt>Anchored</dt><dd data-field="anchor-count">${count === 1 ? "once" : `${count} times`}</dd>
+<dt>Update policy</dt><dd data-field="update-policy">${POLICY_SENTENCES[policy]}</dd>
+${short}</dl>
+`;
+}
+
+function history(records: CertificateRecord[], shown: Set<CertificateRecord>, source: CertificateRecord): SafeHtml {
+  const items = records
+    .filter((r) => shown.has(r))
+    .map((r) => {
+      const isSource = r === source;
+      return markup`<li${isSource ? markup` class="source"` : ""}><a href="/verify/${r.hash}/${r.transactionHash}"><time datetime="${iso(r.creationTime)}">${utc(r.creationTime)}</time></a> · block ${r.blockNumber} · by <span class="mono">${r.address}</span>${isSource ? " (speaks for this certificate)" : ""}</li>\n`;
+    });
+  const hiddenCount = records.length - items.length;
+  const hidden =
+    hiddenCount > 0
+      ? markup`<p class="muted">${hiddenCount === 1 ? "One other anchor is" : `${hiddenCount} other anchors are`} not part of this certificate under its update policy.</p>\n`
+      : "";
+  return markup`<section class="history">
+<h2>Anchors</h2>
+<ol class="anchors">
+${items}</ol>
+${hidden}</section>
+`;
+}
+
+/**
+ * The page for a hash (already checked against DATA_HASH_PATTERN), its records oldest first, the optional
+ * transaction of the link, and the link's query parameters in order.
+ */
+export function renderVerifyPage(
+  ctx: VerifyPageContext,
+  input: { hash: string; txHash?: string; records: CertificateRecord[]; query: ReadonlyArray<[string, string]> },
+): RenderedPage {
+  const hash = input.hash.toLowerCase();
+  const txHash = input.txHash?.toLowerCase();
+  if (input.records.length === 0)
+    return notFoundPage(ctx, 404, "No certificate found", markup`Nothing on chain anchors the hash <span class="mono">${hash}</span>.`);
+  const linked = txHash === undefined ? undefined : input.records.find((r) => r.transactionHash === txHash);
+  if (txHash !== undefined && linked === undefined)
+    return notFoundPage(
+      ctx,
+      404,
+      "No certificate found",
+      markup`Transaction <span class="mono">${txHash}</span> anchors no certificate of the hash <span class="mono">${hash}</span>.`,
+    );
+
+  const display = resolveDisplay(input.records);
+  const shown = new Set(display.displayed);
+  const revealed = revealedFields(display.preview, input.query);
+  const mismatch = revealed.some((f) => f.state === "mismatch");
+  const templateId = templateIdOf(JSON.stringify(display.preview));
+  const anchor = linked !== undefined && shown.has(linked) ? linked : display.source;
+  const unvouched = input.query.map(([k]) => k).filter((k, i, all) => all.indexOf(k) === i && !revealed.some((f) => f.name === k));
+  const shortLink =
+    hash.length >= SHORT_LINK_MIN_HASH_BYTES * 2 ? `${ctx.shortLinkBase}/${shortCodeOf(hash)}${queryOf(input.query, revealed)}` : undefined;
+
+  const status = mismatch
+    ? markup`<section class="status status-mismatch" role="alert">
+<h1>✗ A revealed value does not match</h1>
+<p>The hash is anchored on chain, but this link carries a value the certificate was not issued for. Do not trust the values marked below.</p>
+</section>
+`
+    : markup`<section class="status status-verified" role="status">
+<h1>✓ Certificate verified</h1>
+<p>This hash is anchored on the Cardano blockchain${revealed.some((f) => f.state === "match") ? " and every value this link reveals matches it" : ""}.</p>
+</section>
+`;
+  const linkedNote =
+    linked !== undefined && !shown.has(linked)
+      ? markup`<p class="note" role="note">The linked transaction <span class="mono">${linked.transactionHash}</span> anchored this hash too, but under the certificate's update policy (${display.policy}) it does not change the certificate: the certificate is shown as its issuer stated it.</p>\n`
+      : "";
+  const ignored =
+    unvouched.length > 0
+      ? markup`<p class="note">Ignored link parameters (the certificate does not vouch for them): ${unvouched.join(", ")}.</p>\n`
+      : "";
+
+  return {
+    status: 200,
+    html: page({
+      title: mismatch ? "Certificate: value mismatch" : "Certificate verified",
+      assets: ctx.assets,
+      data: { verification: mismatch ? "mismatch" : "verified", template: templateId ?? "" },
+      main: markup`${status}${linkedNote}${renderCertificateCard(templateId, display.preview, revealed)}${ignored}<section class="details">
+<h2>On chain</h2>
+${anchorDetails(anchor, input.records.length, display.policy, shortLink)}</section>
+${history(input.records, shown, display.source)}`,
+    }),
+  };
+}
+
+/** The query part of a share link: only the parameters the certificate vouches for. */
+function queryOf(query: ReadonlyArray<[string, string]>, revealed: ReturnType<typeof revealedFields>): string {
+  const ok = new Set(revealed.filter((f) => f.state === "match").map((f) => f.name));
+  const kept = query.filter(([k]) => ok.has(k));
+  return kept.length > 0 ? `?${new URLSearchParams([...kept]).toString()}` : "";
+}

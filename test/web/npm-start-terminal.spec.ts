@@ -1,0 +1,91 @@
+/**
+ * `npm start` (scripts/start.ts) as a person sees it: on a terminal (a pseudo-terminal from util-linux `script`)
+ * the logs are pino-pretty lines, piped they stay JSON lines, and either way the banner ends with the URL of the
+ * pages, which answers with the home page.
+ */
+import { expect } from "chai";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const REPO = join(__dirname, "..", "..");
+const START = `${JSON.stringify(process.execPath)} --require tsx/cjs scripts/start.ts`;
+const OPEN_LINE =
+  /ready: http:\/\/127\.0\.0\.1:\d+\/api\/v1 answers requests\r?\nopen (http:\/\/127\.0\.0\.1:\d+\/) in a browser to verify and issue certificates\r?\n/;
+const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, "");
+
+interface Run {
+  child: ChildProcess;
+  output(): string;
+  exit: Promise<number | null>;
+  dataDir: string;
+}
+
+function run(tty: boolean): Run {
+  const dataDir = mkdtempSync(join(tmpdir(), "npm-start-tty-"));
+  const env = { ...process.env, DATA_DIR: dataDir, PORT: "0", HEALTH_PORT: "0", ENABLE_METRICS: "false", LOG_LEVEL: "info" };
+  // `script` runs the command on a pseudo-terminal and copies what it prints to its own stdout.
+  const child = tty
+    ? spawn("script", ["-qfec", START, "/dev/null"], { cwd: REPO, env, stdio: ["pipe", "pipe", "pipe"] })
+    : spawn(process.execPath, ["--require", "tsx/cjs", "scripts/start.ts"], { cwd: REPO, env, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+  child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
+  const exit = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, output: () => stripAnsi(out), exit, dataDir };
+}
+
+async function waitFor(r: Run, re: RegExp, ms: number): Promise<RegExpExecArray> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const m = re.exec(r.output());
+    if (m) return m;
+    if (Date.now() > deadline || r.child.exitCode !== null) throw new Error(`no ${re} in:\n${r.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe("npm start: logs for a person on a terminal, JSON lines otherwise, and the pages' URL last", function () {
+  this.timeout(150_000);
+  const runs: Run[] = [];
+  after(async () => {
+    for (const r of runs) {
+      if (r.child.exitCode === null) r.child.kill("SIGKILL");
+      await r.exit;
+      rmSync(r.dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it("prints pino-pretty lines on a TTY and JSON lines through a pipe; both banners end with the page URL, which serves the home page", async () => {
+    const terminal = run(true);
+    const piped = run(false);
+    runs.push(terminal, piped);
+    const [ttyOpen, pipeOpen] = await Promise.all([waitFor(terminal, OPEN_LINE, 120_000), waitFor(piped, OPEN_LINE, 120_000)]);
+
+    const ttyLines = terminal.output().split(/\r?\n/);
+    expect(
+      ttyLines.some((l) => /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO/.test(l)),
+      "pretty INFO lines",
+    ).to.equal(true);
+    expect(
+      ttyLines.filter((l) => l.startsWith('{"level"')),
+      "no JSON lines on a terminal",
+    ).to.deep.equal([]);
+    const pipeLines = piped.output().split("\n");
+    expect(pipeLines.filter((l) => l.startsWith('{"level":30')).length, "JSON lines through a pipe").to.be.above(0);
+    expect(pipeLines.some((l) => / INFO /.test(l))).to.equal(false);
+
+    for (const url of [ttyOpen[1]!, pipeOpen[1]!]) {
+      const res = await fetch(url);
+      expect(res.status).to.equal(200);
+      expect(await res.text()).to.contain("<title>Verify or issue certificates</title>");
+    }
+
+    // Ctrl-C on the terminal, SIGTERM through the pipe: both stop cleanly.
+    terminal.child.stdin!.write("\u0003");
+    piped.child.kill("SIGTERM");
+    expect(await piped.exit).to.equal(0);
+    expect(await terminal.exit).to.equal(0);
+  });
+});

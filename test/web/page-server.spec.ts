@@ -1,0 +1,146 @@
+/**
+ * The page handler over real HTTP, in front of a stand-in for the API: which requests it takes, the security
+ * headers, gzip, HEAD, immutable hashed assets, the 503 page when the verifier does not answer, and that the
+ * browser code turns CIP-30 hex addresses into the bech32 the API takes.
+ */
+import { expect } from "chai";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { gunzipSync } from "node:zlib";
+import { addressToBech32 } from "../../web/bech32";
+import { generateMnemonic, Wallet } from "../../shared/wallet";
+import type { CertificateRecord } from "../../shared/verifier/certificate-projection";
+import { loadWebAssets } from "../../shared/web-pages/assets";
+import { attachPageHandler, createPageHandler, PAGE_CSP } from "../../shared/web-pages/page-server";
+import { addressHex } from "./support/cip30-test-wallet";
+
+const HASH = "ab".repeat(32);
+const record: CertificateRecord = {
+  hash: HASH,
+  address: "addr_test1vqexample",
+  issuer: "aa".repeat(28),
+  blockHash: "cd".repeat(32),
+  blockNumber: 7,
+  transactionHash: "ef".repeat(32),
+  slot: 70,
+  creationTime: 1_800_000_000_000,
+  metadata: JSON.stringify({ title: "Hello" }),
+  bootstrapTokenName: null,
+  algorithm: "SHA-256",
+};
+
+describe("web pages: the page handler over HTTP", () => {
+  let server: Server;
+  let base: string;
+  let verifierDown = false;
+  const lookedUp: string[] = [];
+
+  before(async () => {
+    server = createServer((_req, res) => {
+      res.writeHead(299, { "Content-Type": "text/plain" });
+      res.end("api");
+    });
+    attachPageHandler(
+      server,
+      createPageHandler({
+        lookup: async (hash) => {
+          lookedUp.push(hash);
+          if (verifierDown) throw new Error("SERVICE_NOT_AVAILABLE");
+          return hash === HASH ? [record] : [];
+        },
+        assets: loadWebAssets,
+        network: "devnet",
+        networkId: 0,
+        shortLinkBase: "https://go.test",
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("serves / and /verify/… with a CSP without inline script, no referrer, no caching", async () => {
+    for (const path of ["/", `/verify/${HASH.toUpperCase()}`, `/verify/${HASH}/${"ef".repeat(32)}`]) {
+      const res = await fetch(base + path);
+      expect(res.status, path).to.equal(200);
+      expect(res.headers.get("content-type")).to.equal("text/html; charset=utf-8");
+      expect(res.headers.get("content-security-policy")).to.equal(PAGE_CSP);
+      expect(PAGE_CSP)
+        .to.match(/script-src 'self';/)
+        .and.not.match(/unsafe-inline|unsafe-eval/);
+      expect(res.headers.get("referrer-policy")).to.equal("no-referrer");
+      expect(res.headers.get("x-content-type-options")).to.equal("nosniff");
+      expect(res.headers.get("cache-control")).to.equal("no-store");
+      const html = await res.text();
+      expect(html).to.not.match(/<script>|<script [^>]*>[^<]/); // scripts only by src
+      expect(html).to.not.match(/ style=|<style/);
+    }
+    expect(lookedUp).to.include(HASH, "hashes are looked up in lowercase");
+  });
+
+  it("leaves /api/… and other methods to the API, and answers other paths with an HTML 404", async () => {
+    expect((await fetch(`${base}/api/v1/whatever/${HASH}`)).status).to.equal(299); // a stand-in API, not a route of the document
+    expect((await fetch(`${base}/api`)).status).to.equal(299);
+    expect((await fetch(`${base}/`, { method: "POST" })).status).to.equal(299);
+    const other = await fetch(`${base}/nothing/here`);
+    expect(other.status).to.equal(404);
+    expect(other.headers.get("content-type")).to.match(/^text\/html/);
+  });
+
+  it("gzips for clients that accept it, and answers HEAD without a body", async () => {
+    const raw = await new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
+      import("node:http")
+        .then(({ get }) =>
+          get(`${base}/`, { headers: { "Accept-Encoding": "gzip" } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (c: Buffer) => chunks.push(c));
+            res.on("end", () => resolve({ encoding: res.headers["content-encoding"], body: Buffer.concat(chunks) }));
+          }).on("error", reject),
+        )
+        .catch(reject);
+    });
+    expect(raw.encoding).to.equal("gzip");
+    expect(gunzipSync(raw.body).toString()).to.contain("<!DOCTYPE html>");
+    const head = await fetch(`${base}/verify/${HASH}`, { method: "HEAD" });
+    expect(head.status).to.equal(200);
+    expect(await head.text()).to.equal("");
+  });
+
+  it("serves the bundled script and stylesheet under content-hashed names, cached for good", async () => {
+    const assets = await loadWebAssets();
+    for (const url of [assets.urls.js, assets.urls.css]) {
+      expect(url).to.match(/^\/assets\/app-[A-Z0-9]+\.(js|css)$/);
+      const res = await fetch(base + url);
+      expect(res.status).to.equal(200);
+      expect(res.headers.get("cache-control")).to.equal("public, max-age=31536000, immutable");
+      expect((await res.text()).length).to.be.above(1000);
+    }
+    const js = await (await fetch(base + assets.urls.js)).text();
+    expect(js, "no HTML parsing of data in the browser code").to.not.match(/innerHTML|outerHTML|insertAdjacentHTML/);
+    expect((await fetch(`${base}/assets/app-NOPE.js`)).status).to.equal(404);
+  });
+
+  it("answers 400 for malformed addresses, 404 for unknown hashes, and 503 with Retry-After when the verifier does not answer", async () => {
+    expect((await fetch(`${base}/verify/abc`)).status).to.equal(400);
+    expect((await fetch(`${base}/verify/${HASH}/123`)).status).to.equal(400);
+    expect((await fetch(`${base}/verify/${"00".repeat(65)}`)).status, "more than 64 bytes").to.equal(400);
+    expect((await fetch(`${base}/verify/${"12".repeat(32)}`)).status).to.equal(404);
+    verifierDown = true;
+    try {
+      const res = await fetch(`${base}/verify/${HASH}`);
+      expect(res.status).to.equal(503);
+      expect(res.headers.get("retry-after")).to.equal("5");
+    } finally {
+      verifierDown = false;
+    }
+  });
+
+  it("turns a CIP-30 wallet's hex address into the bech32 address the API takes (web/bech32.ts)", () => {
+    for (const networkId of [0, 1]) {
+      const w = Wallet.fromMnemonic(generateMnemonic(), { networkId });
+      expect(addressToBech32(addressHex(w.address))).to.equal(w.address);
+      expect(addressToBech32(addressHex(w.enterpriseAddress))).to.equal(w.enterpriseAddress);
+      expect(addressToBech32(w.address), "bech32 passes through").to.equal(w.address);
+    }
+  });
+});

@@ -1,0 +1,233 @@
+/**
+ * The certificate page as rendered on the server: templates with the fields the published client writes, revealed
+ * values, the update policy (the short links' resolveDisplay), escaping of every metadata key and value, and the
+ * 404 / 400 pages. Pure rendering; the browser tests (pages.spec.ts) drive the same pages through HTTP.
+ */
+import { expect } from "chai";
+import { createHash } from "node:crypto";
+import type { CertificateRecord } from "../../shared/verifier/certificate-projection";
+import { renderVerifyPage } from "../../shared/web-pages/verify-page";
+import { TEMPLATES, templateNamed } from "../../shared/web-pages/templates";
+
+const ctx = { assets: { css: "/assets/app.css", js: "/assets/app.js" }, shortLinkBase: "https://go.test" };
+const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
+const HASH = sha("student-42");
+const ISSUER = "aa".repeat(28);
+const STRANGER = "bb".repeat(28);
+
+let slot = 100;
+function record(metadata: Record<string, unknown> | string, issuer = ISSUER, tx = sha(`tx${slot}`)): CertificateRecord {
+  slot += 10;
+  return {
+    hash: HASH,
+    address: `addr_test1_${issuer.slice(0, 8)}`,
+    issuer,
+    blockHash: "cd".repeat(32),
+    blockNumber: slot / 10,
+    transactionHash: tx,
+    slot,
+    creationTime: 1_800_000_000_000 + slot * 1000,
+    metadata: typeof metadata === "string" ? metadata : JSON.stringify(metadata),
+    bootstrapTokenName: "default",
+    algorithm: "SHA-256",
+  };
+}
+
+const render = (records: CertificateRecord[], query: Array<[string, string]> = [], txHash?: string) =>
+  renderVerifyPage(ctx, { hash: HASH, records, query, ...(txHash !== undefined ? { txHash } : {}) });
+const bodyAttr = (html: string, name: string) => new RegExp(`<body[^>]* data-${name}="([^"]*)"`).exec(html)?.[1];
+const revealedStates = (html: string) => [...html.matchAll(/data-revealed="(\w+)"/g)].map((m) => m[1]);
+
+/** Metadata exactly as `client.apps.issueDiploma` writes it (@uverify/sdk 0.1.8). */
+const diploma = (name: string) => ({
+  uverify_template_id: "diploma",
+  uverify_update_policy: "first",
+  issuer: "University of Testing",
+  uv_url_name: sha(name),
+  title: "Master of Science",
+  description: "This is to certify that the above-named individual has successfully completed all requirements.",
+});
+
+describe("web pages: the certificate page (server rendering)", () => {
+  it("renders a diploma with the revealed name marked as matching, and the anchor's chain facts", () => {
+    const r = record(diploma("Ada Lovelace"));
+    const page = render([r], [["name", "Ada Lovelace"]]);
+    expect(page.status).to.equal(200);
+    expect(bodyAttr(page.html, "verification")).to.equal("verified");
+    expect(bodyAttr(page.html, "template")).to.equal("diploma");
+    expect(page.html).to.contain(`data-template="diploma"`);
+    expect(page.html).to.contain("Master of Science");
+    expect(page.html).to.contain("University of Testing");
+    expect(page.html).to.match(
+      /<dt>Awarded to<\/dt><dd class="revealed match" data-revealed="match"><span class="value">Ada Lovelace<\/span>/,
+    );
+    for (const fact of [r.transactionHash, r.address, r.blockHash, "SHA-256", "once", HASH]) expect(page.html).to.contain(fact);
+    expect(page.html).to.contain(`2027-01-15 08:01:50 UTC`.slice(0, 4)); // a UTC time is shown
+  });
+
+  it("shows a tampered revealed value as a mismatch without echoing it", () => {
+    const page = render([record(diploma("Ada Lovelace"))], [["name", "Mallory <b>"]]);
+    expect(bodyAttr(page.html, "verification")).to.equal("mismatch");
+    expect(revealedStates(page.html)).to.deep.equal(["mismatch"]);
+    expect(page.html).to.not.contain("Mallory");
+    expect(page.html).to.contain("A revealed value does not match");
+  });
+
+  it("says a revealed field is not revealed when the link leaves it out, and lists parameters the certificate does not vouch for", () => {
+    const page = render([record(diploma("Ada"))], [["utm", "x"]]);
+    expect(bodyAttr(page.html, "verification")).to.equal("verified");
+    expect(revealedStates(page.html)).to.deep.equal(["hidden"]);
+    expect(page.html).to.contain("Ignored link parameters (the certificate does not vouch for them): utm.");
+  });
+
+  it("renders the fields the published client writes for its other templates", () => {
+    const dpp = render(
+      [
+        record({
+          uverify_template_id: "digitalProductPassport",
+          uverify_update_policy: "restricted",
+          name: "Trail shoe",
+          issuer: "Shoe Co",
+          gtin: "04012345678901",
+          uv_url_serial: sha("SN-1"),
+          energy_class: "A",
+          mat_rubber: "40%",
+          cert_fair: "yes",
+        }),
+      ],
+      [["serial", "SN-1"]],
+    );
+    expect(dpp.html).to.contain(`data-template="digitalProductPassport"`);
+    for (const s of [
+      "Trail shoe",
+      "Shoe Co",
+      "04012345678901",
+      "<dt>Energy class</dt>",
+      "<h3>Materials</h3>",
+      "<dt>rubber</dt><dd>40%</dd>",
+      "<h3>Certifications</h3>",
+    ])
+      expect(dpp.html).to.contain(s);
+    expect(dpp.html).to.match(/<dt>Serial number<\/dt><dd class="revealed match"[^>]*><span class="value">SN-1</);
+
+    const lab = render(
+      [
+        record({
+          uverify_template_id: "laboratoryReport",
+          uverify_update_policy: "first",
+          issuer: "Lab One",
+          uv_url_name: sha("Pat"),
+          uv_url_report_id: HASH,
+          auditable: "true",
+          a_glucose: "5.1 mmol/L",
+        }),
+      ],
+      [
+        ["name", "Pat"],
+        ["report_id", "wrong"],
+      ],
+    );
+    expect(lab.html).to.contain(`data-template="laboratoryReport"`);
+    expect(lab.html).to.contain("<h3>Results</h3>");
+    expect(lab.html).to.contain("<dt>glucose</dt><dd>5.1 mmol/L</dd>");
+    expect(revealedStates(lab.html)).to.deep.equal(["match", "mismatch"]);
+    expect(bodyAttr(lab.html, "verification")).to.equal("mismatch");
+
+    const coi = render(
+      [
+        record({
+          uverify_template_id: "certificateOfInsurance",
+          issuer: "Insurer AG",
+          uv_url_insured: sha("Acme~s4lt"),
+          policy_number: "P-1",
+          effective_date: "2026-01-01",
+          expiration_date: "2027-01-01",
+          cov_general_liability: "1,000,000",
+        }),
+      ],
+      [["insured", "Acme~s4lt"]],
+    );
+    expect(coi.html).to.contain(`data-template="certificateOfInsurance"`);
+    expect(coi.html).to.contain("<h3>Coverages</h3>");
+    expect(coi.html).to.contain("<dt>general liability</dt><dd>1,000,000</dd>");
+    expect(coi.html, "the salt after the last ~ is not shown").to.match(/<span class="value">Acme<\/span>/);
+  });
+
+  it("picks the template by any of the three template keys, first character case-insensitively, else the default", () => {
+    expect(templateNamed("Diploma").name).to.equal("diploma");
+    expect(templateNamed("laboratoryReport").name).to.equal("laboratoryReport");
+    expect(templateNamed("IdentityAuth").name).to.equal("default");
+    expect(templateNamed("constructor").name, "no prototype keys").to.equal("default");
+    expect(Object.keys(TEMPLATES)).to.deep.equal([
+      "default",
+      "diploma",
+      "digitalProductPassport",
+      "laboratoryReport",
+      "certificateOfInsurance",
+    ]);
+    expect(render([record({ service_template_id: "Diploma", title: "BSc" })]).html).to.contain(`data-template="diploma"`);
+    expect(render([record({ uv_tid: "diploma", title: "BSc" })]).html).to.contain(`data-template="diploma"`);
+    const plain = render([record("not json at all")]);
+    expect(plain.status).to.equal(200);
+    expect(plain.html).to.contain(`data-template="default"`);
+  });
+
+  it("escapes every metadata key and value: no markup, attribute or script can come from a certificate", () => {
+    const evil = `"><script>alert(1)</script><img src=x onerror=alert(2)>'`;
+    const page = render([record({ title: evil, description: evil, [evil]: evil, uv_url_x: sha(evil) })], [["x", evil]]);
+    expect(page.html).to.not.contain("<script>alert");
+    expect(page.html).to.not.contain("<img");
+    expect(page.html).to.not.contain(evil);
+    expect(page.html).to.not.contain(`"><script`);
+    expect(page.html).to.contain("&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&#39;");
+    expect(page.html.match(/<script/g) ?? [], "the page itself has no script").to.have.length(0);
+  });
+
+  it("applies the update policy as the short links do: a later stranger's anchor neither shows nor rewrites a `first` certificate", () => {
+    const first = record(diploma("Ada"));
+    const stranger = record({ ...diploma("Mallory"), title: "Forged" }, STRANGER);
+    const page = render([first, stranger], [["name", "Ada"]]);
+    expect(bodyAttr(page.html, "verification")).to.equal("verified");
+    expect(page.html).to.contain("Master of Science");
+    expect(page.html).to.not.contain("Forged");
+    expect(page.html).to.contain("2 times");
+    expect(page.html).to.contain("One other anchor is not part of this certificate under its update policy.");
+    const linked = render([first, stranger], [], stranger.transactionHash);
+    expect(linked.html).to.contain(`The linked transaction <span class="mono">${stranger.transactionHash}</span> anchored this hash too`);
+    expect(linked.html).to.contain(`data-field="transaction">${first.transactionHash}`);
+  });
+
+  it("under `append` lists every anchor but keeps the card and its revealed values to the issuer's own anchors", () => {
+    const first = record({ title: "Contract v1", uv_url_name: sha("Ada") });
+    const stranger = record({ title: "Hijacked", uv_url_name: sha("Mallory") }, STRANGER);
+    const own = record({ title: "Contract v2", uv_url_name: sha("Ada") });
+    const page = render([first, stranger, own], [["name", "Mallory"]]);
+    expect(bodyAttr(page.html, "verification")).to.equal("mismatch");
+    expect(page.html).to.contain("Contract v2");
+    expect(page.html).to.not.contain("Hijacked");
+    expect(page.html.match(/<li[^>]*><a href="\/verify\//g)).to.have.length(3);
+    const linked = render([first, stranger, own], [], own.transactionHash);
+    expect(linked.html).to.contain(`data-field="transaction">${own.transactionHash}`);
+  });
+
+  it("answers a 404 page for an unknown hash or a transaction that does not anchor it", () => {
+    const none = render([]);
+    expect(none.status).to.equal(404);
+    expect(bodyAttr(none.html, "verification")).to.equal("not-found");
+    expect(none.html).to.contain(HASH);
+    const wrongTx = render([record({})], [], "ef".repeat(32));
+    expect(wrongTx.status).to.equal(404);
+    expect(wrongTx.html).to.contain(`anchors no certificate of the hash`);
+  });
+
+  it("shows the short link for hashes of at least 16 bytes, keeping only the parameters the certificate vouches for", () => {
+    const page = render(
+      [record(diploma("Ada Lovelace"))],
+      [
+        ["name", "Ada Lovelace"],
+        ["utm", "1"],
+      ],
+    );
+    expect(page.html).to.match(/data-field="short-link"><a href="https:\/\/go\.test\/[0-9A-Za-z]{10}\?name=Ada\+Lovelace">/);
+  });
+});

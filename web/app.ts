@@ -1,0 +1,301 @@
+/**
+ * The home page's script (docs/web-pages.md#the-home-page): hash dropped files and pasted texts in the browser,
+ * look the hashes up, and issue certificates for new ones with a CIP-30 wallet. Reads and writes only the public
+ * API; builds every node with text content (web/dom.ts).
+ */
+import { shortCodeOf } from "../shared/domain/short-code";
+import { certificatesOf, type CertificateRecord } from "./api";
+import { addressToBech32 } from "./bech32";
+import { installedWallets, walletErrorMessage, type Cip30Api, type Cip30Wallet } from "./cip30";
+import { byId, clear, el, meta } from "./dom";
+import { canHash, hashHex, utf8, type Algorithm } from "./hashing";
+import { issueCertificates, type StepState } from "./issue";
+
+interface Item {
+  label: string;
+  bytes?: Uint8Array<ArrayBuffer>;
+  hash?: string;
+  algorithm: string;
+  state: "hashing" | "checking" | "certified" | "new" | "error";
+  records?: CertificateRecord[];
+  error?: string;
+  node: HTMLLIElement;
+}
+
+const items: Item[] = [];
+let wallet: { api: Cip30Api; address: string; name: string } | undefined;
+let issuing = false;
+
+const algorithmSelect = byId<HTMLSelectElement>("algorithm");
+const list = byId<HTMLUListElement>("items");
+const issueButton = byId<HTMLButtonElement>("issue");
+const SHORT_LINK_MIN_HEX = 32;
+
+function algorithm(): Algorithm {
+  return algorithmSelect.value === "SHA-512" ? "SHA-512" : "SHA-256";
+}
+
+function renderItem(item: Item): void {
+  item.node.dataset["state"] = item.state;
+  if (item.hash !== undefined) item.node.dataset["hash"] = item.hash;
+  let status: Node;
+  switch (item.state) {
+    case "hashing":
+      status = el("span", { class: "muted" }, "Hashing…");
+      break;
+    case "checking":
+      status = el("span", { class: "muted" }, "Looking it up…");
+      break;
+    case "certified": {
+      const n = item.records?.length ?? 0;
+      status = el(
+        "span",
+        {},
+        el("span", { class: "badge ok" }, "✓ Certified"),
+        ` anchored ${n === 1 ? "once" : `${n} times`} · `,
+        el("a", { href: `/verify/${item.hash ?? ""}`, class: "certificate-link" }, "View certificate"),
+      );
+      break;
+    }
+    case "new":
+      status = el("span", {}, el("span", { class: "badge" }, "No certificate yet"), " — you can issue one below");
+      break;
+    case "error":
+      status = el("span", { class: "badge bad" }, item.error ?? "Failed");
+      break;
+  }
+  const remove = el("button", { type: "button", class: "link", "aria-label": `Remove ${item.label}` }, "Remove");
+  remove.addEventListener("click", () => {
+    items.splice(items.indexOf(item), 1);
+    item.node.remove();
+    refreshControls();
+  });
+  item.node.replaceChildren(
+    el("div", { class: "item-head" }, el("strong", {}, item.label), remove),
+    el("div", { class: "mono hash" }, item.hash !== undefined ? `${item.algorithm} ${item.hash}` : item.algorithm),
+    el("div", { class: "item-status" }, status),
+  );
+  refreshControls();
+}
+
+async function lookUp(item: Item): Promise<void> {
+  item.state = "checking";
+  renderItem(item);
+  try {
+    item.records = await certificatesOf(item.hash ?? "");
+    item.state = item.records.length > 0 ? "certified" : "new";
+  } catch (err) {
+    item.state = "error";
+    item.error = `Lookup failed: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  renderItem(item);
+}
+
+async function hashItem(item: Item): Promise<void> {
+  if (item.bytes === undefined) return;
+  if (!canHash()) {
+    item.state = "error";
+    item.error = "Hashing needs a secure context: open this page over https:// or on localhost.";
+    renderItem(item);
+    return;
+  }
+  item.state = "hashing";
+  item.algorithm = algorithm();
+  renderItem(item);
+  item.hash = await hashHex(item.bytes, item.algorithm as Algorithm);
+  await lookUp(item);
+}
+
+function newItem(label: string, algorithmName: string): Item {
+  const item: Item = { label, algorithm: algorithmName, state: "hashing", node: el("li", { class: "item" }) };
+  items.push(item);
+  list.append(item.node);
+  return item;
+}
+
+function addBytes(label: string, bytes: Uint8Array<ArrayBuffer>): void {
+  const item = newItem(label, algorithm());
+  item.bytes = bytes;
+  void hashItem(item);
+}
+
+async function addFiles(files: FileList | null): Promise<void> {
+  for (const file of Array.from(files ?? [])) addBytes(file.name, new Uint8Array(await file.arrayBuffer()));
+}
+
+function refreshControls(): void {
+  byId("items-empty").hidden = items.length > 0;
+  const fresh = items.filter((i) => i.state === "new");
+  issueButton.disabled = issuing || wallet === undefined || fresh.length === 0;
+  issueButton.textContent = fresh.length > 1 ? `Issue ${fresh.length} certificates` : "Issue certificate";
+}
+
+// ── adding ─────────────────────────────────────────────────────────────────────────────────────────────
+const fileInput = byId<HTMLInputElement>("file-input");
+fileInput.addEventListener("change", () => {
+  void addFiles(fileInput.files).then(() => (fileInput.value = ""));
+});
+const dropZone = byId("drop-zone");
+dropZone.addEventListener("dragover", (e) => {
+  e.preventDefault();
+  dropZone.classList.add("over");
+});
+dropZone.addEventListener("dragleave", () => dropZone.classList.remove("over"));
+dropZone.addEventListener("drop", (e) => {
+  e.preventDefault();
+  dropZone.classList.remove("over");
+  void addFiles(e.dataTransfer?.files ?? null);
+});
+byId("add-text").addEventListener("click", () => {
+  const area = byId<HTMLTextAreaElement>("text-input");
+  if (area.value === "") return;
+  const preview = area.value.length > 40 ? `${area.value.slice(0, 40)}…` : area.value;
+  addBytes(`Text “${preview}”`, utf8(area.value));
+  area.value = "";
+});
+byId("lookup-hash").addEventListener("click", () => {
+  const input = byId<HTMLInputElement>("hash-input");
+  const hash = input.value.trim().toLowerCase();
+  if (!/^([0-9a-f]{2}){1,64}$/.test(hash)) {
+    byId("hash-input").setAttribute("aria-invalid", "true");
+    return;
+  }
+  input.removeAttribute("aria-invalid");
+  input.value = "";
+  const item = newItem(`Hash ${hash.slice(0, 12)}…`, hash.length === 64 ? "SHA-256" : hash.length === 128 ? "SHA-512" : "hash");
+  item.hash = hash;
+  void lookUp(item);
+});
+algorithmSelect.addEventListener("change", () => {
+  for (const item of items) if (item.bytes !== undefined) void hashItem(item);
+});
+
+// ── wallet ─────────────────────────────────────────────────────────────────────────────────────────────
+const walletStatus = byId("wallet-status");
+
+function renderWallets(): void {
+  const box = byId("wallets");
+  const found = installedWallets();
+  clear(box);
+  if (found.length === 0) {
+    box.append(el("p", { class: "muted" }, "No CIP-30 wallet found in this browser (Eternl, Lace, Typhon, …)."));
+    return;
+  }
+  for (const w of found) {
+    const b = el("button", { type: "button", "data-wallet": w.id }, wallet?.name === w.name ? `Connected: ${w.name}` : `Connect ${w.name}`);
+    b.addEventListener("click", () => void connect(w));
+    box.append(b);
+  }
+}
+
+async function connect(w: Cip30Wallet): Promise<void> {
+  walletStatus.textContent = `Connecting to ${w.name}…`;
+  try {
+    const api = await w.enable();
+    const expected = Number(meta("cert-anchor-network-id"));
+    const networkId = await api.getNetworkId();
+    if (networkId !== expected) {
+      walletStatus.textContent = `${w.name} is on network ${networkId}; this service runs on ${meta("cert-anchor-network")} (network ${expected}). Switch the wallet's network.`;
+      return;
+    }
+    const address = addressToBech32(await api.getChangeAddress());
+    wallet = { api, address, name: w.name };
+    walletStatus.textContent = `Connected to ${w.name}: ${address}`;
+    walletStatus.dataset["address"] = address;
+  } catch (err) {
+    walletStatus.textContent = `Could not connect to ${w.name}: ${walletErrorMessage(err)}`;
+  }
+  renderWallets();
+  refreshControls();
+}
+
+// ── issuing ────────────────────────────────────────────────────────────────────────────────────────────
+const progressList = byId<HTMLOListElement>("progress");
+const results = byId("results");
+
+const progress = {
+  step(id: string, text: string, state: StepState): void {
+    let li = progressList.querySelector<HTMLLIElement>(`li[data-step="${id}"]`);
+    if (li === null) {
+      li = el("li", { "data-step": id });
+      progressList.append(li);
+    }
+    li.dataset["state"] = state;
+    li.textContent = text;
+  },
+};
+
+function metadataText(): string | undefined {
+  const raw = byId<HTMLTextAreaElement>("metadata").value.trim();
+  if (raw === "") return undefined;
+  const parsed: unknown = JSON.parse(raw);
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new Error("The metadata must be a JSON object.");
+  return JSON.stringify(parsed);
+}
+
+function showResults(txHash: string, issued: Item[]): void {
+  const shortBase = meta("cert-anchor-short-links");
+  results.replaceChildren(
+    el("h3", {}, "Issued"),
+    el(
+      "ul",
+      { class: "results" },
+      ...issued.map((item) => {
+        const hash = item.hash ?? "";
+        const verify = `${location.origin}/verify/${hash}/${txHash}`;
+        const short = hash.length >= SHORT_LINK_MIN_HEX && shortBase !== "" ? `${shortBase}/${shortCodeOf(hash)}` : undefined;
+        return el(
+          "li",
+          { "data-hash": hash },
+          el("strong", {}, item.label),
+          el("div", {}, "Verification link: ", el("a", { href: verify, class: "verify-link mono" }, verify)),
+          short !== undefined ? el("div", {}, "Short link: ", el("a", { href: short, class: "short-link mono" }, short)) : null,
+        );
+      }),
+    ),
+  );
+}
+
+issueButton.addEventListener("click", () => {
+  if (wallet === undefined || issuing) return;
+  const fresh = items.filter((i) => i.state === "new" && i.hash !== undefined);
+  let metadata: string | undefined;
+  try {
+    metadata = metadataText();
+  } catch (err) {
+    walletStatus.textContent = `Metadata: ${err instanceof Error ? err.message : String(err)}`;
+    return;
+  }
+  const certificates = fresh.map((i) => ({
+    hash: i.hash ?? "",
+    algorithm: i.algorithm,
+    ...(metadata !== undefined ? { metadata } : {}),
+  }));
+  issuing = true;
+  document.body.dataset["issue"] = "working";
+  clear(progressList);
+  clear(results);
+  refreshControls();
+  const { api, address } = wallet;
+  issueCertificates(api, address, certificates, progress)
+    .then(
+      async (txHash) => {
+        document.body.dataset["issue"] = "done";
+        showResults(txHash, fresh);
+        await Promise.all(fresh.map((i) => lookUp(i)));
+      },
+      (err: unknown) => {
+        document.body.dataset["issue"] = "failed";
+        progress.step("error", `Not issued: ${err instanceof Error ? err.message : String(err)}`, "failed");
+      },
+    )
+    .finally(() => {
+      issuing = false;
+      refreshControls();
+    });
+});
+
+renderWallets();
+refreshControls();
+// Wallet extensions may inject themselves after the page's script ran.
+for (const ms of [300, 1500]) setTimeout(() => wallet === undefined && renderWallets(), ms);
