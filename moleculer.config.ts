@@ -5,8 +5,10 @@
  * Every fault-tolerance option is set explicitly (Moleculer's defaults are "off" and a request timeout of 0).
  * Values come from shared/mesh/config.ts, never from process.env directly.
  */
+import { httpStatusOfError } from "./shared/mesh/error-mapping";
 import type { BrokerOptions, Errors } from "moleculer";
-import { loadConfig, type AppConfig } from "./shared/mesh/config";
+import pinoPretty from "pino-pretty";
+import { loadConfig, type AppConfig } from "./shared/config/config";
 import { createHealthMiddleware } from "./shared/mesh/health-middleware";
 
 export interface BrokerExtras {
@@ -14,6 +16,8 @@ export interface BrokerExtras {
   now?: () => number;
   /** Delay between `started` and ready (default 500 ms, the gateway alias debounce). */
   readyDelayMs?: number;
+  /** Human-readable log lines (pino-pretty) instead of JSON lines: `npm start` on a terminal. */
+  prettyLogs?: boolean;
   /** Extra broker options (tests: `skipProcessEventRegistration`, a fixed `nodeID`, …). */
   overrides?: Partial<BrokerOptions>;
 }
@@ -26,8 +30,8 @@ export function isRetryableError(err: Errors.MoleculerError | Error): boolean {
 
 /** Only server-side failures (5xx) count towards opening a circuit; 501 is "not built", not a failure. */
 export function countsAsCircuitFailure(err: Errors.MoleculerError | Error): boolean {
-  const code = (err as { code?: unknown }).code;
-  return typeof code === "number" && code >= 500 && code !== 501;
+  const status = httpStatusOfError(err);
+  return status >= 500 && status !== 501;
 }
 
 export function createBrokerOptions(config: AppConfig, extras: BrokerExtras = {}): BrokerOptions {
@@ -65,6 +69,19 @@ export function createBrokerOptions(config: AppConfig, extras: BrokerExtras = {}
                     censor: "***",
                   },
                 },
+                // Synchronous, so log lines and the start banner (process.stdout) keep their order.
+                ...(extras.prettyLogs
+                  ? {
+                      destination: pinoPretty({
+                        sync: true,
+                        colorize: true,
+                        translateTime: "SYS:HH:MM:ss.l",
+                        // One line per entry: the module names the source; node id and namespace are the same on every line.
+                        messageFormat: "{mod}: {msg}",
+                        ignore: "pid,hostname,nodeID,ns,mod,svc",
+                      }),
+                    }
+                  : {}),
               },
             },
           },
@@ -112,7 +129,10 @@ export function createBrokerOptions(config: AppConfig, extras: BrokerExtras = {}
             {
               type: "Prometheus",
               // Port 0 cannot be combined with a host in Moleculer's reporter.
-              options: config.metricsPort === 0 ? { port: 0, path: "/metrics" } : { port: config.metricsPort, host: config.host, path: "/metrics" },
+              options:
+                config.metricsPort === 0
+                  ? { port: 0, path: "/metrics" }
+                  : { port: config.metricsPort, host: config.host, path: "/metrics" },
             },
           ],
         }

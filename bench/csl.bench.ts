@@ -1,4 +1,5 @@
 // Timings of the CSL facade, the wallet and the chain client (against an in-process devnet).
+import { percentile } from "./percentile";
 import {
   buildPayment,
   buildTx,
@@ -8,11 +9,11 @@ import {
   singleWrapFlat,
   type OgmiosUtxo,
 } from "../shared/csl";
-import { createChainClient } from "../shared/chain";
-import { Devnet, startDevnetServer } from "../shared/devnet";
+import { Devnet } from "../shared/devnet";
 import { Wallet, generateMnemonic, verifyDataSignature } from "../shared/wallet";
-import { PP, REDEEMER_42_FLAT, aUtxo } from "../test/unit/csl/support/fixtures";
-import { uplcEvaluator } from "../test/unit/csl/support/uplc-evaluator";
+import { PP, REDEEMER_42_FLAT, aUtxo } from "../fixtures/csl/fixtures";
+import { uplcEvaluator } from "../fixtures/csl/uplc-evaluator";
+import { serveDevnet } from "./served-devnet";
 
 async function timeIt(n: number, fn: (i: number) => unknown): Promise<{ n: number; meanMs: number; p95Ms: number }> {
   await fn(-1); // warm-up
@@ -22,9 +23,8 @@ async function timeIt(n: number, fn: (i: number) => unknown): Promise<{ n: numbe
     await fn(i);
     samples.push(performance.now() - t);
   }
-  samples.sort((a, b) => a - b);
   const mean = samples.reduce((a, b) => a + b, 0) / n;
-  return { n, meanMs: round(mean), p95Ms: round(samples[Math.min(n - 1, Math.floor(n * 0.95))] as number) };
+  return { n, meanMs: round(mean), p95Ms: percentile(samples, 95) };
 }
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -69,8 +69,8 @@ export default async function (): Promise<Record<string, unknown>> {
 
   // chain client round trip against the devnet: query → build → sign → submit → block
   const devnet = await Devnet.create({ genesis: [{ address: wallet.address, lovelace: 10_000_000_000n }] });
-  const server = await startDevnetServer(devnet, { port: 0 });
-  const client = createChainClient({ url: server.url, requestTimeoutMs: 60_000 });
+  const chain = await serveDevnet(devnet, { requestTimeoutMs: 60_000 });
+  const client = chain.client;
   let chainCycle: unknown;
   let connectMs: number;
   try {
@@ -80,14 +80,17 @@ export default async function (): Promise<Record<string, unknown>> {
     const pp = await client.protocolParameters();
     chainCycle = await timeIt(20, async () => {
       const mine: OgmiosUtxo[] = await client.utxosByAddresses([wallet.address]);
-      const built = buildPayment({ protocolParameters: pp, utxos: mine, changeAddress: wallet.address, outputs: [{ address: payee.address, lovelace: 2_000_000n }] });
+      const built = buildPayment({
+        protocolParameters: pp,
+        utxos: mine,
+        changeAddress: wallet.address,
+        outputs: [{ address: payee.address, lovelace: 2_000_000n }],
+      });
       await client.submit(wallet.signTxFull(built.cborHex));
       devnet.produceBlock();
     });
   } finally {
-    await client.close();
-    await server.close();
-    await devnet.close();
+    await chain.close();
   }
 
   return {

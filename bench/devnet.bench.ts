@@ -4,22 +4,23 @@
 // - submit throughput of simple chained payments through the client, pipelined (tx/s);
 // - evaluateTransaction of a three-redeemer transaction (spend + mint + withdraw) through the client (p50 ms);
 // - RSS after 10,000 transactions submitted in-process (blocks of 100).
+import { percentile } from "./percentile";
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
 import { buildPayment } from "../shared/csl";
 import { Devnet, startDevnetServer } from "../shared/devnet";
 import { generateMnemonic, Wallet } from "../shared/wallet";
-import { contextFor } from "../test/devnet/support/ogmios-client-fixture";
-import { REDEEMER_IS_42_V3 } from "../test/devnet/support/test-scripts.generated";
-import { buildTx, buildWithMinFee, intData, newKey, plutusV3, scriptAddress, type TestKey } from "../test/devnet/support/tx-fixtures";
+import { contextFor } from "../fixtures/devnet/ogmios-client-fixture";
+import { REDEEMER_IS_42_V3 } from "../fixtures/devnet/test-scripts.generated";
+import { buildTx, buildWithMinFee, intData, newKey, plutusV3, scriptAddress, type TestKey } from "../fixtures/devnet/tx-fixtures";
 import { createLedgerStateQueryClient, createTransactionSubmissionClient } from "@cardano-ogmios/client";
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return Number((sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0).toFixed(2));
-};
-
 /** Chained payments: each spends the previous one's change output (valid in the mempool). */
-function chainedPayments(payer: TestKey, payee: string, from: { txId: string; index: number; lovelace: bigint }, count: number): string[] {
+function chainedPayments(
+  payer: TestKey,
+  payee: string,
+  from: { txHash: string; index: number; lovelace: bigint },
+  count: number,
+): string[] {
   const txs: string[] = [];
   let current = from;
   for (let i = 0; i < count; i++) {
@@ -35,7 +36,7 @@ function chainedPayments(payer: TestKey, payee: string, from: { txId: string; in
     }));
     txs.push(hex);
     const id = CSL.FixedTransaction.from_hex(hex).transaction_hash().to_hex();
-    current = { txId: id, index: 1, lovelace: prev.lovelace - 1_000_000n - fee };
+    current = { txHash: id, index: 1, lovelace: prev.lovelace - 1_000_000n - fee };
   }
   return txs;
 }
@@ -52,7 +53,12 @@ async function cycles(count: number): Promise<{ p50: number; p99: number }> {
   for (let i = 0; i < count + 5; i++) {
     const started = performance.now();
     const utxos = await queries.utxo({ addresses: [wallet.address] });
-    const unsigned = buildPayment({ protocolParameters, utxos, changeAddress: wallet.address, outputs: [{ address: payee.address, lovelace: 2_000_000n }] });
+    const unsigned = buildPayment({
+      protocolParameters,
+      utxos,
+      changeAddress: wallet.address,
+      outputs: [{ address: payee.address, lovelace: 2_000_000n }],
+    });
     await submitter.submitTransaction(wallet.signTxFull(unsigned.cborHex));
     devnet.produceBlock();
     if (i >= 5) times.push(performance.now() - started); // the first cycles include JIT warm-up
@@ -71,7 +77,12 @@ async function submitThroughput(count: number): Promise<number> {
   // The client adds listeners per in-flight request; 300 pipelined submissions need more than the default 10.
   const submitter = await createTransactionSubmissionClient(await contextFor(server, count + 50));
   const genesis = devnet.queryUtxo()[0]!;
-  const warm = chainedPayments(payer, newKey().address, { txId: genesis.transaction.id, index: 0, lovelace: genesis.value.ada.lovelace }, count + 20);
+  const warm = chainedPayments(
+    payer,
+    newKey().address,
+    { txHash: genesis.transaction.id, index: 0, lovelace: genesis.value.ada.lovelace },
+    count + 20,
+  );
   for (const tx of warm.slice(0, 20)) await submitter.submitTransaction(tx);
   const started = performance.now();
   await Promise.all(warm.slice(20).map((tx) => submitter.submitTransaction(tx)));
@@ -91,7 +102,7 @@ async function evaluateThreeRedeemers(count: number): Promise<{ p50: number; red
   const hash = script.hash().to_hex();
   const genesis = devnet.queryUtxo()[0]!;
   const lock = buildWithMinFee((fee) => ({
-    inputs: [{ txId: genesis.transaction.id, index: 0 }],
+    inputs: [{ txHash: genesis.transaction.id, index: 0 }],
     outputs: [
       { address: scriptAddress(script), lovelace: 10_000_000n, inlineDatum: intData(0) },
       { address: payer.address, lovelace: genesis.value.ada.lovelace - 10_000_000n - fee },
@@ -104,10 +115,10 @@ async function evaluateThreeRedeemers(count: number): Promise<{ p50: number; red
   const rewardAddress = CSL.RewardAddress.new(0, CSL.Credential.from_scripthash(script.hash())).to_address().to_bech32(undefined);
   const units = { memory: 2_000_000, cpu: 800_000_000 };
   const tx = buildTx({
-    inputs: [{ txId: lockId, index: 0 }],
+    inputs: [{ txHash: lockId, index: 0 }],
     outputs: [{ address: payer.address, lovelace: 9_000_000n, assets: [{ policy: hash, name: "cafe", quantity: 1n }] }],
     fee: 1_000_000n,
-    collateral: [{ txId: lockId, index: 1 }],
+    collateral: [{ txHash: lockId, index: 1 }],
     mint: [{ policy: hash, name: "cafe", quantity: 1n }],
     withdrawals: [{ rewardAddress, lovelace: 0n }],
     signers: [payer.sk],
@@ -135,7 +146,7 @@ async function rssAfter(transactions: number): Promise<{ rssMb: number; heapUsed
   const payer = newKey();
   const devnet = await Devnet.create({ genesis: [{ address: payer.address, lovelace: 100_000_000_000_000n }] });
   const genesis = devnet.queryUtxo()[0]!;
-  let from = { txId: genesis.transaction.id, index: 0, lovelace: genesis.value.ada.lovelace };
+  let from = { txHash: genesis.transaction.id, index: 0, lovelace: genesis.value.ada.lovelace };
   const payee = newKey().address;
   let submitMs = 0;
   for (let done = 0; done < transactions; done += 100) {
@@ -145,7 +156,7 @@ async function rssAfter(transactions: number): Promise<{ rssMb: number; heapUsed
     submitMs += performance.now() - started;
     devnet.produceBlock();
     const change = devnet.queryUtxo({ addresses: [payer.address] })[0]!;
-    from = { txId: change.transaction.id, index: change.index, lovelace: change.value.ada.lovelace };
+    from = { txHash: change.transaction.id, index: change.index, lovelace: change.value.ada.lovelace };
   }
   global.gc?.();
   const memory = process.memoryUsage();

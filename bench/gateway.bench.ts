@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { ServiceBroker } from "moleculer";
 import { createBrokerOptions } from "../moleculer.config";
 import { createGatewayService, gatewayOptionsFromConfig } from "../services/gateway.service";
-import { loadConfig } from "../shared/mesh/config";
+import { loadConfig } from "../shared/config/config";
 import { httpUrl, listenAddresses } from "../shared/mesh/listen-addresses";
 
 interface AutocannonResult {

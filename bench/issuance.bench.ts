@@ -5,16 +5,12 @@
  * store, no indexer), measured before and after the HTTP run because the devnet's evaluation slows as its chain
  * grows.
  */
+import { percentile } from "./percentile";
 import { performance } from "node:perf_hooks";
 import { randomBytes } from "node:crypto";
 import { buildTx } from "../shared/csl";
-import { IssuanceWorld } from "../test/issuance/support";
-import { defaultBootstrap } from "../test/onchain/support/protocol-fixture";
-
-const pct = (xs: number[], p: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return Number(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!.toFixed(2));
-};
+import { IssuanceWorld } from "../fixtures/issuance/issuance-world";
+import { defaultBootstrap } from "../fixtures/onchain/protocol-fixture";
 
 export default async function (): Promise<Record<string, unknown>> {
   const w = await IssuanceWorld.create();
@@ -60,12 +56,17 @@ export default async function (): Promise<Record<string, unknown>> {
     const floorAfter = await floor(15);
     const first10 = latencies.slice(0, 10);
     return {
-      updateBuildHttp: { n: N, p50Ms: pct(latencies, 50), p99Ms: pct(latencies, 99), buildsPerSecond: Number((N / (buildMs / 1000)).toFixed(1)) },
+      updateBuildHttp: {
+        n: N,
+        p50Ms: percentile(latencies, 50),
+        p99Ms: percentile(latencies, 99),
+        buildsPerSecond: Number((N / (buildMs / 1000)).toFixed(1)),
+      },
       cycleBuildSignSubmitPerSecond: Number((N / (wallMs / 1000)).toFixed(1)),
-      updateBuildHttpFirst10: { p50Ms: pct(first10, 50) },
+      updateBuildHttpFirst10: { p50Ms: percentile(first10, 50) },
       floorCslBuildPlusOneEvaluation: {
-        beforeRun: { n: floorBefore.length, p50Ms: pct(floorBefore, 50), p99Ms: pct(floorBefore, 99) },
-        afterRun: { n: floorAfter.length, p50Ms: pct(floorAfter, 50), p99Ms: pct(floorAfter, 99) },
+        beforeRun: { n: floorBefore.length, p50Ms: percentile(floorBefore, 50), p99Ms: percentile(floorBefore, 99) },
+        afterRun: { n: floorAfter.length, p50Ms: percentile(floorAfter, 50), p99Ms: percentile(floorAfter, 99) },
       },
       targets: { p50Ms: 30, buildsPerSecond: 50 },
     };

@@ -7,6 +7,7 @@
  * The 100,000 records are written straight into the verifier's collection (the projection's own shape), so the
  * set-up takes seconds instead of replaying 100,000 transactions.
  */
+import { TEST_ENV } from "../fixtures/mesh/helpers";
 import type { Transaction } from "@cardano-ogmios/schema";
 import { randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
@@ -17,19 +18,19 @@ import { join } from "node:path";
 import { ServiceBroker } from "moleculer";
 import { createBrokerOptions } from "../moleculer.config";
 import { buildPayment } from "../shared/csl";
-import { createChainClient } from "../shared/chain";
-import { Devnet, startDevnetServer } from "../shared/devnet";
+import { Devnet } from "../shared/devnet";
 import { Indexer } from "../shared/indexer/indexer";
 import { PluginPipeline } from "../shared/indexer/plugin-pipeline";
 import { protocolViewOf } from "../shared/indexer/protocol-view";
-import { loadConfig } from "../shared/mesh/config";
+import { loadConfig } from "../shared/config/config";
 import { httpUrl, listenAddresses } from "../shared/mesh/listen-addresses";
 import { loadServices } from "../shared/mesh/service-loader";
 import { createStore, type Store } from "../shared/store";
 import { CertificateProjection } from "../shared/verifier/certificate-projection";
 import { Wallet, generateMnemonic } from "../shared/wallet";
-import { startNatsServer } from "../test/support/nats-server";
-import { startServiceProcess } from "../test/support/service-process";
+import { startNatsServer } from "../fixtures/processes/nats-server";
+import { startServiceProcess } from "../fixtures/processes/service-process";
+import { serveDevnet } from "./served-devnet";
 
 interface AutocannonResult {
   requests: { average: number };
@@ -83,7 +84,7 @@ async function load(base: string, hashes: string[]): Promise<Record<string, numb
   return { reqPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
 }
 
-const benchEnv = { PORT: "0", HEALTH_PORT: "0", METRICS_PORT: "0", ENABLE_METRICS: "false", LOG_LEVEL: "silent", RATE_LIMIT_POST_PER_MINUTE: "0" };
+const benchEnv = TEST_ENV;
 
 async function gatewayBroker(env: Record<string, string>, services: ("gateway" | "verifier")[], store: Store | null) {
   const config = loadConfig({ ...benchEnv, NAMESPACE: `bench-${randomUUID()}`, ...env });
@@ -97,7 +98,8 @@ async function gatewayBroker(env: Record<string, string>, services: ("gateway" |
       throw new Error("the verifier benchmark needs no chain");
     },
   };
-  for (const s of loadServices(services, { config, now: Date.now, resources }, join(__dirname, "..", "services")).schemas) broker.createService(s);
+  for (const s of loadServices(services, { config, now: Date.now, resources }, join(__dirname, "..", "services")).schemas)
+    broker.createService(s);
   await broker.start();
   return { broker, api: httpUrl(listenAddresses(broker).api!, "/api/v1") };
 }
@@ -129,26 +131,41 @@ export async function indexerReplay(blocks: number): Promise<Record<string, numb
   const devnet = await Devnet.create({ genesis: [{ address: wallet.address, lovelace: 1_000_000_000_000n }] });
   const t0 = performance.now();
   for (let i = 0; i < blocks; i++) {
-    const built = buildPayment({ protocolParameters: devnet.protocolParameters(), utxos: devnet.queryUtxo({ addresses: [wallet.address] }), changeAddress: wallet.address, outputs: [{ address: payee, lovelace: 2_000_000n }] });
+    const built = buildPayment({
+      protocolParameters: devnet.protocolParameters(),
+      utxos: devnet.queryUtxo({ addresses: [wallet.address] }),
+      changeAddress: wallet.address,
+      outputs: [{ address: payee, lovelace: 2_000_000n }],
+    });
     await devnet.submitTransaction(wallet.signTxFull(built.cborHex));
     devnet.produceBlock();
   }
   const generateMs = performance.now() - t0;
-  const server = await startDevnetServer(devnet, { port: 0 });
-  const client = createChainClient({ url: server.url });
+  const chain = await serveDevnet(devnet);
   const store = await createStore({ inMemory: true });
-  const indexer = await Indexer.create({ store, chain: client, view: protocolViewOf(null, 0), pipeline: new PluginPipeline<Transaction>(), slotToTime: (s) => s * 1000 });
+  const indexer = await Indexer.create({
+    store,
+    chain: chain.client,
+    view: protocolViewOf(null, 0),
+    pipeline: new PluginPipeline<Transaction>(),
+    slotToTime: (s) => s * 1000,
+  });
   const tip = devnet.tip();
   const start = performance.now();
   await indexer.start();
   while ((await indexer.log.checkpoint())?.point.id !== (tip === "origin" ? "" : tip.id)) await new Promise((r) => setTimeout(r, 20));
   const seconds = (performance.now() - start) / 1000;
   await indexer.stop();
-  await client.close();
-  await server.close();
   await store.close();
-  await devnet.close();
-  return { blocks, transactions: blocks, generateMs: Math.round(generateMs), replayMs: Math.round(seconds * 1000), blocksPerSec: Math.round(blocks / seconds), transactionsPerSec: Math.round(blocks / seconds) };
+  await chain.close();
+  return {
+    blocks,
+    transactions: blocks,
+    generateMs: Math.round(generateMs),
+    replayMs: Math.round(seconds * 1000),
+    blocksPerSec: Math.round(blocks / seconds),
+    transactionsPerSec: Math.round(blocks / seconds),
+  };
 }
 
 export default async function (): Promise<Record<string, unknown>> {
@@ -177,7 +194,10 @@ export default async function (): Promise<Record<string, unknown>> {
     await verifier.waitFor(/mode: scale \(NATS\)/, 120_000);
     const gw = await gatewayBroker({ ...env, SERVICES: "gateway" }, ["gateway"], null);
     await gw.broker.waitForServices(["verifier"], 30_000);
-    natsFigures = await load(`${gw.api}/verify`, fileHashes.filter((_, i) => i % 97 === 0));
+    natsFigures = await load(
+      `${gw.api}/verify`,
+      fileHashes.filter((_, i) => i % 97 === 0),
+    );
     await gw.broker.stop();
   } finally {
     await verifier.stop();

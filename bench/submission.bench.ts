@@ -3,18 +3,20 @@
  * faster 200 ms the e2e tests use): first-start bootstrap time (fund, init, deploy, default bootstrap), and the
  * user cycle build → sign → submit → confirmed → verifiable, sequentially, with the submit round trip alone.
  */
+import { TEST_ENV } from "../fixtures/mesh/helpers";
+import { percentile } from "./percentile";
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ServiceBroker } from "moleculer";
 import { createBrokerOptions } from "../moleculer.config";
-import { bootstrapPortsFor, prepareDevnetBootstrap } from "../shared/bootstrap/devnet-bootstrap";
-import { defaultBootstrapTerms, runProtocolBootstrap } from "../shared/bootstrap/protocol-bootstrap";
+import { deploymentPortsFor, prepareDevnetFirstStart } from "../shared/first-start/devnet-first-start";
+import { defaultBootstrapTerms, deployProtocol } from "../shared/first-start/protocol-deployment";
 import { createChainClient } from "../shared/chain";
 import { txIdOf } from "../shared/csl";
 import type { OgmiosUtxo } from "../shared/csl/utxo";
-import { loadConfig } from "../shared/mesh/config";
+import { loadConfig } from "../shared/config/config";
 import { httpUrl, listenAddresses } from "../shared/mesh/listen-addresses";
 import { createMeshResources } from "../shared/mesh/resources";
 import { loadServices } from "../shared/mesh/service-loader";
@@ -29,25 +31,32 @@ const post = async (url: string, body: unknown) => {
 const waitFor = async (probe: () => Promise<boolean>) => {
   while (!(await probe())) await new Promise((r) => setTimeout(r, 20));
 };
-const stats = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return { n: s.length, medianMs: s[Math.floor(s.length / 2)], p95Ms: s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)], maxMs: s.at(-1) };
-};
+const stats = (xs: number[]) => ({ n: xs.length, medianMs: percentile(xs, 50), p95Ms: percentile(xs, 95), maxMs: percentile(xs, 100) });
 
 async function run(blockTimeMs: number): Promise<Record<string, unknown>> {
   const dataDir = mkdtempSync(join(tmpdir(), "bench-submission-"));
   const user = Wallet.fromMnemonic(generateMnemonic());
-  const env = { DATA_DIR: dataDir, PORT: "0", HEALTH_PORT: "0", METRICS_PORT: "0", ENABLE_METRICS: "false", LOG_LEVEL: "silent", RATE_LIMIT_POST_PER_MINUTE: "0", NAMESPACE: `bench-${randomUUID()}` };
-  const prep = prepareDevnetBootstrap(loadConfig(env), [{ address: user.address, lovelace: 5_000_000_000n }]);
+  const env = {
+    ...TEST_ENV,
+    DATA_DIR: dataDir,
+    NAMESPACE: `bench-${randomUUID()}`,
+  };
+  const prep = prepareDevnetFirstStart(loadConfig(env), [{ address: user.address, lovelace: 5_000_000_000n }]);
   if (prep.kind !== "ready") throw new Error(prep.kind);
   const mesh = createMeshResources(prep.config, { devnetGenesis: prep.genesis!, devnetBlockTimeMs: blockTimeMs });
   const broker = new ServiceBroker(createBrokerOptions(prep.config, { overrides: { skipProcessEventRegistration: true } }));
-  for (const s of loadServices(null, { config: prep.config, now: Date.now, resources: mesh.resources }, join(__dirname, "..", "services")).schemas) broker.createService(s);
+  for (const s of loadServices(null, { config: prep.config, now: Date.now, resources: mesh.resources }, join(__dirname, "..", "services"))
+    .schemas)
+    broker.createService(s);
   const started = Date.now();
   await broker.start();
   const chain = await mesh.resources.chain();
-  const ports = bootstrapPortsFor((a, p) => broker.call(a, p), chain.ogmiosUrl, Date.now);
-  const steps = await runProtocolBootstrap(ports, { wallet: prep.service.wallet, bootstrapName: "default", bootstrapTerms: defaultBootstrapTerms(prep.service.wallet) });
+  const ports = deploymentPortsFor((a, p) => broker.call(a, p), chain.ogmiosUrl, Date.now);
+  const steps = await deployProtocol(ports, {
+    wallet: prep.service.wallet,
+    bootstrapName: "default",
+    bootstrapTerms: defaultBootstrapTerms(prep.service.wallet),
+  });
   await ports.close();
   const bootstrapMs = Date.now() - started;
   const api = httpUrl(listenAddresses(broker).api!, "/api/v1");
@@ -65,7 +74,11 @@ async function run(blockTimeMs: number): Promise<Record<string, unknown>> {
     for (let i = 0; i < CYCLES; i++) {
       const hash = createHash("sha256").update(randomBytes(16)).digest("hex");
       const t0 = Date.now();
-      const built = await post(`${api}/transaction/build`, { type: "default", address: user.address, certificates: [{ hash, algorithm: "SHA-256", metadata: { i } }] });
+      const built = await post(`${api}/transaction/build`, {
+        type: "default",
+        address: user.address,
+        certificates: [{ hash, algorithm: "SHA-256", metadata: { i } }],
+      });
       if (built.status !== 200) throw new Error(JSON.stringify(built.json));
       const tx = built.json["unsignedTransaction"] as string;
       const s0 = Date.now();

@@ -27,7 +27,9 @@ async function main(): Promise<void> {
   const funds = devnet.genesisFunds();
   if (funds.length === 0) out("no funded addresses (set DEVNET_GENESIS=addr_test1…=lovelace,…)");
   for (const fund of funds) out(`funded ${fund.address} ${fund.lovelace} lovelace`);
-  out(`network id 0 (testnet), slot length 1 s, block every ${blockTimeMs} ms while the mempool is not empty${dataDir ? `, chain in ${dataDir}` : ", memory only"}`);
+  out(
+    `network id 0 (testnet), slot length 1 s, block every ${blockTimeMs} ms while the mempool is not empty${dataDir ? `, chain in ${dataDir}` : ", memory only"}`,
+  );
   out(`devnet listening on ${server.url} (Ogmios v6 JSON-RPC; HTTP GET /health on the same port)`);
   let stopping = false;
   const stop = async () => {

@@ -8,9 +8,18 @@
 //   verify-data   --signature <hex> --key <hex> --address <bech32> [--payload-hex <hex> | --message <utf8>]
 // The mnemonic never goes on the command line (shell history, process list) and is printed only by
 // `show-mnemonic --reveal-secret`. Output is JSON on stdout; errors are JSON on stderr with exit code 1.
+import { TypedError } from "../shared/domain/errors";
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { WalletError, generateMnemonic, readKeyFile, verifyDataSignature, walletFromKeyFile, writeKeyFile, type Wallet } from "../shared/wallet";
+import {
+  WalletError,
+  generateMnemonic,
+  readKeyFile,
+  verifyDataSignature,
+  walletFromKeyFile,
+  writeKeyFile,
+  type Wallet,
+} from "../shared/wallet";
 
 const USAGE = `usage: npm run wallet -- <create|restore|address|show-mnemonic|sign-tx|sign-data|verify-data> [options]
   create        --key-file <path> [--network 0|1] [--account N] [--overwrite]
@@ -21,7 +30,12 @@ const USAGE = `usage: npm run wallet -- <create|restore|address|show-mnemonic|si
   sign-data     --key-file <path> (--payload-hex <hex> | --message <text>) [--address <bech32>]
   verify-data   --signature <hex> --key <hex> --address <bech32> [--payload-hex <hex> | --message <text>]`;
 
-class UsageError extends Error {}
+class UsageError extends TypedError<"USAGE"> {
+  override readonly name = "UsageError";
+  constructor(message: string) {
+    super("USAGE", message);
+  }
+}
 
 function publicView(w: Wallet): Record<string, unknown> {
   return w.toJSON();
@@ -41,7 +55,8 @@ function readStdin(): string {
 }
 
 function payloadOf(values: { "payload-hex"?: string; message?: string }): string | undefined {
-  if (values["payload-hex"] !== undefined && values.message !== undefined) throw new UsageError("give --payload-hex or --message, not both");
+  if (values["payload-hex"] !== undefined && values.message !== undefined)
+    throw new UsageError("give --payload-hex or --message, not both");
   if (values.message !== undefined) return Buffer.from(values.message, "utf8").toString("hex");
   return values["payload-hex"];
 }
@@ -70,7 +85,11 @@ export function run(argv: string[], stdin: () => string = readStdin): Record<str
   const account = values.account === undefined ? 0 : Number(values.account);
   switch (command) {
     case "create": {
-      const w = writeKeyFile(need(values["key-file"], "key-file"), generateMnemonic(), { networkId, account, overwrite: values.overwrite === true });
+      const w = writeKeyFile(need(values["key-file"], "key-file"), generateMnemonic(), {
+        networkId,
+        account,
+        overwrite: values.overwrite === true,
+      });
       return { created: values["key-file"], ...publicView(w) };
     }
     case "restore": {

@@ -1,23 +1,28 @@
 /**
  * The public HTTP gateway (moleculer-web) at `/api/v1`. Everything it serves comes from the route table in
  * shared/mesh/routes.ts: implemented routes call their action, the others answer 501 NOT_IMPLEMENTED.
- * Its own actions: the OpenAPI document and the extension registry.
+ * Its own actions: the OpenAPI document and the extension registry. Next to the API, at the web root, it serves
+ * the web pages (shared/web-pages, docs/web-pages.md).
  */
 import type { Server } from "node:http";
 import type { Context, ServiceSchema } from "moleculer";
 import ApiGateway from "moleculer-web";
 import type { ApiSettingsSchema } from "moleculer-web";
 import pkg from "../package.json";
-import type { AppConfig } from "../shared/mesh/config";
+import type { AppConfig } from "../shared/config/config";
 import { BODY_LIMIT_BYTES } from "../shared/mesh/body-reader";
 import { answerClientErrorsWithJson } from "../shared/mesh/client-error";
-import { buildGatewaySettings, type GatewayOptions } from "../shared/mesh/gateway-settings";
+import { applyServerTimeouts, buildGatewaySettings, type GatewayOptions } from "../shared/mesh/gateway-settings";
 import { buildOpenApiDocument } from "../shared/mesh/openapi";
 import { defineRouteActions } from "../shared/mesh/route-actions";
 import { ROUTES } from "../shared/mesh/routes";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
+import { networkIdOfNetwork } from "../shared/config/network";
+import { loadWebAssets } from "../shared/web-pages/assets";
+import { attachPageHandler, createPageHandler } from "../shared/web-pages/page-server";
+import type { CertificateRecord } from "../shared/verifier/certificate-projection";
 
-/** Extension identifiers of GET /extensions and the service that provides each (interface.md "Other"). */
+/** Extension identifiers of GET /extensions and the service that provides each (docs/api.md#extensions). */
 export const EXTENSION_SERVICES = {
   "fractionized-certificate": "fractionized",
   "tokenizable-certificate": "tokenizable",
@@ -37,7 +42,29 @@ export function gatewayOptionsFromConfig(config: AppConfig, now: () => number): 
   };
 }
 
-export function createGatewayService(opts: GatewayOptions): ServiceSchema<ApiSettingsSchema> {
+/** What the web pages need to know; without it the gateway serves the API only. */
+export interface WebPagesSettings {
+  network: string;
+  networkId: number;
+  /** Base of short links (`<base>/<code>`): SHORT_LINK_DOMAIN. */
+  shortLinkBase: string;
+}
+
+export function webPagesFromConfig(config: AppConfig): WebPagesSettings {
+  return { network: config.network, networkId: networkIdOfNetwork(config.network), shortLinkBase: config.shortLinkDomain };
+}
+
+/** Every certificate of a hash through the action behind `GET /api/v1/verify/{hash}`; [] for its 404. */
+async function certificatesOf(broker: Context["broker"], hash: string): Promise<CertificateRecord[]> {
+  try {
+    return await broker.call<CertificateRecord[], { hash: string }>("verifier.byHash", { hash });
+  } catch (err) {
+    if ((err as { type?: unknown }).type === "NOT_FOUND") return [];
+    throw err;
+  }
+}
+
+export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSettings): ServiceSchema<ApiSettingsSchema> {
   const openapi = buildOpenApiDocument(opts.routes, {
     title: "cert-anchor API",
     version: pkg.version,
@@ -65,17 +92,32 @@ export function createGatewayService(opts: GatewayOptions): ServiceSchema<ApiSet
         extensions: {
           handler(this: { broker: Context["broker"] }) {
             const registry = this.broker.registry as unknown as { hasService(name: string): boolean };
-            return Object.fromEntries(
-              Object.entries(EXTENSION_SERVICES).map(([id, service]) => [id, registry.hasService(service)]),
-            );
+            return Object.fromEntries(Object.entries(EXTENSION_SERVICES).map(([id, service]) => [id, registry.hasService(service)]));
           },
         },
       }),
     },
     created() {
       // Runs after moleculer-web's own `created`, which made the server.
-      const server = (this as unknown as { server?: Server }).server;
-      if (server) answerClientErrorsWithJson(server);
+      const self = this as unknown as { server?: Server; broker: Context["broker"]; logger: Context["broker"]["logger"] };
+      const server = self.server;
+      if (server) {
+        answerClientErrorsWithJson(server);
+        applyServerTimeouts(server, opts);
+      }
+      if (server && pages) {
+        const handler = createPageHandler({
+          ...pages,
+          lookup: (hash) => certificatesOf(self.broker, hash),
+          assets: loadWebAssets,
+          onError: (err) => self.logger.warn("Page request failed", { message: err instanceof Error ? err.message : String(err) }),
+        });
+        attachPageHandler(server, handler);
+      }
+    },
+    async started() {
+      // Build (or read) the page assets now, so a broken bundle fails the start instead of the first visitor.
+      if (pages) await loadWebAssets();
     },
     methods: {
       // moleculer-web's default logs err.data of 5xx errors; ours logs (without bodies) in onError.
@@ -86,4 +128,5 @@ export function createGatewayService(opts: GatewayOptions): ServiceSchema<ApiSet
   };
 }
 
-export default (deps: ServiceDeps) => createGatewayService(gatewayOptionsFromConfig(deps.config, deps.now));
+export default (deps: ServiceDeps) =>
+  createGatewayService(gatewayOptionsFromConfig(deps.config, deps.now), webPagesFromConfig(deps.config));

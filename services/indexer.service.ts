@@ -3,15 +3,18 @@
  * the script/datum/transaction lookups of `/scripts/...` and `/txs/...` from its `script-lookups` plugin (shared/lookups).
  * Single replica per deployment: it is the only writer of the chain cursor and the fact log.
  */
+import { addReadinessCheck } from "../shared/mesh/health-middleware";
+import { SCRIPT_HASH_PARAM, TX_HASH_PARAM } from "../shared/mesh/action-params";
+import { notFound, stillStarting } from "../shared/domain/errors";
 import type { Transaction } from "@cardano-ogmios/schema";
-import type { Context, ServiceSchema } from "moleculer";
-import { Errors } from "moleculer";
+import type { ActionSchema, Context, ServiceSchema } from "moleculer";
 import { createChainClient, type ChainClient } from "../shared/chain";
 import { Indexer } from "../shared/indexer/indexer";
 import { loadPluginsFromDir } from "../shared/indexer/plugin-loader";
 import { PluginPipeline } from "../shared/indexer/plugin-pipeline";
 import { currentPointer, libraryEntries, liveBootstraps, liveStates } from "../shared/indexer/protocol-state";
-import { networkIdOf, protocolViewOf } from "../shared/indexer/protocol-view";
+import { networkIdOfNetwork } from "../shared/config/network";
+import { protocolViewOf } from "../shared/indexer/protocol-view";
 import { slotToTimeFrom } from "../shared/indexer/slot-time";
 import { createLookupPlugin } from "../shared/lookups/lookup-plugin";
 import { LookupStore } from "../shared/lookups/lookup-store";
@@ -25,20 +28,15 @@ interface IndexerLocals {
   lookups?: LookupStore;
 }
 
-const SCRIPT_HASH = { type: "string", pattern: /^[0-9a-fA-F]{56}$/, messages: { stringPattern: "'{field}' must be a 56-hex script hash" } } as const;
-const HASH_32 = { type: "string", pattern: /^[0-9a-fA-F]{64}$/, messages: { stringPattern: "'{field}' must be 64 hex digits" } } as const;
-
-const notFound = (what: string) => new Errors.MoleculerClientError(what, 404, "NOT_FOUND");
-
 export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
   const locals: IndexerLocals = { pipeline: new PluginPipeline<Transaction>({ clock: deps.now }) };
   const indexerOf = (): Indexer => {
-    if (!locals.indexer) throw new Error("indexer not started");
+    if (!locals.indexer) throw stillStarting("indexer");
     return locals.indexer;
   };
 
   const lookups = (): LookupStore => {
-    if (!locals.lookups) throw new Errors.MoleculerRetryableError("indexer is starting", 503, "SERVICE_STARTING");
+    if (!locals.lookups) throw stillStarting("indexer");
     return locals.lookups;
   };
   const found = async <T>(value: Promise<T | undefined>, what: string): Promise<T> => {
@@ -47,39 +45,65 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
     return v;
   };
 
-  const seen = async (txHash: string): Promise<void> => {
-    if (!(await indexerOf().log.transaction(txHash.toLowerCase()))) throw notFound(`transaction ${txHash.toLowerCase()} has not been seen on chain`);
-  };
+  /** The routes of the lookups (`/scripts/…`, `/txs/…`): each reads one thing by one hash from the lookup store. */
+  type Read = (store: LookupStore, hash: string) => Promise<unknown>;
+  const scriptLookup = (read: Read): ActionSchema => ({
+    params: { scriptHash: SCRIPT_HASH_PARAM },
+    handler: ({ params: { scriptHash } }: Context<{ scriptHash: string }>) =>
+      found(read(lookups(), scriptHash), `no script ${scriptHash.toLowerCase()} seen`),
+  });
+  const datumLookup = (read: Read): ActionSchema => ({
+    params: { datumHash: TX_HASH_PARAM },
+    handler: ({ params: { datumHash } }: Context<{ datumHash: string }>) =>
+      found(read(lookups(), datumHash), `no datum ${datumHash.toLowerCase()} seen`),
+  });
+  const transactionLookup = (read: Read): ActionSchema => ({
+    params: { txHash: TX_HASH_PARAM },
+    handler: ({ params: { txHash } }: Context<{ txHash: string }>) => read(lookups(), txHash),
+  });
 
   return {
     name: "indexer",
     actions: {
       ...defineRouteActions("indexer", {
-        script: { params: { scriptHash: SCRIPT_HASH }, handler: (ctx: Context<{ scriptHash: string }>) => found(lookups().script(ctx.params.scriptHash), `no script ${ctx.params.scriptHash.toLowerCase()} seen`) },
-        scriptJson: { params: { scriptHash: SCRIPT_HASH }, handler: (ctx: Context<{ scriptHash: string }>) => found(lookups().scriptJson(ctx.params.scriptHash), `no script ${ctx.params.scriptHash.toLowerCase()} seen`) },
-        scriptDetails: { params: { scriptHash: SCRIPT_HASH }, handler: (ctx: Context<{ scriptHash: string }>) => found(lookups().scriptDetails(ctx.params.scriptHash), `no script ${ctx.params.scriptHash.toLowerCase()} seen`) },
-        scriptCbor: { params: { scriptHash: SCRIPT_HASH }, handler: (ctx: Context<{ scriptHash: string }>) => found(lookups().scriptCbor(ctx.params.scriptHash), `no script ${ctx.params.scriptHash.toLowerCase()} seen`) },
-        datum: { params: { datumHash: HASH_32 }, handler: (ctx: Context<{ datumHash: string }>) => found(lookups().datum(ctx.params.datumHash), `no datum ${ctx.params.datumHash.toLowerCase()} seen`) },
-        datumCbor: { params: { datumHash: HASH_32 }, handler: (ctx: Context<{ datumHash: string }>) => found(lookups().datumCbor(ctx.params.datumHash), `no datum ${ctx.params.datumHash.toLowerCase()} seen`) },
-        // A transaction the indexer never saw is 404; a seen one without scripts answers [] (as the reference).
-        txScripts: { params: { txHash: HASH_32 }, handler: async (ctx: Context<{ txHash: string }>) => (await seen(ctx.params.txHash), lookups().txScripts(ctx.params.txHash)) },
-        txRedeemers: { params: { txHash: HASH_32 }, handler: async (ctx: Context<{ txHash: string }>) => (await seen(ctx.params.txHash), lookups().txRedeemers(ctx.params.txHash)) },
+        script: scriptLookup((store, hash) => store.script(hash)),
+        scriptJson: scriptLookup((store, hash) => store.scriptJson(hash)),
+        scriptDetails: scriptLookup((store, hash) => store.scriptDetails(hash)),
+        scriptCbor: scriptLookup((store, hash) => store.scriptCbor(hash)),
+        datum: datumLookup((store, hash) => store.datum(hash)),
+        datumCbor: datumLookup((store, hash) => store.datumCbor(hash)),
+        // A transaction without scripts, or one the indexer never saw, answers [] (as Blockfrost and Yaci do).
+        txScripts: transactionLookup((store, hash) => store.txScripts(hash)),
+        txRedeemers: transactionLookup((store, hash) => store.txRedeemers(hash)),
       }),
       ...internalActions({
         /** Facts and rollback markers after a consumer's cursor. */
         factsAfter: {
-          params: { cursor: { type: "number", integer: true, min: 0 }, limit: { type: "number", integer: true, min: 1, max: 5000, optional: true } },
+          params: {
+            cursor: { type: "number", integer: true, min: 0 },
+            limit: { type: "number", integer: true, min: 1, max: 5000, optional: true },
+          },
           handler: (ctx: Context<{ cursor: number; limit?: number }>) => indexerOf().log.after(ctx.params.cursor, ctx.params.limit ?? 1000),
         },
         /** The recorded transaction (for confirmations), or null. */
         transaction: {
           params: { id: { type: "string", length: 64, hex: true } },
-          handler: async (ctx: Context<{ id: string }>) => (await indexerOf().log.transaction(ctx.params.id.toLowerCase())) ?? null,
+          // Known once its whole block is indexed (facts and checkpoint written), not when the transaction index
+          // already has it: a confirmation then means every fact of the transaction is in the log.
+          handler: async (ctx: Context<{ id: string }>) => {
+            const log = indexerOf().log;
+            const tx = await log.transaction(ctx.params.id.toLowerCase());
+            const checkpoint = tx ? await log.checkpoint() : undefined;
+            return tx && checkpoint && tx.slot <= checkpoint.point.slot ? tx : null;
+          },
         },
         status: { handler: () => indexerOf().status() },
         /** Live (not burned) user states, by owner key hash and/or state id. */
         states: {
-          params: { owner: { type: "string", length: 56, hex: true, optional: true }, id: { type: "string", length: 64, hex: true, optional: true } },
+          params: {
+            owner: { type: "string", length: 56, hex: true, optional: true },
+            id: { type: "string", length: 64, hex: true, optional: true },
+          },
           handler: (ctx: Context<{ owner?: string; id?: string }>) => liveStates(indexerOf().log, ctx.params),
         },
         /** Live bootstrap datums, optionally by name. */
@@ -92,7 +116,12 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
           async handler() {
             const ix = indexerOf();
             const view = ix.status();
-            return { ...ix.viewSummary(), pointer: await currentPointer(ix.log), library: await libraryEntries(ix.log), stateScriptHashes: view.stateScriptHashes };
+            return {
+              ...ix.viewSummary(),
+              pointer: await currentPointer(ix.log),
+              library: await libraryEntries(ix.log),
+              stateScriptHashes: view.stateScriptHashes,
+            };
           },
         },
         pluginSnapshot: { handler: () => locals.pipeline.snapshot() },
@@ -110,14 +139,18 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
       locals.indexer = await Indexer.create({
         store,
         chain: client,
-        view: protocolViewOf(deps.config.protocol, networkIdOf(deps.config.network)),
+        view: protocolViewOf(deps.config.protocol, networkIdOfNetwork(deps.config.network)),
         pipeline: locals.pipeline,
         slotToTime,
         startPoint: deps.config.indexerStartPoint,
         notify: (event, payload) => {
           // The lookups forget a rolled-back block before the next block is recorded (their writes are serialised).
           if (event === "chain.rollback") {
-            locals.lookups?.rollback(Number(payload["slot"])).catch((err: unknown) => this.logger.error("lookups: rollback failed", { error: err instanceof Error ? err.message : String(err) }));
+            locals.lookups
+              ?.rollback(Number(payload["slot"]))
+              .catch((err: unknown) =>
+                this.logger.error("lookups: rollback failed", { error: err instanceof Error ? err.message : String(err) }),
+              );
           }
           void broker.broadcast(event, payload);
         },
@@ -125,8 +158,12 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
       });
       const indexer = locals.indexer;
       locals.lookups = await LookupStore.open(store);
-      locals.pipeline.register(createLookupPlugin(locals.lookups, (tx) => indexer.isProtocolRelevant(tx)), { critical: true });
+      locals.pipeline.register(
+        createLookupPlugin(locals.lookups, (tx) => indexer.isProtocolRelevant(tx)),
+        { critical: true },
+      );
       locals.pipeline.startSchedulers();
+      addReadinessCheck(this.broker, "indexer follows the chain", () => indexer.status().state === "following");
       await locals.indexer.start();
     },
     async stopped() {

@@ -2,13 +2,14 @@
  * library: the deployment, upgrade and undeploy transactions of the protocol's reference scripts (built by the
  * tx-builder, paid and signed by the service wallet) and the current on-chain deployment state.
  */
+import { utxoKey } from "../shared/csl/utxo";
+import { httpStatusOfType } from "../shared/mesh/error-mapping";
+import { DomainError, stillStarting } from "../shared/domain/errors";
 import type { Context, ServiceSchema } from "moleculer";
-import { Errors } from "moleculer";
 import { createChainClient, type ChainClient } from "../shared/chain";
 import { enterpriseAddressOfKeyHash } from "../shared/csl/address";
-import { BUILD_STATUS_CODES, httpStatusOfBuild, type BuildStatusCode } from "../shared/domain/build-status";
-import type { StateInfo } from "../shared/indexer/protocol-state";
-import { networkIdOf } from "../shared/indexer/protocol-view";
+import type { StateInfo } from "../shared/records/protocol-records";
+import { networkIdOfNetwork } from "../shared/config/network";
 import { defineRouteActions } from "../shared/mesh/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { libraryDeployments, type ProtocolSnapshot } from "../shared/submission/library-deployments";
@@ -24,15 +25,15 @@ export default function createLibraryService(deps: ServiceDeps): ServiceSchema {
   const serviceAddress = (): string => {
     if (deps.config.serviceAddress) return deps.config.serviceAddress;
     const keyHash = deps.config.protocol?.serviceKeyHash;
-    if (!keyHash) throw new Errors.MoleculerClientError("No protocol deployment is configured (PROXY_TX_HASH, SERVICE_KEY_HASH).", 400, "NOT_CONFIGURED");
-    return enterpriseAddressOfKeyHash(keyHash, networkIdOf(deps.config.network));
+    if (!keyHash) throw new DomainError("NOT_CONFIGURED", "No protocol deployment is configured (PROXY_TX_HASH, SERVICE_KEY_HASH).");
+    return enterpriseAddressOfKeyHash(keyHash, networkIdOfNetwork(deps.config.network));
   };
 
   /** Calls a tx-builder action answering a BuildTransactionResponse and sets the HTTP status from its code. */
   const built = async (ctx: Context<unknown, { $statusCode?: number }>, action: string, params: Record<string, unknown>) => {
     const res = await ctx.call<BuildResponse, Record<string, unknown>>(action, { address: serviceAddress(), ...params });
-    const code = res.status?.code;
-    if (code && (BUILD_STATUS_CODES as readonly string[]).includes(code)) ctx.meta.$statusCode = httpStatusOfBuild(code as BuildStatusCode);
+    const status = res.status?.code !== undefined ? httpStatusOfType(res.status.code) : undefined;
+    if (status !== undefined) ctx.meta.$statusCode = status;
     return res;
   };
 
@@ -40,10 +41,20 @@ export default function createLibraryService(deps: ServiceDeps): ServiceSchema {
     name: "library",
     actions: defineRouteActions("library", {
       upgradeProxy: {
-        handler: (ctx: Context<{ scriptReference?: unknown }, { $statusCode?: number }>) => built(ctx, "tx-builder.upgrade", { scriptReference: ctx.params.scriptReference ?? "" }),
+        handler: (
+          ctx: Context<{ scriptReference?: unknown; bootstrapAdministrators?: unknown; force?: unknown }, { $statusCode?: number }>,
+        ) =>
+          built(ctx, "tx-builder.upgrade", {
+            scriptReference: ctx.params.scriptReference ?? "",
+            bootstrapAdministrators: ctx.params.bootstrapAdministrators,
+            force: ctx.params.force,
+          }),
       },
       undeploy: {
-        params: { transactionHash: { type: "string", pattern: /^[0-9a-fA-F]{64}$/ }, outputIndex: { type: "number", integer: true, min: 0, convert: true } },
+        params: {
+          transactionHash: { type: "string", pattern: /^[0-9a-fA-F]{64}$/ },
+          outputIndex: { type: "number", integer: true, min: 0, convert: true },
+        },
         handler: (ctx: Context<{ transactionHash: string; outputIndex: number }, { $statusCode?: number }>) =>
           built(ctx, "tx-builder.undeploy", { transactionHash: ctx.params.transactionHash, outputIndex: ctx.params.outputIndex }),
       },
@@ -52,19 +63,16 @@ export default function createLibraryService(deps: ServiceDeps): ServiceSchema {
       },
       deployProxy: {
         async handler(ctx: Context<Record<string, never>, { $statusCode?: number }>) {
-          const res = await ctx.call<BuildResponse, { type: string; address: string }>("tx-builder.build", { type: "deploy", address: serviceAddress() });
-          const code = res.status?.code;
-          if (code && (BUILD_STATUS_CODES as readonly string[]).includes(code)) ctx.meta.$statusCode = httpStatusOfBuild(code as BuildStatusCode);
-          return { ...res, type: "deploy" };
+          return { ...(await built(ctx, "tx-builder.build", { type: "deploy" })), type: "deploy" };
         },
       },
       deployments: {
         async handler(ctx: Context) {
-          if (!client) throw new Errors.MoleculerServerError("library service not started", 503, "SERVICE_UNAVAILABLE");
+          if (!client) throw stillStarting("library");
           const protocol = await ctx.call<ProtocolSnapshot>("indexer.protocol");
-          const refs = protocol.library.map((e) => ({ txId: e.outRef.txHash, index: e.outRef.index }));
+          const refs = protocol.library.map((e) => e.outRef);
           const onChain = await client.utxosByOutputReferences(refs);
-          const unspent = new Set(onChain.map((u) => `${u.transaction.id}#${u.index}`));
+          const unspent = new Set(onChain.map(utxoKey));
           const states = protocol.deployed ? await ctx.call<StateInfo[], Record<string, never>>("indexer.states", {}) : [];
           const boots = protocol.deployed ? await ctx.call<unknown[], Record<string, never>>("indexer.bootstraps", {}) : [];
           return libraryDeployments(protocol, unspent, states.length > 0 || boots.length > 0);

@@ -1,42 +1,68 @@
 /**
  * submitter: `/transaction/submit` (merge witnesses, submit, record in flight) and `/transaction/confirm/{hash}`
  * from the indexer's transaction index (any transaction on chain, not only the service's).
- * In-flight entries are released on `chain.block` (their transaction ids) and by a periodic expiry job.
+ * In-flight records follow the node: at start, on every `chain.block` and periodically, every record whose
+ * transaction the node's mempool no longer holds is released (the event's payload is never trusted), and expired
+ * records are dropped.
  * Logic: shared/submission/.
  */
-import type { Context, ServiceSchema } from "moleculer";
-import { Errors } from "moleculer";
+import { addReadinessCheck } from "../shared/mesh/health-middleware";
+import { utxoKey } from "../shared/csl/utxo";
+import { TX_HASH_PARAM } from "../shared/mesh/action-params";
+import { notFound, stillStarting } from "../shared/domain/errors";
+import { parseOutRefKey } from "../shared/domain/out-ref";
+import type { Context, ServiceBroker, ServiceSchema } from "moleculer";
 import { createChainClient, type ChainClient } from "../shared/chain";
-import { DomainError } from "../shared/domain/errors";
-import type { TransactionRecord } from "../shared/indexer/fact-log";
+import type { TransactionRecord } from "../shared/records/protocol-records";
 import { slotToTimeFrom } from "../shared/indexer/slot-time";
+import { catchUpProjections } from "../shared/mesh/fact-follower";
 import { defineRouteActions } from "../shared/mesh/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { InflightRegistry } from "../shared/inflight";
 import { submitSignedTransaction } from "../shared/submission/submit-transaction";
 
-const TX_HASH = { type: "string", pattern: /^[0-9a-fA-F]{64}$/, messages: { stringPattern: "'{field}' must be 64 hex digits" } } as const;
 const CBOR_HEX = { type: "string", optional: true, max: 65_536 * 2 } as const;
-/** How often expired in-flight entries are released. */
+/** How often in-flight records are expired and reconciled without a block. */
 const EXPIRY_INTERVAL_MS = 30_000;
-
-const HTTP_STATUS: Record<string, number> = { INVALID_TRANSACTION: 400, LEDGER_REJECTED: 400, INPUTS_IN_FLIGHT: 409, CHAIN_UNAVAILABLE: 503 };
 
 interface SubmitterLocals {
   client?: ChainClient;
   slotToTime?: (slot: number) => number;
   inflight: InflightRegistry | null;
   timer?: NodeJS.Timeout;
+  broker?: ServiceBroker;
 }
 
 export default function createSubmitterService(deps: ServiceDeps): ServiceSchema {
   const locals: SubmitterLocals = { inflight: null };
   const ready = async (): Promise<{ client: ChainClient; slotToTime: (slot: number) => number }> => {
-    if (!locals.client) throw new Errors.MoleculerServerError("submitter not started", 503, "CHAIN_UNAVAILABLE");
+    if (!locals.client) throw stillStarting("submitter");
     if (!locals.slotToTime) {
       locals.slotToTime = slotToTimeFrom(await locals.client.eraSummaries(), (await locals.client.networkStartTime()).getTime());
     }
     return { client: locals.client, slotToTime: locals.slotToTime };
+  };
+
+  /** One reconciliation at a time; a request arriving meanwhile runs once more afterwards. */
+  let reconciling: Promise<void> | undefined;
+  let again = false;
+  const reconcileSoon = (): void => {
+    if (reconciling) {
+      again = true;
+      return;
+    }
+    reconciling = (async () => {
+      do {
+        again = false;
+        const client = locals.client;
+        if (!client || !locals.inflight) return;
+        await locals.inflight.reconcile({ inMempoolAmong: (ids) => client.inMempoolAmong(ids) });
+      } while (again);
+    })()
+      .catch((err: unknown) => locals.broker?.logger.warn("In-flight reconciliation failed", err))
+      .finally(() => {
+        reconciling = undefined;
+      });
   };
 
   return {
@@ -45,66 +71,74 @@ export default function createSubmitterService(deps: ServiceDeps): ServiceSchema
       submit: {
         params: { transaction: { type: "string", min: 1, max: 65_536 * 2 }, witnessSet: CBOR_HEX, witness_set: CBOR_HEX },
         async handler(ctx: Context<{ transaction: string; witnessSet?: string; witness_set?: string }>) {
-          try {
-            const { client, slotToTime } = await ready();
-            const result = await submitSignedTransaction(
-              { transaction: ctx.params.transaction, witnessSet: ctx.params.witnessSet ?? ctx.params.witness_set },
-              {
-                submit: (cbor) => client.submit(cbor),
-                knownTransaction: async (txId) => {
-                  if (await ctx.call<TransactionRecord | null, { id: string }>("indexer.transaction", { id: txId })) return true;
-                  const mempool = await client.mempool();
-                  try {
-                    await mempool.acquire(5_000);
-                    return await mempool.hasTransaction(txId);
-                  } finally {
-                    await mempool.close();
-                  }
-                },
-                confirmedOutputs: async (refs) => {
-                  const found = await client.utxosByOutputReferences(refs.map((r) => ({ txId: r.split("#")[0]!, index: Number(r.split("#")[1]) })));
-                  return found.map((u) => `${u.transaction.id}#${u.index}`);
-                },
-                slotToTime,
-                now: deps.now,
-                inflight: locals.inflight,
+          const { client, slotToTime } = await ready();
+          const result = await submitSignedTransaction(
+            { transaction: ctx.params.transaction, witnessSet: ctx.params.witnessSet ?? ctx.params.witness_set },
+            {
+              submit: (cbor) => client.submit(cbor),
+              knownTransaction: async (txId) => {
+                if (await ctx.call<TransactionRecord | null, { id: string }>("indexer.transaction", { id: txId })) return true;
+                const mempool = await client.mempool();
+                try {
+                  await mempool.acquire(5_000);
+                  return await mempool.hasTransaction(txId);
+                } finally {
+                  await mempool.close();
+                }
               },
-            );
-            return { transactionHash: result.transactionHash };
-          } catch (err) {
-            if (err instanceof DomainError) {
-              throw new Errors.MoleculerClientError(err.message, HTTP_STATUS[err.type] ?? 400, err.type, err.data);
-            }
-            throw err;
-          }
+              confirmedOutputs: async (refs) => {
+                const found = await client.utxosByOutputReferences(refs.map((r) => parseOutRefKey(r)!));
+                return found.map(utxoKey);
+              },
+              slotToTime,
+              now: deps.now,
+              inflight: locals.inflight,
+            },
+          );
+          return { transactionHash: result.transactionHash };
         },
       },
       confirm: {
-        params: { hash: TX_HASH },
+        params: { hash: TX_HASH_PARAM },
         async handler(ctx: Context<{ hash: string }>) {
           const tx = await ctx.call<TransactionRecord | null, { id: string }>("indexer.transaction", { id: ctx.params.hash });
-          if (!tx) throw new Errors.MoleculerClientError(`transaction ${ctx.params.hash.toLowerCase()} is not on chain (yet)`, 404, "NOT_FOUND");
-          return { transactionHash: tx._id, confirmed: true, blockHash: tx.blockId, blockNumber: tx.height, slot: tx.slot, valid: tx.valid };
+          if (!tx) throw notFound(`transaction ${ctx.params.hash.toLowerCase()} is not on chain (yet)`);
+          // Read-your-writes: once this answers 200, every read the transaction affects (verify, credentials,
+          // statistics, extension status…) already reflects it.
+          await catchUpProjections(ctx.broker);
+          return {
+            transactionHash: tx._id,
+            confirmed: true,
+            blockHash: tx.blockId,
+            blockNumber: tx.height,
+            slot: tx.slot,
+            valid: tx.valid,
+          };
         },
       },
     }),
     events: {
       "chain.block": {
-        async handler(ctx: Context<{ transactionIds?: string[] }>) {
-          const ids = ctx.params.transactionIds ?? [];
-          if (locals.inflight && ids.length > 0) await locals.inflight.confirmed(ids);
+        handler() {
+          reconcileSoon();
         },
       },
     },
     async started() {
       const chain = await deps.resources.chain();
-      locals.client = createChainClient({ url: chain.ogmiosUrl });
+      locals.broker = this.broker;
+      const client = createChainClient({ url: chain.ogmiosUrl });
+      locals.client = client;
+      addReadinessCheck(this.broker, "submitter reaches the chain", async () => (await client.networkTip(), true));
       const inflight = await InflightRegistry.open(await deps.resources.store(), deps.now);
       locals.inflight = inflight;
       locals.timer = setInterval(() => {
         inflight.expire(deps.now()).catch((err: unknown) => this.logger.warn("In-flight expiry failed", err));
+        reconcileSoon();
       }, EXPIRY_INTERVAL_MS);
       locals.timer.unref();
+      // After a restart (or a new chain connection) records of transactions the node no longer holds go at once.
+      reconcileSoon();
     },
     async stopped() {
       if (locals.timer) clearInterval(locals.timer);

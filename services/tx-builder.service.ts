@@ -3,12 +3,24 @@
  * internal `burnStates` the user-state service's OPT_OUT uses. Stateless apart from the shared in-flight
  * registry in the store, so it scales to several replicas. Confirmed blocks release in-flight locks.
  */
+import { addReadinessCheck } from "../shared/mesh/health-middleware";
+import { httpStatusOfType } from "../shared/mesh/error-mapping";
+import { stillStarting } from "../shared/domain/errors";
 import type { Context, ServiceSchema } from "moleculer";
 import { createChainClient, type ChainClient } from "../shared/chain";
-import { networkIdOf } from "../shared/indexer/protocol-view";
-import type { BootstrapInfo, LibraryEntry, PointerInfo, StateInfo } from "../shared/indexer/protocol-state";
+import { networkIdOfNetwork } from "../shared/config/network";
+import type { BootstrapInfo, LibraryEntry, PointerInfo, StateInfo } from "../shared/records/protocol-records";
 import { InflightRegistry } from "../shared/inflight";
-import { createIssuanceEnv, handleBuild, handleBurnStates, handlePrepareCollateral, handleUndeploy, handleUpgrade, httpStatusOf, type BuildTransactionResponse, type IssuanceEnv } from "../shared/issuance";
+import {
+  createIssuanceEnv,
+  handleBuild,
+  handleBurnStates,
+  handlePrepareCollateral,
+  handleUndeploy,
+  handleUpgrade,
+  type BuildTransactionResponse,
+  type IssuanceEnv,
+} from "../shared/issuance";
 import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 
@@ -17,11 +29,11 @@ type Body = Record<string, unknown>;
 export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema {
   const locals: { env?: IssuanceEnv; client?: ChainClient; registry?: InflightRegistry } = {};
   const envOf = (): IssuanceEnv => {
-    if (!locals.env) throw new Error("tx-builder not started");
+    if (!locals.env) throw stillStarting("tx-builder");
     return locals.env;
   };
   const respond = (ctx: Context, res: BuildTransactionResponse): BuildTransactionResponse => {
-    (ctx.meta as { $statusCode?: number }).$statusCode = httpStatusOf(res);
+    (ctx.meta as { $statusCode?: number }).$statusCode = httpStatusOfType(res.status.code);
     return res;
   };
   /** Drops submissions past expiry before each build (cheap: one indexed delete). */
@@ -49,34 +61,40 @@ export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema
       ...internalActions({
         /** One transaction burning several states of one owner (user-state OPT_OUT / INVALIDATE_STATE). */
         burnStates: {
-          params: { address: { type: "string", min: 1 }, stateIds: { type: "array", items: { type: "string", length: 64, hex: true }, min: 1 } },
-          async handler(ctx: Context<{ address: string; stateIds: string[] }>) {
-            return handleBurnStates(await fresh(), ctx.params.address, ctx.params.stateIds);
+          params: { address: { type: "string", min: 1 }, states: { type: "array", items: "object", min: 1 } },
+          async handler(ctx: Context<{ address: string; states: StateInfo[] }>) {
+            return handleBurnStates(await fresh(), ctx.params.address, ctx.params.states);
           },
         },
         /** The library's upgrade (new state script) and undeploy transactions, for the service wallet. */
         upgrade: {
-          params: { address: { type: "string", min: 1 }, scriptReference: { type: "any" } },
-          async handler(ctx: Context<{ address: string; scriptReference: unknown }>) {
-            return handleUpgrade(await fresh(), ctx.params.address, ctx.params.scriptReference);
+          params: {
+            address: { type: "string", min: 1 },
+            scriptReference: { type: "any" },
+            bootstrapAdministrators: { type: "any", optional: true },
+            force: { type: "any", optional: true },
+          },
+          async handler(ctx: Context<{ address: string; scriptReference: unknown; bootstrapAdministrators?: unknown; force?: unknown }>) {
+            const { address, scriptReference, bootstrapAdministrators, force } = ctx.params;
+            return handleUpgrade(await fresh(), address, scriptReference, { bootstrapAdministrators, force });
           },
         },
         undeploy: {
-          params: { address: { type: "string", min: 1 }, transactionHash: { type: "string", length: 64, hex: true, optional: true }, outputIndex: { type: "number", integer: true, min: 0, optional: true } },
+          params: {
+            address: { type: "string", min: 1 },
+            transactionHash: { type: "string", length: 64, hex: true, optional: true },
+            outputIndex: { type: "number", integer: true, min: 0, optional: true },
+          },
           async handler(ctx: Context<{ address: string; transactionHash?: string; outputIndex?: number }>) {
             const { transactionHash, outputIndex } = ctx.params;
-            const which = transactionHash !== undefined && outputIndex !== undefined ? { outRef: { txHash: transactionHash.toLowerCase(), index: outputIndex } } : ("unused" as const);
+            const which =
+              transactionHash !== undefined && outputIndex !== undefined
+                ? { outRef: { txHash: transactionHash.toLowerCase(), index: outputIndex } }
+                : ("unused" as const);
             return handleUndeploy(await fresh(), ctx.params.address, which);
           },
         },
       }),
-    },
-    events: {
-      "chain.block": {
-        async handler(ctx: Context<{ transactionIds?: string[] }>) {
-          await locals.registry?.confirmed(ctx.params.transactionIds ?? []);
-        },
-      },
     },
     async started() {
       const store = await deps.resources.store();
@@ -85,11 +103,15 @@ export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema
       locals.client = client;
       locals.registry = await InflightRegistry.open(store, deps.now);
       const broker = this.broker;
+      addReadinessCheck(broker, "tx-builder reaches the chain and the indexer", async () => {
+        await Promise.all([client.networkTip(), broker.call("indexer.status")]);
+        return true;
+      });
       locals.env = await createIssuanceEnv({
         chain: client,
         registry: locals.registry,
         protocol: deps.config.protocol,
-        networkId: networkIdOf(deps.config.network),
+        networkId: networkIdOfNetwork(deps.config.network),
         now: deps.now,
         source: {
           states: (filter) => broker.call<StateInfo[], typeof filter>("indexer.states", filter),

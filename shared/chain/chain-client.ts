@@ -16,16 +16,7 @@ import { startChainSync, type ChainSyncHandler, type ChainSyncOptions, type Chai
 import { backoffMs, endpointOf, openContext, withTimeout, type Endpoint, type OpenedContext } from "./connection";
 import { ChainError, toChainError } from "./errors";
 import { openMempool, watchMempool, type MempoolMonitor, type MempoolWatch, type MempoolWatchHandler } from "./mempool";
-import type {
-  EraSummary,
-  Evaluation,
-  GenesisByEra,
-  Origin,
-  OutputReference,
-  Point,
-  ProtocolParameters,
-  UtxoEntry,
-} from "./types";
+import type { EraSummary, Evaluation, GenesisByEra, Origin, OutputReference, Point, ProtocolParameters, UtxoEntry } from "./types";
 
 export interface ReconnectOptions {
   /** first retry delay (default 100 ms), doubled per attempt up to maxDelayMs (default 5 s) */
@@ -72,6 +63,8 @@ export interface ChainClient {
   chainSync(points: ReadonlyArray<Point | Origin>, handler: ChainSyncHandler, opts?: ChainSyncOptions): Promise<ChainSyncSubscription>;
   /** a dedicated mempool-monitoring connection (acquire / next / has / size / release) */
   mempool(): Promise<MempoolMonitor>;
+  /** which of these transactions the node's mempool holds now (one snapshot) */
+  inMempoolAmong(txIds: readonly string[]): Promise<Set<string>>;
   /** reports each new mempool transaction once, re-acquiring snapshots until stopped */
   watchMempool(handler: MempoolWatchHandler, opts?: { pollIntervalMs?: number }): Promise<MempoolWatch>;
 }
@@ -165,12 +158,11 @@ export function createChainClient(opts: ChainClientOptions): ChainClient {
     },
     protocolParameters: () => call("protocolParameters", (s) => s.query.protocolParameters()),
     // an empty filter would ask Ogmios for the whole UTxO set
-    utxosByAddresses: async (addresses) =>
-      addresses.length === 0 ? [] : call("utxo", (s) => s.query.utxo({ addresses: [...addresses] })),
+    utxosByAddresses: async (addresses) => (addresses.length === 0 ? [] : call("utxo", (s) => s.query.utxo({ addresses: [...addresses] }))),
     utxosByOutputReferences: async (refs) =>
       refs.length === 0
         ? []
-        : call("utxo", (s) => s.query.utxo({ outputReferences: refs.map((r) => ({ transaction: { id: r.txId }, index: r.index })) })),
+        : call("utxo", (s) => s.query.utxo({ outputReferences: refs.map((r) => ({ transaction: { id: r.txHash }, index: r.index })) })),
     ledgerTip: () => call("ledgerTip", (s) => s.query.ledgerTip()),
     networkTip: () => call("networkTip", (s) => s.query.networkTip()),
     blockHeight: () => call("blockHeight", (s) => s.query.networkBlockHeight()),
@@ -203,6 +195,18 @@ export function createChainClient(opts: ChainClientOptions): ChainClient {
       children.add(m);
       void m.closed.finally(() => children.delete(m));
       return m;
+    },
+    async inMempoolAmong(txIds) {
+      if (txIds.length === 0) return new Set<string>();
+      const m = await this.mempool();
+      try {
+        await m.acquire();
+        const held = new Set<string>();
+        for (const id of txIds) if (await m.hasTransaction(id)) held.add(id);
+        return held;
+      } finally {
+        await m.close();
+      }
     },
     async watchMempool(handler, watchOpts = {}) {
       if (closed) throw new ChainError("CHAIN_UNAVAILABLE", "chain client is closed", undefined, undefined, {}, false);

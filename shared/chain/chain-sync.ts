@@ -100,29 +100,57 @@ export async function startChainSync(
     });
   };
 
+  /** After a block: it becomes the cursor and joins the (bounded) history. */
+  const advanceTo = (p: Point): void => {
+    cursor = p;
+    history.push(p);
+    if (history.length > historySize) history.shift();
+  };
+
+  /** After a rollback: the point becomes the cursor and the history forgets the points after it. */
+  const rewindTo = (point: Point | Origin): void => {
+    cursor = point;
+    const slot = point === "origin" ? -1 : Number(point.slot);
+    while (history.length > 0 && Number((history[history.length - 1] as Point).slot) > slot) history.pop();
+  };
+
   const connect = async (points: Array<Point | Origin>): Promise<Point | Origin> => {
     const gen = ++generation;
     const ctx = await openContext(conn.endpoint, conn.timeoutMs);
     opened = ctx;
     const live = (): boolean => gen === generation && state !== "stopped" && state !== "failed";
+    /**
+     * Hands one message to the consumer's handler; once the handler completed, the cursor moves and the next
+     * message is asked for. A throwing handler fails the sync.
+     */
+    const deliver = async (
+      which: keyof ChainSyncHandler,
+      callHandler: () => void | Promise<void>,
+      moveCursor: () => void,
+      next: () => void,
+    ): Promise<void> => {
+      swallowRollbackTo = undefined;
+      try {
+        await callHandler();
+      } catch (err) {
+        fail(handlerError(which, err));
+        return;
+      }
+      moveCursor();
+      opts.onCursor?.(cursor);
+      if (live()) next();
+    };
     const client = await createChainSynchronizationClient(
       ctx.context,
       {
         rollForward: async ({ block, tip }, next) => {
           if (!live()) return;
-          swallowRollbackTo = undefined;
-          try {
-            await handler.rollForward(block, tip);
-          } catch (err) {
-            fail(handlerError("rollForward", err));
-            return;
-          }
-          const p = pointOf(block);
-          cursor = p;
-          history.push(p);
-          if (history.length > historySize) history.shift();
-          opts.onCursor?.(p);
-          if (live()) next();
+          await deliver(
+            "rollForward",
+            () => handler.rollForward(block, tip),
+            () => advanceTo(pointOf(block)),
+            next,
+          );
         },
         rollBackward: async ({ point, tip }, next) => {
           if (!live()) return;
@@ -131,18 +159,12 @@ export async function startChainSync(
             next();
             return;
           }
-          swallowRollbackTo = undefined;
-          try {
-            await handler.rollBackward(point, tip);
-          } catch (err) {
-            fail(handlerError("rollBackward", err));
-            return;
-          }
-          cursor = point;
-          const slot = point === "origin" ? -1 : Number(point.slot);
-          while (history.length > 0 && Number((history[history.length - 1] as Point).slot) > slot) history.pop();
-          opts.onCursor?.(point);
-          if (live()) next();
+          await deliver(
+            "rollBackward",
+            () => handler.rollBackward(point, tip),
+            () => rewindTo(point),
+            next,
+          );
         },
       },
       { sequential: true },
@@ -183,7 +205,9 @@ export async function startChainSync(
         opts.onReconnect?.({ attempt, error: e });
       }
     }
-    fail(new ChainError("CHAIN_UNAVAILABLE", "chain-sync gave up reconnecting", undefined, undefined, { attempts: conn.maxAttempts }, true));
+    fail(
+      new ChainError("CHAIN_UNAVAILABLE", "chain-sync gave up reconnecting", undefined, undefined, { attempts: conn.maxAttempts }, true),
+    );
   };
 
   const intersection = await connect([...startPoints]);

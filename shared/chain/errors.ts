@@ -2,6 +2,7 @@
  * Typed chain errors. Every Ogmios JSON-RPC error, transport failure and timeout is mapped here, in one place,
  * to a ChainError with a stable `type`, the Ogmios `code` and `reason` (schema name) and the code-specific `data`.
  */
+import { TypedError } from "../domain/errors";
 import { OGMIOS_ERROR_NAMES } from "./ogmios-error-codes";
 
 export type ChainErrorType =
@@ -9,8 +10,10 @@ export type ChainErrorType =
   | "CHAIN_UNAVAILABLE"
   /** no reply within the request timeout (retryable) */
   | "CHAIN_TIMEOUT"
-  /** 3117: an input (or collateral / reference input) is unknown or already spent */
+  /** 3117 (submit), or an evaluation failing because an input is unknown or already spent */
   | "UNKNOWN_OUTPUT_REFERENCES"
+  /** 3002: `additionalUtxo` passed to an evaluation overlaps outputs the ledger already knows */
+  | "OVERLAPPING_ADDITIONAL_UTXO"
   /** 3118: the tx validity interval does not contain the current slot */
   | "OUTSIDE_VALIDITY_INTERVAL"
   /** 3122 */
@@ -36,26 +39,37 @@ export type ChainErrorType =
   /** anything else */
   | "CHAIN_ERROR";
 
-export class ChainError extends Error {
+export class ChainError extends TypedError<ChainErrorType> {
   override readonly name = "ChainError";
   constructor(
-    readonly type: ChainErrorType,
+    type: ChainErrorType,
     message: string,
+    /** the Ogmios JSON-RPC error code, when the server answered with one */
     readonly code: number | undefined,
+    /** the Ogmios schema name of `code`, e.g. `MissingSignatories` */
     readonly reason: string | undefined,
-    readonly data: unknown,
-    readonly retryable: boolean,
+    data: Record<string, unknown>,
+    retryable: boolean,
   ) {
-    super(message);
+    super(type, message, data, { retryable });
   }
 
   toJSON(): Record<string, unknown> {
-    return { name: this.name, type: this.type, message: this.message, code: this.code, reason: this.reason, data: this.data, retryable: this.retryable };
+    return {
+      name: this.name,
+      type: this.type,
+      message: this.message,
+      code: this.code,
+      reason: this.reason,
+      data: this.data,
+      retryable: this.retryable,
+    };
   }
 }
 
 export function typeOfCode(code: number): ChainErrorType {
   if (code === 3117) return "UNKNOWN_OUTPUT_REFERENCES";
+  if (code === 3002) return "OVERLAPPING_ADDITIONAL_UTXO";
   if (code === 3118) return "OUTSIDE_VALIDITY_INTERVAL";
   if (code === 3122) return "FEE_TOO_SMALL";
   if (code === 3123) return "VALUE_NOT_CONSERVED";
@@ -88,18 +102,29 @@ function asRpcError(err: unknown): RpcErrorLike | undefined {
   return undefined;
 }
 
+/** An evaluation (3010) that failed because an input is unknown: Ogmios nests a 3117 error per validator. */
+function unknownInputsInEvaluation(rpc: RpcErrorLike): boolean {
+  return rpc.code === 3010 && /"code":3117|unknown transaction input/i.test(`${rpc.message} ${JSON.stringify(rpc.data ?? null)}`);
+}
+
+/** Ogmios error data is an object for every code we meet; anything else is kept under `value`. */
+function dataRecord(data: unknown): Record<string, unknown> {
+  if (data === undefined || data === null) return {};
+  return typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : { value: data };
+}
+
 /** Maps anything a chain call can throw to a ChainError. `operation` names the call for the message. */
 export function toChainError(err: unknown, operation: string): ChainError {
   if (err instanceof ChainError) return err;
   const rpc = asRpcError(err);
   if (rpc) {
-    const type = typeOfCode(rpc.code);
+    const type = unknownInputsInEvaluation(rpc) ? "UNKNOWN_OUTPUT_REFERENCES" : typeOfCode(rpc.code);
     return new ChainError(
       type,
       `${operation}: ${rpc.message}`,
       rpc.code,
       OGMIOS_ERROR_NAMES[rpc.code],
-      rpc.data,
+      dataRecord(rpc.data),
       type === "CHAIN_UNAVAILABLE" || type === "CHAIN_TIMEOUT" || type === "LEDGER_STATE_UNAVAILABLE",
     );
   }

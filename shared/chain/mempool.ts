@@ -39,7 +39,8 @@ export async function openMempool(endpoint: Endpoint, timeoutMs: number): Promis
 
   const run = <T>(operation: string, fn: () => Promise<T>, ms: number = timeoutMs): Promise<T> => {
     const next = queue.then(async () => {
-      if (!opened.isOpen()) throw new ChainError("CHAIN_UNAVAILABLE", `${operation}: mempool connection is closed`, undefined, undefined, {}, true);
+      if (!opened.isOpen())
+        throw new ChainError("CHAIN_UNAVAILABLE", `${operation}: mempool connection is closed`, undefined, undefined, {}, true);
       try {
         return Number.isFinite(ms) ? await withTimeout(fn(), ms, operation) : await fn();
       } catch (err) {

@@ -1,20 +1,5 @@
 /** Chain data types: the Ogmios v6 wire types, re-exported so that callers need no Ogmios import. */
-import type {
-  Block,
-  EraSummary,
-  GenesisAlonzo,
-  GenesisByron,
-  GenesisConway,
-  GenesisShelley,
-  Origin,
-  Point,
-  ProtocolParameters,
-  Tip,
-  Transaction,
-  TransactionId,
-  Utxo,
-  MempoolSizeAndCapacity,
-} from "@cardano-ogmios/schema";
+import type { GenesisAlonzo, GenesisByron, GenesisConway, GenesisShelley, Utxo } from "@cardano-ogmios/schema";
 
 export type {
   Block,
@@ -31,15 +16,12 @@ export type {
   TransactionId,
   Utxo,
   MempoolSizeAndCapacity,
-};
+} from "@cardano-ogmios/schema";
 
 /** One UTxO entry of `queryLedgerState/utxo`. */
 export type UtxoEntry = Utxo[number];
 
-export interface OutputReference {
-  txId: string;
-  index: number;
-}
+export type { OutRef as OutputReference } from "../domain/out-ref";
 
 /** Ogmios `evaluateTransaction` result item. */
 export interface Evaluation {

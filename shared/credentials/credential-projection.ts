@@ -1,7 +1,8 @@
 /**
- * The credential service's projection of the indexer's `certificate.issued` facts (reference-study §7.1,
- * decisions.md "Everything else"):
- * - an AUTH certificate registers a credential of its issuer's payment credential (the first AUTH of a hash wins);
+ * The credential service's projection of the indexer's `certificate.issued` facts (docs/decisions.md#credentials):
+ * - an AUTH certificate registers a credential of its issuer's payment credential. Credentials are keyed by
+ *   (hash, issuer): anyone who sees an AUTH hash can anchor it too, but that registers a credential of theirs,
+ *   never takes over the first issuer's; a by-hash lookup names the issuer it trusts;
  * - a REVOKE certificate is recorded as a revocation attempt; it counts only when its issuer is the AUTH
  *   certificate's issuer and it came after the AUTH (a revoke by anyone else, or before the AUTH, is ignored).
  * Whether a credential is active is decided when it is read, from both collections, so a rollback (which deletes
@@ -13,7 +14,7 @@ import type { Projection } from "../indexer/fact-consumer";
 import type { Collection, Store, StoredDocument } from "../store";
 import { identityRecordOf } from "./identity-record";
 
-/** CredentialResponse of reference-study §2.2, plus the fields a client needs to show where it came from. */
+/** CredentialResponse of docs/api.md#credentials, plus the fields a client needs to show where it came from. */
 export interface CredentialResponse {
   authHash: string;
   credentialType: string;
@@ -32,6 +33,9 @@ export interface CredentialResponse {
   /** Transaction of the issuer's revocation, when revoked. */
   revokedTxHash: string | null;
 }
+
+/** A by-hash answer without a trusted issuer: the earliest registration, and who else anchored the same hash. */
+export type CredentialByHash = CredentialResponse & { alsoRegisteredBy: string[] };
 
 type CredentialDoc = StoredDocument & {
   authHash: string;
@@ -97,22 +101,29 @@ export class CredentialProjection implements Projection {
     await this.revocations.deleteMany({ slot: { $gt: slot } });
   }
 
-  /** The credential registered by an AUTH certificate, active or revoked. */
-  async byAuthHash(authHash: string): Promise<CredentialResponse | undefined> {
-    const [first] = await this.auths.find({ authHash: authHash.toLowerCase() }, { sort: { seq: 1 }, limit: 1 });
-    return first ? this.toResponse(first) : undefined;
+  /**
+   * The credential an AUTH certificate registered for `issuer` (a payment credential), active or revoked; without
+   * an issuer, the earliest registration of the hash, with every other issuer that anchored it.
+   */
+  async byAuthHash(authHash: string, issuer?: string): Promise<CredentialByHash | undefined> {
+    const docs = await this.auths.find({ authHash: authHash.toLowerCase() }, { sort: { seq: 1 } });
+    const chosen = issuer === undefined ? docs[0] : docs.find((d) => d.paymentCredential === issuer.toLowerCase());
+    if (!chosen) return undefined;
+    const others = [...new Set(docs.map((d) => d.paymentCredential))].filter((c) => c !== chosen.paymentCredential);
+    return { ...(await this.toResponse(chosen)), alsoRegisteredBy: others };
   }
 
   /** Active credentials of a payment credential, oldest first; only those of `type` when given. */
   async activeOf(paymentCredential: string, type?: string): Promise<CredentialResponse[]> {
-    const docs = await this.auths.find({ paymentCredential: paymentCredential.toLowerCase(), ...(type !== undefined ? { credentialType: type } : {}) }, { sort: { seq: 1 } });
+    const docs = await this.auths.find(
+      { paymentCredential: paymentCredential.toLowerCase(), ...(type !== undefined ? { credentialType: type } : {}) },
+      { sort: { seq: 1 } },
+    );
     const out: CredentialResponse[] = [];
     const seen = new Set<string>();
     for (const d of docs) {
-      if (seen.has(d.authHash)) continue; // a hash anchored twice registers once (the first)
+      if (seen.has(d.authHash)) continue; // an issuer anchoring its hash twice registers once (the first)
       seen.add(d.authHash);
-      const [first] = await this.auths.find({ authHash: d.authHash }, { sort: { seq: 1 }, limit: 1 });
-      if (first?._id !== d._id) continue; // someone else's earlier AUTH of the same hash owns it
       const response = await this.toResponse(d);
       if (response.active) out.push(response);
     }

@@ -1,5 +1,5 @@
 /**
- * Identity records carried in certificate metadata (reference-study §7.1): a certificate whose template id is
+ * Identity records carried in certificate metadata (docs/api.md#identity-records): a certificate whose template id is
  * `IdentityAuth` and whose field `t` is `AUTH` registers a credential (`ct` type, optional KERI `i`, schema `s`,
  * OOBI `o`); `t: "REVOKE"` with `th` = the AUTH certificate's hash revokes it. Anything else is not an identity record.
  */
@@ -19,7 +19,13 @@ export function identityRecordOf(metadata: string): IdentityRecord | undefined {
   if (obj["t"] === "AUTH") {
     const ct = optionalString(obj["ct"]);
     if (ct === null) return undefined;
-    return { kind: "AUTH", credentialType: ct, keriAid: optionalString(obj["i"]), schema: optionalString(obj["s"]), oobi: optionalString(obj["o"]) };
+    return {
+      kind: "AUTH",
+      credentialType: ct,
+      keriAid: optionalString(obj["i"]),
+      schema: optionalString(obj["s"]),
+      oobi: optionalString(obj["o"]),
+    };
   }
   if (obj["t"] === "REVOKE") {
     const th = optionalString(obj["th"]);

@@ -38,7 +38,7 @@ export function addressBytesHex(bech32: string): string {
   return Buffer.from(parse(bech32).to_bytes()).toString("hex");
 }
 
-export function networkIdOf(bech32: string): number {
+export function networkIdOfAddress(bech32: string): number {
   return parse(bech32).network_id();
 }
 

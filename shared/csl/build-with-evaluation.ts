@@ -1,8 +1,10 @@
 /**
- * Evaluate-then-rebuild (trap §1.2): build a draft with placeholder ex-units, evaluate it, map the results
- * back to purpose keys through the draft itself, rebuild with the real ex-units. Coin selection may pick other
- * inputs on the rebuild (the fee drops), which shifts spend indices and can change script costs slightly, so by
- * default the rebuilt tx is evaluated once more and rebuilt again if any budget grew.
+ * Evaluate-then-rebuild, the one loop every Plutus build goes through: build a draft (with placeholder ex-units,
+ * or with budgets a caller expects to fit), evaluate it, map the results back to purpose keys through the draft
+ * itself, rebuild with the real ex-units. Coin selection may pick other inputs on the rebuild (the fee drops),
+ * which shifts spend indices and can change script costs slightly, so by default the rebuilt tx is evaluated once
+ * more and rebuilt again if any budget grew. Every returned transaction was evaluated exactly as returned (with
+ * `verify`), and its declared budgets cover that evaluation.
  */
 import { buildTx, plutusPurposeKeys, type BuiltTx, type TxSpec } from "./build-tx";
 import { CslError } from "./errors";
@@ -18,6 +20,13 @@ export interface BuildWithEvaluationOptions {
   marginPercent?: number;
   /** upper bound on build passes (default 4) */
   maxPasses?: number;
+  /**
+   * Budgets to build the first draft with (e.g. remembered from an earlier build of the same shape): when the
+   * draft's evaluation fits them, it is returned after that single evaluation.
+   */
+  initialBudgets?: ReadonlyMap<PurposeKey, ExUnitsBudget>;
+  /** the first draft, already built by the caller with `initialBudgets` (saves building it again) */
+  draft?: BuiltTx;
 }
 
 export interface EvaluatedTx extends BuiltTx {
@@ -31,19 +40,15 @@ export interface EvaluatedTx extends BuiltTx {
  * @throws CslError EVALUATION_RESULT_UNMATCHED (a script purpose got no result), EVALUATION_FAILED (no
  * fixed point within maxPasses); errors of `evaluate` propagate unchanged (e.g. the chain's typed errors).
  */
-export async function buildWithEvaluation(
-  spec: TxSpec,
-  evaluate: EvaluateFn,
-  opts: BuildWithEvaluationOptions = {},
-): Promise<EvaluatedTx> {
+export async function buildWithEvaluation(spec: TxSpec, evaluate: EvaluateFn, opts: BuildWithEvaluationOptions = {}): Promise<EvaluatedTx> {
   const expected = plutusPurposeKeys(spec);
   if (expected.length === 0) return { ...buildTx(spec), evaluation: new Map(), evaluations: 0 };
   const verify = opts.verify ?? true;
   const margin = BigInt(Math.max(0, Math.round((opts.marginPercent ?? 0) * 100)));
   const maxPasses = opts.maxPasses ?? 4;
 
-  let declared = new Map<PurposeKey, ExUnitsBudget>();
-  let built = buildTx(spec, declared);
+  let declared = new Map<PurposeKey, ExUnitsBudget>(opts.initialBudgets ?? []);
+  let built = opts.draft ?? buildTx(spec, declared);
   let evaluations = 0;
   for (let pass = 1; pass <= maxPasses; pass++) {
     const evaluated = evaluationByKey(built.cborHex, await evaluate(built.cborHex));
@@ -53,7 +58,9 @@ export async function buildWithEvaluation(
         throw new CslError("EVALUATION_RESULT_UNMATCHED", `the evaluator returned no budget for ${key}`, { key });
       }
     }
-    if (pass > 1 && fits(evaluated, declared)) return { ...built, evaluation: evaluated, evaluations };
+    // Placeholder budgets of a first pass never count as fitting; given ones do.
+    const declaredForReal = pass > 1 || declared.size > 0;
+    if (declaredForReal && fits(evaluated, declared)) return { ...built, evaluation: evaluated, evaluations };
     const next = new Map<PurposeKey, ExUnitsBudget>();
     for (const [key, b] of evaluated) {
       const prev = declared.get(key);

@@ -2,10 +2,12 @@
 import { CSL } from "./lib";
 import { cslCall } from "./errors";
 import { fromHex } from "./hex";
+import { itemsOf } from "./list-items";
 import { fromBn, fromInt } from "./numbers";
 import { redeemersOf, type RedeemerInfo } from "./redeemer-pointers";
-import { outputToOgmios, type OgmiosOutput, type OutRef } from "./utxo";
-import type { AssetMap } from "./value";
+import type { OutRef } from "../domain/out-ref";
+import { outputToOgmios, type OgmiosOutput } from "./utxo";
+import { assetNameHex, type AssetMap } from "./value";
 
 export interface DecodedTx {
   id: string;
@@ -34,12 +36,7 @@ export interface DecodedTx {
 }
 
 function refs(xs: CSL.TransactionInputs | undefined): OutRef[] {
-  const out: OutRef[] = [];
-  for (let i = 0; xs && i < xs.len(); i++) {
-    const x = xs.get(i);
-    out.push({ txId: x.transaction_id().to_hex(), index: x.index() });
-  }
-  return out;
+  return itemsOf(xs).map((x) => ({ txHash: x.transaction_id().to_hex(), index: x.index() }));
 }
 
 /** @throws CslError INVALID_CBOR */
@@ -49,58 +46,33 @@ export function decodeTx(txCborHex: string): DecodedTx {
   const body = fixed.body();
   const ws = fixed.witness_set();
 
-  const outputs: OgmiosOutput[] = [];
-  const outs = body.outputs();
-  for (let i = 0; i < outs.len(); i++) outputs.push(outputToOgmios(outs.get(i)));
+  const outputs = itemsOf(body.outputs()).map(outputToOgmios);
 
+  // signed quantities, summed per policy and name
   const mint: AssetMap = {};
   const m = body.mint();
-  const policies = m?.keys();
-  for (let i = 0; m && policies && i < policies.len(); i++) {
-    const policy = policies.get(i);
-    const all = m.get(policy);
-    for (let j = 0; all && j < all.len(); j++) {
-      const assets = all.get(j) as CSL.MintAssets;
-      const names = assets.keys();
-      for (let k = 0; k < names.len(); k++) {
-        const name = names.get(k);
+  for (const policy of itemsOf(m?.keys())) {
+    for (const assets of itemsOf(m?.get(policy))) {
+      for (const name of itemsOf(assets?.keys())) {
         const row = (mint[policy.to_hex()] ??= {});
-        const hexName = Buffer.from(name.name()).toString("hex");
-        row[hexName] = (row[hexName] ?? 0n) + fromInt(assets.get(name) as CSL.Int);
+        const hexName = assetNameHex(name);
+        row[hexName] = (row[hexName] ?? 0n) + fromInt(assets?.get(name) as CSL.Int);
       }
     }
   }
 
   const withdrawals: Record<string, bigint> = {};
   const w = body.withdrawals();
-  const accounts = w?.keys();
-  for (let i = 0; w && accounts && i < accounts.len(); i++) {
-    const ra = accounts.get(i);
-    withdrawals[ra.to_address().to_bech32()] = fromBn(w.get(ra) as CSL.BigNum);
-  }
+  for (const ra of itemsOf(w?.keys())) withdrawals[ra.to_address().to_bech32()] = fromBn(w?.get(ra) as CSL.BigNum);
 
-  const signers: string[] = [];
-  const rs = body.required_signers();
-  for (let i = 0; rs && i < rs.len(); i++) signers.push(rs.get(i).to_hex());
-
-  const vkeyWitnesses: Array<{ publicKey: string; keyHash: string }> = [];
-  const vk = ws.vkeys();
-  for (let i = 0; vk && i < vk.len(); i++) {
-    const pk = vk.get(i).vkey().public_key();
-    vkeyWitnesses.push({ publicKey: pk.to_hex(), keyHash: pk.hash().to_hex() });
-  }
-
-  const plutusScriptHashes: string[] = [];
-  const ps = ws.plutus_scripts();
-  for (let i = 0; ps && i < ps.len(); i++) plutusScriptHashes.push(ps.get(i).hash().to_hex());
-
-  const datumHashes: string[] = [];
-  const pd = ws.plutus_data();
-  for (let i = 0; pd && i < pd.len(); i++) datumHashes.push(CSL.hash_plutus_data(pd.get(i)).to_hex());
-
-  const labels: bigint[] = [];
-  const meta = fixed.auxiliary_data()?.metadata()?.keys();
-  for (let i = 0; meta && i < meta.len(); i++) labels.push(fromBn(meta.get(i)));
+  const signers = itemsOf(body.required_signers()).map((signer) => signer.to_hex());
+  const vkeyWitnesses = itemsOf(ws.vkeys()).map((witness) => {
+    const pk = witness.vkey().public_key();
+    return { publicKey: pk.to_hex(), keyHash: pk.hash().to_hex() };
+  });
+  const plutusScriptHashes = itemsOf(ws.plutus_scripts()).map((script) => script.hash().to_hex());
+  const datumHashes = itemsOf(ws.plutus_data()).map((datum) => CSL.hash_plutus_data(datum).to_hex());
+  const labels = itemsOf(fixed.auxiliary_data()?.metadata()?.keys()).map(fromBn);
 
   const collRet = body.collateral_return();
   const total = body.total_collateral();

@@ -1,6 +1,6 @@
 /**
  * The CSL facade: the one module that owns cardano-serialization-lib and its encoding traps
- * (see /work/shared/notes/chain-toolchain.md §1). Everything here speaks hex, bigint and Ogmios JSON.
+ * (see docs/architecture.md#csl). Everything here speaks hex, bigint and Ogmios JSON.
  */
 export { CslError, type CslErrorType } from "./errors";
 export { isHex, fromHex, toHex } from "./hex";
@@ -28,12 +28,11 @@ export {
   scriptRefFromOgmios,
   scriptRefToOgmios,
   outRefOf,
-  outRefKey,
   type OgmiosUtxo,
   type OgmiosOutput,
   type OgmiosScript,
-  type OutRef,
 } from "./utxo";
+export { outRefKey, type OutRef } from "../domain/out-ref";
 export { metadatumFrom, auxiliaryDataFrom, type Metadatum, type TxMetadata } from "./metadata";
 export { outputFrom, type OutputSpec } from "./outputs";
 export {
@@ -52,12 +51,7 @@ export {
   type RedeemerReport,
 } from "./build-tx";
 export { buildPayment, type PaymentSpec } from "./build-payment";
-export {
-  buildWithEvaluation,
-  type EvaluateFn,
-  type EvaluatedTx,
-  type BuildWithEvaluationOptions,
-} from "./build-with-evaluation";
+export { buildWithEvaluation, type EvaluateFn, type EvaluatedTx, type BuildWithEvaluationOptions } from "./build-with-evaluation";
 export {
   spendKey,
   mintKey,

@@ -1,6 +1,6 @@
 /**
- * The single import point of cardano-serialization-lib (CSL) in the project.
- * Everything outside shared/csl and shared/wallet works with hex strings, bigint and plain objects.
+ * The import point of cardano-serialization-lib (CSL) for the facade. Outside shared/csl only shared/wallet (keys)
+ * and the devnet's ledger emulation use CSL; everything else works with hex strings, bigint and plain objects.
  * @internal
  */
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";

@@ -5,14 +5,7 @@
 import { CSL } from "./lib";
 import { CslError } from "./errors";
 
-export type Metadatum =
-  | string
-  | number
-  | bigint
-  | Uint8Array
-  | Metadatum[]
-  | Map<Metadatum, Metadatum>
-  | { [key: string]: Metadatum };
+export type Metadatum = string | number | bigint | Uint8Array | Metadatum[] | Map<Metadatum, Metadatum> | { [key: string]: Metadatum };
 
 /** label → metadatum (e.g. { 674: { msg: ["hello"] } } for CIP-20) */
 export type TxMetadata = Record<number, Metadatum>;

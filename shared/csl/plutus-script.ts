@@ -1,5 +1,5 @@
 /**
- * Plutus script byte encodings (trap §1.1):
+ * Plutus script byte encodings (docs/architecture.md#csl, trap 1):
  *  - flat: the raw UPLC program (what plu-ts `compile()` returns);
  *  - single-wrapped: one CBOR byte string around flat (Aiken `compiledCode`, Ogmios `script.cbor`,
  *    the bytes `PlutusScript.new_v3` wants);
@@ -64,15 +64,14 @@ export function cslLanguage(lang: PlutusLanguage): CSL.Language {
   }
 }
 
+const LANGUAGE_NAMES: Record<CSL.LanguageKind, PlutusLanguage> = {
+  [CSL.LanguageKind.PlutusV1]: "plutus:v1",
+  [CSL.LanguageKind.PlutusV2]: "plutus:v2",
+  [CSL.LanguageKind.PlutusV3]: "plutus:v3",
+};
+
 export function languageName(l: CSL.Language): PlutusLanguage {
-  switch (l.kind()) {
-    case CSL.LanguageKind.PlutusV1:
-      return "plutus:v1";
-    case CSL.LanguageKind.PlutusV2:
-      return "plutus:v2";
-    default:
-      return "plutus:v3";
-  }
+  return LANGUAGE_NAMES[l.kind()];
 }
 
 /**

@@ -55,7 +55,7 @@ const LANGUAGES: Array<[string, () => CSL.Language]> = [
 
 /**
  * Cost models of every language the parameters carry. Pass the full set to `calc_script_data_hash`:
- * the builder keeps only the languages the tx uses (trap §1.3). Do not feed it to the standalone
+ * the builder keeps only the languages the tx uses (docs/architecture.md#csl, trap 4). Do not feed it to the standalone
  * `hash_script_data`, which does not filter.
  */
 export function costModels(pp: ProtocolParameters): CSL.Costmdls {

@@ -1,5 +1,5 @@
 /**
- * Redeemer pointers ↔ stable purpose keys (trap §1.2).
+ * Redeemer pointers ↔ stable purpose keys (docs/architecture.md#csl, trap 2).
  *
  * A redeemer points at its purpose by (tag, index) where the index is the position in the *ledger's sorted*
  * order: inputs by (tx id, output index), policies by hash, reward accounts by (network, script-before-key,
@@ -107,21 +107,18 @@ export function sortRewardAccounts(rewardAddresses: readonly string[]): string[]
   return keyed.map((k) => k.bech32);
 }
 
+const PURPOSES: Record<CSL.RedeemerTagKind, RedeemerPurpose> = {
+  [CSL.RedeemerTagKind.Spend]: "spend",
+  [CSL.RedeemerTagKind.Mint]: "mint",
+  [CSL.RedeemerTagKind.Cert]: "publish",
+  [CSL.RedeemerTagKind.Reward]: "withdraw",
+  [CSL.RedeemerTagKind.Vote]: "vote",
+  [CSL.RedeemerTagKind.VotingProposal]: "propose",
+};
+
+/** The Ogmios purpose name of a redeemer tag. */
 export function purposeOfTag(tag: CSL.RedeemerTag): RedeemerPurpose {
-  switch (tag.kind()) {
-    case CSL.RedeemerTagKind.Spend:
-      return "spend";
-    case CSL.RedeemerTagKind.Mint:
-      return "mint";
-    case CSL.RedeemerTagKind.Cert:
-      return "publish";
-    case CSL.RedeemerTagKind.Reward:
-      return "withdraw";
-    case CSL.RedeemerTagKind.Vote:
-      return "vote";
-    default:
-      return "propose";
-  }
+  return PURPOSES[tag.kind()];
 }
 
 export interface RedeemerInfo {

@@ -1,10 +1,10 @@
 /**
  * script_data_hash and witness-set surgery without CSL's encoding traps:
- *  - §1.3: the standalone `hash_script_data` does not filter cost models by language; we retain only the
+ *  - trap 4 (docs/architecture.md#csl): the standalone `hash_script_data` does not filter cost models by language; we retain only the
  *    languages the tx uses, which is what the ledger hashes;
- *  - §1.4: wasm-bindgen moves by-value arguments (a second use throws "null pointer passed to rust"), so every
+ *  - trap 5: wasm-bindgen moves by-value arguments (a second use throws "null pointer passed to rust"), so every
  *    CSL object handed over by value is a fresh clone;
- *  - §1.5: setting an empty Vkeywitnesses/PlutusList on a witness set does not remove the entry; we splice
+ *  - trap 6: setting an empty Vkeywitnesses/PlutusList on a witness set does not remove the entry; we splice
  *    the CBOR map instead, keeping all other bytes.
  */
 import { CSL } from "./lib";

@@ -3,6 +3,7 @@
  * Ogmios `script.cbor` for Plutus is single-wrapped; native scripts come as JSON (cbor optional).
  */
 import type { Script as OgmiosScript, TransactionOutput as OgmiosOutput, Utxo } from "@cardano-ogmios/schema";
+import { outRefKey, type OutRef } from "../domain/out-ref";
 import { CSL } from "./lib";
 import { CslError, cslCall } from "./errors";
 import { nativeScriptFromOgmios, nativeScriptToOgmios } from "./native-script";
@@ -13,21 +14,17 @@ import { valueFromOgmios, valueToOgmios } from "./value";
 export type OgmiosUtxo = Utxo[number];
 export type { OgmiosOutput, OgmiosScript };
 
-export interface OutRef {
-  txId: string;
-  index: number;
-}
-
-export function outRefKey(r: OutRef): string {
-  return `${r.txId}#${r.index}`;
-}
-
 export function outRefOf(u: OgmiosUtxo): OutRef {
-  return { txId: u.transaction.id, index: Number(u.index) };
+  return { txHash: u.transaction.id, index: Number(u.index) };
+}
+
+/** `outRefKey` of a UTxO. */
+export function utxoKey(u: Pick<OgmiosUtxo, "transaction" | "index">): string {
+  return outRefKey({ txHash: u.transaction.id, index: Number(u.index) });
 }
 
 export function transactionInput(r: OutRef): CSL.TransactionInput {
-  return CSL.TransactionInput.new(CSL.TransactionHash.from_hex(r.txId), r.index);
+  return CSL.TransactionInput.new(CSL.TransactionHash.from_hex(r.txHash), r.index);
 }
 
 export function scriptRefFromOgmios(s: OgmiosScript): CSL.ScriptRef {
@@ -38,11 +35,21 @@ export function scriptRefFromOgmios(s: OgmiosScript): CSL.ScriptRef {
   return CSL.ScriptRef.new_plutus_script(plutusScriptFromAny(s.cbor, s.language as PlutusLanguage));
 }
 
+/** Ogmios `Script` of a Plutus script; `cbor` is the single-wrapped script bytes (what the ledger hashes). */
+export function plutusScriptToOgmios(plutus: CSL.PlutusScript): OgmiosScript {
+  return { language: languageName(plutus.language_version()), cbor: Buffer.from(plutus.bytes()).toString("hex") };
+}
+
 export function scriptRefToOgmios(ref: CSL.ScriptRef): OgmiosScript {
   const native = ref.native_script();
   if (native) return { language: "native", json: nativeScriptToOgmios(native), cbor: native.to_hex() };
-  const plutus = ref.plutus_script() as CSL.PlutusScript;
-  return { language: languageName(plutus.language_version()), cbor: Buffer.from(plutus.bytes()).toString("hex") };
+  return plutusScriptToOgmios(ref.plutus_script() as CSL.PlutusScript);
+}
+
+/** An address as Ogmios writes it: bech32 for Shelley addresses, base58 for Byron ones. */
+export function addressText(address: CSL.Address): string {
+  const byron = CSL.ByronAddress.from_address(address);
+  return byron ? byron.to_base58() : address.to_bech32(undefined);
 }
 
 export function outputFromOgmios(o: OgmiosOutput): CSL.TransactionOutput {
@@ -71,7 +78,7 @@ export function utxosFromOgmios(us: readonly OgmiosUtxo[]): CSL.TransactionUnspe
 }
 
 export function outputToOgmios(o: CSL.TransactionOutput): OgmiosOutput {
-  const out: OgmiosOutput = { address: o.address().to_bech32(), value: valueToOgmios(o.amount()) };
+  const out: OgmiosOutput = { address: addressText(o.address()), value: valueToOgmios(o.amount()) };
   const datum = o.plutus_data();
   if (datum) out.datum = datum.to_hex();
   const hash = o.data_hash();

@@ -1,6 +1,7 @@
 /** Values: Ogmios `{ ada: { lovelace }, <policy>: { <assetName>: qty } }` ↔ CSL Value. Quantities are bigint. */
 import type { Value as OgmiosValue } from "@cardano-ogmios/schema";
 import { CSL } from "./lib";
+import { itemsOf } from "./list-items";
 import { bn, fromBn, toBigInt, type IntLike } from "./numbers";
 
 export type { OgmiosValue };
@@ -37,23 +38,25 @@ export function valueFromOgmios(v: OgmiosValue): CSL.Value {
   return valueFrom(ada.lovelace, assets);
 }
 
+/** The native assets of a value (zero quantities and empty policies left out). */
 export function assetsOf(v: CSL.Value): AssetMap {
   const out: AssetMap = {};
   const ma = v.multiasset();
-  const policies = ma?.keys();
-  for (let i = 0; ma && policies && i < policies.len(); i++) {
-    const policy = policies.get(i);
-    const assets = ma.get(policy);
-    const names = assets?.keys();
+  for (const policy of itemsOf(ma?.keys())) {
+    const assets = ma?.get(policy);
     const entry: Record<string, bigint> = {};
-    for (let j = 0; assets && names && j < names.len(); j++) {
-      const name = names.get(j);
-      const qty = fromBn(assets.get(name) as CSL.BigNum);
-      if (qty !== 0n) entry[Buffer.from(name.name()).toString("hex")] = qty;
+    for (const name of itemsOf(assets?.keys())) {
+      const qty = fromBn(assets?.get(name) as CSL.BigNum);
+      if (qty !== 0n) entry[assetNameHex(name)] = qty;
     }
     if (Object.keys(entry).length > 0) out[policy.to_hex()] = entry;
   }
   return out;
+}
+
+/** An asset name as hex (its raw bytes, whatever their text). */
+export function assetNameHex(name: CSL.AssetName): string {
+  return Buffer.from(name.name()).toString("hex");
 }
 
 export function valueToOgmios(v: CSL.Value): OgmiosValue {

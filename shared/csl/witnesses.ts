@@ -1,7 +1,7 @@
 /**
  * Transaction ids and witness merging that never re-encode the body.
  *
- * Trap (notes §1): `Transaction.from_bytes(...).to_bytes()` may re-encode the body (set tags, map order,
+ * Trap (docs/architecture.md#csl, trap 6): `Transaction.from_bytes(...).to_bytes()` may re-encode the body (set tags, map order,
  * integer widths), which changes the tx id and invalidates every signature. We work on raw bytes:
  * the body, auxiliary data and every non-vkey witness entry are copied byte for byte.
  */
@@ -25,10 +25,13 @@ export function rawBodyOf(txCborHex: string): Uint8Array {
   return b.slice(body[0], body[1]);
 }
 
-function txElements(b: Uint8Array): Array<[number, number]> {
+type Span = [number, number];
+
+/** The byte spans of a transaction's four elements: body, witness set, is_valid, auxiliary data. */
+function txElements(b: Uint8Array): [Span, Span, Span, Span] {
   const els = arrayElements(b);
   if (els.length !== 4) throw new CslError("INVALID_CBOR", `a transaction is a 4-element array, got ${els.length}`);
-  return els;
+  return els as [Span, Span, Span, Span];
 }
 
 /**

@@ -34,7 +34,10 @@ export class BlockLog {
   }
 
   writeChain(chain: ChainDescription): void {
-    const text = JSON.stringify({ systemStartMs: chain.systemStartMs, genesis: chain.genesis.map((g) => ({ address: g.address, lovelace: g.lovelace.toString() })) });
+    const text = JSON.stringify({
+      systemStartMs: chain.systemStartMs,
+      genesis: chain.genesis.map((g) => ({ address: g.address, lovelace: g.lovelace.toString() })),
+    });
     writeFileSync(join(this.dir, CHAIN_FILE), `${text}\n`);
     if (!existsSync(join(this.dir, BLOCKS_FILE))) writeFileSync(join(this.dir, BLOCKS_FILE), "");
   }

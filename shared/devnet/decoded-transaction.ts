@@ -1,5 +1,6 @@
 // A submitted transaction decoded once: its id, raw bytes, and the parts the devnet's own bookkeeping needs
 // (what it consumes and produces, its validity interval). Everything rule-related is left to the rule engine.
+import { outRefKey } from "../domain/out-ref";
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
 import { DevnetError } from "./errors";
 
@@ -26,12 +27,12 @@ export interface DecodedTransaction {
 }
 
 /** The map key of an output reference. */
-export const outRefKey = (txId: string, index: number): string => `${txId}#${index}`;
 
 function keys(inputs: CSL.TransactionInputs | undefined): string[] {
   const out: string[] = [];
   if (!inputs) return out;
-  for (let i = 0; i < inputs.len(); i++) out.push(outRefKey(inputs.get(i).transaction_id().to_hex(), inputs.get(i).index()));
+  for (let i = 0; i < inputs.len(); i++)
+    out.push(outRefKey({ txHash: inputs.get(i).transaction_id().to_hex(), index: inputs.get(i).index() }));
   return out;
 }
 
@@ -48,9 +49,19 @@ export function decodeTransaction(cborHex: string): DecodedTransaction {
     fixed = CSL.FixedTransaction.from_bytes(bytes);
   } catch (err) {
     const reason = `invalid or incomplete value of type 'Transaction': ${String(err instanceof Error ? err.message : err)}`;
-    throw new DevnetError(-32602, "Invalid transaction; It looks like the given transaction wasn't well-formed.", {
-      shelley: reason, allegra: reason, mary: reason, alonzo: reason, babbage: reason, conway: reason,
-    }, "DESERIALISATION_FAILURE");
+    throw new DevnetError(
+      -32602,
+      "Invalid transaction; It looks like the given transaction wasn't well-formed.",
+      {
+        shelley: reason,
+        allegra: reason,
+        mary: reason,
+        alonzo: reason,
+        babbage: reason,
+        conway: reason,
+      },
+      "DESERIALISATION_FAILURE",
+    );
   }
   const id = fixed.transaction_hash().to_hex();
   const body = fixed.body();

@@ -7,7 +7,8 @@ import type { Emulator } from "scalus";
 import { BlockLog, type LoggedBlock } from "./block-log";
 import { blockId, projectBlock } from "./block";
 import { EPOCH_LENGTH_SLOTS, epochOf, slotAt } from "./chain-time";
-import { decodeTransaction, isValidAtSlot, outRefKey, type DecodedTransaction } from "./decoded-transaction";
+import { utxoKey } from "../csl/utxo";
+import { decodeTransaction, isValidAtSlot, type DecodedTransaction } from "./decoded-transaction";
 import { DevnetError, devnetSetupError } from "./errors";
 import { EvaluatorPool } from "./evaluator-pool";
 import { genesisUtxos, utxoMapCbor, type GenesisFund } from "./genesis";
@@ -115,7 +116,9 @@ export class Devnet {
     const stored = log?.readChain();
     const funds: GenesisFund[] = stored?.genesis ?? (opts.genesis ?? []).map((g) => ({ address: g.address, lovelace: g.lovelace }));
     if (stored && opts.genesis && !sameGenesis(stored.genesis, opts.genesis)) {
-      throw devnetSetupError("GENESIS_MISMATCH", `the chain in ${opts.dataDir} was created with a different genesis`, { dataDir: opts.dataDir });
+      throw devnetSetupError("GENESIS_MISMATCH", `the chain in ${opts.dataDir} was created with a different genesis`, {
+        dataDir: opts.dataDir,
+      });
     }
     const systemStartMs = stored?.systemStartMs ?? Math.floor(clock() / 1000) * 1000;
     const genesis = genesisUtxos(funds);
@@ -161,12 +164,14 @@ export class Devnet {
     const extra = new Map<string, Uint8Array>();
     const overlapping: OutputReference[] = [];
     for (const utxo of additionalUtxo) {
-      const key = outRefKey(utxo.transaction.id, utxo.index);
+      const key = utxoKey(utxo);
       if (this.view.has(key)) overlapping.push({ transaction: { id: utxo.transaction.id }, index: utxo.index });
       else extra.set(key, ogmiosUtxoToOutputCbor(utxo));
     }
     if (overlapping.length > 0) {
-      throw new DevnetError(3002, "The additional UTxO overlaps with UTxO known to the ledger.", { overlappingOutputReferences: overlapping });
+      throw new DevnetError(3002, "The additional UTxO overlaps with UTxO known to the ledger.", {
+        overlappingOutputReferences: overlapping,
+      });
     }
     const inputs: Uint8Array[] = [];
     const outputs: Uint8Array[] = [];
@@ -252,8 +257,17 @@ export class Devnet {
     for (const p of pending) removed.push(...this.confirmed.apply(p.tx.consumed, p.produced));
     const txs = pending.map(confirm);
     const block: ChainBlock = {
-      height, slot, ancestor, txs, removed,
-      id: blockId(ancestor, height, slot, txs.map((t) => t.id)),
+      height,
+      slot,
+      ancestor,
+      txs,
+      removed,
+      id: blockId(
+        ancestor,
+        height,
+        slot,
+        txs.map((t) => t.id),
+      ),
       state: this.engine.snapshotConfirmed(),
     };
     this.blocks.push(block);
@@ -271,7 +285,10 @@ export class Devnet {
   rollback(blocks: number): void {
     this.assertOpen();
     if (!Number.isInteger(blocks) || blocks < 0 || blocks > this.blocks.length) {
-      throw new DevnetError(-32602, `cannot roll back ${blocks} blocks on a chain of ${this.blocks.length}`, { blocks, height: this.blocks.length });
+      throw new DevnetError(-32602, `cannot roll back ${blocks} blocks on a chain of ${this.blocks.length}`, {
+        blocks,
+        height: this.blocks.length,
+      });
     }
     if (blocks === 0) return;
     const dropped = this.blocks.splice(this.blocks.length - blocks, blocks);
@@ -318,16 +335,23 @@ export class Devnet {
           ? this.engine.submit(tx.bytes, entry.slot)
           : { accepted: false as const, message: "outside of its validity interval", logs: [] };
         if (!verdict.accepted) {
-          throw devnetSetupError("BLOCK_LOG_INVALID", `block ${entry.height}: transaction ${tx.id} does not re-validate: ${verdict.message}`, {
-            height: entry.height, transaction: tx.id,
-          });
+          throw devnetSetupError(
+            "BLOCK_LOG_INVALID",
+            `block ${entry.height}: transaction ${tx.id} does not re-validate: ${verdict.message}`,
+            {
+              height: entry.height,
+              transaction: tx.id,
+            },
+          );
         }
         txs.push({ tx, produced: tx.produced.map((p) => utxoEntry(p.txId, p.index, p.outputCbor)) });
       }
       this.engine.confirmPending();
       const block = this.appendBlock(entry.slot, txs);
       if (block.id !== entry.id) {
-        throw devnetSetupError("BLOCK_LOG_INVALID", `block ${entry.height} replays to id ${block.id}, log says ${entry.id}`, { height: entry.height });
+        throw devnetSetupError("BLOCK_LOG_INVALID", `block ${entry.height} replays to id ${block.id}, log says ${entry.id}`, {
+          height: entry.height,
+        });
       }
     }
     this.view = this.confirmed.clone();
@@ -355,7 +379,7 @@ export class Devnet {
     const found = new Map<string, UtxoEntry>();
     for (const address of filter.addresses ?? []) for (const e of this.confirmed.atAddress(address)) found.set(e.key, e);
     for (const ref of filter.outputReferences ?? []) {
-      const e = this.confirmed.get(outRefKey(ref.transaction.id, ref.index));
+      const e = this.confirmed.get(utxoKey(ref));
       if (e) found.set(e.key, e);
     }
     return [...found.values()].map((e) => e.ogmios);
@@ -458,11 +482,14 @@ export class Devnet {
 }
 
 function sameGenesis(a: readonly GenesisFund[], b: readonly GenesisFund[]): boolean {
-  const text = (funds: readonly GenesisFund[]) => funds.map((f) => `${f.address}=${f.lovelace}`).sort().join(",");
+  const text = (funds: readonly GenesisFund[]) =>
+    funds
+      .map((f) => `${f.address}=${f.lovelace}`)
+      .sort()
+      .join(",");
   return text(a) === text(b);
 }
 
 function loggedBlock(block: ChainBlock): LoggedBlock {
   return { height: block.height, slot: block.slot, id: block.id, txs: block.txs.map((t) => toHex(t.bytes)) };
 }
-

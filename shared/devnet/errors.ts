@@ -1,5 +1,6 @@
 // One error class for everything the devnet refuses. `code` is the Ogmios JSON-RPC error code (so the server can
-// forward it unchanged), `type` a stable SCREAMING_SNAKE name, `data` the Ogmios code-specific payload.
+// forward it unchanged), `type` a stable SCREAMING_SNAKE name, `payload` the Ogmios code-specific error data.
+import { TypedError } from "../domain/errors";
 
 /** Stable names for the Ogmios error codes the devnet emits. */
 export const DEVNET_ERROR_TYPES: Record<number, string> = {
@@ -49,17 +50,24 @@ export const DEVNET_ERROR_TYPES: Record<number, string> = {
 };
 
 /** A refusal by the devnet, carrying the Ogmios error code and its code-specific data. */
-export class DevnetError extends Error {
-  readonly code: number;
-  readonly type: string;
-  readonly data: unknown;
+export class DevnetError extends TypedError {
+  override readonly name = "DevnetError";
+  /** the Ogmios error data, sent as is (an object or, for some codes, an array) */
+  readonly payload: unknown;
 
-  constructor(code: number, message: string, data?: unknown, type?: string) {
-    super(message);
-    this.name = "DevnetError";
-    this.code = code;
-    this.type = type ?? DEVNET_ERROR_TYPES[code] ?? "DEVNET_ERROR";
-    this.data = data;
+  constructor(
+    /** the Ogmios JSON-RPC error code */
+    readonly code: number,
+    message: string,
+    data?: unknown,
+    type?: string,
+  ) {
+    super(
+      type ?? DEVNET_ERROR_TYPES[code] ?? "DEVNET_ERROR",
+      message,
+      data !== null && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : {},
+    );
+    this.payload = data;
   }
 }
 

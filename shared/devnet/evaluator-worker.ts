@@ -17,7 +17,10 @@ parentPort?.on("message", (job: Job) => {
   try {
     parentPort!.postMessage({ id: job.id, ok: evaluateScriptsHere(job.txBytes, job.resolved, job.systemStartMs) });
   } catch (err) {
-    const e = err instanceof DevnetError ? { code: err.code, message: err.message, data: err.data } : { code: -32603, message: String(err), data: undefined };
+    const e =
+      err instanceof DevnetError
+        ? { code: err.code, message: err.message, data: err.payload }
+        : { code: -32603, message: String(err), data: undefined };
     parentPort!.postMessage({ id: job.id, error: e });
   }
 });

@@ -20,7 +20,9 @@ function costModels(): Uint8Array {
     const models = CSL.Costmdls.new();
     const put = (language: CSL.Language, values: readonly number[]) => {
       const model = CSL.CostModel.new();
-      values.forEach((v, i) => model.set(i, v < 0 ? CSL.Int.new_negative(CSL.BigNum.from_str(String(-v))) : CSL.Int.new(CSL.BigNum.from_str(String(v)))));
+      values.forEach((v, i) =>
+        model.set(i, v < 0 ? CSL.Int.new_negative(CSL.BigNum.from_str(String(-v))) : CSL.Int.new(CSL.BigNum.from_str(String(v)))),
+      );
       models.insert(language, model);
     };
     put(CSL.Language.new_plutus_v1(), PLUTUS_V1_COST_MODEL);
@@ -39,7 +41,14 @@ export interface ResolvedUtxos {
 
 const POINTER = /(Spend|Mint|Cert|Reward|Withdraw|Publish|Vote|Propose)\[(\d+)\]/i;
 const PURPOSE_NAMES: Record<string, string> = {
-  spend: "spend", mint: "mint", cert: "publish", publish: "publish", reward: "withdraw", withdraw: "withdraw", vote: "vote", propose: "propose",
+  spend: "spend",
+  mint: "mint",
+  cert: "publish",
+  publish: "publish",
+  reward: "withdraw",
+  withdraw: "withdraw",
+  vote: "vote",
+  propose: "propose",
 };
 
 /**

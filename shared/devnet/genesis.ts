@@ -22,7 +22,8 @@ export function genesisUtxos(funds: readonly GenesisFund[]): UtxoEntry[] {
     } catch {
       throw devnetSetupError("GENESIS_INVALID", `genesis address is not bech32: ${fund.address}`, { address: fund.address });
     }
-    if (address.network_id() !== 0) throw devnetSetupError("GENESIS_INVALID", "genesis addresses must be testnet (addr_test…) addresses", { address: fund.address });
+    if (address.network_id() !== 0)
+      throw devnetSetupError("GENESIS_INVALID", "genesis addresses must be testnet (addr_test…) addresses", { address: fund.address });
     if (fund.lovelace <= 0n) throw devnetSetupError("GENESIS_INVALID", "genesis amounts must be positive", { address: fund.address });
     totals.set(fund.address, (totals.get(fund.address) ?? 0n) + fund.lovelace);
   }

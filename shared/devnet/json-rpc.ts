@@ -39,7 +39,7 @@ export function resultMessage(method: string, result: unknown, id: unknown): str
 
 /** An error reply; `data` is included only when the error has some. */
 export function errorMessage(method: string | undefined, error: DevnetError, id: unknown): string {
-  const body = { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) };
+  const body = { code: error.code, message: error.message, ...(error.payload === undefined ? {} : { data: error.payload }) };
   return bigintJson.stringify({
     jsonrpc: "2.0",
     ...(method === undefined ? {} : { method }),

@@ -11,16 +11,24 @@ function utxoFilter(params: Record<string, unknown>): { addresses?: string[]; ou
   const { addresses, outputReferences, ...rest } = params;
   if (Object.keys(rest).length > 0) throw invalid("queryLedgerState/utxo takes { addresses } or { outputReferences } or nothing");
   if (addresses !== undefined) {
-    if (!Array.isArray(addresses) || !addresses.every((a) => typeof a === "string")) throw invalid("'addresses' must be an array of addresses");
+    if (!Array.isArray(addresses) || !addresses.every((a) => typeof a === "string"))
+      throw invalid("'addresses' must be an array of addresses");
     return { addresses };
   }
   if (outputReferences !== undefined) {
-    const ok = Array.isArray(outputReferences) && outputReferences.every((r) => {
-      const ref = r as { transaction?: { id?: unknown }; index?: unknown };
-      return typeof ref?.transaction?.id === "string" && (typeof ref.index === "number" || typeof ref.index === "bigint");
-    });
+    const ok =
+      Array.isArray(outputReferences) &&
+      outputReferences.every((r) => {
+        const ref = r as { transaction?: { id?: unknown }; index?: unknown };
+        return typeof ref?.transaction?.id === "string" && (typeof ref.index === "number" || typeof ref.index === "bigint");
+      });
     if (!ok) throw invalid("'outputReferences' must be [{ transaction: { id }, index }]");
-    return { outputReferences: (outputReferences as OutputReference[]).map((r) => ({ transaction: { id: r.transaction.id }, index: Number(r.index) })) };
+    return {
+      outputReferences: (outputReferences as OutputReference[]).map((r) => ({
+        transaction: { id: r.transaction.id },
+        index: Number(r.index),
+      })),
+    };
   }
   return undefined;
 }

@@ -17,7 +17,9 @@ function address(text: string): CSL.Address {
  */
 export function ogmiosOutputToCbor(output: OgmiosTransactionOutput): Uint8Array {
   try {
-    const { ada, ...assets } = output.value as unknown as Record<string, Record<string, bigint | number>> & { ada: { lovelace: bigint | number } };
+    const { ada, ...assets } = output.value as unknown as Record<string, Record<string, bigint | number>> & {
+      ada: { lovelace: bigint | number };
+    };
     const value = CSL.Value.new(bn(ada.lovelace));
     if (Object.keys(assets).length > 0) {
       const multiasset = CSL.MultiAsset.new();
@@ -38,7 +40,12 @@ export function ogmiosOutputToCbor(output: OgmiosTransactionOutput): Uint8Array 
         out.set_script_ref(CSL.ScriptRef.new_native_script(CSL.NativeScript.from_hex(script.cbor)));
       } else {
         const bytes = fromHex(script.cbor ?? "");
-        const plutus = script.language === "plutus:v1" ? CSL.PlutusScript.new(bytes) : script.language === "plutus:v2" ? CSL.PlutusScript.new_v2(bytes) : CSL.PlutusScript.new_v3(bytes);
+        const plutus =
+          script.language === "plutus:v1"
+            ? CSL.PlutusScript.new(bytes)
+            : script.language === "plutus:v2"
+              ? CSL.PlutusScript.new_v2(bytes)
+              : CSL.PlutusScript.new_v3(bytes);
         out.set_script_ref(CSL.ScriptRef.new_plutus_script(plutus));
       }
     }

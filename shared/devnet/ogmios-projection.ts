@@ -1,89 +1,19 @@
-// Projects CSL-decoded ledger objects into the Ogmios v6 JSON shapes (cardano.json definitions). Only the devnet
-// uses CSL here, and only to decode what it must show: outputs, transactions, metadata, scripts, certificates.
+// Projects CSL-decoded ledger objects into the Ogmios v6 JSON shapes (cardano.json definitions): transactions,
+// metadata, certificates. Outputs, values, addresses and scripts use the CSL facade's conversions (shared/csl), the
+// same code that reads Ogmios UTxOs when building transactions.
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
+import { nativeScriptToOgmios } from "../csl/native-script";
+import { purposeOfTag } from "../csl/redeemer-pointers";
+import { outputToOgmios, plutusScriptToOgmios } from "../csl/utxo";
 import { bigintJson } from "./bigint-json";
 import type { OgmiosTransaction, OgmiosTransactionOutput, OutputReference } from "./ogmios-types";
 import { toHex } from "./ledger-digest";
 
 type Json = Record<string, unknown>;
-type NativeScriptJson = Json;
 
-/** Bech32 for Shelley addresses, base58 for Byron ones. */
-export function addressText(address: CSL.Address): string {
-  const byron = CSL.ByronAddress.from_address(address);
-  return byron ? byron.to_base58() : address.to_bech32(undefined);
-}
-
-/** An Ogmios `Value` from a CSL value: `{ ada: { lovelace }, <policy>: { <assetName>: qty } }`. */
-export function projectValue(value: CSL.Value): Record<string, Record<string, bigint>> {
-  const out: Record<string, Record<string, bigint>> = { ada: { lovelace: BigInt(value.coin().to_str()) } };
-  const multiasset = value.multiasset();
-  if (multiasset) {
-    const policies = multiasset.keys();
-    for (let i = 0; i < policies.len(); i++) {
-      const policy = policies.get(i);
-      const assets = multiasset.get(policy);
-      if (!assets) continue;
-      const names = assets.keys();
-      const entry: Record<string, bigint> = {};
-      for (let j = 0; j < names.len(); j++) {
-        const name = names.get(j);
-        entry[toHex(name.name())] = BigInt(assets.get(name)?.to_str() ?? "0");
-      }
-      out[policy.to_hex()] = entry;
-    }
-  }
-  return out;
-}
-
-/** The Ogmios JSON of a native script (`clause` tree). */
-export function projectNativeScript(script: CSL.NativeScript): NativeScriptJson {
-  const list = (scripts: CSL.NativeScripts): NativeScriptJson[] => {
-    const items: NativeScriptJson[] = [];
-    for (let i = 0; i < scripts.len(); i++) items.push(projectNativeScript(scripts.get(i)));
-    return items;
-  };
-  switch (script.kind()) {
-    case CSL.NativeScriptKind.ScriptPubkey:
-      return { clause: "signature", from: script.as_script_pubkey()!.addr_keyhash().to_hex() };
-    case CSL.NativeScriptKind.ScriptAll:
-      return { clause: "all", from: list(script.as_script_all()!.native_scripts()) };
-    case CSL.NativeScriptKind.ScriptAny:
-      return { clause: "any", from: list(script.as_script_any()!.native_scripts()) };
-    case CSL.NativeScriptKind.ScriptNOfK: {
-      const nOfK = script.as_script_n_of_k()!;
-      return { clause: "some", atLeast: nOfK.n(), from: list(nOfK.native_scripts()) };
-    }
-    case CSL.NativeScriptKind.TimelockStart:
-      return { clause: "after", slot: Number(script.as_timelock_start()!.slot_bignum().to_str()) };
-    default:
-      return { clause: "before", slot: Number(script.as_timelock_expiry()!.slot_bignum().to_str()) };
-  }
-}
-
-const PLUTUS_LANGUAGES = ["plutus:v1", "plutus:v2", "plutus:v3"] as const;
-
-/** Ogmios `Script` for a Plutus script; `cbor` is the single-wrapped script bytes (what the ledger hashes). */
-export function projectPlutusScript(script: CSL.PlutusScript): Json {
-  return { language: PLUTUS_LANGUAGES[script.language_version().kind()], cbor: toHex(script.bytes()) };
-}
-
-function projectScriptRef(ref: CSL.ScriptRef): Json {
-  const native = ref.native_script();
-  if (native) return { language: "native", json: projectNativeScript(native), cbor: native.to_hex() };
-  return projectPlutusScript(ref.plutus_script()!);
-}
-
-/** An Ogmios `TransactionOutput`. */
+/** An Ogmios `TransactionOutput` (the CSL facade's conversion, shared with transaction building). */
 export function projectOutput(output: CSL.TransactionOutput): OgmiosTransactionOutput {
-  const out: Json = { address: addressText(output.address()), value: projectValue(output.amount()) };
-  const datumHash = output.data_hash();
-  if (datumHash) out.datumHash = datumHash.to_hex();
-  const datum = output.plutus_data();
-  if (datum) out.datum = datum.to_hex();
-  const scriptRef = output.script_ref();
-  if (scriptRef) out.script = projectScriptRef(scriptRef);
-  return out as unknown as OgmiosTransactionOutput;
+  return outputToOgmios(output) as unknown as OgmiosTransactionOutput;
 }
 
 function projectInputs(inputs: CSL.TransactionInputs | undefined): OutputReference[] {
@@ -118,17 +48,23 @@ export function projectMetadata(auxiliary: CSL.AuxiliaryData, declaredHash: stri
   return { hash: declaredHash ?? CSL.hash_auxiliary_data(auxiliary).to_hex(), labels };
 }
 
-const REDEEMER_PURPOSES = ["spend", "mint", "publish", "withdraw", "vote", "propose"] as const;
-
-/** The Ogmios purpose name of a CSL redeemer tag. */
-export function redeemerPurpose(tag: CSL.RedeemerTag): (typeof REDEEMER_PURPOSES)[number] {
-  return REDEEMER_PURPOSES[tag.kind()] ?? "spend";
-}
+/** The Ogmios purpose name of a CSL redeemer tag: the CSL facade's table, the one transaction building uses. */
+export const redeemerPurpose = purposeOfTag;
 
 function credentialOrigin(credential: CSL.Credential): { credential: string; from: string } {
   const script = credential.to_scripthash();
   if (script) return { credential: script.to_hex(), from: "script" };
   return { credential: credential.to_keyhash()!.to_hex(), from: "verificationKey" };
+}
+
+/** A stake credential (de)registration: its credential, and the deposit when the certificate states one. */
+function credentialCertificate(type: string, cert: { stake_credential(): CSL.Credential; coin(): CSL.BigNum | undefined }): Json {
+  const deposit = cert.coin();
+  return {
+    type,
+    ...credentialOrigin(cert.stake_credential()),
+    ...(deposit ? { deposit: { ada: { lovelace: BigInt(deposit.to_str()) } } } : {}),
+  };
 }
 
 /** Stake certificates as Ogmios shows them; other certificate kinds are left out of the projection. */
@@ -140,19 +76,9 @@ function projectCertificates(certs: CSL.Certificates): Json[] {
     const deregistration = cert.as_stake_deregistration() ?? cert.as_unreg_cert();
     const delegation = cert.as_stake_delegation();
     if (registration) {
-      const deposit = registration.coin();
-      out.push({
-        type: "stakeCredentialRegistration",
-        ...credentialOrigin(registration.stake_credential()),
-        ...(deposit ? { deposit: { ada: { lovelace: BigInt(deposit.to_str()) } } } : {}),
-      });
+      out.push(credentialCertificate("stakeCredentialRegistration", registration));
     } else if (deregistration) {
-      const deposit = deregistration.coin();
-      out.push({
-        type: "stakeCredentialDeregistration",
-        ...credentialOrigin(deregistration.stake_credential()),
-        ...(deposit ? { deposit: { ada: { lovelace: BigInt(deposit.to_str()) } } } : {}),
-      });
+      out.push(credentialCertificate("stakeCredentialDeregistration", deregistration));
     } else if (delegation) {
       out.push({
         type: "stakeDelegation",
@@ -228,16 +154,16 @@ export function projectTransaction(tx: CSL.FixedTransaction, id: string, include
     }
   }
   out.signatories = signatories;
-  const scripts: Record<string, Json> = {};
+  const scripts: Record<string, unknown> = {};
   const natives = witnesses.native_scripts();
   if (natives) {
     for (let i = 0; i < natives.len(); i++) {
       const s = natives.get(i);
-      scripts[s.hash().to_hex()] = { language: "native", json: projectNativeScript(s), cbor: s.to_hex() };
+      scripts[s.hash().to_hex()] = { language: "native", json: nativeScriptToOgmios(s), cbor: s.to_hex() };
     }
   }
   const plutus = witnesses.plutus_scripts();
-  if (plutus) for (let i = 0; i < plutus.len(); i++) scripts[plutus.get(i).hash().to_hex()] = projectPlutusScript(plutus.get(i));
+  if (plutus) for (let i = 0; i < plutus.len(); i++) scripts[plutus.get(i).hash().to_hex()] = plutusScriptToOgmios(plutus.get(i));
   if (Object.keys(scripts).length > 0) out.scripts = scripts;
   const data = witnesses.plutus_data();
   if (data && data.len() > 0) {

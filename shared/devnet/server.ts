@@ -86,12 +86,27 @@ export async function startDevnetServer(devnet: Devnet, opts: DevnetServerOption
     };
     socket.on("message", (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
       totalMessages += 1;
-      const size = Array.isArray(data) ? data.reduce((n, b) => n + b.length, 0) : data instanceof ArrayBuffer ? data.byteLength : data.length;
+      const size = Array.isArray(data)
+        ? data.reduce((n, b) => n + b.length, 0)
+        : data instanceof ArrayBuffer
+          ? data.byteLength
+          : data.length;
       if (size > maxMessageBytes) {
-        send(errorMessage(undefined, new DevnetError(-32600, `Invalid request: message of ${size} bytes exceeds the limit of ${maxMessageBytes}.`), null), undefined);
+        send(
+          errorMessage(
+            undefined,
+            new DevnetError(-32600, `Invalid request: message of ${size} bytes exceeds the limit of ${maxMessageBytes}.`),
+            null,
+          ),
+          undefined,
+        );
         return;
       }
-      const text = isBinary ? "" : Array.isArray(data) ? Buffer.concat(data).toString("utf8") : Buffer.from(data as Buffer).toString("utf8");
+      const text = isBinary
+        ? ""
+        : Array.isArray(data)
+          ? Buffer.concat(data).toString("utf8")
+          : Buffer.from(data as Buffer).toString("utf8");
       const parsed = parseRequest(text);
       if (!parsed.ok) {
         send(errorMessage(parsed.method, parsed.error, parsed.id ?? null), parsed.method);
@@ -100,7 +115,10 @@ export async function startDevnetServer(devnet: Devnet, opts: DevnetServerOption
       const { method, id } = parsed.request;
       const reply = (result: unknown) => send(resultMessage(method, result, id), method);
       const fail = (error: unknown) => {
-        const devnetError = error instanceof DevnetError ? error : new DevnetError(-32603, `Internal error: ${String(error instanceof Error ? error.message : error)}`);
+        const devnetError =
+          error instanceof DevnetError
+            ? error
+            : new DevnetError(-32603, `Internal error: ${String(error instanceof Error ? error.message : error)}`);
         send(errorMessage(method, devnetError, id), method);
       };
       try {
@@ -176,7 +194,7 @@ function dispatch(
     }
     case "acquireLedgerState": {
       const point = params.point;
-      if (!isPoint(point)) throw invalidParams("expected { point: { slot, id } | \"origin\" }");
+      if (!isPoint(point)) throw invalidParams('expected { point: { slot, id } | "origin" }');
       if (devnet.heightOf(toPoint(point)) === undefined) {
         throw new DevnetError(2000, "Failed to acquire requested point.", "The requested point is not on the chain.");
       }
@@ -186,7 +204,7 @@ function dispatch(
       return reply({ released: "ledgerState" });
     case "findIntersection": {
       const points = params.points;
-      if (!Array.isArray(points) || !points.every(isPoint)) throw invalidParams("expected { points: [ { slot, id } | \"origin\" ] }");
+      if (!Array.isArray(points) || !points.every(isPoint)) throw invalidParams('expected { points: [ { slot, id } | "origin" ] }');
       return reply(session.findIntersection(points.map(toPoint)));
     }
     case "nextBlock":

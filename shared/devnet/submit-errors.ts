@@ -5,7 +5,9 @@ import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
 import type { DecodedTransaction } from "./decoded-transaction";
 import { DevnetError } from "./errors";
 import { LEDGER_PARAMETERS } from "./protocol-parameters";
-import { addressText, projectOutput, projectValue } from "./ogmios-projection";
+import { addressText } from "../csl/utxo";
+import { valueToOgmios } from "../csl/value";
+import { projectOutput } from "./ogmios-projection";
 import type { UtxoSet } from "./utxo-set";
 
 export interface RejectionContext {
@@ -39,7 +41,8 @@ function outputsBelowMinimum(tx: DecodedTransaction): { output: unknown; minimum
   if (ret) outputs.push(ret);
   for (const output of outputs) {
     const minimum = BigInt(CSL.min_ada_for_output(output, cost).to_str());
-    if (BigInt(output.amount().coin().to_str()) < minimum) found.push({ output: projectOutput(output), minimumRequiredValue: lovelace(minimum) });
+    if (BigInt(output.amount().coin().to_str()) < minimum)
+      found.push({ output: projectOutput(output), minimumRequiredValue: lovelace(minimum) });
   }
   return found;
 }
@@ -60,7 +63,14 @@ function parseCoins(text: string): bigint[] {
   return [...text.matchAll(/Coin\((\d+)\)/g)].map((m) => BigInt(m[1] ?? "0"));
 }
 
-const PURPOSES: Record<string, string> = { spend: "spend", mint: "mint", cert: "publish", reward: "withdraw", voting: "vote", proposing: "propose" };
+const PURPOSES: Record<string, string> = {
+  spend: "spend",
+  mint: "mint",
+  cert: "publish",
+  reward: "withdraw",
+  voting: "vote",
+  proposing: "propose",
+};
 
 /** Script hashes locking spent inputs that neither the witness set nor any (reference) input's script ref provides. */
 function missingSpendScripts(tx: DecodedTransaction, view: UtxoSet): string[] {
@@ -92,7 +102,10 @@ function missingSpendScripts(tx: DecodedTransaction, view: UtxoSet): string[] {
 export function rejectionToOgmiosError(message: string, logs: string[], ctx: RejectionContext): DevnetError {
   const { tx, view } = ctx;
   const unknown = [...tx.inputs, ...tx.referenceInputs, ...tx.collaterals].filter((k) => !view.has(k));
-  if (/^Missing (inputs|collateral inputs|reference inputs|inputs, collateral inputs or reference inputs) in UTxO state/.test(message) || unknown.length > 0) {
+  if (
+    /^Missing (inputs|collateral inputs|reference inputs|inputs, collateral inputs or reference inputs) in UTxO state/.test(message) ||
+    unknown.length > 0
+  ) {
     return new DevnetError(3117, "Some transaction inputs are unknown (already spent or never created).", {
       unknownOutputReferences: [...new Set(unknown)].map(refOf),
     });
@@ -137,7 +150,10 @@ export function rejectionToOgmiosError(message: string, logs: string[], ctx: Rej
     const interval: Record<string, number> = {};
     if (tx.invalidBefore !== undefined) interval.invalidBefore = tx.invalidBefore;
     if (tx.invalidAfter !== undefined) interval.invalidAfter = tx.invalidAfter;
-    return new DevnetError(3118, "The transaction is outside of its validity interval.", { validityInterval: interval, currentSlot: ctx.slot });
+    return new DevnetError(3118, "The transaction is outside of its validity interval.", {
+      validityInterval: interval,
+      currentSlot: ctx.slot,
+    });
   }
   if (message.startsWith("Invalid script data hash")) {
     const hashes = hexList(message, 64).filter((h) => h !== tx.id);
@@ -188,7 +204,9 @@ export function rejectionToOgmiosError(message: string, logs: string[], ctx: Rej
         incomplete[account.to_address().to_bech32(undefined)] = lovelace(BigInt(withdrawals.get(account)!.to_str()));
       }
     }
-    return new DevnetError(3141, "Withdrawals do not match the reward accounts (unregistered or wrong amount).", { incompleteWithdrawals: incomplete });
+    return new DevnetError(3141, "Withdrawals do not match the reward accounts (unregistered or wrong amount).", {
+      incompleteWithdrawals: incomplete,
+    });
   }
   if (message.startsWith("Value not conserved")) {
     const coins = parseCoins(message);
@@ -198,7 +216,7 @@ export function rejectionToOgmiosError(message: string, logs: string[], ctx: Rej
     for (let i = 0; i < produced.len(); i++) total = total.checked_add(produced.get(i).amount());
     return new DevnetError(3123, "The value consumed does not equal the value produced.", {
       valueConsumed: lovelace(coins[0] ?? 0n),
-      valueProduced: projectValue(total),
+      valueProduced: valueToOgmios(total),
     });
   }
   if (message.startsWith("Too many collateral inputs")) {
@@ -229,7 +247,8 @@ export function rejectionToOgmiosError(message: string, logs: string[], ctx: Rej
         index: Number(m[2]),
       }));
     const extra = pointers("extra");
-    if (extra.length > 0) return new DevnetError(3110, "Some redeemers do not point at anything to validate.", { extraneousRedeemers: extra });
+    if (extra.length > 0)
+      return new DevnetError(3110, "Some redeemers do not point at anything to validate.", { extraneousRedeemers: extra });
     // Ogmios describes missing redeemers by script purpose (output reference, policy…), which the text does not carry.
     return new DevnetError(3109, `Some redeemers are missing. (${message})`, { missingRedeemers: [] });
   }

@@ -1,9 +1,10 @@
 // The devnet's UTxO view, keyed by "txid#index", holding each output's exact CBOR and its Ogmios projection.
 // Two instances exist: the confirmed set (answers queries) and the mempool view (resolves evaluations).
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
-import { outRefKey } from "./decoded-transaction";
+import { outRefKey } from "../domain/out-ref";
 import { fromHex } from "./ledger-digest";
-import { addressText, projectOutput } from "./ogmios-projection";
+import { addressText } from "../csl/utxo";
+import { projectOutput } from "./ogmios-projection";
 import type { OgmiosUtxo } from "./ogmios-types";
 
 /**
@@ -19,7 +20,7 @@ export class UtxoEntry {
     readonly address: string,
     readonly outputCbor: Uint8Array,
   ) {
-    this.key = outRefKey(txId, index);
+    this.key = outRefKey({ txHash: txId, index });
   }
 
   get ogmios(): OgmiosUtxo {

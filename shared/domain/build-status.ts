@@ -1,4 +1,4 @@
-/** Build result codes of BuildTransactionResponse and their HTTP statuses (decisions.md "Transactions"). */
+/** Build result codes of BuildTransactionResponse (docs/api.md#buildstatus-codes; their HTTP statuses: HTTP_STATUS_OF_TYPE in the gateway). */
 export const BUILD_STATUS_CODES = [
   "SUCCESS",
   "ERROR",
@@ -9,15 +9,3 @@ export const BUILD_STATUS_CODES = [
   "COLLATERAL_ALREADY_AVAILABLE",
 ] as const;
 export type BuildStatusCode = (typeof BUILD_STATUS_CODES)[number];
-
-export function httpStatusOfBuild(code: BuildStatusCode): number {
-  switch (code) {
-    case "SUCCESS":
-    case "COLLATERAL_ALREADY_AVAILABLE":
-      return 200;
-    case "PENDING_TRANSACTION":
-      return 409;
-    default:
-      return 400;
-  }
-}

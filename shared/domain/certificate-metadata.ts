@@ -1,5 +1,5 @@
 /**
- * Reading the conventions clients put in certificate metadata (decisions.md "Certificates", reference-study §5.4, §7.1).
+ * Reading the conventions clients put in certificate metadata (docs/decisions.md#certificate-metadata).
  * Metadata is the raw JSON string as issued; anything unparsable is simply "no template".
  */
 export const TEMPLATE_ID_KEYS = ["uv_tid", "service_template_id", "uverify_template_id"] as const;
@@ -25,7 +25,13 @@ export function templateIdOf(metadata: string): string | undefined {
   return undefined;
 }
 
-export const CERTIFICATE_CATEGORIES = ["Identity", "Connected Goods", "Notary", "Student Certification", "Cross-Chain Attestation"] as const;
+export const CERTIFICATE_CATEGORIES = [
+  "Identity",
+  "Connected Goods",
+  "Notary",
+  "Student Certification",
+  "Cross-Chain Attestation",
+] as const;
 export type CertificateCategory = (typeof CERTIFICATE_CATEGORIES)[number];
 
 const CATEGORY_BY_TEMPLATE: Record<string, CertificateCategory> = {

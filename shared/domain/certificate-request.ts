@@ -1,5 +1,5 @@
 /**
- * Normalises the CertificateData of a build request (interface.md "CertificateData", decisions.md "Certificates"):
+ * Normalises the CertificateData of a build request (docs/api.md#certificate-data):
  * - `hash`: non-empty, even-length hex of at most 64 bytes; stored lowercase.
  * - `algorithm`: defaults from the hash length (32 bytes → SHA-256, 64 bytes → SHA-512), otherwise required.
  * - `metadata`: a JSON string, or a JSON object stored as its JSON text; missing → "".
@@ -23,7 +23,7 @@ const HEX = /^[0-9a-fA-F]*$/;
 
 export function normaliseHash(value: unknown, field = "hash"): string {
   if (typeof value !== "string" || value.length === 0) badRequest(`${field} must be a non-empty hex string`, { field });
-  if (!HEX.test(value) || value.length % 2 !== 0) badRequest(`${field} must be even-length hexadecimal`, { field, value });
+  if (!HEX.test(value) || value.length % 2 !== 0) badRequest(`${field} must be even-length hexadecimal`, { field });
   if (value.length / 2 > MAX_HASH_BYTES) badRequest(`${field} is longer than ${MAX_HASH_BYTES} bytes`, { field, bytes: value.length / 2 });
   return value.toLowerCase();
 }
@@ -37,7 +37,7 @@ function defaultAlgorithm(hashHex: string): string | undefined {
 function normaliseMetadata(value: unknown, index: number): string {
   if (value === undefined || value === null) return "";
   if (typeof value === "string") return value;
-  if (typeof value === "object") return JSON.stringify(value);
+  if (typeof value === "object" && !Array.isArray(value)) return JSON.stringify(value);
   return badRequest(`certificates[${index}].metadata must be a JSON string or a JSON object`, { index });
 }
 

@@ -1,5 +1,5 @@
 /**
- * The service-fee rule (decisions.md "Transactions"; reference-study §3.3, §4.2).
+ * The service-fee rule (docs/decisions.md#fee-rule).
  *
  * On chain a fee is due on the transaction that creates `next` unless `fee == 0` or `feeInterval == 0` or
  * `(next.countdown + 1) % feeInterval != 0`. `next.countdown + 1` is the countdown of the datum being spent

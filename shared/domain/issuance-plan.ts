@@ -1,6 +1,6 @@
 /**
  * Chooses how a `default` certificate build is issued: reuse one of the caller's states, or fork a new state
- * from the cheapest bootstrap datum the caller may use (decisions.md "Transactions"; reference-study §3.3).
+ * from the cheapest bootstrap datum the caller may use (docs/decisions.md#state-selection).
  * Pure: the caller loads states and bootstraps and passes the current time.
  */
 import { costPer100, isCheaper, isFeeDue, type FeeTerms } from "./fee-rule";
@@ -23,9 +23,7 @@ export interface StateTerms extends FeeTerms {
 }
 
 export type IssuancePlan =
-  | { kind: "update"; state: StateTerms }
-  | { kind: "fork"; bootstrap: BootstrapTerms }
-  | { kind: "none"; reason: string };
+  { kind: "update"; state: StateTerms } | { kind: "fork"; bootstrap: BootstrapTerms } | { kind: "none"; reason: string };
 
 export function mayUseBootstrap(bootstrap: BootstrapTerms, credential: string): boolean {
   return bootstrap.allowedCredentials.length === 0 || bootstrap.allowedCredentials.includes(credential);

@@ -1,5 +1,5 @@
 /**
- * Short-link codes (reference-study §7.2): the first 16 hex digits of the certificate hash as an unsigned 64-bit
+ * Short-link codes (docs/decisions.md#short-link-codes): the first 16 hex digits of the certificate hash as an unsigned 64-bit
  * number, shifted right by 5 (59 bits), written as exactly 10 base62 digits (0-9A-Za-z), most significant first.
  * Decoding gives back the 14-hex-digit hash prefix (56 bits) used to find the certificate.
  */

@@ -1,8 +1,11 @@
 /**
- * Pays test funds (reference-study §7.6): FAUCET_UTXO_COUNT outputs of FAUCET_UTXO_AMOUNT_LOVELACE to the claimer,
+ * Pays test funds (docs/decisions.md#faucet): FAUCET_UTXO_COUNT outputs of FAUCET_UTXO_AMOUNT_LOVELACE to the claimer,
  * from the faucet wallet, signed and submitted by the service; at most one claim per payment credential per
- * cooldown (recorded in the store, so it holds across restarts). Claims are serialised in this process, so two
- * claims never pick the same UTxO; in-flight transactions are chained (pending-spends.ts).
+ * cooldown, at most FAUCET_CLAIMS_PER_IP_PER_DAY claims per client IP (payment credentials are free to make), and
+ * at most FAUCET_DAILY_BUDGET_LOVELACE per UTC day in total — all recorded in the store, so they hold across
+ * restarts and replicas. Claims are serialised in this process, so two
+ * claims never pick the same UTxO; its transactions are tracked in flight like every other (shared/inflight), so
+ * consecutive claims chain on pending change, in every replica.
  */
 import type { ProtocolParameters } from "@cardano-ogmios/schema";
 import { buildPayment } from "../csl/build-payment";
@@ -10,7 +13,8 @@ import type { OgmiosUtxo } from "../csl/utxo";
 import { DomainError } from "../domain/errors";
 import type { Collection, Store, StoredDocument } from "../store";
 import type { Wallet } from "../wallet";
-import { PendingSpends } from "./pending-spends";
+import type { InflightRegistry } from "../inflight";
+import { inFlightExpiresAt } from "../submission/in-flight-expiry";
 
 export interface FaucetChain {
   protocolParameters(): Promise<ProtocolParameters>;
@@ -21,65 +25,139 @@ export interface FaucetChain {
 export interface FaucetOptions {
   wallet: Wallet;
   chain: () => Promise<FaucetChain>;
+  /** the in-flight registry the builders and the submitter share */
+  inflight: () => Promise<InflightRegistry>;
   utxoCount: number;
   utxoLovelace: bigint;
   cooldownMs: number;
+  claimsPerIpPerDay: number;
+  dailyBudgetLovelace: bigint;
 }
 
 type ClaimDoc = StoredDocument & { lastClaimAt: number; txHash: string };
+/** Per UTC day: `ip:<ip>:<day>` counts claims of one client, `budget:<day>` the lovelace paid. */
+type CounterDoc = StoredDocument & { count: number };
+
+const DAY_MS = 86_400_000;
+const dayOf = (now: number): string => new Date(Math.floor(now / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
 
 export class FaucetDispenser {
   private queue: Promise<unknown> = Promise.resolve();
-  private readonly pending = new PendingSpends();
 
   private constructor(
     private readonly claims: Collection<ClaimDoc>,
+    private readonly counters: Collection<CounterDoc>,
     private readonly opts: FaucetOptions,
   ) {}
 
   static open(store: Store, opts: FaucetOptions): FaucetDispenser {
-    return new FaucetDispenser(store.collection<ClaimDoc>("faucet_claims"), opts);
+    return new FaucetDispenser(store.collection<ClaimDoc>("faucet_claims"), store.collection<CounterDoc>("faucet_counters"), opts);
+  }
+
+  private get claimLovelace(): bigint {
+    return this.opts.utxoLovelace * BigInt(this.opts.utxoCount);
+  }
+
+  /**
+   * Counts one claim against the client's daily allowance and the day's budget, or refuses (and counts nothing).
+   * Counting first and taking back an overshoot keeps the limits true across replicas without a lock.
+   * @throws DomainError FAUCET_IP_LIMIT, FAUCET_DAILY_BUDGET
+   */
+  private async reserve(clientIp: string, now: number): Promise<() => Promise<void>> {
+    const day = dayOf(now);
+    const retryAfterSeconds = Math.ceil((Math.floor(now / DAY_MS + 1) * DAY_MS - now) / 1000);
+    const ipKey = `ip:${clientIp}:${day}`;
+    const budgetKey = `budget:${day}`;
+    const unit = Number(this.claimLovelace / 1000n); // the budget counts in thousands of lovelace (exact for whole ADA amounts)
+    const add = async (key: string, n: number) => {
+      await this.counters.updateOne({ _id: key }, { $inc: { count: n } }, { upsert: true });
+      return (await this.counters.findOne({ _id: key }))?.count ?? 0;
+    };
+    if ((await add(ipKey, 1)) > this.opts.claimsPerIpPerDay) {
+      await add(ipKey, -1);
+      throw new DomainError(
+        "FAUCET_IP_LIMIT",
+        `This client made ${this.opts.claimsPerIpPerDay} faucet claims today; try again tomorrow (UTC).`,
+        {
+          retryAfterSeconds,
+        },
+      );
+    }
+    if (BigInt(await add(budgetKey, unit)) * 1000n > this.opts.dailyBudgetLovelace) {
+      await add(budgetKey, -unit);
+      await add(ipKey, -1);
+      throw new DomainError("FAUCET_DAILY_BUDGET", "The faucet has paid out its budget for today; try again tomorrow (UTC).", {
+        retryAfterSeconds,
+      });
+    }
+    return async () => {
+      await add(budgetKey, -unit);
+      await add(ipKey, -1);
+    };
   }
 
   get address(): string {
     return this.opts.wallet.address;
   }
 
-  /** Milliseconds until the credential may claim again (0 = now). */
-  async cooldownLeft(credential: string, now: number): Promise<number> {
+  /** Refuses while the credential's cooldown runs. @throws DomainError FAUCET_COOLDOWN (with `retryAfterSeconds`) */
+  async refuseDuringCooldown(credential: string, now: number): Promise<void> {
     const last = await this.claims.findOne({ _id: credential });
-    return last ? Math.max(0, last.lastClaimAt + this.opts.cooldownMs - now) : 0;
+    const left = last ? Math.max(0, last.lastClaimAt + this.opts.cooldownMs - now) : 0;
+    if (left > 0) {
+      const retryAfterSeconds = Math.ceil(left / 1000);
+      throw new DomainError("FAUCET_COOLDOWN", `This wallet was funded recently; try again in ${retryAfterSeconds} s.`, {
+        retryAfterSeconds,
+      });
+    }
   }
 
-  /** @throws DomainError FAUCET_COOLDOWN (429), FAUCET_EMPTY (503), FAUCET_SUBMIT_FAILED (502) */
-  dispense(address: string, credential: string, now: number): Promise<{ txHash: string; lovelace: bigint }> {
+  /** @throws DomainError FAUCET_COOLDOWN, FAUCET_IP_LIMIT, FAUCET_DAILY_BUDGET, FAUCET_EMPTY, FAUCET_SUBMIT_FAILED */
+  dispense(address: string, credential: string, clientIp: string, now: number): Promise<{ txHash: string; lovelace: bigint }> {
     const run = async () => {
-      const left = await this.cooldownLeft(credential, now);
-      if (left > 0) {
-        throw new DomainError("FAUCET_COOLDOWN", `This wallet was funded recently; try again in ${Math.ceil(left / 1000)} s.`, { status: 429, retryAfterSeconds: Math.ceil(left / 1000) });
-      }
-      const chain = await this.opts.chain();
-      const [params, own] = await Promise.all([chain.protocolParameters(), chain.utxosByAddresses([this.address])]);
-      const outputs = Array.from({ length: this.opts.utxoCount }, () => ({ address, lovelace: this.opts.utxoLovelace }));
-      let built: { cborHex: string; txId: string };
+      // Checked again inside the queue: two claims of one credential may both have passed the caller's check.
+      await this.refuseDuringCooldown(credential, now);
+      const release = await this.reserve(clientIp, now);
       try {
-        built = buildPayment({ protocolParameters: params, utxos: this.pending.available(own, now), changeAddress: this.address, outputs });
+        return await this.pay(address, credential, now);
       } catch (err) {
-        if ((err as { type?: unknown }).type === "INSUFFICIENT_FUNDS") throw new DomainError("FAUCET_EMPTY", "The faucet has not enough funds right now.", { status: 503 });
+        await release();
         throw err;
       }
-      const signed = this.opts.wallet.signTxFull(built.cborHex);
-      try {
-        await chain.submit(signed);
-      } catch (err) {
-        throw new DomainError("FAUCET_SUBMIT_FAILED", `The faucet transaction was refused: ${err instanceof Error ? err.message : String(err)}`, { status: 502 });
-      }
-      this.pending.add(signed, built.txId, this.address, now);
-      await this.claims.updateOne({ _id: credential }, { $set: { lastClaimAt: now, txHash: built.txId } }, { upsert: true });
-      return { txHash: built.txId, lovelace: this.opts.utxoLovelace * BigInt(this.opts.utxoCount) };
     };
     const result = this.queue.then(run, run);
     this.queue = result.catch(() => undefined);
     return result;
+  }
+
+  private async pay(address: string, credential: string, now: number): Promise<{ txHash: string; lovelace: bigint }> {
+    const chain = await this.opts.chain();
+    const [params, own, inflight] = await Promise.all([
+      chain.protocolParameters(),
+      chain.utxosByAddresses([this.address]),
+      this.opts.inflight(),
+    ]);
+    const spendable = await inflight.spendable(this.address, own, this.opts.wallet.paymentKeyHash);
+    const outputs = Array.from({ length: this.opts.utxoCount }, () => ({ address, lovelace: this.opts.utxoLovelace }));
+    let built: { cborHex: string; txId: string };
+    try {
+      built = buildPayment({ protocolParameters: params, utxos: spendable, changeAddress: this.address, outputs });
+    } catch (err) {
+      if ((err as { type?: unknown }).type === "INSUFFICIENT_FUNDS")
+        throw new DomainError("FAUCET_EMPTY", "The faucet has not enough funds right now.");
+      throw err;
+    }
+    const signed = this.opts.wallet.signTxFull(built.cborHex);
+    try {
+      await chain.submit(signed);
+    } catch (err) {
+      throw new DomainError(
+        "FAUCET_SUBMIT_FAILED",
+        `The faucet transaction was refused: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+    await inflight.recordSubmitted({ txId: built.txId, cborHex: signed, expiresAt: inFlightExpiresAt(null, () => now, now) });
+    await this.claims.updateOne({ _id: credential }, { $set: { lastClaimAt: now, txHash: built.txId } }, { upsert: true });
+    return { txHash: built.txId, lovelace: this.claimLovelace };
   }
 }

@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { AppConfig } from "../mesh/config";
+import type { AppConfig } from "../config/config";
 import { generateMnemonic, Wallet, walletFromKeyFile, writeKeyFile } from "../wallet";
 
 export const FAUCET_KEY_FILE = "faucet-wallet.json";

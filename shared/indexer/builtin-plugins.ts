@@ -29,7 +29,13 @@ export function registerBuiltinPlugins(pipeline: PluginPipeline<Transaction>, de
     {
       kind: "pre-action",
       name: "transaction-index",
-      run: (block) => deps.log.recordTransactions({ point: { slot: block.slot, id: block.id }, height: block.height, time: block.time, transactions: transactionsOf(block) }),
+      run: (block) =>
+        deps.log.recordTransactions({
+          point: { slot: block.slot, id: block.id },
+          height: block.height,
+          time: block.time,
+          transactions: transactionsOf(block),
+        }),
     },
     { critical: true },
   );
@@ -40,7 +46,14 @@ export function registerBuiltinPlugins(pipeline: PluginPipeline<Transaction>, de
       kind: "post-action",
       name: "chain-notifier",
       run: (block) => {
-        notify("chain.block", { slot: block.slot, height: block.height, id: block.id, time: block.time, transactionIds: block.transactions.map((t) => t.id), lastSeq: deps.log.lastSeq() });
+        notify("chain.block", {
+          slot: block.slot,
+          height: block.height,
+          id: block.id,
+          time: block.time,
+          transactionIds: block.transactions.map((t) => t.id),
+          lastSeq: deps.log.lastSeq(),
+        });
         return 1;
       },
     });
@@ -52,5 +65,10 @@ export function registerBuiltinPlugins(pipeline: PluginPipeline<Transaction>, de
     });
   }
   const keep = deps.keepBlocks ?? 2160;
-  pipeline.register({ kind: "scheduler", name: "block-history-pruning", intervalMs: deps.pruneIntervalMs ?? 10 * 60_000, run: () => void deps.log.pruneBlocks(keep) });
+  pipeline.register({
+    kind: "scheduler",
+    name: "block-history-pruning",
+    intervalMs: deps.pruneIntervalMs ?? 10 * 60_000,
+    run: () => void deps.log.pruneBlocks(keep),
+  });
 }

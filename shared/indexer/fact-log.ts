@@ -10,7 +10,9 @@
  * Current protocol state (states, bootstraps, library entries, proxy pointer) is the latest fact per key, so a
  * rollback needs no undo logic: deleting the facts after the point is enough.
  */
+import { outRefKey } from "../domain/out-ref";
 import type { Collection, Filter, Store, StoredDocument } from "../store";
+import type { TransactionRecord } from "../records/protocol-records";
 import type { ProtocolFact } from "./protocol-decoder";
 
 export interface BlockPoint {
@@ -24,15 +26,6 @@ export interface BlockRecord extends StoredDocument {
   time: number;
 }
 
-export interface TransactionRecord extends StoredDocument {
-  slot: number;
-  blockId: string;
-  height: number;
-  time: number;
-  fee: string;
-  valid: boolean;
-}
-
 export type FactRecord = StoredDocument & {
   seq: number;
   slot: number;
@@ -40,7 +33,10 @@ export type FactRecord = StoredDocument & {
   height: number;
   time: number;
   txId: string;
-} & ({ kind: "fact"; fact: ProtocolFact; key: string | null; /** fee of the transaction, lovelace */ txFee: string } | { kind: "rollback"; rollbackTo: number; fact?: undefined; key?: undefined });
+} & (
+    | { kind: "fact"; fact: ProtocolFact; key: string | null; /** fee of the transaction, lovelace */ txFee: string }
+    | { kind: "rollback"; rollbackTo: number; fact?: undefined; key?: undefined }
+  );
 
 interface MetaRecord extends StoredDocument {
   slot?: number;
@@ -62,7 +58,7 @@ function keyOf(fact: ProtocolFact): string | null {
     case "pointer.set":
       return "pointer";
     case "library.deployed":
-      return `library:${fact.outRef.txHash}#${fact.outRef.index}`;
+      return `library:${outRefKey(fact.outRef)}`;
     default:
       return null;
   }
@@ -100,7 +96,14 @@ export class FactLog {
     await log.blocks.ensureIndexes([{ fields: { slot: 1 } }, { fields: { height: -1 } }]);
     // Single-field indexes only: NeDB uses an index when the query names exactly its field (see the store notes).
     await log.txs.ensureIndexes([{ fields: { slot: 1 } }, { fields: { blockId: 1 } }]);
-    await log.facts.ensureIndexes([{ fields: { seq: 1 }, unique: true }, { fields: { slot: 1 } }, { fields: { blockId: 1 } }, { fields: { key: 1 } }, { fields: { "fact.type": 1 } }, { fields: { "fact.owner": 1 } }]);
+    await log.facts.ensureIndexes([
+      { fields: { seq: 1 }, unique: true },
+      { fields: { slot: 1 } },
+      { fields: { blockId: 1 } },
+      { fields: { key: 1 } },
+      { fields: { "fact.type": 1 } },
+      { fields: { "fact.owner": 1 } },
+    ]);
     const [last] = await log.facts.find({}, { sort: { seq: -1 }, limit: 1 });
     log.nextSeq = (last?.seq ?? 0) + 1;
     return log;
@@ -132,7 +135,15 @@ export class FactLog {
     this.mayHaveLeftovers.txs = false;
     if (b.transactions.length > 0) {
       await this.txs.insertMany(
-        b.transactions.map((t) => ({ _id: t.id, slot: b.point.slot, blockId: b.point.id, height: b.height, time: b.time, fee: t.fee.toString(), valid: t.valid })),
+        b.transactions.map((t) => ({
+          _id: t.id,
+          slot: b.point.slot,
+          blockId: b.point.id,
+          height: b.height,
+          time: b.time,
+          fee: t.fee.toString(),
+          valid: t.valid,
+        })),
       );
     }
     return b.transactions.length;
@@ -221,6 +232,11 @@ export class FactLog {
   async keysWhere(filter: Filter): Promise<string[]> {
     const rows = await this.facts.findProjected(filter, { key: 1, _id: 0 });
     return [...new Set(rows.map((r) => r.key).filter((k): k is string => typeof k === "string"))];
+  }
+
+  /** Every fact of the given types, oldest first (e.g. the pointer's history). */
+  async history(typeIn: ProtocolFact["type"][]): Promise<FactRecord[]> {
+    return this.facts.find({ "fact.type": { $in: typeIn } }, { sort: { seq: 1 } });
   }
 
   async current(keys: { in: string[] } | { typeIn: ProtocolFact["type"][] }): Promise<FactRecord[]> {

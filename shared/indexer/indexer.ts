@@ -14,7 +14,8 @@ import { registerBuiltinPlugins, transactionsOf } from "./builtin-plugins";
 import { FactLog, type BlockPoint, type FactRecord } from "./fact-log";
 import type { PluginPipeline } from "./plugin-pipeline";
 import type { BlockContext, ProtocolEvent } from "./plugin-types";
-import { decodeProtocolTransaction, type ProtocolFact, type ProtocolView } from "./protocol-decoder";
+import { decodeProtocolTransaction, isProxyAddress, type ProtocolFact, type ProtocolView } from "./protocol-decoder";
+import { StateScriptTrust } from "./state-script-trust";
 import type { Store } from "../store";
 
 export interface IndexerLogger {
@@ -45,7 +46,8 @@ export class Indexer {
   private state: IndexerState = "stopped";
   private subscription: Awaited<ReturnType<ChainClient["chainSync"]>> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
-  private readonly view: { proxyPolicyId: string; proxyAddress: string; pointerTokenName: string; stateScriptHashes: Set<string>; libraryAddress: string; libraryAdmin: string };
+  private readonly view: ProtocolView;
+  private readonly trust: StateScriptTrust;
   private blocksProcessed = 0;
   private readonly logger: IndexerLogger;
 
@@ -53,7 +55,8 @@ export class Indexer {
     private readonly opts: IndexerOptions,
     readonly log: FactLog,
   ) {
-    this.view = { ...opts.view, stateScriptHashes: new Set(opts.view.stateScriptHashes) };
+    this.view = opts.view;
+    this.trust = new StateScriptTrust([...opts.view.stateScriptHashes]);
     this.logger = opts.logger ?? quiet;
   }
 
@@ -75,19 +78,30 @@ export class Indexer {
       }
       await indexer.log.setDeployment(fingerprint);
     }
-    // State scripts deployed or pointed at earlier are known again after a restart.
-    for (const r of await indexer.log.current({ typeIn: ["library.deployed", "pointer.set"] })) indexer.learn(r.fact);
+    await indexer.replayPointerHistory();
     return indexer;
   }
 
   status() {
-    return { state: this.state, lastSeq: this.log.lastSeq(), blocksProcessed: this.blocksProcessed, stateScriptHashes: [...this.view.stateScriptHashes] };
+    return {
+      state: this.state,
+      lastSeq: this.log.lastSeq(),
+      blocksProcessed: this.blocksProcessed,
+      stateScriptHashes: [...this.trust.everTrusted()],
+    };
   }
 
   /** The deployment this indexer decodes (empty strings when none is configured). */
   viewSummary() {
     const v = this.view;
-    return { deployed: v.proxyPolicyId !== "", proxyPolicyId: v.proxyPolicyId, proxyAddress: v.proxyAddress, pointerTokenName: v.pointerTokenName, libraryAddress: v.libraryAddress, libraryAdmin: v.libraryAdmin };
+    return {
+      deployed: v.proxyPolicyId !== "",
+      proxyPolicyId: v.proxyPolicyId,
+      proxyAddress: v.proxyAddress,
+      pointerTokenName: v.pointerTokenName,
+      libraryAddress: v.libraryAddress,
+      libraryAdmin: v.libraryAdmin,
+    };
   }
 
   /** Starts following; resolves once the first intersection is found (or the first attempt failed and a retry is scheduled). */
@@ -130,7 +144,9 @@ export class Indexer {
     if (this.state === "stopped") return;
     this.state = "retrying";
     this.subscription = undefined;
-    this.logger.warn("indexer: chain-sync failed, resuming from the checkpoint", { error: err instanceof Error ? err.message : String(err) });
+    this.logger.warn("indexer: chain-sync failed, resuming from the checkpoint", {
+      error: err instanceof Error ? err.message : String(err),
+    });
     this.retryTimer = setTimeout(() => {
       if (this.state === "stopped") return;
       this.state = "following";
@@ -143,22 +159,31 @@ export class Indexer {
   isProtocolRelevant(tx: Transaction): boolean {
     const v = this.view;
     if (tx.mint && v.proxyPolicyId in tx.mint) return true;
-    if (tx.outputs.some((o) => o.address === v.proxyAddress || o.address === v.libraryAddress)) return true;
+    if (tx.outputs.some((o) => o.address === v.libraryAddress || isProxyAddress(o.address, v))) return true;
+    const everTrusted = this.trust.everTrusted();
     return Object.keys(tx.withdrawals ?? {}).some((a) => {
       const cred = rewardCredentialOf(a);
-      return cred?.kind === "script" && v.stateScriptHashes.has(cred.hash);
+      return cred?.kind === "script" && everTrusted.has(cred.hash);
     });
   }
 
-  private learn(fact: ProtocolFact | undefined): void {
-    if (fact?.type === "library.deployed") this.view.stateScriptHashes.add(fact.scriptHash);
-    if (fact?.type === "pointer.set") this.view.stateScriptHashes.add(fact.scriptPointer);
+  /** The state scripts the pointer named, in order, from the log (after a start or a rollback). */
+  private async replayPointerHistory(): Promise<void> {
+    this.trust.reset();
+    for (const r of await this.log.history(["pointer.set"]))
+      if (r.fact?.type === "pointer.set") this.trust.pointTo(r.fact.scriptPointer, r.slot);
   }
 
   private async onBlock(block: Block): Promise<void> {
     const b = block as Block & { slot?: number; height?: number; transactions?: Transaction[] };
     const slot = Number(b.slot ?? 0);
-    const ctx: BlockContext<Transaction> = { slot, height: Number(b.height ?? 0), id: b.id, time: this.opts.slotToTime(slot), transactions: b.transactions ?? [] };
+    const ctx: BlockContext<Transaction> = {
+      slot,
+      height: Number(b.height ?? 0),
+      id: b.id,
+      time: this.opts.slotToTime(slot),
+      transactions: b.transactions ?? [],
+    };
     const pipeline = this.opts.pipeline;
 
     await pipeline.runPreActions(ctx);
@@ -166,14 +191,21 @@ export class Indexer {
     const facts: { txId: string; fact: ProtocolFact }[] = [];
     for (const tx of ctx.transactions) {
       if (!relevant.has(tx)) continue;
-      const decoded = decodeProtocolTransaction(tx, this.view);
+      const decoded = decodeProtocolTransaction(tx, { ...this.view, stateScriptHashes: this.trust.trustedAt(slot) });
       for (const e of decoded.errors) this.logger.warn("indexer: undecodable protocol data", { error: e });
       for (const fact of decoded.facts) {
-        this.learn(fact); // a deployment earlier in the block is known to the transactions after it
+        // a pointer change earlier in the block holds for the transactions after it
+        if (fact.type === "pointer.set") this.trust.pointTo(fact.scriptPointer, slot);
         facts.push({ txId: tx.id, fact });
       }
     }
-    const records = await this.log.appendBlock({ point: { slot, id: ctx.id }, height: ctx.height, time: ctx.time, transactions: transactionsOf(ctx), facts });
+    const records = await this.log.appendBlock({
+      point: { slot, id: ctx.id },
+      height: ctx.height,
+      time: ctx.time,
+      transactions: transactionsOf(ctx),
+      facts,
+    });
     const events = records.map(toEvent);
     await pipeline.runPostActions(ctx, events);
     await pipeline.dispatch(events);
@@ -183,6 +215,7 @@ export class Indexer {
   private async onRollback(point: BlockPoint | "origin"): Promise<void> {
     const height = point === "origin" ? 0 : await this.log.heightOf(point.id);
     const marker = await this.log.rollback(point, height);
+    this.trust.rollbackTo(point === "origin" ? -1 : point.slot);
     this.logger.info("indexer: rolled back", { to: point });
     this.opts.notify?.("chain.rollback", { slot: marker.slot, id: point === "origin" ? "origin" : point.id, lastSeq: marker.seq });
   }

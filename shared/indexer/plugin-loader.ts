@@ -14,11 +14,19 @@ function validate(candidate: unknown, file: string): IndexerPlugin {
   const where = `plugin file ${file}`;
   if (!p || typeof p !== "object") throw new Error(`${where}: export a plugin object or an array of them`);
   if (typeof p.name !== "string" || p.name === "") throw new Error(`${where}: plugin needs a non-empty "name"`);
-  if (!KINDS.includes(p.kind as PluginKind)) throw new Error(`${where}: plugin "${p.name}" has kind "${String(p.kind)}", expected one of ${KINDS.join(", ")}`);
-  const needs: Record<PluginKind, string> = { filter: "keep", "pre-action": "run", "post-action": "run", "event-handler": "handle", scheduler: "run" };
+  if (!KINDS.includes(p.kind as PluginKind))
+    throw new Error(`${where}: plugin "${p.name}" has kind "${String(p.kind)}", expected one of ${KINDS.join(", ")}`);
+  const needs: Record<PluginKind, string> = {
+    filter: "keep",
+    "pre-action": "run",
+    "post-action": "run",
+    "event-handler": "handle",
+    scheduler: "run",
+  };
   const fn = needs[p.kind as PluginKind];
   if (typeof p[fn] !== "function") throw new Error(`${where}: ${String(p.kind)} plugin "${p.name}" needs a function "${fn}"`);
-  if (p.kind === "event-handler" && !Array.isArray(p.events)) throw new Error(`${where}: event-handler "${p.name}" needs an "events" array`);
+  if (p.kind === "event-handler" && !Array.isArray(p.events))
+    throw new Error(`${where}: event-handler "${p.name}" needs an "events" array`);
   if (p.kind === "scheduler" && !(typeof p.intervalMs === "number" && p.intervalMs >= 100)) {
     throw new Error(`${where}: scheduler "${p.name}" needs "intervalMs" ≥ 100`);
   }
@@ -27,7 +35,9 @@ function validate(candidate: unknown, file: string): IndexerPlugin {
 
 export function loadPluginsFromDir(dir: string): IndexerPlugin[] {
   const abs = resolve(dir);
-  const files = readdirSync(abs).filter((f) => f.endsWith(".js") || f.endsWith(".cjs")).sort();
+  const files = readdirSync(abs)
+    .filter((f) => f.endsWith(".js") || f.endsWith(".cjs"))
+    .sort();
   const plugins: IndexerPlugin[] = [];
   for (const file of files) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -1,11 +1,16 @@
 /**
- * Response shapes of the plugin-monitoring API (/api/v1/admin/plugins…, reference-study §2.13), computed from
+ * Response shapes of the plugin-monitoring API (/api/v1/admin/plugins…, docs/api.md#plugin-monitoring), computed from
  * the indexer's plugin snapshots. Pure, so the plugin-monitor service stays a thin adapter.
  */
 import type { PluginSnapshot } from "./plugin-pipeline";
 import type { PluginKind } from "./plugin-types";
 
-export const LIST_KINDS = { filters: "filter", "pre-actions": "pre-action", "post-actions": "post-action", "event-handlers": "event-handler" } as const;
+export const LIST_KINDS = {
+  filters: "filter",
+  "pre-actions": "pre-action",
+  "post-actions": "post-action",
+  "event-handlers": "event-handler",
+} as const;
 export type ListPath = keyof typeof LIST_KINDS;
 
 const TYPE_NAME: Record<PluginKind, string> = {

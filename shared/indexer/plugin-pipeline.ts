@@ -61,23 +61,11 @@ export class PluginPipeline<Tx = unknown> {
     if (this.names.has(key)) throw new Error(`duplicate ${plugin.kind} plugin "${plugin.name}"`);
     this.names.add(key);
     const entry = { critical: opts.critical ?? false, metrics: emptyMetrics() };
-    switch (plugin.kind) {
-      case "filter":
-        this.filters.push({ plugin, ...entry });
-        break;
-      case "pre-action":
-        this.preActions.push({ plugin, ...entry });
-        break;
-      case "post-action":
-        this.postActions.push({ plugin, ...entry });
-        break;
-      case "event-handler":
-        this.handlers.push({ plugin, ...entry });
-        break;
-      case "scheduler":
-        this.schedulers.push({ plugin, ...entry, status: "SCHEDULED" });
-        break;
-    }
+    if (plugin.kind === "filter") this.filters.push({ plugin, ...entry });
+    else if (plugin.kind === "pre-action") this.preActions.push({ plugin, ...entry });
+    else if (plugin.kind === "post-action") this.postActions.push({ plugin, ...entry });
+    else if (plugin.kind === "event-handler") this.handlers.push({ plugin, ...entry });
+    else if (plugin.kind === "scheduler") this.schedulers.push({ plugin, ...entry, status: "SCHEDULED" });
   }
 
   /** The transactions of the block every filter keeps (each filter sees what the previous ones kept). */

@@ -1,5 +1,5 @@
 /**
- * The indexer's plugin model, in the shape the spec's plugin-monitoring API describes (reference-study §2.13):
+ * The indexer's plugin model, in the shape the spec's plugin-monitoring API describes (docs/architecture.md#plugins):
  * filters drop irrelevant transactions early, pre-actions and post-actions run around persisting a block,
  * event handlers react to decoded protocol events, schedulers run periodic jobs.
  * Built-in projections are plugins too; operators add their own from PLUGINS_DIR (plain JS modules).
@@ -62,8 +62,4 @@ export interface SchedulerPlugin extends PluginBase {
 }
 
 export type IndexerPlugin<Tx = unknown> =
-  | FilterPlugin<Tx>
-  | PreActionPlugin<Tx>
-  | PostActionPlugin<Tx>
-  | EventHandlerPlugin
-  | SchedulerPlugin;
+  FilterPlugin<Tx> | PreActionPlugin<Tx> | PostActionPlugin<Tx> | EventHandlerPlugin | SchedulerPlugin;

@@ -1,18 +1,21 @@
 /**
  * Decodes the protocol's transactions (as Ogmios chain-sync JSON) into facts the projections store
- * (reference-study §6.1 describes what the reference extracts; we add burns, pointer changes and library checks).
+ * (docs/protocol.md#indexer-decoding describes what the reference extracts; we add burns, pointer changes and library checks).
  *
  * - The state redeemer is found through the withdrawal from a known state script's reward address; its redeemer
  *   index is that reward account's position among the transaction's withdrawals in ledger order (script
  *   credentials before key credentials, then hash bytes — not address-byte order).
  * - Only outputs holding a proxy-policy token are read as state/bootstrap/pointer outputs: such tokens can only
- *   be minted through the validators, so their datums are trustworthy.
+ *   be minted through the validators, so their datums are trustworthy. Outputs are matched by payment credential,
+ *   as the validators do: a state, bootstrap or pointer at the proxy script with any stake part is still one.
  * - Library deployments count only when the library administrator signed the transaction (anyone can pay to the
  *   library address; only the administrator's outputs are the service's).
  * Facts are plain JSON (bigints as decimal strings) so they cross NATS unchanged.
  */
 import type { Transaction, TransactionOutput } from "@cardano-ogmios/schema";
-import { keyHashOfPublicKey, rewardCredentialOf } from "../csl/address";
+import type { OutRef } from "../domain/out-ref";
+import type { BootstrapInfo, PointerInfo, StateInfo } from "../records/protocol-records";
+import { keyHashOfPublicKey, paymentCredentialOf, rewardCredentialOf } from "../csl/address";
 import { sortRewardAccounts } from "../csl/redeemer-pointers";
 import {
   dataFromCborHex,
@@ -35,11 +38,6 @@ export interface ProtocolView {
   libraryAdmin: string;
 }
 
-export interface OutRefFact {
-  txHash: string;
-  index: number;
-}
-
 export type ProtocolFact =
   | {
       type: "certificate.issued";
@@ -53,39 +51,12 @@ export type ProtocolFact =
       bootstrapName: string | null;
       purpose: StatePurpose;
     }
-  | {
-      type: "state.minted" | "state.updated";
-      stateId: string;
-      owner: string;
-      countdown: string;
-      fee: string;
-      feeInterval: string;
-      feeReceivers: string[];
-      ttl: string;
-      batchSize: string;
-      bootstrapName: string;
-      certificateDataHash: string;
-      keepAsOracle: boolean;
-      outRef: OutRefFact;
-      lovelace: string;
-    }
+  | StateInfo
   | { type: "state.burned"; stateId: string }
-  | {
-      type: "bootstrap.minted";
-      name: string;
-      tokenName: string;
-      allowedCredentials: string[];
-      fee: string;
-      feeInterval: string;
-      feeReceivers: string[];
-      ttl: string;
-      transactionLimit: string;
-      batchSize: string;
-      outRef: OutRefFact;
-    }
+  | BootstrapInfo
   | { type: "bootstrap.burned"; name: string; tokenName: string }
-  | { type: "pointer.set"; scriptPointer: string; owner: string; outRef: OutRefFact }
-  | { type: "library.deployed"; scriptHash: string; language: string; cbor: string; outRef: OutRefFact };
+  | ({ type: "pointer.set" } & PointerInfo)
+  | { type: "library.deployed"; scriptHash: string; language: string; cbor: string; outRef: OutRef };
 
 /** The decoded facts of one transaction, and what could not be decoded (kept for the plugin metrics). */
 export interface DecodedTransaction {
@@ -94,6 +65,21 @@ export interface DecodedTransaction {
 }
 
 const utf8 = (hex: string): string => Buffer.from(hex, "hex").toString("utf8");
+
+/**
+ * Whether an output address is the proxy's: its payment credential is the proxy script, whatever its stake part
+ * (the validators check only the payment credential, so protocol outputs may carry any stake credential).
+ */
+export function isProxyAddress(address: string, view: Pick<ProtocolView, "proxyAddress" | "proxyPolicyId">): boolean {
+  if (address === view.proxyAddress) return true;
+  if (view.proxyPolicyId === "") return false;
+  try {
+    const cred = paymentCredentialOf(address);
+    return cred?.kind === "script" && cred.hash === view.proxyPolicyId;
+  } catch {
+    return false; // not a Shelley address (Byron), so not the proxy's
+  }
+}
 
 function proxyAssets(out: TransactionOutput, policy: string): Record<string, bigint> {
   const v = out.value as unknown as Record<string, Record<string, bigint>>;
@@ -140,6 +126,7 @@ function stateFact(type: "state.minted" | "state.updated", tx: Transaction, out:
     certificateDataHash: d.certificateDataHash,
     keepAsOracle: d.keepAsOracle,
     outRef: { txHash: tx.id, index },
+    address: out.address,
     lovelace: out.value.ada.lovelace.toString(),
   } satisfies ProtocolFact;
 }
@@ -159,15 +146,15 @@ export function decodeProtocolTransaction(tx: Transaction, view: ProtocolView): 
   };
 
   const policy = view.proxyPolicyId;
-  const atProxy = tx.outputs.map((o, i) => ({ o, i })).filter(({ o }) => o.address === view.proxyAddress && Object.keys(proxyAssets(o, policy)).length > 0);
+  const atProxy = tx.outputs
+    .map((o, i) => ({ o, i }))
+    .filter(({ o }) => Object.keys(proxyAssets(o, policy)).length > 0 && isProxyAddress(o.address, view));
   const holding = (name: string) => atProxy.find(({ o }) => (proxyAssets(o, policy)[name] ?? 0n) > 0n);
 
   attempt("state redeemer", () => {
     const redeemer = stateRedeemerOf(tx, view);
     if (!redeemer) return;
     const { minted, burned } = mintedUnder(tx, policy);
-    let stateId: string | null = null;
-    let bootstrapName: string | null = null;
 
     switch (redeemer.purpose) {
       case "MINT_STATE":
@@ -180,8 +167,21 @@ export function decodeProtocolTransaction(tx: Transaction, view: ProtocolView): 
         if (target) {
           const fact = stateFact(redeemer.purpose === "MINT_STATE" ? "state.minted" : "state.updated", tx, target.o, target.i);
           facts.push(fact);
-          stateId = fact.stateId;
-          bootstrapName = fact.bootstrapName;
+          // Only these two purposes check the certificates (non-empty hash, issuer signed), and only a transaction
+          // that wrote a state commits to them: every other redeemer's certificates are not facts.
+          redeemer.certificates.forEach((c, position) =>
+            facts.push({
+              type: "certificate.issued",
+              position,
+              hash: c.hash,
+              algorithm: c.algorithm,
+              issuer: c.issuer,
+              metadata: joinMetadataChunks(c.extra),
+              stateId: fact.stateId,
+              bootstrapName: fact.bootstrapName,
+              purpose: redeemer.purpose,
+            }),
+          );
         }
         for (const b of burned) facts.push({ type: "state.burned", stateId: b });
         break;
@@ -213,27 +213,18 @@ export function decodeProtocolTransaction(tx: Transaction, view: ProtocolView): 
         for (const b of burned) facts.push({ type: "bootstrap.burned", name: utf8(b), tokenName: b });
         break;
     }
-
-    redeemer.certificates.forEach((c, position) =>
-      facts.push({
-        type: "certificate.issued",
-        position,
-        hash: c.hash,
-        algorithm: c.algorithm,
-        issuer: c.issuer,
-        metadata: joinMetadataChunks(c.extra),
-        stateId,
-        bootstrapName,
-        purpose: redeemer.purpose,
-      }),
-    );
   });
 
   const pointer = holding(view.pointerTokenName);
   if (pointer) {
     attempt("pointer datum", () => {
       const d = decodeProxyDatum(dataFromCborHex(String(pointer.o.datum)));
-      facts.push({ type: "pointer.set", scriptPointer: d.scriptPointer, owner: d.scriptOwner, outRef: { txHash: tx.id, index: pointer.i } });
+      facts.push({
+        type: "pointer.set",
+        scriptPointer: d.scriptPointer,
+        owner: d.scriptOwner,
+        outRef: { txHash: tx.id, index: pointer.i },
+      });
     });
   }
 
@@ -246,7 +237,13 @@ export function decodeProtocolTransaction(tx: Transaction, view: ProtocolView): 
         const script = o.script as { language: string; cbor?: string };
         // The protocol's scripts are all Plutus V3; anything else at the library is not ours to track.
         if (!script.cbor || script.language !== "plutus:v3") continue;
-        facts.push({ type: "library.deployed", scriptHash: scriptHashOf(script.cbor), language: script.language, cbor: script.cbor, outRef: { txHash: tx.id, index: i } });
+        facts.push({
+          type: "library.deployed",
+          scriptHash: scriptHashOf(script.cbor),
+          language: script.language,
+          cbor: script.cbor,
+          outRef: { txHash: tx.id, index: i },
+        });
       }
     });
   }

@@ -3,22 +3,9 @@
  * live states and bootstrap datums (not burned), the proxy pointer, and the library's reference scripts.
  * Builders check the outputs named here against the chain before spending them (the indexer may lag a block).
  */
+import type { BootstrapInfo, LibraryEntry, PointerInfo, StateInfo } from "../records/protocol-records";
 import type { FactLog } from "./fact-log";
-import type { OutRefFact, ProtocolFact } from "./protocol-decoder";
-
-export type StateInfo = Extract<ProtocolFact, { type: "state.minted" | "state.updated" }>;
-export type BootstrapInfo = Extract<ProtocolFact, { type: "bootstrap.minted" }>;
-export interface PointerInfo {
-  scriptPointer: string;
-  owner: string;
-  outRef: OutRefFact;
-}
-export interface LibraryEntry {
-  scriptHash: string;
-  language: string;
-  outRef: OutRefFact;
-  slot: number;
-}
+import type { ProtocolFact } from "./protocol-decoder";
 
 export async function liveStates(log: FactLog, filter: { owner?: string; id?: string } = {}): Promise<StateInfo[]> {
   // Every build asks for one owner's states: read only that owner's keys, not every state ever made.
@@ -45,7 +32,9 @@ export async function liveBootstraps(log: FactLog, filter: { name?: string } = {
 
 export async function currentPointer(log: FactLog): Promise<PointerInfo | null> {
   const [latest] = await log.current({ in: ["pointer"] });
-  return latest?.fact?.type === "pointer.set" ? { scriptPointer: latest.fact.scriptPointer, owner: latest.fact.owner, outRef: latest.fact.outRef } : null;
+  return latest?.fact?.type === "pointer.set"
+    ? { scriptPointer: latest.fact.scriptPointer, owner: latest.fact.owner, outRef: latest.fact.outRef }
+    : null;
 }
 
 /** Reference-script UTxOs the library administrator deployed, oldest first (spent ones included: check the chain). */

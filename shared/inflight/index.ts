@@ -1,1 +1,1 @@
-export { InflightRegistry, type ClaimResult } from "./inflight-registry";
+export { InflightRegistry, type ChainView } from "./inflight-registry";

@@ -1,15 +1,21 @@
 /**
- * In-flight tracking shared by every tx-builder replica (decisions.md "Transactions"):
- * - a build claims the UTxOs it spends for a short lease (atomic, store-backed), so two replicas racing for one
- *   wallet never pick the same input;
- * - a submitted transaction locks its inputs until it is confirmed or expires, and its outputs count as pending
- *   (spendable, chainable) until then;
- * - spendable(address) = confirmed − locked − leased + pending outputs that no later pending tx spends.
- * Documents hold plain JSON: outputs as JSON text (bigints tagged), refs as `txId#index`.
+ * In-flight tracking shared by every tx-builder replica (docs/decisions.md#in-flight-tracking):
+ * - a build hands the UTxOs it spends out to its transaction for a short while, so later builds (of any replica)
+ *   prefer other inputs. A hand-out never refuses anything: a build that needs an input handed out to another
+ *   build takes it over. Builds are unauthenticated, so nothing a build does may lock a wallet: a stranger who
+ *   builds for someone else's address must not be able to block the owner;
+ * - a submitted transaction locks its inputs while the node's mempool holds it (until a block includes it or the
+ *   node drops it), at most for its lifetime (its validity bound plus a margin, capped by the service); its outputs
+ *   are pending
+ *   (spendable, chainable) until then — offered only to builds of a wallet that signed it, so nobody can make a
+ *   wallet chain off a transaction it did not sign;
+ * - spendable(address) = confirmed − locked + pending outputs that no later pending tx spends.
+ * Documents hold plain JSON: outputs as JSON text (bigints tagged), refs as `txHash#index`.
  */
 import { decodeTx } from "../csl/decode";
-import { outRefKey, type OgmiosUtxo, type OutRef } from "../csl/utxo";
-import { createLeaseTable, openCollection, defineCollection, type Collection, type LeaseDocument, type LeaseTable, type Store, type StoredDocument } from "../store";
+import { outRefOf, utxoKey, type OgmiosUtxo } from "../csl/utxo";
+import { outRefKey, type OutRef } from "../domain/out-ref";
+import { openCollection, defineCollection, type Collection, type Store, type StoredDocument } from "../store";
 
 interface InflightTxDocument extends StoredDocument {
   /** tx id */
@@ -19,10 +25,20 @@ interface InflightTxDocument extends StoredDocument {
   addresses: string[];
   /** `policyId.assetName` units held by the outputs (lookup path of `pendingOutputWith`) */
   units: string[];
+  /** payment key hashes whose signatures the transaction carries */
+  signers: string[];
   /** OgmiosUtxo[] as JSON text, bigints as { $bigint } */
   outputs: string;
   submittedAt: number;
   seq: number;
+  expiresAt: number;
+}
+
+interface HandOutDocument extends StoredDocument {
+  /** the handed-out ref `txHash#index` */
+  _id: string;
+  /** the build it was handed out to */
+  holder: string;
   expiresAt: number;
 }
 
@@ -32,40 +48,47 @@ const TXS = defineCollection<InflightTxDocument>("inflight_txs", [
   { fields: { units: 1 } },
   { fields: { expiresAt: 1 } },
 ]);
-const LEASES = "inflight_leases";
+const HAND_OUTS = defineCollection<HandOutDocument>("inflight_hand_outs", [{ fields: { holder: 1 } }, { fields: { expiresAt: 1 } }]);
 
-export type ClaimResult = { ok: true } | { ok: false; conflicts: string[] };
+/** What reconciliation asks the chain node about in-flight transactions. */
+export interface ChainView {
+  /** which of these transactions the node's mempool holds now */
+  inMempoolAmong(txIds: readonly string[]): Promise<Set<string>>;
+}
 
 export class InflightRegistry {
   private seq = 0;
 
   private constructor(
     private readonly txs: Collection<InflightTxDocument>,
-    private readonly leaseDocs: Collection<LeaseDocument>,
-    private readonly leases: LeaseTable,
+    private readonly handOuts: Collection<HandOutDocument>,
     private readonly clock: () => number,
   ) {}
 
   static async open(store: Store, clock: () => number): Promise<InflightRegistry> {
-    const txs = await openCollection(store, TXS);
-    const leaseDocs = store.collection<LeaseDocument>(LEASES);
-    const leases = await createLeaseTable(leaseDocs, clock);
-    return new InflightRegistry(txs, leaseDocs, leases, clock);
+    return new InflightRegistry(await openCollection(store, TXS), await openCollection(store, HAND_OUTS), clock);
   }
 
-  /** Takes every ref for `holder` until now + ttlMs, or none (conflicts = refs held by someone else or locked). */
-  async claimForBuild(refs: OutRef[], holder: string, ttlMs: number): Promise<ClaimResult> {
+  /** Hands `refs` out to `holder` until now + ttlMs, taking them over from any other build. */
+  async handOut(refs: readonly OutRef[], holder: string, ttlMs: number): Promise<void> {
+    const expiresAt = this.clock() + ttlMs;
+    for (const key of new Set(refs.map(outRefKey))) {
+      await this.handOuts.updateOne({ _id: key }, { $set: { holder, expiresAt } }, { upsert: true });
+    }
+  }
+
+  /** Takes back what was handed out to `holder`: everything (its build failed), or all but `keep` (its rebuild dropped some). */
+  async takeBack(holder: string, keep: readonly OutRef[] = []): Promise<void> {
+    const kept = keep.map(outRefKey);
+    await this.handOuts.deleteMany(kept.length === 0 ? { holder } : { holder, _id: { $nin: kept } });
+  }
+
+  /** The refs among `refs` currently handed out to a build other than `holder`. */
+  async handedOutAmong(refs: readonly OutRef[], holder?: string): Promise<Set<string>> {
     const keys = [...new Set(refs.map(outRefKey))];
-    if (keys.length === 0) return { ok: true };
-    const locked = await this.lockedAmong(keys);
-    if (locked.size > 0) return { ok: false, conflicts: [...locked] };
-    const res = await this.leases.acquire(keys, holder, ttlMs);
-    return res.acquired ? { ok: true } : { ok: false, conflicts: res.conflicts.map((c) => c.key) };
-  }
-
-  /** Drops a build's claims (e.g. the build failed after claiming). */
-  async releaseClaims(holder: string): Promise<void> {
-    await this.leases.release(holder);
+    if (keys.length === 0) return new Set();
+    const docs = await this.handOuts.find({ _id: { $in: keys }, expiresAt: { $gt: this.clock() } });
+    return new Set(docs.filter((d) => d.holder !== holder).map((d) => d._id));
   }
 
   /** Locks the inputs of a submitted tx until confirmation or `expiresAt`; its outputs become pending. */
@@ -86,6 +109,7 @@ export class InflightRegistry {
       inputs,
       addresses: [...new Set(outputs.map((o) => o.address))],
       units: [...units],
+      signers: [...new Set(decoded.vkeyWitnesses.map((w) => w.keyHash))],
       outputs: JSON.stringify(outputs, (_k, v: unknown) => (typeof v === "bigint" ? { $bigint: v.toString() } : v)),
       submittedAt: this.clock(),
       seq: this.nextSeq(),
@@ -94,42 +118,60 @@ export class InflightRegistry {
     // Recording the same submission twice replaces the first record.
     await this.txs.deleteOne({ _id: txId });
     await this.txs.insertOne(doc);
-    // The inputs are now locked by the submission; the build's lease on them is no longer needed.
-    await this.leaseDocs.deleteMany({ _id: { $in: inputs } });
+    // The inputs are now locked by the submission; the build's hand-out is no longer needed.
+    await this.handOuts.deleteMany({ _id: { $in: inputs } });
   }
 
-  /** Releases locks and pending outputs of confirmed transactions. */
-  async confirmed(txIds: readonly string[]): Promise<void> {
-    if (txIds.length === 0) return;
-    await this.txs.deleteMany({ _id: { $in: txIds.map((t) => t.toLowerCase()) } });
+  /**
+   * Follows the chain node: a submitted transaction stays in the node's mempool until a block includes it or the
+   * node drops it (it expired, another transaction consumed one of its inputs, the node restarted). Either way, once
+   * it has left the mempool nothing is left to lock — an included transaction's inputs are spent on chain and its
+   * outputs confirmed — so every record whose transaction the mempool no longer holds is released. Returns the
+   * ids released.
+   */
+  async reconcile(chain: ChainView): Promise<string[]> {
+    const docs = await this.txs.find({ expiresAt: { $gt: this.clock() } });
+    if (docs.length === 0) return [];
+    const inMempool = await chain.inMempoolAmong(docs.map((d) => d._id));
+    const released = docs.map((d) => d._id).filter((id) => !inMempool.has(id));
+    if (released.length > 0) await this.txs.deleteMany({ _id: { $in: released } });
+    return released;
   }
 
-  /** Releases every submission and claim past its expiry; returns how many submissions were dropped. */
+  /** Releases every submission and hand-out past its expiry; returns how many submissions were dropped. */
   async expire(now: number = this.clock()): Promise<number> {
     const n = await this.txs.deleteMany({ expiresAt: { $lte: now } });
-    await this.leases.purgeExpired();
+    await this.handOuts.deleteMany({ expiresAt: { $lte: now } });
     return n;
   }
 
-  /** Confirmed UTxOs minus locked and leased ones, plus pending outputs at `address` that nothing pending spends. */
-  async spendable(address: string, confirmed: OgmiosUtxo[]): Promise<OgmiosUtxo[]> {
+  /**
+   * Confirmed UTxOs minus locked ones, plus pending outputs at `address` that nothing pending spends — of
+   * transactions `builder` (a payment key hash) signed.
+   */
+  async spendable(address: string, confirmed: OgmiosUtxo[], builder: string): Promise<OgmiosUtxo[]> {
     const now = this.clock();
     const pendingDocs = await this.txs.find({ addresses: address, expiresAt: { $gt: now } });
-    const pending = pendingDocs.flatMap((d) => this.outputsOf(d)).filter((u) => u.address === address);
+    const pending = pendingDocs
+      .filter((d) => d.signers.includes(builder))
+      .flatMap((d) => this.outputsOf(d))
+      .filter((u) => u.address === address);
     const candidates = [...confirmed, ...pending.filter((p) => !confirmed.some((c) => sameRef(c, p)))];
-    const keys = candidates.map((u) => outRefKey({ txId: u.transaction.id, index: u.index }));
-    const blocked = await this.lockedAmong(keys);
-    for (const lease of await this.leases.findActive(keys)) blocked.add(lease.key);
-    return candidates.filter((_, i) => !blocked.has(keys[i]!));
+    const keys = candidates.map(utxoKey);
+    const locked = await this.lockedAmong(keys);
+    return candidates.filter((_, i) => !locked.has(keys[i]!));
   }
 
   /** The newest pending output holding `policyId.assetName` that no later pending tx spends. */
   async pendingOutputWith(policyId: string, assetName: string): Promise<OgmiosUtxo | undefined> {
-    const docs = await this.txs.find({ units: `${policyId}.${assetName}`, expiresAt: { $gt: this.clock() } }, { sort: { seq: -1, submittedAt: -1 } });
+    const docs = await this.txs.find(
+      { units: `${policyId}.${assetName}`, expiresAt: { $gt: this.clock() } },
+      { sort: { seq: -1, submittedAt: -1 } },
+    );
     for (const d of docs.sort((a, b) => b.submittedAt - a.submittedAt || b.seq - a.seq)) {
       const out = this.outputsOf(d).find((o) => ((o.value as Record<string, Record<string, bigint>>)[policyId]?.[assetName] ?? 0n) > 0n);
       if (!out) continue;
-      const spent = await this.lockedAmong([outRefKey({ txId: out.transaction.id, index: out.index })]);
+      const spent = await this.lockedAmong([utxoKey(out)]);
       return spent.size > 0 ? undefined : out;
     }
     return undefined;
@@ -137,11 +179,16 @@ export class InflightRegistry {
 
   /** Pending outputs among `refs` (the `additionalUtxo` an evaluation needs). */
   async pendingOutputs(refs: OutRef[]): Promise<OgmiosUtxo[]> {
-    const ids = [...new Set(refs.map((r) => r.txId.toLowerCase()))];
+    const ids = [...new Set(refs.map((r) => r.txHash.toLowerCase()))];
     if (ids.length === 0) return [];
     const docs = await this.txs.find({ _id: { $in: ids }, expiresAt: { $gt: this.clock() } });
     const wanted = new Set(refs.map(outRefKey));
-    return docs.flatMap((d) => this.outputsOf(d)).filter((u) => wanted.has(outRefKey({ txId: u.transaction.id, index: u.index })));
+    return docs.flatMap((d) => this.outputsOf(d)).filter((u) => wanted.has(outRefKey(outRefOf(u))));
+  }
+
+  /** Which of `refs` a submitted transaction in flight spends. */
+  async inFlightAmong(refs: readonly OutRef[]): Promise<Set<string>> {
+    return this.lockedAmong(refs.map(outRefKey));
   }
 
   /** Refs among `keys` spent by an unexpired pending transaction. */

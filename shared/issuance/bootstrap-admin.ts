@@ -1,5 +1,5 @@
 /**
- * MINT_BOOTSTRAP (`bootstrap`) and BURN_BOOTSTRAP (`burn_bootstrap`), reference-study §3.5: signed and paid by a
+ * MINT_BOOTSTRAP (`bootstrap`) and BURN_BOOTSTRAP (`burn_bootstrap`), docs/api.md#bootstrap-and-burn_bootstrap: signed and paid by a
  * bootstrap administrator (a parameter of the state script; the `address` of the request).
  */
 import { paymentCredentialOf } from "../csl/address";
@@ -9,8 +9,9 @@ import { refuse } from "./build-outcome";
 import { keyHashOfAddress, type BootstrapRequest } from "./build-request";
 import { buildEvaluatedAndClaim } from "./evaluated-build";
 import type { Deployment, IssuanceEnv } from "./issuance-env";
-import { loadLiveProtocol, refKey, requireDeployment } from "./live-protocol";
-import { checkFeeShares, checkFeeTerms } from "./pre-checks";
+import { outRefKey } from "../domain/out-ref";
+import { loadLiveProtocol, requireDeployment } from "./live-protocol";
+import { checkBootstrapFeeTerms, checkFeeShares, checkFeeTerms } from "./pre-checks";
 import { proxyMint, proxySpend, stateWithdrawal, tokenOutput } from "./protocol-parts";
 import { loadWalletFunds, requireCollateral } from "./wallet-funds";
 
@@ -18,7 +19,11 @@ const MAX_NAME_BYTES = 32;
 
 function requireAdministrator(deployment: Deployment, admin: string): void {
   if (!deployment.bootstrapAdministrators.includes(admin)) {
-    refuse("ERROR", "address is not a bootstrap administrator of this deployment (BOOTSTRAP_ADMINS); an administrator's wallet must pay and sign.", { credential: admin });
+    refuse(
+      "ERROR",
+      "address is not a bootstrap administrator of this deployment (BOOTSTRAP_ADMINS); an administrator's wallet must pay and sign.",
+      { credential: admin },
+    );
   }
 }
 
@@ -36,7 +41,12 @@ function keyHashes(addresses: readonly string[] | undefined, field: string, netw
 }
 
 /** Validates a requested bootstrap datum. @throws BuildRefusal ERROR */
-export function bootstrapDatumFrom(b: BootstrapRequest | undefined, pp: ProtocolParameters, networkId: number, now: number): BootstrapDatum {
+export function bootstrapDatumFrom(
+  b: BootstrapRequest | undefined,
+  pp: ProtocolParameters,
+  networkId: number,
+  now: number,
+): BootstrapDatum {
   if (!b || !b.name) return refuse("ERROR", "bootstrapDatum.name is required");
   const tokenName = Buffer.from(b.name, "utf8").toString("hex");
   if (tokenName.length / 2 > MAX_NAME_BYTES) refuse("ERROR", `bootstrapDatum.name is longer than ${MAX_NAME_BYTES} bytes`);
@@ -56,6 +66,7 @@ export function bootstrapDatumFrom(b: BootstrapRequest | undefined, pp: Protocol
     batchSize: need(b.batchSize, "batchSize", 1n),
   };
   checkFeeTerms(datum, `bootstrapDatum "${b.name}"`);
+  checkBootstrapFeeTerms(datum, `bootstrapDatum "${b.name}"`);
   checkFeeShares(datum, pp, networkId, `bootstrapDatum "${b.name}"`);
   return datum;
 }
@@ -67,8 +78,18 @@ export async function buildMintBootstrap(env: IssuanceEnv, address: string | und
   requireAdministrator(deployment, admin);
   const pp = await env.protocolParameters();
   const datum = bootstrapDatumFrom(requested, pp, env.networkId, env.now());
-  const existing = await env.source.bootstraps({ name: requested!.name });
+  // Names are not unique on chain (the validator cannot see other bootstraps): refuse a name a live bootstrap has,
+  // confirmed (indexer) or still pending (a submitted transaction creating it).
+  const [existing, pending] = await Promise.all([
+    env.source.bootstraps({ name: requested!.name }),
+    env.registry.pendingOutputWith(deployment.scripts.proxy.policyId, datum.tokenName),
+  ]);
   if (existing.length > 0) refuse("ERROR", `Bootstrap datum with name "${requested!.name}" already exists; choose another name.`);
+  if (pending)
+    refuse(
+      "ERROR",
+      `Bootstrap datum with name "${requested!.name}" already exists in transaction ${pending.transaction.id}, which is not confirmed yet; choose another name.`,
+    );
   const [live, funds] = await Promise.all([loadLiveProtocol(env), loadWalletFunds(env.chain, env.registry, address!)]);
   const collateral = requireCollateral(funds);
   return buildEvaluatedAndClaim(env, {
@@ -93,7 +114,9 @@ export async function buildBurnBootstrap(env: IssuanceEnv, address: string | und
   if (!boot) refuse("ERROR", `Unknown bootstrap datum "${name}".`);
   const [live, funds] = await Promise.all([loadLiveProtocol(env, [boot.outRef]), loadWalletFunds(env.chain, env.registry, address!)]);
   const collateral = requireCollateral(funds);
-  const utxo = live.extra.get(refKey(boot.outRef)) ?? refuse("PENDING_TRANSACTION", `Bootstrap "${name}" is not visible on chain right now; retry in a few seconds.`);
+  const utxo =
+    live.extra.get(outRefKey(boot.outRef)) ??
+    refuse("PENDING_TRANSACTION", `Bootstrap "${name}" is not visible on chain right now; retry in a few seconds.`);
   return buildEvaluatedAndClaim(env, {
     utxos: funds.payable,
     changeAddress: address!,

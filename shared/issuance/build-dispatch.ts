@@ -2,12 +2,20 @@
  * Entry points of the tx-builder: a request body in, a BuildTransactionResponse out — always, whatever the body
  * (refusals and unexpected failures become a status code and message, never a thrown error).
  */
-import { buildUndeploy, buildUpgrade, parseUpgradeTarget } from "./library-admin";
+import { buildUndeploy, buildUpgrade, parseUpgradeOptions, parseUpgradeTarget } from "./library-admin";
 import { buildBurnBootstrap, buildMintBootstrap } from "./bootstrap-admin";
-import { BuildRefusal, isBuildRefusal, refusalResponse, successResponse, type BuildTransactionResponse, type BuildType } from "./build-outcome";
+import {
+  BuildRefusal,
+  isBuildRefusal,
+  refusalResponse,
+  successResponse,
+  type BuildTransactionResponse,
+  type BuildType,
+} from "./build-outcome";
 import { parseBuildRequest, parseBuildType } from "./build-request";
 import { buildBurnStates } from "./burn-states";
 import { buildCertificateTransaction } from "./certificate-issuance";
+import type { StateInfo } from "../records/protocol-records";
 import type { IssuanceEnv } from "./issuance-env";
 import { buildPrepareCollateral } from "./prepare-collateral";
 import { buildDeploy, buildInit } from "./protocol-setup";
@@ -37,7 +45,11 @@ export async function handleBuild(env: IssuanceEnv, body: Body): Promise<BuildTr
       case "default":
       case "custom": {
         const r = await buildCertificateTransaction(env, req);
-        return successResponse(req.type, r.cborHex, r.kind === "fork" ? `New state ${r.stateId} forked; sign and submit.` : `State ${r.stateId} updated; sign and submit.`);
+        return successResponse(
+          req.type,
+          r.cborHex,
+          r.kind === "fork" ? `New state ${r.stateId} forked; sign and submit.` : `State ${r.stateId} updated; sign and submit.`,
+        );
       }
       case "bootstrap":
         return successResponse("bootstrap", (await buildMintBootstrap(env, req.address, req.bootstrapDatum)).cborHex);
@@ -57,20 +69,54 @@ export async function handleBuild(env: IssuanceEnv, body: Body): Promise<BuildTr
 
 export function handlePrepareCollateral(env: IssuanceEnv, body: Body): Promise<BuildTransactionResponse> {
   const address = body["senderAddress"] ?? body["sender_address"] ?? body["address"];
-  return answer(null, async () => successResponse(null, (await buildPrepareCollateral(env, typeof address === "string" ? address : undefined)).cborHex, "Collateral transaction built; sign, submit and wait for its confirmation."));
+  return answer(null, async () =>
+    successResponse(
+      null,
+      (await buildPrepareCollateral(env, typeof address === "string" ? address : undefined)).cborHex,
+      "Collateral transaction built; sign, submit and wait for its confirmation.",
+    ),
+  );
 }
 
-export function handleBurnStates(env: IssuanceEnv, address: string, stateIds: readonly string[]): Promise<BuildTransactionResponse> {
-  return answer("burn_state", async () => successResponse("burn_state", (await buildBurnStates(env, address, stateIds)).cborHex));
+/** One transaction burning the given states of their owner (the user actions INVALIDATE_STATE and OPT_OUT). */
+export function handleBurnStates(env: IssuanceEnv, address: string, states: readonly StateInfo[]): Promise<BuildTransactionResponse> {
+  return answer("burn_state", async () =>
+    successResponse(
+      "burn_state",
+      (
+        await buildBurnStates(
+          env,
+          address,
+          states.map((s) => s.stateId),
+          states,
+        )
+      ).cborHex,
+    ),
+  );
 }
 
 /** `POST /library/upgrade/proxy`: the body names the new state script (library-admin.ts). */
-export function handleUpgrade(env: IssuanceEnv, address: string, scriptReference: unknown): Promise<BuildTransactionResponse> {
-  return answer("deploy", async () => successResponse("deploy", (await buildUpgrade(env, address, parseUpgradeTarget(scriptReference))).cborHex, "Upgrade transaction built; sign it with the service wallet and submit it."));
+export function handleUpgrade(
+  env: IssuanceEnv,
+  address: string,
+  scriptReference: unknown,
+  options: { bootstrapAdministrators?: unknown; force?: unknown } = {},
+): Promise<BuildTransactionResponse> {
+  return answer("deploy", async () =>
+    successResponse(
+      "deploy",
+      (await buildUpgrade(env, address, parseUpgradeTarget(scriptReference), parseUpgradeOptions(options))).cborHex,
+      "Upgrade transaction built; sign it with the service wallet and submit it.",
+    ),
+  );
 }
 
 /** `GET /library/undeploy/...`: one library entry, or every unused one (no transaction when there is none). */
-export function handleUndeploy(env: IssuanceEnv, address: string, which: { outRef: { txHash: string; index: number } } | "unused"): Promise<BuildTransactionResponse> {
+export function handleUndeploy(
+  env: IssuanceEnv,
+  address: string,
+  which: { outRef: { txHash: string; index: number } } | "unused",
+): Promise<BuildTransactionResponse> {
   return answer(null, async () => {
     const built = await buildUndeploy(env, address, which);
     if (!built) return { unsignedTransaction: null, type: null, status: { code: "SUCCESS", message: "No unused contracts to undeploy." } };

@@ -1,9 +1,9 @@
 /**
- * Parses a BuildTransactionRequest body (interface.md; decisions.md "Wire conventions"): camelCase or the
+ * Parses a BuildTransactionRequest body (docs/api.md#build-request): camelCase or the
  * reference's snake_case aliases, `type` case-insensitive (default `default`), certificates normalised with
  * shared/domain/certificate-request. Every problem is an `ERROR` refusal naming the field.
  */
-import { paymentCredentialOf, networkIdOf } from "../csl/address";
+import { paymentCredentialOf, networkIdOfAddress } from "../csl/address";
 import { normaliseCertificates, type Certificate } from "../domain/certificate-request";
 import { BUILD_TYPES, refuse, type BuildType } from "./build-outcome";
 
@@ -42,7 +42,8 @@ function integer(v: unknown, field: string): bigint | undefined {
 
 function stringList(v: unknown, field: string): string[] | undefined {
   if (v === undefined) return undefined;
-  if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) refuse("ERROR", `bootstrapDatum.${field} must be an array of addresses`, { field });
+  if (!Array.isArray(v) || !v.every((x) => typeof x === "string"))
+    refuse("ERROR", `bootstrapDatum.${field} must be an array of addresses`, { field });
   return v as string[];
 }
 
@@ -56,7 +57,10 @@ export function parseBootstrapData(raw: unknown): BootstrapRequest | undefined {
   const set = <K extends keyof BootstrapRequest>(k: K, v: BootstrapRequest[K] | undefined) => {
     if (v !== undefined) out[k] = v;
   };
-  set("whitelistedAddresses", stringList(pick(b, "whitelistedAddresses", "whitelisted_addresses", "allowedAddresses"), "whitelistedAddresses"));
+  set(
+    "whitelistedAddresses",
+    stringList(pick(b, "whitelistedAddresses", "whitelisted_addresses", "allowedAddresses"), "whitelistedAddresses"),
+  );
   set("feeReceiverAddresses", stringList(pick(b, "feeReceiverAddresses", "fee_receiver_addresses"), "feeReceiverAddresses"));
   set("fee", integer(pick(b, "fee"), "fee"));
   set("feeInterval", integer(pick(b, "feeInterval", "fee_interval"), "feeInterval"));
@@ -70,7 +74,11 @@ export function parseBuildType(raw: unknown): BuildType {
   if (raw === undefined || raw === null || raw === "") return "default";
   const t = typeof raw === "string" ? raw.trim().toLowerCase() : "";
   if ((BUILD_TYPES as readonly string[]).includes(t)) return t as BuildType;
-  return refuse("ERROR", `Unknown transaction type ${JSON.stringify(raw)}. Allowed types are: ${BUILD_TYPES.join(", ")}.`);
+  const shown = JSON.stringify(raw) ?? "";
+  return refuse(
+    "ERROR",
+    `Unknown transaction type ${shown.length > 40 ? `${shown.slice(0, 40)}…` : shown}. Allowed types are: ${BUILD_TYPES.join(", ")}.`,
+  );
 }
 
 /** @throws BuildRefusal ERROR for a malformed body */
@@ -92,9 +100,15 @@ export function parseBuildRequest(body: Body): BuildRequest {
   }
   const boot = parseBootstrapData(pick(body, "bootstrapDatum", "bootstrap_datum"));
   if (boot) req.bootstrapDatum = boot;
+  if (type === "custom" && !boot?.name)
+    refuse(
+      "ERROR",
+      "bootstrapDatum.name is required for type custom: the bootstrap datum to fork, or whose state to use (use type default otherwise).",
+    );
   const stateId = pick(body, "stateId", "state_id");
   if (stateId !== undefined) {
-    if (typeof stateId !== "string" || !/^[0-9a-fA-F]{64}$/.test(stateId)) refuse("ERROR", "stateId must be 64 hexadecimal digits (a state token name)");
+    if (typeof stateId !== "string" || !/^[0-9a-fA-F]{64}$/.test(stateId))
+      refuse("ERROR", "stateId must be 64 hexadecimal digits (a state token name)");
     req.stateId = stateId.toLowerCase();
   }
   return req;
@@ -102,15 +116,18 @@ export function parseBuildRequest(body: Body): BuildRequest {
 
 /** The payment key hash of a bech32 address on `networkId`. @throws BuildRefusal ERROR */
 export function keyHashOfAddress(address: string | undefined, networkId: number, field = "address"): string {
-  if (address === undefined || address === "") return refuse("ERROR", `${field} is required: the bech32 address of the wallet that pays and signs`);
+  if (address === undefined || address === "")
+    return refuse("ERROR", `${field} is required: the bech32 address of the wallet that pays and signs`);
   let cred;
   try {
     cred = paymentCredentialOf(address);
-    if (networkIdOf(address) !== networkId) refuse("ERROR", `${field} ${address.slice(0, 24)}… is not an address of this network (network id ${networkId})`);
+    if (networkIdOfAddress(address) !== networkId)
+      refuse("ERROR", `${field} ${address.slice(0, 24)}… is not an address of this network (network id ${networkId})`);
   } catch (err) {
     if (err instanceof Error && err.name === "BuildRefusal") throw err;
     return refuse("ERROR", `${field} is not a valid bech32 Cardano address`);
   }
-  if (!cred || cred.kind !== "key") return refuse("ERROR", `${field} must have a key payment credential (a wallet address, not a script or reward address)`);
+  if (!cred || cred.kind !== "key")
+    return refuse("ERROR", `${field} must have a key payment credential (a wallet address, not a script or reward address)`);
   return cred.hash;
 }

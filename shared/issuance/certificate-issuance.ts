@@ -1,12 +1,12 @@
 /**
- * `default` and `custom` builds (interface.md "Build types"; reference-study §3.3–3.4): choose the state to
+ * `default` and `custom` builds (docs/api.md#default-and-custom): choose the state to
  * update or the bootstrap to fork from (shared/domain/issuance-plan over the datums actually spent), pre-check
  * what the validator would reject, and build the fork or update.
  */
 import type { Certificate } from "../domain/certificate-request";
 import { isFeeDue } from "../domain/fee-rule";
 import { mayUseBootstrap, planIssuance, type BootstrapTerms, type StateTerms } from "../domain/issuance-plan";
-import type { BootstrapInfo } from "../indexer/protocol-state";
+import type { BootstrapInfo } from "../records/protocol-records";
 import type { OgmiosUtxo } from "../csl/utxo";
 import { makeCertificate, type BootstrapDatum } from "../protocol";
 import { refuse } from "./build-outcome";
@@ -14,11 +14,12 @@ import { keyHashOfAddress, type BuildRequest } from "./build-request";
 import { buildEvaluatedAndClaim } from "./evaluated-build";
 import { forkSpec } from "./fork-state";
 import type { IssuanceEnv } from "./issuance-env";
-import { loadLiveProtocol, refKey, requireDeployment } from "./live-protocol";
+import { outRefKey } from "../domain/out-ref";
+import { loadLiveProtocol, requireDeployment, type LiveProtocol } from "./live-protocol";
 import { checkBatchSize, checkCountdown, checkFeeShares, checkFeeTerms, checkWhitelist } from "./pre-checks";
 import { loadStateCandidates, stateDatumOf, termsOf, type StateCandidate } from "./state-candidates";
-import { updateSpec } from "./update-state";
-import { validityWindow } from "./validity-window";
+import { updateSpec, type CertificateTxInput } from "./update-state";
+import { validityWindow, type ValidityWindow } from "./validity-window";
 import { loadWalletFunds, requireCollateral } from "./wallet-funds";
 
 export interface IssuanceResult {
@@ -49,12 +50,19 @@ function bootstrapDatumOf(b: BootstrapInfo): BootstrapDatum {
 /** Why no bootstrap fits, in the order a caller can fix it. @throws BuildRefusal ERROR */
 function explainNoPlan(bootstraps: readonly BootstrapTerms[], credential: string, now: number, batch: number, named?: string): never {
   if (bootstraps.length === 0) {
-    return refuse("ERROR", named ? `Unknown bootstrap datum "${named}".` : "No bootstrap datum exists yet; an administrator must create one (type bootstrap) before certificates can be issued.");
+    return refuse(
+      "ERROR",
+      named
+        ? `Unknown bootstrap datum "${named}".`
+        : "No bootstrap datum exists yet; an administrator must create one (type bootstrap) before certificates can be issued.",
+    );
   }
   const allowed = bootstraps.filter((b) => mayUseBootstrap(b, credential));
-  if (allowed.length === 0) checkWhitelist(bootstraps[0]!.allowedCredentials, credential, named ? `bootstrap "${named}"` : "any bootstrap datum");
+  if (allowed.length === 0)
+    checkWhitelist(bootstraps[0]!.allowedCredentials, credential, named ? `bootstrap "${named}"` : "any bootstrap datum");
   const alive = allowed.filter((b) => BigInt(now) < b.ttl);
-  if (alive.length === 0) refuse("ERROR", `Every bootstrap datum available to this address has expired (ttl); ask an administrator for a new one.`);
+  if (alive.length === 0)
+    refuse("ERROR", `Every bootstrap datum available to this address has expired (ttl); ask an administrator for a new one.`);
   const usable = alive.filter((b) => b.feeInterval > 0n && b.transactionLimit > 0n);
   if (usable.length === 0) checkFeeTerms(alive[0]!, `bootstrap "${alive[0]!.name}"`);
   const largest = usable.reduce((m, b) => (b.batchSize > m ? b.batchSize : m), 0n);
@@ -67,7 +75,8 @@ export async function buildCertificateTransaction(env: IssuanceEnv, req: BuildRe
   const deployment = requireDeployment(env);
   const owner = keyHashOfAddress(req.address, env.networkId);
   const address = req.address!;
-  if (!req.certificates || req.certificates.length === 0) refuse("ERROR", "certificates must be a non-empty array of { hash, algorithm?, metadata? }");
+  if (!req.certificates || req.certificates.length === 0)
+    refuse("ERROR", "certificates must be a non-empty array of { hash, algorithm?, metadata? }");
   const certs: Certificate[] = req.certificates;
   const onchain = certs.map((c) => makeCertificate({ hash: c.hash, algorithm: c.algorithm, issuer: owner, metadata: c.metadata }));
   const now = env.now();
@@ -86,7 +95,8 @@ export async function buildCertificateTransaction(env: IssuanceEnv, req: BuildRe
   let chosen: { kind: "update"; state: StateCandidate } | { kind: "fork"; boot: BootstrapInfo };
   if (req.stateId) {
     const state = candidates.find((c) => c.datum.id === req.stateId);
-    if (!state) refuse("ERROR", `Unknown state ${req.stateId} for this address (it does not exist, was burned, or belongs to another address).`);
+    if (!state)
+      refuse("ERROR", `Unknown state ${req.stateId} for this address (it does not exist, was burned, or belongs to another address).`);
     checkCountdown(state.datum.countdown, `State ${state.datum.id}`);
     checkBatchSize(batch, state.datum.batchSize, `state ${state.datum.id}`);
     chosen = { kind: "update", state };
@@ -102,6 +112,19 @@ export async function buildCertificateTransaction(env: IssuanceEnv, req: BuildRe
         : { kind: "fork", boot: usableBoots.find((b) => b.name === plan.bootstrap.name)! };
   }
 
+  const txInput = async (live: LiveProtocol, window: ValidityWindow): Promise<CertificateTxInput> => {
+    const funds = await fundsP;
+    return {
+      live,
+      window,
+      address,
+      certificates: onchain,
+      payable: funds.payable,
+      collateral: requireCollateral(funds),
+      networkId: env.networkId,
+    };
+  };
+
   if (chosen.kind === "update") {
     const cand = chosen.state;
     const d = cand.datum;
@@ -109,13 +132,11 @@ export async function buildCertificateTransaction(env: IssuanceEnv, req: BuildRe
     if (isFeeDue(d, d.countdown)) checkFeeShares(d, pp, env.networkId, `state ${d.id}`);
     const window = validityWindow(env.slots, now, { ms: d.ttl, what: `State ${d.id}` });
     const live = await loadLiveProtocol(env, cand.pending || !cand.outRef ? [] : [cand.outRef]);
-    const utxo: OgmiosUtxo | undefined = cand.pending ?? (cand.outRef ? live.extra.get(refKey(cand.outRef)) : undefined);
+    const utxo: OgmiosUtxo | undefined = cand.pending ?? (cand.outRef ? live.extra.get(outRefKey(cand.outRef)) : undefined);
     if (!utxo) refuse("PENDING_TRANSACTION", `State ${d.id} is being changed by a recent transaction; retry in a few seconds.`);
-    const funds = await fundsP;
-    const collateral = requireCollateral(funds);
     const datum = stateDatumOf(utxo) ?? d;
     checkCountdown(datum.countdown, `State ${d.id}`);
-    const spec = updateSpec({ live, state: { utxo, datum }, address, certificates: onchain, payable: funds.payable, collateral, window, networkId: env.networkId });
+    const spec = updateSpec({ ...(await txInput(live, window)), state: { utxo, datum } });
     const built = await buildEvaluatedAndClaim(env, spec, `update:${batch}:${isFeeDue(datum, datum.countdown)}`);
     return { cborHex: built.cborHex, txId: built.txId, kind: "update", stateId: d.id };
   }
@@ -129,21 +150,9 @@ export async function buildCertificateTransaction(env: IssuanceEnv, req: BuildRe
   if (isFeeDue(boot, boot.transactionLimit)) checkFeeShares(boot, pp, env.networkId, what);
   const window = validityWindow(env.slots, now, { ms: boot.ttl, what: `Bootstrap "${chosen.boot.name}"` });
   const live = await loadLiveProtocol(env, [chosen.boot.outRef]);
-  const bootUtxo = live.extra.get(refKey(chosen.boot.outRef));
+  const bootUtxo = live.extra.get(outRefKey(chosen.boot.outRef));
   if (!bootUtxo) refuse("PENDING_TRANSACTION", `${what} is not visible on chain right now; retry in a few seconds.`);
-  const funds = await fundsP;
-  const collateral = requireCollateral(funds);
-  const { spec, stateId } = forkSpec({
-    live,
-    bootstrap: { utxo: bootUtxo, datum: boot },
-    owner,
-    address,
-    certificates: onchain,
-    payable: funds.payable,
-    collateral,
-    window,
-    networkId: env.networkId,
-  });
+  const { spec, stateId } = forkSpec({ ...(await txInput(live, window)), bootstrap: { utxo: bootUtxo, datum: boot }, owner });
   const built = await buildEvaluatedAndClaim(env, spec, `fork:${batch}:${isFeeDue(boot, boot.transactionLimit)}`);
   return { cborHex: built.cborHex, txId: built.txId, kind: "fork", stateId };
 }

@@ -1,8 +1,8 @@
 /** Wires an IssuanceEnv from the mesh's resources (the service's `started()`) or from a test's parts. */
 import type { ChainClient } from "../chain";
 import type { ProtocolParameters } from "../csl/protocol-parameters";
-import type { ProtocolConfig } from "../mesh/config";
-import { deriveProtocolScripts, loadBlueprint, type NetworkId } from "../protocol";
+import type { ProtocolConfig } from "../config/config";
+import { deploymentScripts, type NetworkId } from "../protocol";
 import type { InflightRegistry } from "../inflight";
 import type { Deployment, IssuanceEnv, ProtocolSource } from "./issuance-env";
 import { loadSlotClock } from "./slot-clock";
@@ -11,13 +11,13 @@ export const PROTOCOL_PARAMETERS_TTL_MS = 60_000;
 
 export function deploymentOf(protocol: ProtocolConfig | null, networkId: NetworkId): Deployment | null {
   if (!protocol) return null;
-  const scripts = deriveProtocolScripts(loadBlueprint(), {
-    proxyOneShot: protocol.proxyOneShot,
+  const scripts = deploymentScripts(protocol, networkId);
+  return {
+    scripts,
+    oneShot: protocol.proxyOneShot,
     bootstrapAdministrators: protocol.bootstrapAdministrators,
-    libraryAdministrator: protocol.serviceKeyHash,
-    networkId,
-  });
-  return { scripts, oneShot: protocol.proxyOneShot, bootstrapAdministrators: protocol.bootstrapAdministrators, serviceKeyHash: protocol.serviceKeyHash };
+    serviceKeyHash: protocol.serviceKeyHash,
+  };
 }
 
 export async function createIssuanceEnv(parts: {

@@ -8,8 +8,8 @@ import type { ChainError } from "../chain";
 import { buildWithEvaluation, type EvaluateFn } from "../csl/build-with-evaluation";
 import { buildTx, plutusPurposeKeys, type BuiltTx, type TxSpec } from "../csl/build-tx";
 import { decodeTx } from "../csl/decode";
-import { evaluationByKey, type ExUnitsBudget, type PurposeKey } from "../csl/redeemer-pointers";
-import type { OgmiosUtxo } from "../csl/utxo";
+import { spendKey, type ExUnitsBudget, type PurposeKey } from "../csl/redeemer-pointers";
+import { outRefOf, utxoKey, type OgmiosUtxo } from "../csl/utxo";
 import { refuse } from "./build-outcome";
 import type { IssuanceEnv } from "./issuance-env";
 
@@ -21,25 +21,24 @@ export const BUDGET_MARGIN_PERCENT = 3;
 /** Head-room of remembered budgets: covers metadata and value differences between builds of one shape. */
 export const HINT_MARGIN_PERCENT = 8n;
 
-interface ChainErrorLike {
+interface ErrorLike {
   name?: string;
   type?: string;
-  code?: number;
   message?: string;
   data?: unknown;
 }
 
+/** The outputs an evaluation said it already knows (ChainError OVERLAPPING_ADDITIONAL_UTXO), else undefined. */
 function overlappingRefs(err: unknown): Set<string> | undefined {
-  const e = err as ChainErrorLike;
-  if (e?.code !== 3002) return undefined;
-  const refs = (e.data as { overlappingOutputReferences?: { transaction: { id: string }; index: number }[] } | undefined)?.overlappingOutputReferences ?? [];
-  return new Set(refs.map((r) => `${r.transaction.id}#${r.index}`));
+  const e = err as ErrorLike;
+  if (e?.type !== "OVERLAPPING_ADDITIONAL_UTXO") return undefined;
+  const refs =
+    (e.data as { overlappingOutputReferences?: { transaction: { id: string }; index: number }[] } | undefined)
+      ?.overlappingOutputReferences ?? [];
+  return new Set(refs.map(utxoKey));
 }
 
-const isUnknownInputError = (err: unknown): boolean => {
-  const e = err as ChainErrorLike;
-  return e?.code === 3117 || /unknown transaction input|3117/i.test(`${e?.message ?? ""} ${JSON.stringify(e?.data ?? null)}`);
-};
+const isUnknownInputError = (err: unknown): boolean => (err as ErrorLike)?.type === "UNKNOWN_OUTPUT_REFERENCES";
 
 /**
  * Evaluation against the ledger plus pending outputs (`additionalUtxo`). Outputs the evaluator already knows are
@@ -58,8 +57,8 @@ function evaluatorFor(env: IssuanceEnv, pending: readonly OgmiosUtxo[]): Evaluat
         if (attempt > 2) throw err;
         const overlap = overlappingRefs(err);
         if (overlap) {
-          if (overlap.size === 0 || additional.every((u) => overlap.has(`${u.transaction.id}#${u.index}`))) state.seesMempool = true;
-          additional = overlap.size === 0 ? [] : additional.filter((u) => !overlap.has(`${u.transaction.id}#${u.index}`));
+          if (overlap.size === 0 || additional.every((u) => overlap.has(utxoKey(u)))) state.seesMempool = true;
+          additional = overlap.size === 0 ? [] : additional.filter((u) => !overlap.has(utxoKey(u)));
           continue;
         }
         if (additional.length === 0 && pending.length > 0 && isUnknownInputError(err)) {
@@ -74,11 +73,21 @@ function evaluatorFor(env: IssuanceEnv, pending: readonly OgmiosUtxo[]): Evaluat
 }
 
 function mapBuildError(err: unknown): never {
-  const e = err as ChainErrorLike;
+  const e = err as ErrorLike;
   if (e?.name === "BuildRefusal") throw err;
   if (e?.name === "CslError") {
-    if (e.type === "INSUFFICIENT_FUNDS") refuse("INSUFFICIENT_FUNDS", `Not enough ADA at the address to build this transaction: ${e.message}. Fund the address and retry.`);
+    if (e.type === "INSUFFICIENT_FUNDS")
+      refuse("INSUFFICIENT_FUNDS", `Not enough ADA at the address to build this transaction: ${e.message}. Fund the address and retry.`);
     if (e.type === "OUTPUT_BELOW_MIN_UTXO") refuse("ERROR", `An output would be below the minimum UTxO value: ${e.message}`);
+    if (e.type === "TX_TOO_LARGE")
+      refuse(
+        "ERROR",
+        `The transaction is too large: ${e.message}. Send less metadata, or fewer certificates per transaction.`,
+        e.data as never,
+      );
+    // The chain evaluated without one of the spends: its input was consumed meanwhile by a concurrent transaction.
+    if (e.type === "EVALUATION_RESULT_UNMATCHED")
+      refuse("PENDING_TRANSACTION", "An output this transaction spends was just taken by another transaction; retry in a few seconds.");
     refuse("UNKNOWN_ERROR", `The transaction could not be built: ${e.message}`);
   }
   if (e?.name === "ChainError") {
@@ -88,61 +97,44 @@ function mapBuildError(err: unknown): never {
     if (isUnknownInputError(ce)) {
       refuse("PENDING_TRANSACTION", "An output this transaction needs was just spent by another transaction; retry in a few seconds.");
     }
-    if (ce.type === "SCRIPT_EXECUTION_FAILED") refuse("ERROR", `The validators would reject this transaction: ${ce.message}`, { data: ce.data as never });
-    if (ce.type === "CHAIN_UNAVAILABLE" || ce.type === "CHAIN_TIMEOUT") refuse("UNKNOWN_ERROR", `The chain is not reachable right now (${ce.message}); retry shortly.`);
+    if (ce.type === "SCRIPT_EXECUTION_FAILED")
+      refuse("ERROR", `The validators would reject this transaction: ${ce.message}`, { data: ce.data as never });
+    if (ce.type === "CHAIN_UNAVAILABLE" || ce.type === "CHAIN_TIMEOUT")
+      refuse("UNKNOWN_ERROR", `The chain is not reachable right now (${ce.message}); retry shortly.`);
     refuse("UNKNOWN_ERROR", `The chain refused to evaluate the transaction: ${ce.message}`);
   }
   refuse("UNKNOWN_ERROR", `The transaction could not be built: ${e?.message ?? String(err)}`);
 }
 
-const inputKeys = (hex: string): string[] => decodeTx(hex).inputs.map((r) => `${r.txId}#${r.index}`);
-
 function grown(b: ExUnitsBudget, percent: bigint): ExUnitsBudget {
   return { memory: b.memory + (b.memory * percent + 99n) / 100n, cpu: b.cpu + (b.cpu * percent + 99n) / 100n };
-}
-
-function fits(evaluated: Map<PurposeKey, ExUnitsBudget>, declared: ReadonlyMap<PurposeKey, ExUnitsBudget>): boolean {
-  for (const [k, b] of evaluated) {
-    const d = declared.get(k);
-    if (!d || b.memory > d.memory || b.cpu > d.cpu) return false;
-  }
-  return true;
 }
 
 /** Budget roles that stay the same across builds of one shape: spend purposes by position, others by key. */
 function roleOf(spec: TxSpec, key: PurposeKey): string {
   if (!key.startsWith("spend:")) return key;
-  const i = (spec.scriptInputs ?? []).findIndex((s) => key === `spend:${s.utxo.transaction.id.toLowerCase()}#${s.utxo.index}`);
+  const i = (spec.scriptInputs ?? []).findIndex((s) => key === spendKey(s.utxo.transaction.id, Number(s.utxo.index)));
   return `spend#${i}`;
 }
 
 /**
- * Every returned transaction was evaluated exactly as returned, with declared budgets covering the evaluation.
- * With budget hints of an earlier build of the same shape that is one evaluation: build with the hints, evaluate,
- * done when they fit. Otherwise (or when they do not fit) rebuild with the evaluated budgets plus a margin and
- * evaluate once more; the general evaluate-until-stable loop is the last resort.
+ * The evaluate-then-rebuild loop (shared/csl), started from the budget hints of an earlier build of the same shape
+ * when there are some — then a steady flow costs one evaluation per build — and remembering the evaluated budgets
+ * (plus a margin) as the hints of the next build.
  */
-async function buildEvaluated(env: IssuanceEnv, spec: TxSpec, draft: BuiltTx, declared: Map<PurposeKey, ExUnitsBudget>, evaluate: EvaluateFn, hintKey: string | undefined): Promise<BuiltTx> {
-  const expected = plutusPurposeKeys(spec);
-  if (expected.length === 0) return draft;
-  const remember = (evaluated: Map<PurposeKey, ExUnitsBudget>) => {
-    if (hintKey !== undefined) env.budgetHints?.set(hintKey, new Map([...evaluated].map(([k, b]) => [roleOf(spec, k), grown(b, HINT_MARGIN_PERCENT)])));
-  };
-  let tx = draft;
-  let budgets = declared;
-  for (let pass = 0; pass < 2; pass++) {
-    const evaluated = evaluationByKey(tx.cborHex, await evaluate(tx.cborHex));
-    if (budgets.size > 0 && fits(evaluated, budgets)) {
-      remember(evaluated);
-      return tx;
-    }
-    if (!expected.every((k) => evaluated.has(k))) break;
-    budgets = new Map([...evaluated].map(([k, b]) => [k, grown(b, BigInt(BUDGET_MARGIN_PERCENT))]));
-    tx = buildTx(spec, budgets);
+async function buildEvaluated(
+  env: IssuanceEnv,
+  spec: TxSpec,
+  draft: BuiltTx,
+  declared: Map<PurposeKey, ExUnitsBudget>,
+  evaluate: EvaluateFn,
+  hintKey: string | undefined,
+): Promise<BuiltTx> {
+  const built = await buildWithEvaluation(spec, evaluate, { marginPercent: BUDGET_MARGIN_PERCENT, initialBudgets: declared, draft });
+  if (hintKey !== undefined && built.evaluation.size > 0) {
+    env.budgetHints?.set(hintKey, new Map([...built.evaluation].map(([k, b]) => [roleOf(spec, k), grown(b, HINT_MARGIN_PERCENT)])));
   }
-  const loop = await buildWithEvaluation(spec, evaluate, { marginPercent: BUDGET_MARGIN_PERCENT });
-  remember(loop.evaluation);
-  return loop;
+  return built;
 }
 
 /** Declared budgets from hints, when every purpose of `spec` has one. */
@@ -159,41 +151,62 @@ function hintedBudgets(env: IssuanceEnv, spec: TxSpec, hintKey: string | undefin
 }
 
 /**
- * Builds, claims the inputs (before the costly evaluation, so a racing build gives up early), evaluates and
- * rebuilds, and claims any input the rebuild added. @throws BuildRefusal
+ * Builds, hands the inputs out to this build (before the costly evaluation, so a concurrent build of the same
+ * wallet prefers others), evaluates and rebuilds. @throws BuildRefusal
  */
-export async function buildEvaluatedAndClaim(env: IssuanceEnv, spec: BuildSpec, hintKey?: string): Promise<{ cborHex: string; txId: string; fee: bigint }> {
+export async function buildEvaluatedAndClaim(
+  env: IssuanceEnv,
+  spec: BuildSpec,
+  hintKey?: string,
+): Promise<{ cborHex: string; txId: string; fee: bigint }> {
   const protocolParameters = await env.protocolParameters();
   const full = { ...spec, protocolParameters } as TxSpec;
-  const candidates = [...spec.utxos, ...(spec.keyInputs ?? []), ...(spec.scriptInputs ?? []).map((s) => s.utxo), ...(spec.referenceInputs ?? [])];
-  const pending = await env.registry.pendingOutputs(candidates.map((u) => ({ txId: u.transaction.id, index: u.index })));
+  const candidates = [
+    ...spec.utxos,
+    ...(spec.keyInputs ?? []),
+    ...(spec.scriptInputs ?? []).map((s) => s.utxo),
+    ...(spec.referenceInputs ?? []),
+  ];
+  const pending = await env.registry.pendingOutputs(candidates.map(outRefOf));
   const holder = `build:${randomUUID()}`;
   const ttl = env.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS;
-  const claim = async (keys: readonly string[]) => {
-    if (keys.length === 0) return;
-    const refs = keys.map((k) => ({ txId: k.slice(0, 64), index: Number(k.slice(65)) }));
-    const res = await env.registry.claimForBuild(refs, holder, ttl);
-    if (!res.ok) {
-      await env.registry.releaseClaims(holder);
-      refuse("PENDING_TRANSACTION", "Another transaction being built or submitted uses the same UTxOs; retry in a few seconds.", { conflicts: res.conflicts });
-    }
-  };
   const declared = hintedBudgets(env, full, hintKey);
+  // Coin selection prefers UTxOs no other build has just handed out, so concurrent builds of one wallet use
+  // different inputs; when those are not enough it takes the others too (a hand-out never locks a wallet).
+  const handedOut = await env.registry.handedOutAmong(spec.utxos.map(outRefOf));
+  let chosen: TxSpec = { ...full, utxos: full.utxos.filter((u) => !handedOut.has(utxoKey(u))) };
   let draft: BuiltTx;
   try {
-    draft = buildTx(full, declared);
+    try {
+      draft = buildTx(chosen, declared);
+    } catch (err) {
+      if (handedOut.size === 0 || (err as { type?: unknown }).type !== "INSUFFICIENT_FUNDS") throw err;
+      chosen = full;
+      draft = buildTx(chosen, declared);
+    }
   } catch (err) {
     mapBuildError(err);
   }
-  const claimed = inputKeys(draft.cborHex);
-  await claim(claimed);
+  // An input a concurrent build took may have been submitted meanwhile (a build never locks): build again later,
+  // on the pending output of that transaction.
+  const refuseIfSpentMeanwhile = async (hex: string) => {
+    if ((await env.registry.inFlightAmong(decodeTx(hex).inputs)).size > 0) {
+      refuse("PENDING_TRANSACTION", "An output this transaction needs was just spent by a submitted transaction; retry in a few seconds.");
+    }
+  };
+  await refuseIfSpentMeanwhile(draft.cborHex);
   let built: BuiltTx;
   try {
-    built = await buildEvaluated(env, full, draft, declared, evaluatorFor(env, pending), hintKey);
+    await env.registry.handOut(decodeTx(draft.cborHex).inputs, holder, ttl);
+    built = await buildEvaluated(env, chosen, draft, declared, evaluatorFor(env, pending), hintKey);
+    const spent = decodeTx(built.cborHex).inputs;
+    await env.registry.handOut(spent, holder, ttl);
+    // Inputs the draft used but the rebuild dropped are free again for the next build of the wallet.
+    await env.registry.takeBack(holder, spent);
   } catch (err) {
-    await env.registry.releaseClaims(holder);
+    await env.registry.takeBack(holder);
+    await refuseIfSpentMeanwhile(draft.cborHex);
     mapBuildError(err);
   }
-  await claim(inputKeys(built.cborHex).filter((k) => !claimed.includes(k)));
   return { cborHex: built.cborHex, txId: built.txId, fee: built.fee };
 }

@@ -1,5 +1,5 @@
 /**
- * MINT_STATE (fork, reference-study §3.3): a new state for the owner from a bootstrap datum. The state id is
+ * MINT_STATE (fork, docs/protocol.md#mint_state): a new state for the owner from a bootstrap datum. The state id is
  * `stateIdOf` of a wallet input the transaction spends, the datum copies the bootstrap with
  * `countdown = transactionLimit − 1`, fee shares go to the receivers when due on the bootstrap's limit.
  */
@@ -13,20 +13,12 @@ import {
   type StateDatum,
 } from "../protocol";
 import type { BuildSpec } from "./evaluated-build";
-import type { LiveProtocol } from "./live-protocol";
 import { feeOutputSpecs, proxyMint, stateWithdrawal, tokenOutput } from "./protocol-parts";
-import type { ValidityWindow } from "./validity-window";
+import type { CertificateTxInput } from "./update-state";
 
-export interface ForkInput {
-  live: LiveProtocol;
+export interface ForkInput extends CertificateTxInput {
   bootstrap: { utxo: OgmiosUtxo; datum: BootstrapDatum };
   owner: string;
-  address: string;
-  certificates: readonly OnchainCertificate[];
-  payable: readonly OgmiosUtxo[];
-  collateral: OgmiosUtxo;
-  window: ValidityWindow;
-  networkId: number;
 }
 
 export function forkedStateDatum(boot: BootstrapDatum, owner: string, id: string, certificates: readonly OnchainCertificate[]): StateDatum {

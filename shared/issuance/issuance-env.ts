@@ -4,7 +4,7 @@
  */
 import type { ChainClient } from "../chain";
 import type { ProtocolParameters } from "../csl/protocol-parameters";
-import type { BootstrapInfo, LibraryEntry, PointerInfo, StateInfo } from "../indexer/protocol-state";
+import type { BootstrapInfo, LibraryEntry, PointerInfo, StateInfo } from "../records/protocol-records";
 import type { InflightRegistry } from "../inflight";
 import type { NetworkId, ProtocolScripts } from "../protocol";
 import type { SlotClock } from "./slot-clock";

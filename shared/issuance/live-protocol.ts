@@ -3,8 +3,8 @@
  * query (the indexer may lag a block): the proxy pointer, the library's reference scripts of proxy and state,
  * and any further outputs the caller names (a bootstrap, a state).
  */
-import type { OgmiosUtxo } from "../csl/utxo";
-import type { OutRefFact } from "../indexer/protocol-decoder";
+import { utxoKey, type OgmiosUtxo } from "../csl/utxo";
+import { outRefKey, type OutRef } from "../domain/out-ref";
 import { rewardAddressOf } from "../protocol";
 import { refuse } from "./build-outcome";
 import type { Deployment, IssuanceEnv } from "./issuance-env";
@@ -21,9 +21,6 @@ export interface LiveProtocol {
   extra: Map<string, OgmiosUtxo>;
 }
 
-export const refKey = (r: { txHash: string; index: number } | OutRefFact): string => `${r.txHash}#${r.index}`;
-const utxoKey = (u: OgmiosUtxo): string => `${u.transaction.id}#${u.index}`;
-
 /** @throws BuildRefusal ERROR when the protocol is not configured, initialised or deployed */
 export function requireDeployment(env: IssuanceEnv): Deployment {
   if (!env.deployment) {
@@ -32,7 +29,7 @@ export function requireDeployment(env: IssuanceEnv): Deployment {
   return env.deployment;
 }
 
-export async function loadLiveProtocol(env: IssuanceEnv, extra: readonly OutRefFact[] = []): Promise<LiveProtocol> {
+export async function loadLiveProtocol(env: IssuanceEnv, extra: readonly OutRef[] = []): Promise<LiveProtocol> {
   const deployment = requireDeployment(env);
   const { pointer, library } = await env.source.protocol();
   if (!pointer) refuse("ERROR", "The proxy is not initialised yet (no pointer on chain); build and submit the `init` transaction first.");
@@ -41,19 +38,34 @@ export async function loadLiveProtocol(env: IssuanceEnv, extra: readonly OutRefF
   const stateHash = pointer!.scriptPointer;
   const wanted = library.filter((l) => l.scriptHash === scripts.proxy.hash || l.scriptHash === stateHash);
   const refs = [pointer.outRef, ...wanted.map((l) => l.outRef), ...extra];
-  const found = (await env.chain.utxosByOutputReferences(refs.map((r) => ({ txId: r.txHash, index: r.index })))) as OgmiosUtxo[];
+  const found = (await env.chain.utxosByOutputReferences(refs)) as OgmiosUtxo[];
   const byKey = new Map(found.map((u) => [utxoKey(u), u]));
-  const live = byKey.get(refKey(pointer.outRef));
+  const live = byKey.get(outRefKey(pointer.outRef));
   if (!live) refuse("PENDING_TRANSACTION", "The proxy pointer is being moved by a recent transaction; retry in a few seconds.");
   const newest = (hash: string) =>
-    [...wanted].reverse().map((l) => (l.scriptHash === hash ? byKey.get(refKey(l.outRef)) : undefined)).find((u) => u !== undefined);
+    [...wanted]
+      .reverse()
+      .map((l) => (l.scriptHash === hash ? byKey.get(outRefKey(l.outRef)) : undefined))
+      .find((u) => u !== undefined);
   const proxyRef = newest(scripts.proxy.hash);
   const stateRef = newest(stateHash);
-  if (!proxyRef || !stateRef) refuse("ERROR", "The library holds no reference scripts of the proxy and state validators; build and submit the `deploy` transaction first.");
+  if (!proxyRef || !stateRef)
+    refuse(
+      "ERROR",
+      "The library holds no reference scripts of the proxy and state validators; build and submit the `deploy` transaction first.",
+    );
   const extraFound = new Map<string, OgmiosUtxo>();
   for (const r of extra) {
-    const u = byKey.get(refKey(r));
-    if (u) extraFound.set(refKey(r), u);
+    const u = byKey.get(outRefKey(r));
+    if (u) extraFound.set(outRefKey(r), u);
   }
-  return { deployment, pointer: live, proxyRef, stateHash, stateRef, stateRewardAddress: rewardAddressOf(stateHash, env.networkId), extra: extraFound };
+  return {
+    deployment,
+    pointer: live,
+    proxyRef,
+    stateHash,
+    stateRef,
+    stateRewardAddress: rewardAddressOf(stateHash, env.networkId),
+    extra: extraFound,
+  };
 }

@@ -3,7 +3,14 @@ import type { MintSpec, PlutusScriptWitness, ScriptInputSpec, WithdrawalSpec } f
 import type { OutputSpec } from "../csl/outputs";
 import type { OgmiosUtxo } from "../csl/utxo";
 import { enterpriseAddressOfKeyHash } from "../csl/address";
-import { dataToCborHex, encodeProxyRedeemer, encodeStateRedeemer, type Data, type OnchainCertificate, type StatePurpose } from "../protocol";
+import {
+  dataToCborHex,
+  encodeProxyRedeemer,
+  encodeStateRedeemer,
+  type Data,
+  type OnchainCertificate,
+  type StatePurpose,
+} from "../protocol";
 import { feeOutputs, type FeeTerms } from "../domain/fee-rule";
 import type { LiveProtocol } from "./live-protocol";
 
@@ -26,11 +33,14 @@ export function proxySpend(live: LiveProtocol, utxo: OgmiosUtxo): ScriptInputSpe
   return { utxo, script: proxyWitness(live), redeemer: dataToCborHex(encodeProxyRedeemer("USER")) };
 }
 
-/** An output at the proxy address holding one proxy token and an inline datum. */
-export function tokenOutput(live: LiveProtocol, tokenName: string, datum: Data, lovelace?: bigint): OutputSpec {
+/**
+ * An output at the proxy address holding one proxy token and an inline datum; `address` keeps another address of
+ * the proxy script (a state re-created where it was, stake part included).
+ */
+export function tokenOutput(live: LiveProtocol, tokenName: string, datum: Data, lovelace?: bigint, address?: string): OutputSpec {
   const scripts = live.deployment.scripts;
   return {
-    address: scripts.proxy.address,
+    address: address ?? scripts.proxy.address,
     assets: { [scripts.proxy.policyId]: { [tokenName]: 1n } },
     inlineDatum: dataToCborHex(datum),
     ...(lovelace !== undefined ? { lovelace } : {}),
@@ -39,5 +49,8 @@ export function tokenOutput(live: LiveProtocol, tokenName: string, datum: Data, 
 
 /** Fee shares at the receivers' enterprise addresses when a fee is due on spending `spentCountdown`. */
 export function feeOutputSpecs(terms: FeeTerms, spentCountdown: bigint, networkId: number): OutputSpec[] {
-  return feeOutputs(terms, spentCountdown).map((f) => ({ address: enterpriseAddressOfKeyHash(f.keyHash, networkId), lovelace: f.lovelace }));
+  return feeOutputs(terms, spentCountdown).map((f) => ({
+    address: enterpriseAddressOfKeyHash(f.keyHash, networkId),
+    lovelace: f.lovelace,
+  }));
 }

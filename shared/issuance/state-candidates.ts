@@ -1,10 +1,10 @@
 /**
  * The caller's states as they will be spent: the indexer's confirmed states, overridden by the newest pending
  * state outputs (a state updated or forked by a submitted, unconfirmed transaction), so planning and fee
- * decisions use the datum actually spent (decisions.md "Transactions").
+ * decisions use the datum actually spent (docs/decisions.md#state-selection).
  */
 import type { OgmiosUtxo } from "../csl/utxo";
-import type { StateInfo } from "../indexer/protocol-state";
+import type { StateInfo } from "../records/protocol-records";
 import { dataFromCborHex, decodeStateDatum, type StateDatum } from "../protocol";
 import type { StateTerms } from "../domain/issuance-plan";
 import type { Deployment, IssuanceEnv } from "./issuance-env";
@@ -44,11 +44,27 @@ export function stateDatumOf(u: OgmiosUtxo): StateDatum | undefined {
   }
 }
 
-export async function loadStateCandidates(env: IssuanceEnv, deployment: Deployment, owner: string): Promise<StateCandidate[]> {
-  const [confirmed, pendingAtProxy] = await Promise.all([
-    env.source.states({ owner }),
-    env.registry.spendable(deployment.scripts.proxy.address, []),
+/**
+ * The owner's states that can be spent; `confirmed` are the indexer's states of the owner when the caller already
+ * read them (read from the indexer otherwise).
+ */
+export async function loadStateCandidates(
+  env: IssuanceEnv,
+  deployment: Deployment,
+  owner: string,
+  confirmedStates?: readonly StateInfo[],
+): Promise<StateCandidate[]> {
+  const proxyAddress = deployment.scripts.proxy.address;
+  const [confirmed, pendingAtEnterprise] = await Promise.all([
+    confirmedStates ?? env.source.states({ owner }),
+    env.registry.spendable(proxyAddress, [], owner),
   ]);
+  // A state at a proxy address with a stake part is updated where it is, so its pending successor is there too.
+  const otherAddresses = [...new Set(confirmed.flatMap((s) => (s.address && s.address !== proxyAddress ? [s.address] : [])))];
+  const pendingAtProxy = [
+    ...pendingAtEnterprise,
+    ...(await Promise.all(otherAddresses.map((a) => env.registry.spendable(a, [], owner)))).flat(),
+  ];
   const byId = new Map<string, StateCandidate>();
   for (const s of confirmed) byId.set(s.stateId, { datum: datumOfStateInfo(s), outRef: s.outRef });
   for (const u of pendingAtProxy) {

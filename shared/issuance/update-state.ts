@@ -1,7 +1,7 @@
 /**
- * UPDATE_STATE (reference-study §3.3): spend the state output (the pending one when a submitted transaction
- * produced it) and re-create it with the same value, the new certificate hash and countdown − 1; fee shares
- * when due on the spent countdown.
+ * UPDATE_STATE (docs/protocol.md#update_state): spend the state output (the pending one when a submitted transaction
+ * produced it) and re-create it at the same address with the same value, the new certificate hash and
+ * countdown − 1; fee shares when due on the spent countdown.
  */
 import type { OgmiosUtxo } from "../csl/utxo";
 import { certificateDataHash, encodeStateDatum, type OnchainCertificate, type StateDatum } from "../protocol";
@@ -10,15 +10,19 @@ import type { LiveProtocol } from "./live-protocol";
 import { feeOutputSpecs, proxySpend, stateWithdrawal, tokenOutput } from "./protocol-parts";
 import type { ValidityWindow } from "./validity-window";
 
-export interface UpdateInput {
+/** What every certificate transaction is built from, whether it updates a state or forks a new one. */
+export interface CertificateTxInput {
   live: LiveProtocol;
-  state: { utxo: OgmiosUtxo; datum: StateDatum };
   address: string;
   certificates: readonly OnchainCertificate[];
   payable: readonly OgmiosUtxo[];
   collateral: OgmiosUtxo;
   window: ValidityWindow;
   networkId: number;
+}
+
+export interface UpdateInput extends CertificateTxInput {
+  state: { utxo: OgmiosUtxo; datum: StateDatum };
 }
 
 export function nextStateDatum(cur: StateDatum, certificates: readonly OnchainCertificate[]): StateDatum {
@@ -34,7 +38,14 @@ export function updateSpec(u: UpdateInput): BuildSpec {
     scriptInputs: [proxySpend(u.live, u.state.utxo)],
     withdrawals: [stateWithdrawal(u.live, "UPDATE_STATE", u.certificates)],
     outputs: [
-      tokenOutput(u.live, cur.id, encodeStateDatum(nextStateDatum(cur, u.certificates)), BigInt(u.state.utxo.value.ada.lovelace)),
+      // at the spent state's own address: the validator requires the whole address (stake part too) to stay
+      tokenOutput(
+        u.live,
+        cur.id,
+        encodeStateDatum(nextStateDatum(cur, u.certificates)),
+        BigInt(u.state.utxo.value.ada.lovelace),
+        u.state.utxo.address,
+      ),
       ...feeOutputSpecs(cur, cur.countdown, u.networkId),
     ],
     requiredSigners: [...new Set([cur.owner, ...u.certificates.map((c) => c.issuer)])],

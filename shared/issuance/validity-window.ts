@@ -1,5 +1,5 @@
 /**
- * The validity interval of user transactions (reference-study §3.1: −10/+600 slots around the current slot),
+ * The validity interval of user transactions (docs/protocol.md#validity-and-ttl: −10/+600 slots around the current slot),
  * cut so that it ends strictly before a state's or bootstrap's ttl (the validators require the whole range
  * before ttl). An already expired ttl is an ERROR telling the caller to use another state or bootstrap.
  */
@@ -24,9 +24,13 @@ export function validityWindow(clock: SlotClock, nowMs: number, ttlMs?: { ms: bi
     // the last slot whose start is strictly before ttl, minus one slot of margin for the open upper bound
     const lastBefore = clock.slotAt(Number(ttlMs.ms) - 1) - 1;
     if (lastBefore <= slot) {
-      refuse("ERROR", `${ttlMs.what} expired at ${new Date(Number(ttlMs.ms)).toISOString()} (its ttl); it cannot carry new transactions — use another one`, {
-        ttl: ttlMs.ms.toString(),
-      });
+      refuse(
+        "ERROR",
+        `${ttlMs.what} expired at ${new Date(Number(ttlMs.ms)).toISOString()} (its ttl); it cannot carry new transactions — use another one`,
+        {
+          ttl: ttlMs.ms.toString(),
+        },
+      );
     }
     ttlSlot = Math.min(ttlSlot, lastBefore);
   }

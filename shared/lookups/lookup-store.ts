@@ -1,13 +1,13 @@
 /**
  * The indexer's record of scripts, datums, outputs and redeemers of the protocol-relevant transactions, and the
- * lookups of reference-study §2.12 answered from it (snake_case DTOs, as Yaci Store / Blockfrost answer them).
+ * lookups of docs/api.md#lookups answered from it (snake_case DTOs, as Yaci Store / Blockfrost answer them).
  *
  * Rollback-safe: every document carries the slot where it was (first) seen; a rollback deletes everything after
  * the rollback slot, and recording a block first deletes what an interrupted earlier attempt at that slot left.
  * Writes are serialised, so a rollback queued before the next block is applied before that block.
  */
 import type { Transaction } from "@cardano-ogmios/schema";
-import { CSL } from "../csl/lib";
+import { detailedDataJson } from "../csl/plutus-data";
 import { isDuplicateKeyError, type Collection, type Store, type StoredDocument } from "../store";
 import { scriptHashOfAddress, transactionLookupData, type RedeemerTag, type ScriptType } from "./transaction-scripts";
 
@@ -57,7 +57,12 @@ export interface TxRedeemerDto {
   unit_steps: string;
 }
 
-const CONTRACT_TYPES: Record<ScriptType, string> = { timelock: "TIMELOCK", plutusV1: "PLUTUS_V1", plutusV2: "PLUTUS_V2", plutusV3: "PLUTUS_V3" };
+const CONTRACT_TYPES: Record<ScriptType, string> = {
+  timelock: "TIMELOCK",
+  plutusV1: "PLUTUS_V1",
+  plutusV2: "PLUTUS_V2",
+  plutusV3: "PLUTUS_V3",
+};
 
 export class LookupStore {
   private queue: Promise<unknown> = Promise.resolve();
@@ -76,7 +81,8 @@ export class LookupStore {
       store.collection<OutputDoc>("lookup_outputs"),
       store.collection<RedeemerDoc>("lookup_redeemers"),
     );
-    for (const c of [s.scripts, s.datums, s.outputs] as Collection<StoredDocument & { slot: number }>[]) await c.ensureIndexes([{ fields: { slot: 1 } }]);
+    for (const c of [s.scripts, s.datums, s.outputs] as Collection<StoredDocument & { slot: number }>[])
+      await c.ensureIndexes([{ fields: { slot: 1 } }]);
     await s.redeemers.ensureIndexes([{ fields: { slot: 1 } }, { fields: { txHash: 1, tag: 1, index: 1 } }]);
     return s;
   }
@@ -124,7 +130,8 @@ export class LookupStore {
     const data = transactionLookupData(tx);
     for (const s of data.scripts) await this.insertNew(this.scripts, { _id: s.hash, type: s.type, cbor: s.cbor, json: s.json, slot });
     for (const d of data.datums) await this.insertNew(this.datums, { _id: d.hash, cbor: d.cbor, slot });
-    for (const o of data.outputs) await this.insertNew(this.outputs, { _id: o.ref, address: o.address, datumHash: o.datumHash, datum: o.datum, slot });
+    for (const o of data.outputs)
+      await this.insertNew(this.outputs, { _id: o.ref, address: o.address, datumHash: o.datumHash, datum: o.datum, slot });
     for (const r of data.redeemers) {
       const spent = r.spentRef !== null ? await this.outputs.findOne({ _id: r.spentRef }) : undefined;
       const datum = spent?.datum ?? (spent?.datumHash ? ((await this.datums.findOne({ _id: spent.datumHash }))?.cbor ?? null) : null);
@@ -174,7 +181,7 @@ export class LookupStore {
 
   async datum(hash: string): Promise<{ json_value: unknown } | undefined> {
     const d = await this.datums.findOne({ _id: hash.toLowerCase() });
-    return d ? { json_value: JSON.parse(CSL.PlutusData.from_hex(d.cbor).to_json(CSL.PlutusDatumSchema.DetailedSchema)) as unknown } : undefined;
+    return d ? { json_value: detailedDataJson(d.cbor) } : undefined;
   }
 
   async datumCbor(hash: string): Promise<{ cbor: string } | undefined> {

@@ -1,12 +1,13 @@
 /**
- * What the script/datum/redeemer lookups (reference-study §2.12) need from one transaction, read from its Ogmios
+ * What the script/datum/redeemer lookups (docs/api.md#lookups) need from one transaction, read from its Ogmios
  * JSON: the scripts it carries (witness scripts and reference scripts in outputs), its datums (inline in outputs
  * and in the witness set), its outputs (so later spends can be resolved to a script and datum) and its redeemers
  * with the script each one runs. Pure: resolving a spend needs the spent output, which the caller looks up.
  */
+import { outRefKey } from "../domain/out-ref";
 import type { Script, ScriptNative, Transaction } from "@cardano-ogmios/schema";
 import { paymentCredentialOf, rewardCredentialOf } from "../csl/address";
-import { CSL } from "../csl/lib";
+import { datumHashOf } from "../csl/plutus-data";
 import { nativeScriptFromOgmios } from "../csl/native-script";
 import { plutusScriptHash, type PlutusLanguage } from "../csl/plutus-script";
 import { sortRewardAccounts } from "../csl/redeemer-pointers";
@@ -58,12 +59,19 @@ export interface TransactionLookupData {
   redeemers: SeenRedeemer[];
 }
 
-const TAGS: Record<string, RedeemerTag> = { spend: "spend", mint: "mint", publish: "cert", withdraw: "reward", vote: "voting", propose: "proposing" };
+const TAGS: Record<string, RedeemerTag> = {
+  spend: "spend",
+  mint: "mint",
+  publish: "cert",
+  withdraw: "reward",
+  vote: "voting",
+  propose: "proposing",
+};
 const PLUTUS_TYPES: Record<PlutusLanguage, ScriptType> = { "plutus:v1": "plutusV1", "plutus:v2": "plutusV2", "plutus:v3": "plutusV3" };
 
 /** blake2b-256 of Plutus data as encoded (datum hash / redeemer data hash). */
 export function plutusDataHash(cborHex: string): string {
-  return CSL.hash_plutus_data(CSL.PlutusData.from_hex(cborHex)).to_hex();
+  return datumHashOf(cborHex);
 }
 
 /** Ogmios native-script JSON → the cardano-cli JSON form Blockfrost and Yaci answer. */
@@ -87,17 +95,29 @@ export function nativeScriptCliJson(s: ScriptNative): unknown {
 export function seenScript(script: Script, knownHash?: string): SeenScript {
   if (script.language === "native") {
     const csl = nativeScriptFromOgmios(script.json);
-    return { hash: knownHash ?? csl.hash().to_hex(), type: "timelock", cbor: script.cbor ?? csl.to_hex(), json: nativeScriptCliJson(script.json) };
+    return {
+      hash: knownHash ?? csl.hash().to_hex(),
+      type: "timelock",
+      cbor: script.cbor ?? csl.to_hex(),
+      json: nativeScriptCliJson(script.json),
+    };
   }
-  return { hash: knownHash ?? plutusScriptHash(script.cbor, script.language), type: PLUTUS_TYPES[script.language], cbor: script.cbor, json: null };
+  return {
+    hash: knownHash ?? plutusScriptHash(script.cbor, script.language),
+    type: PLUTUS_TYPES[script.language],
+    cbor: script.cbor,
+    json: null,
+  };
 }
 
-const refKey = (txId: string, index: number | bigint) => `${txId}#${Number(index)}`;
+const refKey = (txHash: string, index: number | bigint): string => outRefKey({ txHash, index: Number(index) });
 
 /** Inputs in ledger order (transaction id bytes, then index): the spend-redeemer index order. */
 function sortedInputs(tx: Transaction): string[] {
   return [...tx.inputs]
-    .sort((a, b) => (a.transaction.id < b.transaction.id ? -1 : a.transaction.id > b.transaction.id ? 1 : Number(a.index) - Number(b.index)))
+    .sort((a, b) =>
+      a.transaction.id < b.transaction.id ? -1 : a.transaction.id > b.transaction.id ? 1 : Number(a.index) - Number(b.index),
+    )
     .map((i) => refKey(i.transaction.id, i.index));
 }
 
@@ -138,7 +158,16 @@ export function transactionLookupData(tx: Transaction): TransactionLookupData {
       scriptHash = cred?.kind === "script" ? cred.hash : null;
     } else if (tag === "cert") scriptHash = publishScriptHash(tx, index);
     const data = String(r.redeemer);
-    return { tag, index, data, dataHash: plutusDataHash(data), mem: BigInt(r.executionUnits.memory), steps: BigInt(r.executionUnits.cpu), scriptHash, spentRef };
+    return {
+      tag,
+      index,
+      data,
+      dataHash: plutusDataHash(data),
+      mem: BigInt(r.executionUnits.memory),
+      steps: BigInt(r.executionUnits.cpu),
+      scriptHash,
+      spentRef,
+    };
   });
   return { scripts, datums, outputs, redeemers };
 }

@@ -1,12 +1,13 @@
 /**
- * Reads a request body for the gateway, bounded by a byte limit, and parses it as JSON whatever the
- * Content-Type (clients such as `curl -d` send JSON as form data). Replaces moleculer-web's body-parser so that:
+ * Reads a request body for the gateway, bounded by a byte limit, and parses it as JSON. Replaces moleculer-web's
+ * body-parser so that:
+ * - a body sent as anything but JSON is a 415 before it is read, unless the route accepts raw text;
  * - an oversized body is a 413 JSON error (by Content-Length up front, or by counting a chunked stream);
- * - a body that is not JSON does not fail here: the route decides (most routes answer 400 MALFORMED_JSON, a
- *   route with `wholeBodyAs` takes the raw text), because only the alias knows which route matched.
+ * - a body that is not valid JSON does not fail here: the route decides (most routes answer 400 MALFORMED_JSON, a
+ *   route with `wholeBodyAs` takes the raw text).
  */
 import type { IncomingMessage } from "node:http";
-import { MalformedJsonError, PayloadTooLargeError } from "./errors";
+import { MalformedJsonError, PayloadTooLargeError, UnsupportedMediaTypeError } from "./errors";
 
 export const BODY_LIMIT_BYTES = 512 * 1024;
 
@@ -37,10 +38,31 @@ export function parseJsonBody(text: string): { ok: true; value: unknown } | { ok
   }
 }
 
-/** Connect-style middleware: fills `req.body` (parsed JSON) or `req.$bodyError` + `req.$rawBody`. */
-export function createBodyReader(limitBytes: number = BODY_LIMIT_BYTES) {
+/** `application/json` or a `+json` type such as `application/merge-patch+json`, with any parameters. */
+export function isJsonContentType(contentType: string | undefined): boolean {
+  const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+  return type === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+/** Whether the request carries a body at all (a declared non-zero length, or a chunked stream). */
+function hasBody(req: IncomingMessage): boolean {
+  const declared = Number(req.headers["content-length"]);
+  return (Number.isFinite(declared) && declared > 0) || req.headers["transfer-encoding"] !== undefined;
+}
+
+/**
+ * Connect-style middleware: fills `req.body` (parsed JSON) or `req.$bodyError` + `req.$rawBody`.
+ * `acceptsRawText(req)` says whether the matched route takes raw text too (then any Content-Type is read).
+ */
+export function createBodyReader(limitBytes: number = BODY_LIMIT_BYTES, acceptsRawText: (req: IncomingMessage) => boolean = () => false) {
   return function readBody(req: IncomingMessage & BodyState, _res: unknown, next: Next): void {
     if (METHODS_WITHOUT_BODY.has(req.method ?? "GET")) return next();
+    const contentType = req.headers["content-type"];
+    if (hasBody(req) && !isJsonContentType(contentType) && !acceptsRawText(req)) {
+      // Not read: drain what the client sends so it can read the 415 instead of a reset.
+      req.resume();
+      return next(new UnsupportedMediaTypeError(contentType));
+    }
     const declared = Number(req.headers["content-length"]);
     if (Number.isFinite(declared) && declared > limitBytes) return next(new PayloadTooLargeError(limitBytes));
 

@@ -1,14 +1,15 @@
 /**
- * Maps any error that reaches the gateway to the wire shape of decisions.md:
+ * Maps any error that reaches the gateway to the wire shape of docs/api.md#errors:
  * `{ "error": "<CODE>", "message": "<words>" }` (+ endpoint fields), never an empty 500.
  *
  * Errors are matched on `type`/`code`/`name` only, never `instanceof`: across NATS Moleculer rebuilds unknown
  * error classes as plain errors carrying just name/message/code/type/data/retryable.
  *
- * Service convention: throw an error whose `code` is the HTTP status and `type` the SCREAMING_SNAKE code
- * (subclass MoleculerClientError for 4xx). For 4xx, the plain-object `data` fields are copied into the body
- * (e.g. `{ rebuiltTransaction }`); 5xx bodies never carry `data`. A route whose error body is a whole response
- * object (e.g. BuildTransactionResponse) returns it normally with `ctx.meta.$statusCode` set instead.
+ * Service convention: throw a TypedError (shared/domain/errors.ts) whose `type` is in HTTP_STATUS_OF_TYPE; the
+ * table decides the status. For 4xx, the plain-object `data` fields are copied into the body (e.g.
+ * `{ rebuiltTransaction }`); 5xx bodies never carry `data`. A route whose error body is a whole response object
+ * (e.g. BuildTransactionResponse) returns it normally with `ctx.meta.$statusCode` set from the same table.
+ * Errors of Moleculer and moleculer-web themselves carry a numeric `code`, used when the table lacks their type.
  */
 
 export interface ErrorBody {
@@ -64,7 +65,99 @@ function codeFromName(name: unknown): string | null {
   return SCREAMING.test(snake) ? snake : null;
 }
 
-const DEFAULT_CODES: Record<number, string> = {
+/**
+ * The HTTP status of every error type (and build outcome code) that can reach the gateway: the one place where
+ * a `type` becomes a status. Modules below the gateway throw typed errors without statuses; services that answer
+ * a whole response body (build routes, user actions) look their status up here too.
+ */
+export const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
+  // build outcomes (BuildTransactionResponse.status.code) that are not failures
+  SUCCESS: 200,
+  COLLATERAL_ALREADY_AVAILABLE: 200,
+  // the request itself is wrong
+  BAD_REQUEST: 400,
+  VALIDATION_ERROR: 400,
+  MALFORMED_JSON: 400,
+  INVALID_BODY: 400,
+  INVALID_REQUEST_BODY: 400,
+  UNABLE_DECODE_PARAM: 400,
+  MISSING_FIELD: 400,
+  MISSING_PARAMETER: 400,
+  INVALID_FIELD: 400,
+  INVALID_ACTION: 400,
+  INVALID_ADDRESS: 400,
+  INVALID_MESSAGE: 400,
+  INVALID_PAYMENT_CREDENTIAL: 400,
+  INVALID_SHORT_CODE: 400,
+  INVALID_TRANSACTION: 400,
+  STATE_ID_REQUIRED: 400,
+  STATE_IS_ORACLE: 400,
+  NOT_CONFIGURED: 400,
+  LEDGER_REJECTED: 400,
+  ERROR: 400,
+  UNKNOWN_ERROR: 400,
+  INSUFFICIENT_FUNDS: 400,
+  COLLATERAL_REQUIRED: 400,
+  // who is asking
+  UNAUTHORIZED: 401,
+  INVALID_SIGNATURE: 401,
+  EXPIRED_CHALLENGE: 401,
+  FORBIDDEN: 403,
+  ORIGIN_NOT_ALLOWED: 403,
+  FAUCET_DISABLED: 403,
+  // what is asked for
+  NOT_FOUND: 404,
+  STATE_NOT_FOUND: 404,
+  NO_ACTIVE_STATE: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  CHALLENGE_REPLAYED: 409,
+  PENDING_TRANSACTION: 409,
+  INPUTS_IN_FLIGHT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  RATE_LIMIT_EXCEEDED: 429,
+  FAUCET_COOLDOWN: 429,
+  FAUCET_IP_LIMIT: 429,
+  FAUCET_DAILY_BUDGET: 429,
+  // the service side
+  INTERNAL_ERROR: 500,
+  NOT_IMPLEMENTED: 501,
+  FAUCET_SUBMIT_FAILED: 502,
+  SERVICE_UNAVAILABLE: 503,
+  SERVICE_NOT_FOUND: 503,
+  SERVICE_NOT_AVAILABLE: 503,
+  REQUEST_REJECTED: 503,
+  QUEUE_FULL: 503,
+  SERVICE_STARTING: 503,
+  PROTOCOL_DEPLOYING: 503,
+  CHAIN_UNAVAILABLE: 503,
+  CHAIN_TIMEOUT: 503,
+  STORE_UNAVAILABLE: 503,
+  RESOURCE_UNAVAILABLE: 503,
+  FAUCET_EMPTY: 503,
+  FAUCET_NOT_CONFIGURED: 503,
+  TX_BUILDER_UNAVAILABLE: 503,
+  REQUEST_TIMEOUT: 504,
+};
+
+/** The HTTP status of an error type or build outcome code; undefined when the table does not know it. */
+export function httpStatusOfType(type: string): number | undefined {
+  return HTTP_STATUS_OF_TYPE[type];
+}
+
+/** The status an error will be answered with: by its type, else (a library's own error) by its numeric code, else 500. */
+export function httpStatusOfError(err: unknown): number {
+  const e: ErrorLike = typeof err === "object" && err !== null ? (err as ErrorLike) : {};
+  const byType = typeof e.type === "string" ? httpStatusOfType(e.type) : undefined;
+  if (byType !== undefined) return byType;
+  if (e.name === "ValidationError") return 400;
+  if (typeof e.code === "number" && Number.isInteger(e.code) && e.code >= 400 && e.code <= 599) return e.code === 422 ? 400 : e.code; // a request whose content is wrong is a 400 (docs/decisions.md#wire-conventions)
+  return 500;
+}
+
+const GENERIC_CODE_OF_STATUS: Record<number, string> = {
   400: "BAD_REQUEST",
   401: "UNAUTHORIZED",
   403: "FORBIDDEN",
@@ -102,7 +195,12 @@ export function toHttpErrorReply(err: unknown): HttpErrorReply {
     return { status: 400, body: { error: type, message: "A path parameter is not valid percent-encoding." }, headers: {}, log: null };
   }
   if (type === "ORIGIN_NOT_ALLOWED") {
-    return { status: 403, body: { error: type, message: "Requests from this origin are not allowed (CORS_ORIGINS)." }, headers: {}, log: null };
+    return {
+      status: 403,
+      body: { error: type, message: "Requests from this origin are not allowed (CORS_ORIGINS)." },
+      headers: {},
+      log: null,
+    };
   }
 
   if (type === "QUEUE_FULL") {
@@ -139,19 +237,27 @@ export function toHttpErrorReply(err: unknown): HttpErrorReply {
     };
   }
 
-  if (code !== undefined && Number.isInteger(code) && code >= 400 && code <= 599) {
-    // Unprocessable (422) is a client error of the request's content: decisions.md says 400.
-    const status = code === 422 ? 400 : code;
-    const errorCode = (type !== undefined && SCREAMING.test(type) ? type : null) ?? codeFromName(e.name) ?? DEFAULT_CODES[status] ?? (status >= 500 ? "SERVER_ERROR" : "BAD_REQUEST");
-    if (status >= 500) {
-      const known = type !== undefined;
-      return {
-        status,
-        body: { error: errorCode, message: known && message ? message : "Internal server error." },
-        headers: {},
-        log: status === 501 ? null : known ? "warn" : "error",
-      };
-    }
+  const status = httpStatusOfError(err);
+  if (status >= 500) {
+    // A listed type's message, or a Moleculer error's, is safe to show; anything else may leak internals.
+    const known = type !== undefined && (httpStatusOfType(type) !== undefined || code !== undefined);
+    const errorCode =
+      known && SCREAMING.test(type)
+        ? type
+        : status === 500
+          ? "INTERNAL_ERROR"
+          : (codeFromName(e.name) ?? GENERIC_CODE_OF_STATUS[status] ?? "SERVER_ERROR");
+    return {
+      status,
+      body: { error: errorCode, message: known && message ? message : "Internal server error." },
+      // 503 is temporary by definition: say when to come back.
+      headers: status === 503 ? { "Retry-After": "5" } : {},
+      log: status === 501 ? null : known ? "warn" : "error",
+    };
+  }
+  if (status >= 400) {
+    const errorCode =
+      (type !== undefined && SCREAMING.test(type) ? type : null) ?? codeFromName(e.name) ?? GENERIC_CODE_OF_STATUS[status] ?? "BAD_REQUEST";
     const body: ErrorBody = { error: errorCode, message: message ?? "The request was rejected." };
     if (isPlainObject(e.data)) {
       for (const [k, v] of Object.entries(e.data)) if (k !== "error" && k !== "message") body[k] = v;

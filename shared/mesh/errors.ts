@@ -1,72 +1,76 @@
 /**
- * Errors the gateway itself raises. Each has a stable SCREAMING_SNAKE `type`, an HTTP-like `code` and
- * structured `data`. Code elsewhere matches them on `type`, never `instanceof` (errors crossing NATS are
- * rebuilt as plain errors with only name/message/code/type/data/retryable).
+ * Errors the gateway itself raises. Each is a TypedError with a stable SCREAMING_SNAKE `type` (its HTTP status
+ * comes from HTTP_STATUS_OF_TYPE in error-mapping.ts) and structured `data`.
  */
-import { Errors } from "moleculer";
+import { TypedError } from "../domain/errors";
 
-/** 501: the route exists in the table but its service is not built yet. */
-export class NotImplementedError extends Errors.MoleculerError {
+/** The route exists in the table but its service is not built yet (501). */
+export class NotImplementedError extends TypedError<"NOT_IMPLEMENTED"> {
+  override readonly name = "NotImplementedError";
   constructor(method: string, path: string, service: string) {
-    super(
-      `${method} ${path} is not implemented yet (the ${service} service is not built).`,
-      501,
-      "NOT_IMPLEMENTED",
-      { method, path, service },
-    );
-    this.name = "NotImplementedError";
+    super("NOT_IMPLEMENTED", `${method} ${path} is not implemented yet (the ${service} service is not built).`, { method, path, service });
   }
 }
 
-/** 400: the body is not valid JSON. */
-export class MalformedJsonError extends Errors.MoleculerClientError {
+/** The body is not valid JSON (400). */
+export class MalformedJsonError extends TypedError<"MALFORMED_JSON"> {
+  override readonly name = "MalformedJsonError";
   constructor(reason: string) {
-    super(`Request body is not valid JSON: ${reason}`, 400, "MALFORMED_JSON", {});
-    this.name = "MalformedJsonError";
+    super("MALFORMED_JSON", `Request body is not valid JSON: ${reason}`);
   }
 }
 
-/** 400: the JSON body has the wrong shape for this route (e.g. an array where an object is expected). */
-export class InvalidBodyError extends Errors.MoleculerClientError {
+/** The JSON body has the wrong shape for this route, e.g. an array where an object is expected (400). */
+export class InvalidBodyError extends TypedError<"INVALID_BODY"> {
+  override readonly name = "InvalidBodyError";
   constructor(message: string) {
-    super(message, 400, "INVALID_BODY", {});
-    this.name = "InvalidBodyError";
+    super("INVALID_BODY", message);
   }
 }
 
-/** 413: the body is larger than the gateway accepts. */
-export class PayloadTooLargeError extends Errors.MoleculerClientError {
+/** The body is larger than the gateway accepts (413). */
+export class PayloadTooLargeError extends TypedError<"PAYLOAD_TOO_LARGE"> {
+  override readonly name = "PayloadTooLargeError";
   constructor(limitBytes: number) {
-    super(`Request body exceeds the ${Math.round(limitBytes / 1024)} KiB limit.`, 413, "PAYLOAD_TOO_LARGE", {
-      limitBytes,
-    });
-    this.name = "PayloadTooLargeError";
+    super("PAYLOAD_TOO_LARGE", `Request body exceeds the ${Math.round(limitBytes / 1024)} KiB limit.`, { limitBytes });
   }
 }
 
-/** 429: too many POST requests from one client; `retryAfterSeconds` becomes the `Retry-After` header. */
-export class RateLimitedError extends Errors.MoleculerClientError {
+/** The body is not JSON (415): the routes take `application/json`, except those that accept raw text. */
+export class UnsupportedMediaTypeError extends TypedError<"UNSUPPORTED_MEDIA_TYPE"> {
+  override readonly name = "UnsupportedMediaTypeError";
+  constructor(contentType: string | undefined) {
+    super(
+      "UNSUPPORTED_MEDIA_TYPE",
+      `Request bodies must be JSON: send Content-Type: application/json${contentType ? ` (got ${JSON.stringify(contentType.slice(0, 80))})` : " (none was sent)"}.`,
+      { contentType: contentType?.slice(0, 80) ?? null },
+    );
+  }
+}
+
+/** Too many POST requests from one client (429); `retryAfterSeconds` becomes the `Retry-After` header. */
+export class RateLimitedError extends TypedError<"RATE_LIMITED"> {
+  override readonly name = "RateLimitedError";
   constructor(retryAfterSeconds: number, limit: number) {
-    super(`Rate limit exceeded. Retry after ${retryAfterSeconds} seconds.`, 429, "RATE_LIMITED", {
-      retryAfterSeconds,
-      limit,
-    });
-    this.name = "RateLimitedError";
+    super("RATE_LIMITED", `Rate limit exceeded. Retry after ${retryAfterSeconds} seconds.`, { retryAfterSeconds, limit });
   }
 }
 
-/** 401: an admin route was called without the configured API key. */
-export class UnauthorizedError extends Errors.MoleculerClientError {
+/** An admin route was called without the configured API key (401). */
+export class UnauthorizedError extends TypedError<"UNAUTHORIZED"> {
+  override readonly name = "UnauthorizedError";
   constructor() {
-    super("This route needs the admin API key (header X-Api-Key).", 401, "UNAUTHORIZED", {});
-    this.name = "UnauthorizedError";
+    super("UNAUTHORIZED", "This route needs the admin API key (header X-Api-Key).");
   }
 }
 
-/** 403: admin routes against a real network with no ADMIN_API_KEY configured. */
-export class AdminDisabledError extends Errors.MoleculerClientError {
+/** Admin routes against a real network with no ADMIN_API_KEY configured (403). */
+export class AdminDisabledError extends TypedError<"FORBIDDEN"> {
+  override readonly name = "AdminDisabledError";
   constructor() {
-    super("The admin API is disabled on this network: set ADMIN_API_KEY (at least 16 characters) to enable it, then send it in the X-Api-Key header.", 403, "FORBIDDEN", {});
-    this.name = "AdminDisabledError";
+    super(
+      "FORBIDDEN",
+      "The admin API is disabled on this network: set ADMIN_API_KEY (at least 16 characters) to enable it, then send it in the X-Api-Key header.",
+    );
   }
 }

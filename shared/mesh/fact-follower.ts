@@ -3,11 +3,14 @@
  * `chain.block` / `chain.rollback` notification, and on a timer as a safety net for lost notifications or an
  * indexer that was unreachable. The facts themselves always come from the indexer's log (`indexer.factsAfter`).
  */
-import { Errors, type ServiceBroker } from "moleculer";
+import { addReadinessCheck } from "./health-middleware";
+import { stillStarting } from "../domain/errors";
+import type { ServiceBroker, ServiceSchema } from "moleculer";
 import type { FactRecord } from "../indexer/fact-log";
 import { FactConsumer, type FactSource, type Projection } from "../indexer/fact-consumer";
 import type { Store } from "../store";
-import { internalActions } from "./route-actions";
+import type { ServiceName } from "../config/service-names";
+import { defineRouteActions, internalActions, type RouteActions } from "./route-actions";
 import type { ServiceDeps } from "./service-deps";
 
 export interface FactFollower {
@@ -20,7 +23,9 @@ export interface FactFollower {
 
 /** The indexer's fact log, reached over the broker. */
 export function indexerFactSource(broker: ServiceBroker): FactSource {
-  return { after: (cursor, limit) => broker.call<FactRecord[], { cursor: number; limit: number }>("indexer.factsAfter", { cursor, limit }) };
+  return {
+    after: (cursor, limit) => broker.call<FactRecord[], { cursor: number; limit: number }>("indexer.factsAfter", { cursor, limit }),
+  };
 }
 
 export function followFacts(
@@ -32,7 +37,9 @@ export function followFacts(
   const consumer = new FactConsumer(store, opts.source ?? indexerFactSource(broker), projection);
   const run = () =>
     consumer.catchUp().catch((err: unknown) => {
-      broker.logger.warn(`${projection.name}: catching up with the indexer failed; will retry`, { error: err instanceof Error ? err.message : String(err) });
+      broker.logger.warn(`${projection.name}: catching up with the indexer failed; will retry`, {
+        error: err instanceof Error ? err.message : String(err),
+      });
       return -1;
     });
   const timer = setInterval(() => void run(), opts.intervalMs ?? 5000);
@@ -42,6 +49,16 @@ export function followFacts(
     catchUp: () => consumer.catchUp(),
     stop: () => clearInterval(timer),
   };
+}
+
+/**
+ * Brings every projection service of the mesh up to the indexer's head (each answers its internal `sync`), so a
+ * read that follows sees what the indexer has. Services not running are skipped.
+ */
+export async function catchUpProjections(broker: ServiceBroker): Promise<void> {
+  const actions = broker.registry.getActionList({ onlyAvailable: true, skipInternal: true }) as { name: string }[];
+  const syncs = [...new Set(actions.map((a) => a.name).filter((n) => n.endsWith(".sync")))];
+  await Promise.all(syncs.map((name) => broker.call(name).catch(() => undefined)));
 }
 
 /** Event handlers that poke a follower; they bypass the bulkhead so bursts of blocks are never rejected. */
@@ -59,7 +76,7 @@ export function projectionLifecycle<P extends Projection>(service: string, deps:
   let follower: FactFollower | undefined;
   return {
     ready(): P {
-      if (!projection) throw new Errors.MoleculerRetryableError(`${service} is starting`, 503, "SERVICE_STARTING");
+      if (!projection) throw stillStarting(service);
       return projection;
     },
     /**
@@ -73,14 +90,38 @@ export function projectionLifecycle<P extends Projection>(service: string, deps:
         const store = await deps.resources.store();
         projection = await open(store);
         follower = followFacts(this.broker, store, projection);
+        addReadinessCheck(this.broker, `${service} projection is open`, () => projection !== undefined);
         // First catch-up once the indexer is there (in one process it starts alongside us); the timer and the
         // chain notifications take over after that.
         const f = follower;
-        void this.broker.waitForServices(["indexer"]).then(() => f.poke(), () => undefined);
+        void this.broker.waitForServices(["indexer"]).then(
+          () => f.poke(),
+          () => undefined,
+        );
       },
       stopped(): void {
         follower?.stop();
       },
     },
+  };
+}
+
+/**
+ * A service answering its gateway routes from one projection (verifier, stats, credential): the lifecycle's mixin,
+ * and the routes built with `ready`, the open projection (503 `SERVICE_STARTING` until the service has started).
+ */
+export function projectionService<S extends ServiceName, P extends Projection>(
+  name: S,
+  deps: ServiceDeps,
+  spec: { open: (store: Store) => Promise<P>; routes: (ready: () => P) => RouteActions<S> },
+): ServiceSchema {
+  const lifecycle = projectionLifecycle(name, deps, spec.open);
+  return {
+    name,
+    mixins: [lifecycle.mixin],
+    actions: defineRouteActions(
+      name,
+      spec.routes(() => lifecycle.ready()),
+    ),
   };
 }

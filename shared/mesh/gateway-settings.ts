@@ -1,18 +1,20 @@
 /**
  * Builds the moleculer-web settings of the gateway from the route table: one route at `/api/v1` with explicit
  * aliases (no autoAliases, `mappingPolicy: "restrict"`, whitelist = the table's actions), our own body reader and
- * POST rate limit, CORS, admin-key check, and one error writer for every error (decisions.md wire shape).
+ * POST rate limit, CORS, admin-key check, and one error writer for every error (docs/api.md#errors wire shape).
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Service } from "moleculer";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { Errors, type Service } from "moleculer";
 import type { ApiRouteSchema, ApiSettingsSchema } from "moleculer-web";
-import type { AppConfig } from "./config";
+import type { AppConfig } from "../config/config";
 import { BODY_LIMIT_BYTES, createBodyReader, type BodyState } from "./body-reader";
-import { toHttpErrorReply, type HttpErrorReply } from "./error-mapping";
+import { DomainError, TypedError } from "../domain/errors";
+import { findHealthMiddleware, PROTOCOL_DEPLOYMENT_CHECK } from "./health-middleware";
+import { httpStatusOfError, toHttpErrorReply, type HttpErrorReply } from "./error-mapping";
 import { AdminDisabledError, InvalidBodyError, NotImplementedError, UnauthorizedError } from "./errors";
 import { API_PREFIX, toAliasPath } from "./openapi";
-import { createPostRateLimit } from "./rate-limiter";
+import { clientIp, createPostRateLimit } from "./rate-limiter";
 import { serviceOfAction, type RouteSpec } from "./routes";
 
 export interface GatewayOptions {
@@ -21,13 +23,21 @@ export interface GatewayOptions {
   routes: readonly RouteSpec[];
   corsOrigins: AppConfig["corsOrigins"];
   rateLimitPostPerMinute: number;
-  trustProxy: boolean;
+  /** trusted proxy hops (X-Forwarded-For) */
+  trustProxy: number;
   adminApiKey: string | null;
   /** Without a key, admin routes are open on the embedded devnet and forbidden on real networks. */
   adminOpenWithoutKey?: boolean;
   bodyLimitBytes?: number;
+  /** the whole request, body included, must arrive within this (Node's default is 300 s) */
+  requestTimeoutMs?: number;
+  /** the request line and headers must arrive within this */
+  headersTimeoutMs?: number;
   now: () => number;
 }
+
+export const REQUEST_TIMEOUT_MS = 30_000;
+export const HEADERS_TIMEOUT_MS = 10_000;
 
 /** The fields moleculer-web leaves on a request that our hooks read. */
 type GatewayRequest = IncomingMessage &
@@ -41,17 +51,32 @@ type GatewayRequest = IncomingMessage &
 
 interface AliasLike {
   method: string;
+  routeSpec?: RouteSpec;
   match(url: string): unknown;
 }
 
 /** The gateway service instance, as far as the error writer needs it. */
 type GatewayThis = Service & {
   aliases: AliasLike[];
+  /** moleculer-web's own alias lookup, the one its router uses */
+  resolveAlias(url: string, method: string): { alias: AliasLike; params: Record<string, unknown> } | false;
   writeCorsHeaders(route: unknown, req: IncomingMessage, res: ServerResponse, isPreFlight: boolean): void;
 };
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The route the router itself resolves for a request (for a CORS preflight: for the method it announces). */
+function routeSpecOf(service: GatewayThis, req: IncomingMessage): RouteSpec | undefined {
+  const greq = req as GatewayRequest;
+  const method = req.method === "OPTIONS" ? String(req.headers["access-control-request-method"] ?? "") : (req.method ?? "GET");
+  const found = service.resolveAlias(greq.parsedUrl ?? (req.url ?? "/").split("?")[0]!, method);
+  return found === false ? undefined : found.alias.routeSpec;
+}
+
+/** The methods the route table serves on a path, for `Allow` headers. */
+function allowedMethods(service: GatewayThis, path: string): string[] {
+  return [...new Set(service.aliases.filter((a) => a.match(path) !== false).map((a) => a.method))];
+}
 
 function sameSecret(given: string, expected: string): boolean {
   const a = createHash("sha256").update(given).digest();
@@ -87,7 +112,7 @@ function replyFor(service: GatewayThis, req: GatewayRequest, err: unknown): Http
   const noRoute = reply.status === 404 && e.name === "NotFoundError" && req.$alias === undefined;
   if (!noRoute) return reply;
   const path = req.parsedUrl ?? (req.url ?? "/").split("?")[0]!;
-  const allowed = [...new Set(service.aliases.filter((a) => a.match(path) !== false).map((a) => a.method))];
+  const allowed = allowedMethods(service, path);
   if (allowed.length > 0 && !allowed.includes(req.method ?? "")) {
     return {
       status: 405,
@@ -131,7 +156,7 @@ function corsSettings(origins: AppConfig["corsOrigins"]): ApiSettingsSchema["cor
   if (origins === null) return undefined;
   return {
     origin: origins === "*" ? "*" : [...origins],
-    methods: ["GET", "POST", "OPTIONS"],
+    methods: ["GET", "HEAD", "POST", "OPTIONS"],
     allowedHeaders: ["Content-Type", "X-Api-Key", "Authorization", "X-Request-ID"],
     exposedHeaders: ["Retry-After", "X-Rate-Limit-Remaining", "X-Request-ID"],
     // Credentials only with an explicit origin list ("*" with credentials is rejected by browsers).
@@ -145,29 +170,31 @@ function buildAliases(routes: readonly RouteSpec[]): NonNullable<ApiRouteSchema[
   for (const spec of routes) {
     const key = `${spec.method} ${toAliasPath(spec.path)}`;
     if (aliases[key] !== undefined) throw new Error(`Route table has ${key} twice`);
-    if (spec.implemented) {
-      aliases[key] = { action: spec.action, routeSpec: spec };
-    } else {
-      const fullPath = API_PREFIX + spec.path;
-      aliases[key] = {
-        routeSpec: spec,
-        handler(_req: IncomingMessage, _res: ServerResponse, next?: (err?: unknown) => void) {
-          next?.(new NotImplementedError(spec.method, fullPath, serviceOfAction(spec.action)));
-        },
-      };
-    }
+    const fullPath = API_PREFIX + spec.path;
+    const alias = spec.implemented
+      ? { action: spec.action, routeSpec: spec }
+      : {
+          routeSpec: spec,
+          handler(_req: IncomingMessage, _res: ServerResponse, next?: (err?: unknown) => void) {
+            next?.(new NotImplementedError(spec.method, fullPath, serviceOfAction(spec.action)));
+          },
+        };
+    aliases[key] = alias;
+    // HEAD wherever GET: the same answer, whose body Node leaves out.
+    if (spec.method === "GET") aliases[`HEAD ${toAliasPath(spec.path)}`] = alias;
   }
   return aliases;
 }
 
 /**
- * Guards `/admin/*` before anything else looks at the request (moleculer-web resolves the target service before
- * `onBeforeCall`, which would tell an unauthenticated caller whether the service runs).
+ * Guards the admin routes before anything else looks at the request (moleculer-web resolves the target service
+ * before `onBeforeCall`, which would tell an unauthenticated caller whether the service runs). Whether a request is
+ * an admin request is decided from the route the router itself resolves for it (`auth: "admin"` in the route
+ * table), so spelling the path another way (`/Admin/…`, `//admin`) cannot slip past.
  */
 function createAdminGuard(adminApiKey: string | null, openWithoutKey: boolean) {
-  return function adminGuard(req: IncomingMessage, _res: ServerResponse, next: (err?: unknown) => void): void {
-    const url = (req as GatewayRequest).originalUrl ?? req.url ?? "";
-    if (!/^(\/api\/v1)?\/admin(\/|\?|$)/.test(url)) return next();
+  return function adminGuard(this: GatewayThis, req: IncomingMessage, _res: ServerResponse, next: (err?: unknown) => void): void {
+    if (routeSpecOf(this, req)?.auth !== "admin") return next();
     if (adminApiKey === null) return next(openWithoutKey ? undefined : new AdminDisabledError());
     const given = presentedApiKey(req);
     if (given === undefined || !sameSecret(given, adminApiKey)) return next(new UnauthorizedError());
@@ -175,12 +202,60 @@ function createAdminGuard(adminApiKey: string | null, openWithoutKey: boolean) {
   };
 }
 
-/** The checks that need the matched route: admin key, body shape, whole-body params, fixed params. */
-function beforeCall(adminApiKey: string | null) {
-  return function onBeforeCall(_ctx: unknown, _route: unknown, req: IncomingMessage): void {
+/**
+ * HTTP method semantics moleculer-web lacks:
+ * - OPTIONS never runs a route's handler. With CORS on, a preflight (it names Access-Control-Request-Method) is
+ *   left to moleculer-web's CORS step; any other OPTIONS answers 204 with the methods the path serves.
+ * - HEAD answers what GET would, headers only. moleculer-web would end a HEAD answer without its Content-Length:
+ *   it writes the GET answer instead, and Node leaves the body out (the response knows it answers a HEAD).
+ */
+function createMethodSemantics(corsEnabled: boolean) {
+  return function methodSemantics(this: GatewayThis, req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void {
+    if (req.method === "HEAD") {
+      req.method = "GET";
+      const end = res.end.bind(res) as (chunk?: unknown, ...rest: unknown[]) => ServerResponse;
+      res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+        if ((typeof chunk === "string" || Buffer.isBuffer(chunk)) && !res.headersSent && !res.hasHeader("Content-Length")) {
+          res.setHeader("Content-Length", Buffer.byteLength(chunk));
+        }
+        return end(chunk, ...rest);
+      }) as ServerResponse["end"];
+      return next();
+    }
+    if (req.method !== "OPTIONS") return next();
+    if (corsEnabled && req.headers["access-control-request-method"] !== undefined) return next();
     const greq = req as GatewayRequest;
+    const allowed = allowedMethods(this, greq.parsedUrl ?? (req.url ?? "/").split("?")[0]!);
+    res.writeHead(204, { Allow: [...allowed, "OPTIONS"].join(", "), "Content-Length": "0" });
+    res.end();
+  };
+}
+
+/**
+ * The checks that need the matched route: admin key, body shape, whole-body params, fixed params. Also hands the
+ * client's address (behind the trusted proxies) to the action in `meta.clientIp`, for per-client limits.
+ */
+function beforeCall(adminApiKey: string | null, trustProxy: number) {
+  return async function onBeforeCall(
+    this: Service,
+    ctx: { meta: Record<string, unknown> },
+    _route: unknown,
+    req: IncomingMessage,
+  ): Promise<void> {
+    const greq = req as GatewayRequest;
+    ctx.meta["clientIp"] = clientIp(req, trustProxy);
     const spec = greq.$alias?.routeSpec;
     if (spec === undefined) return;
+    // On a fresh embedded devnet the first start deploys the protocol right after the API opens: until that is
+    // indexed, a build would only fail with a misleading message.
+    if (spec.requiresProtocol && (await findHealthMiddleware(this.broker)?.isFailing(PROTOCOL_DEPLOYMENT_CHECK))) {
+      throw new DomainError(
+        "PROTOCOL_DEPLOYING",
+        "The protocol is being deployed on this fresh devnet (first start); retry in a few seconds.",
+        {},
+        { retryable: true },
+      );
+    }
     if (spec.auth === "admin" && adminApiKey !== null) {
       const given = presentedApiKey(req);
       if (given === undefined || !sameSecret(given, adminApiKey)) throw new UnauthorizedError();
@@ -197,6 +272,45 @@ function beforeCall(adminApiKey: string | null) {
   };
 }
 
+/** The body reader, told by the resolved route whether raw text is accepted besides JSON. */
+function readBodyForRoute(limitBytes: number) {
+  return function readBody(this: GatewayThis, req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void {
+    createBodyReader(limitBytes, () => routeSpecOf(this, req)?.wholeBodyAs !== undefined)(req, res, next);
+  };
+}
+
+type Middleware = (this: unknown, req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+/**
+ * moleculer-web rebuilds an error handed to a middleware's `next` as a MoleculerError and drops its `data` unless
+ * it is one already; this hands ours over as MoleculerErrors with type, data and the status of our table.
+ */
+function keepingErrorData(mw: Middleware): Middleware {
+  // `this` is the gateway service, as moleculer-web calls its middlewares.
+  return function (this: unknown, req, res, next) {
+    mw.call(this, req, res, (err) => {
+      if (!(err instanceof TypedError)) return next(err);
+      const e = new Errors.MoleculerError(err.message, httpStatusOfError(err), err.type, err.data);
+      e.name = err.name;
+      next(e);
+    });
+  };
+}
+
+/**
+ * Timeouts moleculer-web does not set: the headers limit, and how often Node checks them (every 30 s by default,
+ * which would let a 10 s limit stretch to 40 s). Call before the server listens.
+ */
+export function applyServerTimeouts(server: Server, opts: Pick<GatewayOptions, "headersTimeoutMs" | "requestTimeoutMs">): void {
+  const headers = opts.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  server.headersTimeout = headers;
+  // A public property of http.Server read when it starts listening, missing from @types/node.
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.max(
+    100,
+    Math.min(1_000, Math.floor(headers / 2)),
+  );
+}
+
 /** moleculer-web settings for the gateway. */
 export function buildGatewaySettings(opts: GatewayOptions): ApiSettingsSchema {
   const route: ApiRouteSchema = {
@@ -208,12 +322,13 @@ export function buildGatewaySettings(opts: GatewayOptions): ApiSettingsSchema {
     bodyParsers: false,
     mergeParams: true,
     use: [
+      createMethodSemantics(opts.corsOrigins !== null),
       createAdminGuard(opts.adminApiKey, opts.adminOpenWithoutKey ?? true),
       // Rate limit next, so a rejected request's body is never read.
       createPostRateLimit({ limitPerMinute: opts.rateLimitPostPerMinute, trustProxy: opts.trustProxy, now: opts.now }),
-      createBodyReader(opts.bodyLimitBytes ?? BODY_LIMIT_BYTES),
-    ] as unknown as ApiRouteSchema["use"],
-    onBeforeCall: beforeCall(opts.adminApiKey) as unknown as ApiRouteSchema["onBeforeCall"],
+      readBodyForRoute(opts.bodyLimitBytes ?? BODY_LIMIT_BYTES),
+    ].map(keepingErrorData) as unknown as ApiRouteSchema["use"],
+    onBeforeCall: beforeCall(opts.adminApiKey, opts.trustProxy) as unknown as ApiRouteSchema["onBeforeCall"],
     logging: true,
   };
   return {
@@ -224,6 +339,7 @@ export function buildGatewaySettings(opts: GatewayOptions): ApiSettingsSchema {
     routes: [route],
     cors: corsSettings(opts.corsOrigins),
     onError: onError as unknown as ApiSettingsSchema["onError"],
+    requestTimeout: opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
     qsOptions: { parameterLimit: 100, depth: 2, arrayLimit: 20 },
     // Per-request lines at debug (info costs ~35% throughput); params and response data are never logged.
     logRequest: "debug",

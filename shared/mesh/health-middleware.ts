@@ -1,8 +1,10 @@
 /**
  * Kubernetes liveness/readiness probes as a broker middleware, on their own HTTP server (HEALTH_PORT):
  * - `GET /live`  200 while the process runs, 503 once the broker is stopping;
- * - `GET /ready` 200 once the broker has started and `readyDelayMs` has passed (time for service discovery
- *   and the gateway's alias debounce), 503 while starting, stopping, or disconnected from the transporter.
+ * - `GET /ready` 200 once the broker has started, `readyDelayMs` has passed (time for service discovery and the
+ *   gateway's alias debounce) and every readiness check the process's services registered passes (the chain is
+ *   reachable, the store is open, the protocol is deployed and indexed, …); 503 while starting, stopping,
+ *   disconnected from the transporter, or while a check fails — the body names the failing checks.
  * The server opens in the broker's `starting` hook (so /live answers during startup) and closes in `stopped`.
  * The clock is injected so tests can cross the ready delay without waiting.
  */
@@ -18,15 +20,31 @@ export interface HealthOptions {
   now?: () => number;
 }
 
-export type HealthStatus = "starting" | "ready" | "disconnected" | "stopping";
+export type HealthStatus = "starting" | "ready" | "disconnected" | "stopping" | "not-ready";
+
+/** A readiness check: resolves true when the part it checks can serve (a thrown error counts as false). */
+export type ReadinessCheck = () => Promise<boolean> | boolean;
+
+/** How long a check's last answer is reused, and how long one may take. */
+const CHECK_TTL_MS = 1_000;
+const CHECK_TIMEOUT_MS = 2_000;
 
 export interface HealthMiddleware extends Middleware {
   name: "Health";
   /** Where the probe server listens, once the broker is starting. */
   address(): AddressInfo | null;
-  /** What `/ready` would answer now. */
+  /** What `/ready` would answer now (before running the registered checks). */
   status(): HealthStatus;
+  /** Registers a readiness check under `name` (a service registers its own when it starts). */
+  addCheck(name: string, check: ReadinessCheck): void;
+  /** The names of the checks that fail now. */
+  failingChecks(): Promise<string[]>;
+  /** Whether the check registered under `name` fails now (false when there is none). */
+  isFailing(name: string): Promise<boolean>;
 }
+
+/** The check the embedded first start registers while it deploys the protocol; protocol routes wait for it. */
+export const PROTOCOL_DEPLOYMENT_CHECK = "protocol deployment";
 
 export function createHealthMiddleware(options: HealthOptions): HealthMiddleware {
   const readyDelayMs = options.readyDelayMs ?? 500;
@@ -35,6 +53,27 @@ export function createHealthMiddleware(options: HealthOptions): HealthMiddleware
   let startedAt: number | null = null;
   let stopping = false;
   let server: http.Server | null = null;
+  const checks = new Map<string, { check: ReadinessCheck; ok: boolean; at: number }>();
+
+  const runCheck = async (entry: { check: ReadinessCheck; ok: boolean; at: number }): Promise<boolean> => {
+    if (now() - entry.at < CHECK_TTL_MS) return entry.ok;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), CHECK_TIMEOUT_MS);
+      timer.unref();
+    });
+    try {
+      entry.ok = await Promise.race([Promise.resolve(entry.check()).catch(() => false), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+    entry.at = now();
+    return entry.ok;
+  };
+  const failingChecks = async (): Promise<string[]> => {
+    const results = await Promise.all([...checks].map(async ([name, entry]) => ((await runCheck(entry)) ? null : name)));
+    return results.filter((n): n is string => n !== null);
+  };
 
   const status = (): HealthStatus => {
     if (stopping) return "stopping";
@@ -60,7 +99,10 @@ export function createHealthMiddleware(options: HealthOptions): HealthMiddleware
       else reply(res, 200, { status: "alive" });
     } else if (path === "/ready") {
       const s = status();
-      reply(res, s === "ready" ? 200 : 503, { status: s });
+      if (s !== "ready") return reply(res, 503, { status: s });
+      void failingChecks().then((failing) =>
+        failing.length === 0 ? reply(res, 200, { status: "ready" }) : reply(res, 503, { status: "not-ready", failing }),
+      );
     } else {
       reply(res, 404, { error: "NOT_FOUND", message: "Probes: GET /live, GET /ready." });
     }
@@ -70,6 +112,14 @@ export function createHealthMiddleware(options: HealthOptions): HealthMiddleware
     name: "Health",
     address: () => (server?.address() as AddressInfo | null | undefined) ?? null,
     status,
+    addCheck(name, check) {
+      checks.set(name, { check, ok: false, at: -Infinity });
+    },
+    failingChecks,
+    async isFailing(name) {
+      const entry = checks.get(name);
+      return entry !== undefined && !(await runCheck(entry));
+    },
     created(b: ServiceBroker) {
       broker = b;
     },
@@ -106,4 +156,9 @@ export function createHealthMiddleware(options: HealthOptions): HealthMiddleware
 export function findHealthMiddleware(broker: ServiceBroker): HealthMiddleware | undefined {
   const list = (broker as unknown as { middlewares: { list: Middleware[] } }).middlewares.list;
   return list.find((m): m is HealthMiddleware => m.name === "Health");
+}
+
+/** Registers a readiness check with the broker's health middleware (nothing happens without one, e.g. in tests). */
+export function addReadinessCheck(broker: ServiceBroker, name: string, check: ReadinessCheck): void {
+  findHealthMiddleware(broker)?.addCheck(name, check);
 }

@@ -1,10 +1,11 @@
 /**
  * Generates the OpenAPI 3.0 document of the public API from the route table (routes.ts), so the document
- * lists exactly what the gateway serves. Request/response shapes are described in words (the table's notes)
- * until each service's issue adds schemas.
+ * lists exactly what the gateway serves: every operation (HEAD beside each GET), every status it can answer with
+ * the error codes of each, and the body schemas (response-schemas.ts).
  */
+import { httpStatusOfType } from "./error-mapping";
+import { RESPONSE_SCHEMAS, type SchemaName } from "./response-schemas";
 import type { RouteSpec } from "./routes";
-import { serviceOfAction } from "./routes";
 
 export const API_PREFIX = "/api/v1";
 
@@ -42,10 +43,92 @@ function operationId(route: RouteSpec): string {
   return words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join("");
 }
 
-const errorRef = (description: string): Json => ({
-  description,
-  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
-});
+const schemaRef = (name: SchemaName): Json => ({ $ref: `#/components/schemas/${name}` });
+
+/** Error codes the gateway itself may answer on a route, whatever its service does. */
+function gatewayCodes(route: RouteSpec): string[] {
+  const codes = ["VALIDATION_ERROR", "BAD_REQUEST", "ORIGIN_NOT_ALLOWED", "INTERNAL_ERROR", "SERVICE_UNAVAILABLE", "REQUEST_TIMEOUT"];
+  if (pathParamNames(route.path).length > 0) codes.push("UNABLE_DECODE_PARAM");
+  if (route.method === "POST") codes.push("MALFORMED_JSON", "INVALID_BODY", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED");
+  if (route.auth === "admin") codes.push("UNAUTHORIZED", "FORBIDDEN");
+  if (route.requiresProtocol) codes.push("PROTOCOL_DEPLOYING");
+  if (!route.implemented) codes.push("NOT_IMPLEMENTED");
+  return codes;
+}
+
+/** The status of an error code; a code the error mapping does not know is a defect of the route table. */
+function statusOf(code: string, route: RouteSpec): number {
+  const status = httpStatusOfType(code);
+  if (status === undefined) throw new Error(`${route.method} ${route.path} declares error ${code}, which HTTP_STATUS_OF_TYPE does not map`);
+  return status;
+}
+
+/** `{ error, message }` whose `error` is one of `codes`, in the shape `failure` (the route's own fields, or Error). */
+const failureOf = (failure: SchemaName, codes: readonly string[], status: number): Json =>
+  status >= 500
+    ? schemaRef(failure)
+    : { allOf: [schemaRef(failure), { type: "object", properties: { error: { type: "string", enum: [...codes].sort() } } }] };
+
+const GENERIC_DESCRIPTION: Record<number, string> = {
+  400: "invalid request: malformed JSON, wrong types or values",
+  401: "admin API key missing or wrong",
+  403: "origin not allowed (CORS_ORIGINS), or an admin route on a network without ADMIN_API_KEY",
+  404: "not found",
+  409: "conflict with a transaction in flight",
+  413: "body too large",
+  415: "body not sent as application/json",
+  429: "too many requests",
+  500: "unexpected server error",
+  501: "not implemented yet",
+  502: "an upstream call failed",
+  503: "the service behind this route is not available (Retry-After)",
+  504: "the service did not answer in time",
+};
+
+/**
+ * Every status the route can answer, each with its body: 200 with the route's schema, and per error status the
+ * codes it can carry — the gateway's own and the route's (`errors`), mapped through HTTP_STATUS_OF_TYPE.
+ */
+function responsesOf(route: RouteSpec, opts: OpenApiOptions): Json {
+  const contentType = route.responseType ?? "application/json";
+  const success = contentType === "application/json" ? (route.responseSchema ? schemaRef(route.responseSchema) : {}) : { type: "string" };
+  const responses: Json = { "200": { description: route.response, content: { [contentType]: { schema: success } } } };
+
+  const byStatus = new Map<number, { own: string[]; gateway: string[] }>();
+  const add = (code: string, kind: "own" | "gateway") => {
+    const status = statusOf(code, route);
+    if (status < 400) return;
+    const entry = byStatus.get(status) ?? { own: [], gateway: [] };
+    entry[kind].push(code);
+    byStatus.set(status, entry);
+  };
+  for (const code of gatewayCodes(route)) add(code, "gateway");
+  for (const code of route.errors ?? []) add(code, "own");
+  for (const [status, { own, gateway }] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const schemas = [
+      ...(own.length > 0 ? [failureOf(route.failureSchema ?? "Error", own, status)] : []),
+      ...(gateway.length > 0 ? [failureOf("Error", gateway, status)] : []),
+    ];
+    const limits =
+      status === 413
+        ? ` (over ${Math.round(opts.bodyLimitBytes / 1024)} KiB)`
+        : status === 429 && opts.rateLimitPostPerMinute > 0
+          ? ` (more than ${opts.rateLimitPostPerMinute} POST requests per minute from one client)`
+          : "";
+    const codes = status >= 500 ? "" : `: ${[...own, ...gateway].sort().join(", ")}`;
+    const description = `${route.statuses?.[status] ?? GENERIC_DESCRIPTION[status] ?? "error"}${limits}${codes}`;
+    const schema = schemas.length === 1 ? schemas[0]! : { anyOf: schemas };
+    const errorContentType = route.errorResponseType?.[status] ?? "application/json";
+    responses[String(status)] = {
+      description,
+      content: { [errorContentType]: { schema: errorContentType === "application/json" ? schema : { type: "string" } } },
+      ...(status === 429 || status === 503
+        ? { headers: { "Retry-After": { description: "seconds to wait", schema: { type: "integer" } } } }
+        : {}),
+    };
+  }
+  return responses;
+}
 
 function operation(route: RouteSpec, opts: OpenApiOptions): Json {
   const parameters: Json[] = pathParamNames(route.path).map((name) => ({
@@ -58,37 +141,12 @@ function operation(route: RouteSpec, opts: OpenApiOptions): Json {
     parameters.push({ name: q.name, in: "query", required: q.required, description: q.description, schema: { type: "string" } });
   }
 
-  const contentType = route.responseType ?? "application/json";
-  const responses: Json = {
-    "200": {
-      description: route.response,
-      content: { [contentType]: { schema: contentType === "application/json" ? {} : { type: "string" } } },
-    },
-  };
-  for (const [status, description] of Object.entries(route.statuses ?? {})) {
-    responses[status] = errorRef(description);
-  }
-  responses["400"] ??= errorRef("invalid request: malformed JSON, wrong types or unknown enum values");
-  if (route.method === "POST") {
-    responses["413"] = errorRef(`body larger than ${Math.round(opts.bodyLimitBytes / 1024)} KiB`);
-    if (opts.rateLimitPostPerMinute > 0) {
-      responses["429"] = {
-        ...errorRef(`more than ${opts.rateLimitPostPerMinute} POST requests per minute from one client`),
-        headers: { "Retry-After": { description: "seconds to wait", schema: { type: "integer" } } },
-      };
-    }
-  }
-  if (route.auth === "admin") responses["401"] = errorRef("admin API key missing or wrong (when one is configured)");
-  if (!route.implemented) responses["501"] = errorRef(`not implemented yet (${serviceOfAction(route.action)} service)`);
-  responses["500"] = errorRef("unexpected server error");
-  responses["503"] = errorRef("the service behind this route is not available");
-
   const op: Json = {
     operationId: operationId(route),
     summary: route.summary,
     tags: [route.tag],
     parameters,
-    responses,
+    responses: responsesOf(route, opts),
     "x-moleculer-action": route.action,
     "x-implemented": route.implemented,
   };
@@ -110,6 +168,17 @@ function operation(route: RouteSpec, opts: OpenApiOptions): Json {
   return op;
 }
 
+/** HEAD of a GET route: the same statuses and headers, no body. */
+function headOperation(get: Json): Json {
+  const responses = Object.fromEntries(
+    Object.entries(get["responses"] as Record<string, Json>).map(([status, r]) => [
+      status,
+      { description: r["description"], headers: r["headers"] },
+    ]),
+  );
+  return { ...get, operationId: `head${String(get["operationId"]).replace(/^get/, "")}`, responses };
+}
+
 /** The whole document. Paths are absolute (`/api/v1/...`). */
 export function buildOpenApiDocument(routes: readonly RouteSpec[], opts: OpenApiOptions): Json {
   const paths: Record<string, Record<string, Json>> = {};
@@ -119,6 +188,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], opts: OpenApi
     const item = (paths[path] ??= {});
     if (item[method] !== undefined) throw new Error(`Route table has ${route.method} ${path} twice`);
     item[method] = operation(route, opts);
+    if (method === "get") item["head"] = headOperation(item[method]);
   }
   return {
     openapi: "3.0.3",
@@ -126,24 +196,13 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], opts: OpenApi
       title: opts.title,
       version: opts.version,
       description:
-        "Anchors hashes of files and texts (certificates) on Cardano and verifies them. " +
-        "Every error answers JSON { error, message }.",
+        "Anchors hashes of files and texts (certificates) on Cardano and verifies them. " + "Every error answers JSON { error, message }.",
     },
     servers: [{ url: "/" }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
     components: {
-      schemas: {
-        Error: {
-          type: "object",
-          required: ["error", "message"],
-          properties: {
-            error: { type: "string", description: "stable SCREAMING_SNAKE code, e.g. VALIDATION_ERROR" },
-            message: { type: "string", description: "what is wrong, in words" },
-          },
-          additionalProperties: true,
-        },
-      },
+      schemas: RESPONSE_SCHEMAS,
       securitySchemes: { adminApiKey: { type: "apiKey", in: "header", name: "X-Api-Key" } },
     },
   };

@@ -50,18 +50,26 @@ export class FixedWindowRateLimiter {
   }
 }
 
-/** The client's IP: the socket peer, or the first X-Forwarded-For entry when the proxy is trusted. */
-export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
-  if (trustProxy) {
-    const forwarded = req.headers["x-forwarded-for"];
-    const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(",")[0]?.trim();
-    if (first) return first;
+/**
+ * The client's IP behind `trustedProxies` proxies of our own: each appends the address it received the request
+ * from to X-Forwarded-For, so the client is the entry that many hops from the right. Entries further left were
+ * written by the client and prove nothing. With fewer entries than trusted hops, or none trusted, the socket peer.
+ */
+export function clientIp(req: IncomingMessage, trustedProxies: number): string {
+  if (trustedProxies > 0) {
+    const header = req.headers["x-forwarded-for"];
+    const entries = (Array.isArray(header) ? header.join(",") : (header ?? ""))
+      .split(",")
+      .map((e) => e.trim())
+      .filter((e) => e !== "");
+    const client = entries[entries.length - trustedProxies];
+    if (client !== undefined) return client;
   }
   return req.socket.remoteAddress ?? "unknown";
 }
 
 /** Connect-style middleware limiting POSTs per client; other methods pass untouched. */
-export function createPostRateLimit(options: { limitPerMinute: number; trustProxy: boolean; now: () => number }) {
+export function createPostRateLimit(options: { limitPerMinute: number; trustProxy: number; now: () => number }) {
   const limiter = new FixedWindowRateLimiter(options.limitPerMinute, 60_000, options.now);
   return function postRateLimit(req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void {
     if (req.method !== "POST" || options.limitPerMinute <= 0) return next();

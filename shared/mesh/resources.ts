@@ -8,12 +8,13 @@
  * loopback port) under DATA_DIR/devnet. Scale mode: MONGO_URL and OGMIOS_URL; a process with a transporter
  * refuses to start its own devnet, since every process would otherwise see a different chain.
  */
+import { TypedError } from "../domain/errors";
 import { join } from "node:path";
 import type * as DevnetModule from "../devnet";
 import type { Devnet, DevnetOptions } from "../devnet";
 import type * as StoreModule from "../store";
 import type { Store } from "../store";
-import type { AppConfig, Network } from "./config";
+import type { AppConfig, Network } from "../config/config";
 
 export interface ChainEndpoint {
   /** Ogmios v6 WebSocket URL (the embedded devnet's, or OGMIOS_URL). */
@@ -30,11 +31,10 @@ export interface MeshResourceHandles {
   chain(): Promise<ChainEndpoint>;
 }
 
-export class ResourceError extends Error {
-  readonly type = "RESOURCE_UNAVAILABLE";
+export class ResourceError extends TypedError<"RESOURCE_UNAVAILABLE"> {
+  override readonly name = "ResourceError";
   constructor(message: string) {
-    super(message);
-    this.name = "ResourceError";
+    super("RESOURCE_UNAVAILABLE", message);
   }
 }
 

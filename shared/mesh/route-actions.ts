@@ -10,17 +10,14 @@
  */
 import type { ActionSchema } from "moleculer";
 import { ROUTES, type ImplementedRouteActionName, type RouteActionName, type RouteSpec } from "./routes";
-import type { ServiceName } from "./service-names";
+import type { ServiceName } from "../config/service-names";
 
 export type RouteActions<S extends ServiceName> = { [K in ImplementedRouteActionName<S>]: ActionSchema } & {
   [K in RouteActionName<S>]?: ActionSchema;
 };
 
 /** The gateway-facing actions of service S, checked against the route table. */
-export function defineRouteActions<S extends ServiceName>(
-  _service: S,
-  actions: RouteActions<S>,
-): Record<string, ActionSchema> {
+export function defineRouteActions<S extends ServiceName>(_service: S, actions: RouteActions<S>): Record<string, ActionSchema> {
   const out: Record<string, ActionSchema> = {};
   for (const [name, schema] of Object.entries(actions as Record<string, ActionSchema>)) {
     out[name] = { ...schema, visibility: "published" };

@@ -1,5 +1,5 @@
 /**
- * THE route table of the public HTTP API (interface.md + decisions.md). The gateway's aliases, its action
+ * THE route table of the public HTTP API (docs/api.md#route-index). The gateway's aliases, its action
  * whitelist and the OpenAPI document are all generated from this one list, so they cannot drift apart.
  *
  * Conventions:
@@ -9,7 +9,8 @@
  *   issue flips it to `true`; from then on `defineRouteActions` (route-actions.ts) makes the service file fail to
  *   compile until it declares that action, and test/mesh/route-actions.spec.ts checks it is registered.
  */
-import type { ServiceName } from "./service-names";
+import type { ServiceName } from "../config/service-names";
+import type { SchemaName } from "./response-schemas";
 
 export type HttpMethod = "GET" | "POST";
 
@@ -34,7 +35,15 @@ export interface RouteSpec {
   readonly response: string;
   /** Content type of a 200 (default application/json). */
   readonly responseType?: "application/json" | "text/html" | "text/plain";
-  /** Non-200 statuses the route documents, beyond the gateway's common ones. */
+  /** Schema of a 200 JSON body (response-schemas.ts). */
+  readonly responseSchema?: SchemaName;
+  /** The error codes the route's service answers (their statuses come from HTTP_STATUS_OF_TYPE). */
+  readonly errors?: readonly string[];
+  /** Schema of those errors' bodies, when they carry the route's own fields beside `error` and `message`. */
+  readonly failureSchema?: SchemaName;
+  /** Content type of an error status other than JSON (an HTML page). */
+  readonly errorResponseType?: Readonly<Record<number, "text/html">>;
+  /** Descriptions of error statuses, in words (default: a generic one). */
   readonly statuses?: Readonly<Record<number, string>>;
   readonly query?: readonly QueryParamSpec[];
   /** Regex patterns of path parameters. */
@@ -42,6 +51,8 @@ export interface RouteSpec {
   readonly implemented: boolean;
   /** "admin": needs ADMIN_API_KEY when it is configured. */
   readonly auth?: "admin";
+  /** Needs the deployed protocol: answers 503 while the embedded first start is still deploying it. */
+  readonly requiresProtocol?: true;
   /** The whole body (any JSON value, or raw text) is passed to the action as this param. */
   readonly wholeBodyAs?: string;
   /** Params the gateway adds to every call of this route (one action serving several paths). */
@@ -59,6 +70,7 @@ const pluginListRoutes = (segment: string, label: string) =>
       tag: "plugins",
       summary: `List the indexer's ${label} plugins`,
       response: "PluginListResponse",
+      responseSchema: "PluginList",
       fixedParams: { type: segment },
       auth: "admin",
       implemented: true,
@@ -70,6 +82,8 @@ const pluginListRoutes = (segment: string, label: string) =>
       tag: "plugins",
       summary: `Details and execution metrics of one ${label} plugin`,
       response: "PluginDetailResponse",
+      responseSchema: "PluginDetail",
+      errors: ["NOT_FOUND"],
       statuses: { 404: "no plugin of that type and name" },
       fixedParams: { type: segment },
       auth: "admin",
@@ -86,6 +100,7 @@ export const ROUTES = [
     tag: "meta",
     summary: "This API as an OpenAPI 3 document",
     response: "OpenAPI 3.0 document generated from the gateway's route table",
+    responseSchema: "OpenApiDocument",
     implemented: true,
   },
   {
@@ -95,6 +110,7 @@ export const ROUTES = [
     tag: "meta",
     summary: "Which extensions this instance runs",
     response: "object: extension identifier → enabled (fractionized-certificate, tokenizable-certificate)",
+    responseSchema: "Extensions",
     implemented: true,
   },
 
@@ -102,12 +118,16 @@ export const ROUTES = [
   {
     method: "POST",
     path: "/transaction/build",
+    requiresProtocol: true,
     action: "tx-builder.build",
     tag: "transaction",
     summary: "Build an unsigned transaction (certificates, bootstrap, init, burn, deploy)",
     request: "BuildTransactionRequest { type, address, certificates[], bootstrapDatum?, stateId? }",
     response: "BuildTransactionResponse { unsignedTransaction, type, status { code, message } }",
     statuses: { 409: "PENDING_TRANSACTION (BuildTransactionResponse)" },
+    responseSchema: "BuildTransactionResponse",
+    errors: ["ERROR", "UNKNOWN_ERROR", "INSUFFICIENT_FUNDS", "COLLATERAL_REQUIRED", "PENDING_TRANSACTION"],
+    failureSchema: "BuildFailure",
     implemented: true,
   },
   {
@@ -122,17 +142,23 @@ export const ROUTES = [
       400: "malformed CBOR (INVALID_TRANSACTION) or rejected by the ledger (LEDGER_REJECTED: the reason in `message`, the Ogmios `code`)",
       409: "an input is already spent by a transaction still in flight (INPUTS_IN_FLIGHT); for extension inserts that lost a race the body carries rebuiltTransaction",
     },
+    responseSchema: "SubmitResponse",
+    errors: ["INVALID_TRANSACTION", "LEDGER_REJECTED", "INPUTS_IN_FLIGHT", "CHAIN_UNAVAILABLE"],
     implemented: true,
   },
   {
     method: "POST",
     path: "/transaction/prepare-collateral",
+    requiresProtocol: true,
     action: "tx-builder.prepareCollateral",
     tag: "transaction",
     summary: "Build a transaction creating a dedicated 5 ADA collateral UTxO",
     request: "PrepareCollateralRequest { senderAddress }",
     response: "BuildTransactionResponse (COLLATERAL_ALREADY_AVAILABLE when nothing is to be signed)",
     statuses: { 409: "all UTxOs locked by in-flight transactions" },
+    responseSchema: "BuildTransactionResponse",
+    errors: ["ERROR", "UNKNOWN_ERROR", "INSUFFICIENT_FUNDS", "COLLATERAL_REQUIRED", "PENDING_TRANSACTION"],
+    failureSchema: "BuildFailure",
     implemented: true,
   },
   {
@@ -144,6 +170,8 @@ export const ROUTES = [
     response: "200 once included",
     statuses: { 404: "not (yet) on chain" },
     pathPatterns: { hash: TX_HASH },
+    responseSchema: "Confirmation",
+    errors: ["NOT_FOUND"],
     implemented: true,
   },
 
@@ -156,6 +184,8 @@ export const ROUTES = [
     summary: "Certificates anchoring this data hash (oldest first)",
     response: "array of certificate records",
     statuses: { 404: "no certificate for this hash" },
+    responseSchema: "CertificateRecords",
+    errors: ["NOT_FOUND"],
     implemented: true,
   },
   {
@@ -167,6 +197,8 @@ export const ROUTES = [
     response: "one certificate record",
     statuses: { 404: "not found" },
     pathPatterns: { transactionHash: TX_HASH },
+    responseSchema: "CertificateRecord",
+    errors: ["NOT_FOUND"],
     implemented: true,
   },
   {
@@ -177,6 +209,8 @@ export const ROUTES = [
     summary: "Resolve a short link",
     response: "HTML page",
     responseType: "text/html",
+    errors: ["INVALID_SHORT_CODE", "NOT_FOUND"],
+    errorResponseType: { 404: "text/html" },
     implemented: true,
   },
 
@@ -184,21 +218,47 @@ export const ROUTES = [
   {
     method: "POST",
     path: "/user/request/action",
+    requiresProtocol: true,
     action: "user-state.requestAction",
     tag: "user",
     summary: "Step 1 of a user action: get the message to sign",
     request: "UserActionRequest { address, action: USER_INFO|INVALIDATE_STATE|OPT_OUT, stateId? }",
     response: "UserActionResponse { address, action, message, signature, timestamp, status }",
+    responseSchema: "UserActionChallenge",
+    errors: ["MISSING_FIELD", "INVALID_FIELD", "INVALID_ACTION", "INVALID_ADDRESS", "STATE_ID_REQUIRED"],
+    failureSchema: "UserActionFailure",
     implemented: true,
   },
   {
     method: "POST",
     path: "/user/state/action",
+    requiresProtocol: true,
     action: "user-state.executeAction",
     tag: "user",
     summary: "Step 2 of a user action: execute it with the wallet's signature",
     request: "ExecuteUserActionRequest { address, action, stateId?, message, signature, userSignature, userPublicKey, timestamp }",
     response: "ExecuteUserActionResponse { state?, unsignedTransaction?, status, error? }",
+    responseSchema: "UserActionResult",
+    errors: [
+      "MISSING_FIELD",
+      "INVALID_FIELD",
+      "INVALID_ACTION",
+      "INVALID_ADDRESS",
+      "STATE_ID_REQUIRED",
+      "INVALID_MESSAGE",
+      "INVALID_SIGNATURE",
+      "EXPIRED_CHALLENGE",
+      "CHALLENGE_REPLAYED",
+      "STATE_NOT_FOUND",
+      "NO_ACTIVE_STATE",
+      "STATE_IS_ORACLE",
+      "ERROR",
+      "UNKNOWN_ERROR",
+      "INSUFFICIENT_FUNDS",
+      "COLLATERAL_REQUIRED",
+      "PENDING_TRANSACTION",
+    ],
+    failureSchema: "UserActionFailure",
     implemented: true,
   },
   {
@@ -212,28 +272,54 @@ export const ROUTES = [
       { name: "address", required: true, description: "wallet address (bech32)" },
       { name: "tokenName", required: true, description: "bootstrap token name" },
     ],
+    responseSchema: "Boolean",
+    errors: ["MISSING_PARAMETER", "INVALID_ADDRESS"],
     implemented: true,
   },
 
-  // ── faucet (devnet and testnets only, decisions.md) ─────────────────────────────────────────────
+  // ── faucet (devnet and testnets only, docs/decisions.md#faucet) ─────────────────────────────────────────────
   {
     method: "POST",
     path: "/faucet/request",
+    requiresProtocol: true,
     action: "user-state.faucetRequest",
     tag: "faucet",
     summary: "Step 1 of a faucet claim: get the message to sign (devnet/testnets only)",
     request: "{ address }",
     response: "challenge message and service signature",
+    responseSchema: "FaucetChallenge",
+    errors: ["MISSING_FIELD", "INVALID_FIELD", "INVALID_ADDRESS", "FAUCET_DISABLED", "FAUCET_COOLDOWN", "FAUCET_NOT_CONFIGURED"],
+    failureSchema: "UserActionFailure",
     implemented: true,
   },
   {
     method: "POST",
     path: "/faucet/claim",
+    requiresProtocol: true,
     action: "user-state.faucetClaim",
     tag: "faucet",
     summary: "Step 2 of a faucet claim: receive test funds (devnet/testnets only)",
     request: "signed challenge (as user actions)",
     response: "{ transactionHash }",
+    responseSchema: "FaucetClaim",
+    errors: [
+      "MISSING_FIELD",
+      "INVALID_FIELD",
+      "INVALID_ADDRESS",
+      "FAUCET_DISABLED",
+      "FAUCET_COOLDOWN",
+      "FAUCET_NOT_CONFIGURED",
+      "INVALID_MESSAGE",
+      "INVALID_SIGNATURE",
+      "EXPIRED_CHALLENGE",
+      "CHALLENGE_REPLAYED",
+      "FAUCET_IP_LIMIT",
+      "FAUCET_DAILY_BUDGET",
+      "FAUCET_EMPTY",
+      "FAUCET_SUBMIT_FAILED",
+      "CHAIN_UNAVAILABLE",
+    ],
+    failureSchema: "UserActionFailure",
     implemented: true,
   },
 
@@ -247,6 +333,8 @@ export const ROUTES = [
     response: "credentials (one object when `type` is given)",
     query: [{ name: "type", required: false, description: "only credentials of this type" }],
     statuses: { 404: "no active credential" },
+    responseSchema: "Credentials",
+    errors: ["INVALID_PAYMENT_CREDENTIAL", "NOT_FOUND"],
     implemented: true,
   },
   {
@@ -256,7 +344,17 @@ export const ROUTES = [
     tag: "credential",
     summary: "The credential registered by this AUTH certificate (active or revoked)",
     response: "credential",
+    query: [
+      {
+        name: "issuer",
+        required: false,
+        description:
+          "the issuer you trust (payment credential or bech32 address); without it, the earliest registration, with every other issuer of the same hash in `alsoRegisteredBy`",
+      },
+    ],
     statuses: { 404: "not found" },
+    responseSchema: "Credential",
+    errors: ["NOT_FOUND"],
     implemented: true,
   },
 
@@ -264,41 +362,65 @@ export const ROUTES = [
   {
     method: "POST",
     path: "/library/deploy/proxy",
+    requiresProtocol: true,
     action: "library.deployProxy",
     tag: "library",
     summary: "Build the deployment of the proxy script (signed by the service wallet)",
     request: "none",
     response: "BuildTransactionResponse",
+    responseSchema: "BuildTransactionResponse",
+    errors: ["ERROR", "UNKNOWN_ERROR", "INSUFFICIENT_FUNDS", "COLLATERAL_REQUIRED", "PENDING_TRANSACTION", "NOT_CONFIGURED"],
+    failureSchema: "BuildFailure",
     implemented: true,
   },
   {
     method: "POST",
     path: "/library/upgrade/proxy",
+    requiresProtocol: true,
     action: "library.upgradeProxy",
     tag: "library",
     summary: "Build an upgrade of the proxy script",
     request: "a JSON string (or raw text): the new script reference",
     response: "BuildTransactionResponse",
     wholeBodyAs: "scriptReference",
+    query: [
+      {
+        name: "bootstrapAdministrators",
+        required: false,
+        description: "comma-separated key hashes the new state script is applied with (default: the deployment's)",
+      },
+      { name: "force", required: false, description: "true: upgrade to a script that is not a state script for this proxy" },
+    ],
+    responseSchema: "BuildTransactionResponse",
+    errors: ["ERROR", "UNKNOWN_ERROR", "INSUFFICIENT_FUNDS", "COLLATERAL_REQUIRED", "PENDING_TRANSACTION", "NOT_CONFIGURED"],
+    failureSchema: "BuildFailure",
     implemented: true,
   },
   {
     method: "GET",
     path: "/library/undeploy/{transactionHash}/{outputIndex}",
+    requiresProtocol: true,
     action: "library.undeploy",
     tag: "library",
     summary: "Build a transaction removing one library script UTxO",
     response: "BuildTransactionResponse",
     pathPatterns: { transactionHash: TX_HASH, outputIndex: "^\\d+$" },
+    responseSchema: "BuildTransactionResponse",
+    errors: ["ERROR", "UNKNOWN_ERROR", "INSUFFICIENT_FUNDS", "COLLATERAL_REQUIRED", "PENDING_TRANSACTION", "NOT_CONFIGURED"],
+    failureSchema: "BuildFailure",
     implemented: true,
   },
   {
     method: "GET",
     path: "/library/undeploy/unused",
+    requiresProtocol: true,
     action: "library.undeployUnused",
     tag: "library",
     summary: "Build a transaction reclaiming every unused library script UTxO",
     response: "BuildTransactionResponse",
+    responseSchema: "BuildTransactionResponse",
+    errors: ["ERROR", "UNKNOWN_ERROR", "INSUFFICIENT_FUNDS", "COLLATERAL_REQUIRED", "PENDING_TRANSACTION", "NOT_CONFIGURED"],
+    failureSchema: "BuildFailure",
     implemented: true,
   },
   {
@@ -308,6 +430,8 @@ export const ROUTES = [
     tag: "library",
     summary: "Current on-chain deployment state of the library scripts",
     response: "LibraryDeploymentResponse",
+    responseSchema: "LibraryDeploymentResponse",
+    errors: ["NOT_CONFIGURED"],
     implemented: true,
   },
 
@@ -315,6 +439,7 @@ export const ROUTES = [
   {
     method: "POST",
     path: "/extension/connected-goods/mint/batch",
+    requiresProtocol: true,
     action: "connected-goods.mintBatch",
     tag: "connected-goods",
     summary: "Build the mint of a batch of connected goods",
@@ -325,6 +450,7 @@ export const ROUTES = [
   {
     method: "POST",
     path: "/extension/connected-goods/claim/item",
+    requiresProtocol: true,
     action: "connected-goods.claimItem",
     tag: "connected-goods",
     summary: "Build the claim of one item with its password",
@@ -335,6 +461,7 @@ export const ROUTES = [
   {
     method: "POST",
     path: "/extension/connected-goods/update/item",
+    requiresProtocol: true,
     action: "connected-goods.updateItem",
     tag: "connected-goods",
     summary: "Build the update of a claimed item's social-hub data",
@@ -357,6 +484,7 @@ export const ROUTES = [
   {
     method: "POST",
     path: "/extension/fractionized-certificate/build",
+    requiresProtocol: true,
     action: "fractionized.build",
     tag: "fractionized-certificate",
     summary: "Build an issue (Init/Insert) or a Claim of fractionized tokens",
@@ -384,6 +512,7 @@ export const ROUTES = [
   {
     method: "POST",
     path: "/extension/tokenizable-certificate/build",
+    requiresProtocol: true,
     action: "tokenizable.build",
     tag: "tokenizable-certificate",
     summary: "Build Init, Insert or Redeem of a tokenizable certificate",
@@ -415,6 +544,7 @@ export const ROUTES = [
     tag: "statistic",
     summary: "Accumulated service fees in lovelace",
     response: "integer",
+    responseSchema: "Lovelace",
     implemented: true,
   },
   {
@@ -424,6 +554,7 @@ export const ROUTES = [
     tag: "statistic",
     summary: "Certificate count per category",
     response: "object: category → count",
+    responseSchema: "CertificatesByCategory",
     implemented: true,
   },
 
@@ -436,6 +567,8 @@ export const ROUTES = [
     summary: "A script seen on chain",
     response: "ScriptDto",
     statuses: { 404: "unknown script" },
+    responseSchema: "ScriptDto",
+    errors: ["NOT_FOUND"],
     implemented: true,
   },
   {
@@ -446,6 +579,8 @@ export const ROUTES = [
     summary: "A native script as JSON",
     response: "ScriptJsonDto",
     statuses: { 404: "unknown script" },
+    responseSchema: "ScriptJsonDto",
+    errors: ["NOT_FOUND"],
     implemented: true,
   },
   {
@@ -456,6 +591,8 @@ export const ROUTES = [
     summary: "Script details",
     response: "ScriptDetailDto",
     statuses: { 404: "unknown script" },
+    responseSchema: "ScriptDetailDto",
+    errors: ["NOT_FOUND"],
     implemented: true,
   },
   {
@@ -466,6 +603,8 @@ export const ROUTES = [
     summary: "Script CBOR",
     response: "ScriptCborDto",
     statuses: { 404: "unknown script" },
+    responseSchema: "CborDto",
+    errors: ["NOT_FOUND"],
     implemented: true,
   },
   {
@@ -476,6 +615,8 @@ export const ROUTES = [
     summary: "A datum as JSON",
     response: "JSON datum",
     statuses: { 404: "unknown datum" },
+    responseSchema: "DatumJson",
+    errors: ["NOT_FOUND"],
     implemented: true,
   },
   {
@@ -486,6 +627,8 @@ export const ROUTES = [
     summary: "A datum's CBOR",
     response: "{ cbor }",
     statuses: { 404: "unknown datum" },
+    responseSchema: "CborDto",
+    errors: ["NOT_FOUND"],
     implemented: true,
   },
   {
@@ -496,6 +639,7 @@ export const ROUTES = [
     summary: "Scripts run by a transaction",
     response: "array of TxContractDetails",
     pathPatterns: { txHash: TX_HASH },
+    responseSchema: "TxContractDetails",
     implemented: true,
   },
   {
@@ -506,6 +650,7 @@ export const ROUTES = [
     summary: "Redeemers of a transaction",
     response: "array of TxRedeemerDto",
     pathPatterns: { txHash: TX_HASH },
+    responseSchema: "TxRedeemers",
     implemented: true,
   },
 
@@ -518,6 +663,7 @@ export const ROUTES = [
     summary: "All plugin types with summary statistics",
     response: "PluginOverviewResponse",
     auth: "admin",
+    responseSchema: "PluginOverview",
     implemented: true,
   },
   {
@@ -528,6 +674,7 @@ export const ROUTES = [
     summary: "The indexer's schedulers",
     response: "SchedulerListResponse",
     auth: "admin",
+    responseSchema: "SchedulerList",
     implemented: true,
   },
   {
@@ -539,6 +686,8 @@ export const ROUTES = [
     response: "SchedulerStatusResponse",
     statuses: { 404: "no such scheduler" },
     auth: "admin",
+    responseSchema: "SchedulerStatus",
+    errors: ["NOT_FOUND"],
     implemented: true,
   },
   ...pluginListRoutes("pre-actions", "pre-action"),
@@ -558,10 +707,7 @@ type ActionNamesOf<R, S extends string> = R extends { readonly action: `${S}.${i
 export type RouteActionName<S extends ServiceName> = ActionNamesOf<RouteEntry, S>;
 
 /** Action names of service S that an implemented route targets (the service MUST declare these). */
-export type ImplementedRouteActionName<S extends ServiceName> = ActionNamesOf<
-  Extract<RouteEntry, { readonly implemented: true }>,
-  S
->;
+export type ImplementedRouteActionName<S extends ServiceName> = ActionNamesOf<Extract<RouteEntry, { readonly implemented: true }>, S>;
 
 /** `<service>` part of an action id. */
 export function serviceOfAction(action: string): string {

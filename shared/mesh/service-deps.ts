@@ -4,7 +4,7 @@
  * opened (store, chain provider, …), so no service reads the environment or opens connections at import time.
  */
 import type { ServiceSchema } from "moleculer";
-import type { AppConfig } from "./config";
+import type { AppConfig } from "../config/config";
 import type { MeshResourceHandles } from "./resources";
 
 /**

@@ -3,16 +3,16 @@
  * A name whose file does not exist yet is skipped when loading "all" (its routes answer 501) and is an error
  * when named explicitly.
  */
+import { TypedError } from "../domain/errors";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { SERVICE_NAMES, type ServiceName } from "./service-names";
+import { SERVICE_NAMES, type ServiceName } from "../config/service-names";
 import type { AnyServiceSchema, ServiceDeps, ServiceModuleExport } from "./service-deps";
 
-export class ServiceLoadError extends Error {
-  readonly type = "SERVICE_LOAD_FAILED";
+export class ServiceLoadError extends TypedError<"SERVICE_LOAD_FAILED"> {
+  override readonly name = "ServiceLoadError";
   constructor(message: string) {
-    super(message);
-    this.name = "ServiceLoadError";
+    super("SERVICE_LOAD_FAILED", message);
   }
 }
 
@@ -33,11 +33,7 @@ export function serviceFile(servicesDir: string, name: ServiceName): string | nu
 }
 
 /** Requires each selected service file and builds its schema. @throws ServiceLoadError */
-export function loadServices(
-  selected: readonly ServiceName[] | null,
-  deps: ServiceDeps,
-  servicesDir: string,
-): LoadedServices {
+export function loadServices(selected: readonly ServiceName[] | null, deps: ServiceDeps, servicesDir: string): LoadedServices {
   const names = selected ?? SERVICE_NAMES;
   const out: LoadedServices = { schemas: [], loaded: [], notBuilt: [] };
   for (const name of names) {

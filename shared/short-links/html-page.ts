@@ -19,13 +19,23 @@ export function jsStringLiteral(text: string): string {
     .replace(/\u2029/g, "\\u2029");
 }
 
-export function shortLinkPage(og: OpenGraphData, redirectUrl: string): string {
-  const e = escapeHtml;
+/** An HTML document in English and UTF-8: `head` follows the charset, `body` fills <body> (each ends with a newline). */
+function htmlDocument(head: string, body: string): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<title>${e(og.title)}</title>
+${head}</head>
+<body>
+${body}</body>
+</html>
+`;
+}
+
+export function shortLinkPage(og: OpenGraphData, redirectUrl: string): string {
+  const e = escapeHtml;
+  return htmlDocument(
+    `<title>${e(og.title)}</title>
 <meta name="description" content="${e(og.description)}">
 <meta property="og:type" content="website">
 <meta property="og:title" content="${e(og.title)}">
@@ -37,29 +47,22 @@ export function shortLinkPage(og: OpenGraphData, redirectUrl: string): string {
 <meta name="twitter:description" content="${e(og.description)}">
 <meta name="twitter:image" content="${e(og.image)}">
 <meta http-equiv="refresh" content="0; url=${e(redirectUrl)}">
-</head>
-<body>
-<p>Opening the certificate… <a href="${e(redirectUrl)}">continue</a></p>
+`,
+    `<p>Opening the certificate… <a href="${e(redirectUrl)}">continue</a></p>
 <script>location.replace(${jsStringLiteral(redirectUrl)});</script>
-</body>
-</html>
-`;
+`,
+  );
 }
 
 export function unknownLinkPage(code: string, frontendUrl: string): string {
   const e = escapeHtml;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>Unknown link</title>
+  return htmlDocument(
+    `<title>Unknown link</title>
 <meta name="robots" content="noindex">
-</head>
-<body>
-<h1>Unknown link</h1>
+`,
+    `<h1>Unknown link</h1>
 <p>The link <code>${e(code)}</code> does not point to a certificate.</p>
 <p><a href="${e(frontendUrl)}">Go to the certificate verifier</a></p>
-</body>
-</html>
-`;
+`,
+  );
 }

@@ -1,11 +1,13 @@
 /**
- * Open Graph data of a short-link page (reference-study §7.2). Query parameters count as "verified" only when the
+ * Open Graph data of a short-link page (docs/api.md#open-graph-data). Query parameters count as "verified" only when the
  * metadata holds `uv_url_<param>` equal to the SHA-256 hex of the value; `uv_og_title` / `uv_og_desc` templates
  * with `{param}` placeholders are used only when every placeholder names a verified parameter (its value cropped at
  * the last `~`, the salt). Otherwise: diploma defaults, or the generic ones.
  */
-import { createHash } from "node:crypto";
 import { templateIdOf } from "../domain/certificate-metadata";
+import { vouchesFor, withoutSalt } from "./revealed-values";
+
+export { withoutSalt };
 
 export interface OpenGraphData {
   title: string;
@@ -18,23 +20,13 @@ export interface OpenGraphData {
 export const GENERIC_TITLE = "Blockchain-verified certificate";
 export const GENERIC_DESCRIPTION = "Anchored on the Cardano blockchain. Open the link to verify the original document.";
 
-const sha256Hex = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 const trimSlash = (u: string) => u.replace(/\/+$/, "");
 
 /** Query parameters whose SHA-256 the metadata vouches for, in their original order. */
 export function verifiedParams(metadata: Record<string, unknown>, query: ReadonlyArray<[string, string]>): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [name, value] of query) {
-    const expected = metadata[`uv_url_${name}`];
-    if (typeof expected === "string" && expected.toLowerCase() === sha256Hex(value)) out.set(name, value);
-  }
+  for (const [name, value] of query) if (vouchesFor(metadata, name, value)) out.set(name, value);
   return out;
-}
-
-/** The shown part of a salted value: everything before the last `~`. */
-export function withoutSalt(value: string): string {
-  const at = value.lastIndexOf("~");
-  return at < 0 ? value : value.slice(0, at);
 }
 
 /** Fills `{param}` placeholders from verified params; undefined when one is not verified. */
@@ -55,7 +47,8 @@ export function openGraphData(input: {
   rawMetadata: string;
   code: string;
   query: ReadonlyArray<[string, string]>;
-  frontendUrl: string;
+  /** null: the gateway's own pages, on the short links' origin. */
+  frontendUrl: string | null;
   shortLinkDomain: string;
 }): OpenGraphData {
   const m = input.metadata;
@@ -78,7 +71,7 @@ export function openGraphData(input: {
   const image =
     img !== undefined && /^https?:\/\//i.test(img)
       ? img
-      : `${trimSlash(input.frontendUrl)}/og/${templateId !== undefined && /^[A-Za-z0-9_-]+$/.test(templateId) ? templateId : "default"}.png`;
+      : `${trimSlash(input.frontendUrl ?? new URL(input.shortLinkDomain).origin)}/og/${templateId !== undefined && /^[A-Za-z0-9_-]+$/.test(templateId) ? templateId : "default"}.png`;
 
   const params = new URLSearchParams([...verified.entries()]).toString();
   const url = `${trimSlash(input.shortLinkDomain)}/${input.code}${params !== "" ? `?${params}` : ""}`;

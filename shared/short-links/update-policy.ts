@@ -1,5 +1,5 @@
 /**
- * Which submissions of a certificate hash are shown, and whose metadata drives the page (reference-study §7.2,
+ * Which submissions of a certificate hash are shown, and whose metadata drives the page (docs/decisions.md#update-policies,
  * "Update policy"). The first submission sets the policy (`uverify_update_policy`, default `append`), the owner
  * (`uverify_owner`, default its issuer) and the whitelist (`uverify_update_whitelist`, comma list). Later
  * submissions by the owner may change the policy (`uverify_update_policy` / `uverify_policy`), transfer ownership
@@ -28,13 +28,21 @@ export interface DisplayResult<S extends Submission> {
   displayed: S[];
   /** Metadata driving the page (parsed; empty object when none parses). */
   metadata: Record<string, unknown>;
+  /**
+   * Metadata of link previews: like `metadata`, but only from submissions the policy authorises (the first, the
+   * owner's, whitelisted ones) — under `append` anyone may add a submission to the page, not rewrite its preview.
+   */
+  preview: Record<string, unknown>;
+  /** The submission `preview` comes from (for accumulate, the first): its issuer stands behind the certificate. */
+  source: S;
 }
 
 export function isReservedKey(key: string): boolean {
   return key.startsWith("uverify_") || key.startsWith("uv_og_") || key === "uv_tid";
 }
 
-const policyOf = (v: unknown): UpdatePolicy | undefined => (typeof v === "string" && (UPDATE_POLICIES as readonly string[]).includes(v) ? (v as UpdatePolicy) : undefined);
+const policyOf = (v: unknown): UpdatePolicy | undefined =>
+  typeof v === "string" && (UPDATE_POLICIES as readonly string[]).includes(v) ? (v as UpdatePolicy) : undefined;
 const listOf = (v: unknown): string[] =>
   typeof v === "string"
     ? v
@@ -51,7 +59,8 @@ export function resolveDisplay<S extends Submission>(submissions: readonly S[]):
   const parsed = submissions.map((s) => parseMetadataObject(s.metadata) ?? {});
   const head = parsed[0]!;
   let policy: UpdatePolicy = policyOf(head["uverify_update_policy"]) ?? "append";
-  let owner = typeof head["uverify_owner"] === "string" && head["uverify_owner"] !== "" ? head["uverify_owner"].toLowerCase() : first.issuer;
+  let owner =
+    typeof head["uverify_owner"] === "string" && head["uverify_owner"] !== "" ? head["uverify_owner"].toLowerCase() : first.issuer;
   let whitelist = listOf(head["uverify_update_whitelist"]);
 
   for (let i = 1; i < submissions.length && policy !== "frozen"; i++) {
@@ -64,7 +73,8 @@ export function resolveDisplay<S extends Submission>(submissions: readonly S[]):
   }
 
   const indices = submissions.map((_, i) => i);
-  const authorised = (i: number) => i === 0 || submissions[i]!.issuer === owner || (policy === "whitelist" && whitelist.includes(submissions[i]!.issuer));
+  const authorised = (i: number) =>
+    i === 0 || submissions[i]!.issuer === owner || (policy === "whitelist" && whitelist.includes(submissions[i]!.issuer));
   let shown: number[];
   let metadata: Record<string, unknown>;
   switch (policy) {
@@ -96,5 +106,8 @@ export function resolveDisplay<S extends Submission>(submissions: readonly S[]):
   } else {
     metadata = parsed[shown[shown.length - 1]!]!;
   }
-  return { policy, owner, displayed: shown.map((i) => submissions[i]!), metadata };
+  const lastAuthorised = [...shown].reverse().find(authorised) ?? 0;
+  const preview = policy === "accumulate" ? metadata : parsed[lastAuthorised]!;
+  const source = submissions[policy === "accumulate" ? 0 : lastAuthorised]!;
+  return { policy, owner, displayed: shown.map((i) => submissions[i]!), metadata, preview, source };
 }

@@ -1,8 +1,8 @@
 /**
- * Statistics kept current from the fact log (decisions.md: no periodic recompute lag):
+ * Statistics kept current from the fact log (docs/decisions.md#statistics: no periodic recompute lag):
  * - accumulated fees (lovelace) of the transactions that anchored certificates, each transaction counted once
  *   however many certificates it carries;
- * - certificates per category (reference-study §5.4, certificate-metadata.ts), all five categories always present.
+ * - certificates per category (docs/decisions.md#statistics, certificate-metadata.ts), all five categories always present.
  * Per-item documents make it idempotent and rollback-safe; totals are kept incrementally and recomputed from the
  * items after a rollback.
  */
@@ -33,7 +33,11 @@ export class StatsProjection implements Projection {
   ) {}
 
   static async open(store: Store): Promise<StatsProjection> {
-    const p = new StatsProjection(store.collection("stats_fee_transactions"), store.collection("stats_certificates"), store.collection("stats_totals"));
+    const p = new StatsProjection(
+      store.collection("stats_fee_transactions"),
+      store.collection("stats_certificates"),
+      store.collection("stats_totals"),
+    );
     await p.feeTxs.ensureIndexes([{ fields: { slot: 1 } }]);
     await p.certs.ensureIndexes([{ fields: { slot: 1 } }, { fields: { category: 1 } }]);
     return p;

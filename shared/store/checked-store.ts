@@ -6,7 +6,18 @@
 import { checkPath, isPlainObject, toStoredDocument } from "./document-values";
 import { invalidQuery } from "./errors";
 import { checkFilter, checkFindOptions, checkProjection, withIdTiebreak } from "./query-language";
-import type { Collection, Filter, FindOptions, IndexSpec, Projection, Store, StoredDocument, Update, UpdateOptions, UpdateResult } from "./types";
+import type {
+  Collection,
+  Filter,
+  FindOptions,
+  IndexSpec,
+  Projection,
+  Store,
+  StoredDocument,
+  Update,
+  UpdateOptions,
+  UpdateResult,
+} from "./types";
 import { checkUpdate } from "./update-language";
 
 const COLLECTION_NAME = /^[a-z][a-z0-9_-]{0,63}$/;

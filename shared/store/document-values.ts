@@ -52,7 +52,8 @@ export function toStoredValue(value: unknown, path: string): Value {
         if (field === undefined) continue;
         const fieldPath = path === "" ? key : `${path}.${key}`;
         if (key.length === 0) invalidQuery(`empty field name under "${path}"`, { path });
-        if (key.startsWith("$") || key.includes(".")) invalidQuery(`field name "${key}" may not start with "$" or contain "."`, { path: fieldPath });
+        if (key.startsWith("$") || key.includes("."))
+          invalidQuery(`field name "${key}" may not start with "$" or contain "."`, { path: fieldPath });
         copy[key] = toStoredValue(field, fieldPath);
       }
       return copy;

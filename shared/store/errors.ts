@@ -2,6 +2,7 @@
  * Typed errors of the store port. Both adapters map their driver's failures to these, so callers match on
  * `type` (stable SCREAMING_SNAKE) and never on a driver's error class or message.
  */
+import { TypedError } from "../domain/errors";
 
 export type StoreErrorType =
   /** A unique index (or `_id`) already holds the key. Same type for NeDB (`uniqueViolated`) and MongoDB (11000). */
@@ -15,17 +16,8 @@ export type StoreErrorType =
   /** Another live process (or another open store in this process) holds the NeDB data directory. */
   | "DATA_DIR_LOCKED";
 
-export class StoreError extends Error {
+export class StoreError extends TypedError<StoreErrorType> {
   override readonly name: string = "StoreError";
-  constructor(
-    readonly type: StoreErrorType,
-    message: string,
-    readonly data: Record<string, unknown> = {},
-    /** True when retrying the same call later may succeed. */
-    readonly retryable = false,
-  ) {
-    super(message);
-  }
 }
 
 /** A unique index already holds one of the keys written. `data`: `{ collection, key?, index? }`. */

@@ -14,18 +14,8 @@ import { randomUUID } from "node:crypto";
 import { MongoClient, type Collection as MongoCollection, type Document, type Filter as MongoFilter, type UpdateFilter } from "mongodb";
 import { DuplicateKeyError, StoreError } from "./errors";
 import { upsertSeed } from "./query-language";
-import type {
-  Collection,
-  Filter,
-  FindOptions,
-  IndexSpec,
-  Projection,
-  Store,
-  StoredDocument,
-  Update,
-  UpdateOptions,
-  UpdateResult,
-} from "./types";
+// `port.*`: the store port's own types, kept apart from the driver's (MongoCollection, MongoFilter, …).
+import type * as port from "./types";
 
 export interface MongoStoreOptions {
   url: string;
@@ -89,18 +79,23 @@ export function mapMongoError(err: unknown, collection: string): unknown {
     return new StoreError("INVALID_STORE_QUERY", e.message ?? "invalid query", { reason: e.message, collection, mongoCode: e.code });
   }
   if (e.name !== undefined && UNAVAILABLE_ERRORS.has(e.name)) {
-    return new StoreError("STORE_UNAVAILABLE", `MongoDB unreachable: ${e.message ?? e.name}`, { collection, cause: e.name }, true);
+    return new StoreError(
+      "STORE_UNAVAILABLE",
+      `MongoDB unreachable: ${e.message ?? e.name}`,
+      { collection, cause: e.name },
+      { retryable: true },
+    );
   }
   return err;
 }
 
 /** Adds a fresh string `_id` for the insert branch of an upsert unless the filter pins `_id`. */
-function upsertUpdate(filter: Filter, update: Update, upsert: boolean): UpdateFilter<Row> {
+function upsertUpdate(filter: port.Filter, update: port.Update, upsert: boolean): UpdateFilter<Row> {
   if (!upsert || typeof upsertSeed(filter)._id === "string") return update as UpdateFilter<Row>;
   return { ...update, $setOnInsert: { _id: randomUUID() } } as UpdateFilter<Row>;
 }
 
-class MongoStoreCollection<T extends StoredDocument> implements Collection<T> {
+class MongoStoreCollection<T extends port.StoredDocument> implements port.Collection<T> {
   constructor(
     readonly name: string,
     private readonly coll: MongoCollection<Row>,
@@ -135,26 +130,26 @@ class MongoStoreCollection<T extends StoredDocument> implements Collection<T> {
     });
   }
 
-  findOne(filter: Filter): Promise<T | undefined> {
+  findOne(filter: port.Filter): Promise<T | undefined> {
     return this.run(async () => ((await this.coll.findOne(filter as MongoFilter<Row>)) ?? undefined) as T | undefined);
   }
 
-  find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+  find(filter: port.Filter, options: port.FindOptions = {}): Promise<T[]> {
     return this.run(async () => (await this.coll.find(filter as MongoFilter<Row>, cursorOptions(options)).toArray()) as unknown as T[]);
   }
 
-  findProjected(filter: Filter, projection: Projection, options: FindOptions = {}): Promise<Partial<T>[]> {
+  findProjected(filter: port.Filter, projection: port.Projection, options: port.FindOptions = {}): Promise<Partial<T>[]> {
     return this.run(
       async () =>
         (await this.coll.find(filter as MongoFilter<Row>, { ...cursorOptions(options), projection }).toArray()) as unknown as Partial<T>[],
     );
   }
 
-  count(filter: Filter = {}): Promise<number> {
+  count(filter: port.Filter = {}): Promise<number> {
     return this.run(() => this.coll.countDocuments(filter as MongoFilter<Row>));
   }
 
-  updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
+  updateOne(filter: port.Filter, update: port.Update, options: port.UpdateOptions = {}): Promise<port.UpdateResult> {
     const upsert = options.upsert === true;
     return this.run(async () => {
       const r = await this.coll.updateOne(filter as MongoFilter<Row>, upsertUpdate(filter, update, upsert), { upsert });
@@ -166,14 +161,14 @@ class MongoStoreCollection<T extends StoredDocument> implements Collection<T> {
     });
   }
 
-  updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+  updateMany(filter: port.Filter, update: port.Update): Promise<port.UpdateResult> {
     return this.run(async () => {
       const r = await this.coll.updateMany(filter as MongoFilter<Row>, update as UpdateFilter<Row>);
       return { matchedCount: r.matchedCount, modifiedCount: r.modifiedCount };
     });
   }
 
-  findOneAndUpdate(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<T | undefined> {
+  findOneAndUpdate(filter: port.Filter, update: port.Update, options: port.UpdateOptions = {}): Promise<T | undefined> {
     const upsert = options.upsert === true;
     return this.run(async () => {
       const after = await this.coll.findOneAndUpdate(filter as MongoFilter<Row>, upsertUpdate(filter, update, upsert), {
@@ -184,15 +179,15 @@ class MongoStoreCollection<T extends StoredDocument> implements Collection<T> {
     });
   }
 
-  deleteOne(filter: Filter): Promise<number> {
+  deleteOne(filter: port.Filter): Promise<number> {
     return this.run(async () => (await this.coll.deleteOne(filter as MongoFilter<Row>)).deletedCount);
   }
 
-  deleteMany(filter: Filter): Promise<number> {
+  deleteMany(filter: port.Filter): Promise<number> {
     return this.run(async () => (await this.coll.deleteMany(filter as MongoFilter<Row>)).deletedCount);
   }
 
-  async ensureIndexes(specs: readonly IndexSpec[]): Promise<void> {
+  async ensureIndexes(specs: readonly port.IndexSpec[]): Promise<void> {
     if (specs.length === 0) return;
     await this.run(() =>
       this.coll.createIndexes(
@@ -206,7 +201,7 @@ class MongoStoreCollection<T extends StoredDocument> implements Collection<T> {
   }
 }
 
-function cursorOptions(options: FindOptions): { sort?: Record<string, 1 | -1>; skip?: number; limit?: number } {
+function cursorOptions(options: port.FindOptions): { sort?: Record<string, 1 | -1>; skip?: number; limit?: number } {
   return {
     ...(options.sort !== undefined ? { sort: { ...options.sort } } : {}),
     ...(options.skip ? { skip: options.skip } : {}),
@@ -218,7 +213,7 @@ function cursorOptions(options: FindOptions): { sort?: Record<string, 1 | -1>; s
  * Connects to MongoDB and returns the store.
  * @throws StoreError `STORE_UNAVAILABLE` when no server answers within `serverSelectionTimeoutMS`
  */
-export async function openMongoStore(options: MongoStoreOptions): Promise<Store> {
+export async function openMongoStore(options: MongoStoreOptions): Promise<port.Store> {
   const client = new MongoClient(options.url, {
     serverSelectionTimeoutMS: options.serverSelectionTimeoutMS ?? 10_000,
     ignoreUndefined: true,
@@ -231,18 +226,18 @@ export async function openMongoStore(options: MongoStoreOptions): Promise<Store>
   }
   const urlDbName = client.options.dbName;
   const db = client.db(options.dbName ?? (urlDbName && urlDbName !== "test" ? urlDbName : "cert_anchor"));
-  const collections = new Map<string, MongoStoreCollection<StoredDocument>>();
+  const collections = new Map<string, MongoStoreCollection<port.StoredDocument>>();
   let closed = false;
   return {
     kind: "mongodb",
-    collection<T extends StoredDocument>(name: string): Collection<T> {
+    collection<T extends port.StoredDocument>(name: string): port.Collection<T> {
       if (closed) throw new StoreError("STORE_CLOSED", `store is closed (collection ${name})`, { collection: name });
       let found = collections.get(name);
       if (found === undefined) {
         found = new MongoStoreCollection(name, db.collection<Row>(name), () => closed);
         collections.set(name, found);
       }
-      return found as unknown as Collection<T>;
+      return found as unknown as port.Collection<T>;
     },
     async close(): Promise<void> {
       if (closed) return;

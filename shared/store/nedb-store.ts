@@ -19,18 +19,8 @@ import { DuplicateKeyError, StoreError } from "./errors";
 import { toNedbQuery } from "./nedb-filter";
 import { upsertSeed } from "./query-language";
 import { createSerialQueue, type SerialQueue } from "./serial-queue";
-import type {
-  Collection,
-  Filter,
-  FindOptions,
-  IndexSpec,
-  Projection,
-  Store,
-  StoredDocument,
-  Update,
-  UpdateOptions,
-  UpdateResult,
-} from "./types";
+// `port.*`: the store port's own types (a port filter reaches NeDB through `toNedbQuery`).
+import type * as port from "./types";
 import { applyUpdate } from "./update-language";
 
 export interface NedbStoreOptions {
@@ -50,7 +40,7 @@ function mapNedbError(err: unknown, collection: string): unknown {
   return err;
 }
 
-class NedbCollection<T extends StoredDocument> implements Collection<T> {
+class NedbCollection<T extends port.StoredDocument> implements port.Collection<T> {
   private readonly writes: SerialQueue = createSerialQueue();
   private readonly loaded: Promise<void>;
 
@@ -105,21 +95,21 @@ class NedbCollection<T extends StoredDocument> implements Collection<T> {
     await this.write((db) => db.insertAsync([...docs] as unknown as Row[]));
   }
 
-  async findOne(filter: Filter): Promise<T | undefined> {
+  async findOne(filter: port.Filter): Promise<T | undefined> {
     const db = await this.ready();
     const found = await db.findOneAsync(toNedbQuery(filter));
     return (found ?? undefined) as T | undefined;
   }
 
-  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+  async find(filter: port.Filter, options: port.FindOptions = {}): Promise<T[]> {
     return (await this.cursor(filter, options)) as unknown as T[];
   }
 
-  async findProjected(filter: Filter, projection: Projection, options: FindOptions = {}): Promise<Partial<T>[]> {
+  async findProjected(filter: port.Filter, projection: port.Projection, options: port.FindOptions = {}): Promise<Partial<T>[]> {
     return (await this.cursor(filter, options, projection)) as unknown as Partial<T>[];
   }
 
-  private async cursor(filter: Filter, options: FindOptions, projection?: Projection): Promise<Row[]> {
+  private async cursor(filter: port.Filter, options: port.FindOptions, projection?: port.Projection): Promise<Row[]> {
     const db = await this.ready();
     let cursor = db.findAsync(toNedbQuery(filter));
     if (options.sort !== undefined) cursor = cursor.sort(options.sort);
@@ -129,20 +119,20 @@ class NedbCollection<T extends StoredDocument> implements Collection<T> {
     return (await cursor) as unknown as Row[];
   }
 
-  async count(filter: Filter = {}): Promise<number> {
+  async count(filter: port.Filter = {}): Promise<number> {
     const db = await this.ready();
     return (await db.countAsync(toNedbQuery(filter))) as unknown as number;
   }
 
-  async updateOne(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<UpdateResult> {
+  async updateOne(filter: port.Filter, update: port.Update, options: port.UpdateOptions = {}): Promise<port.UpdateResult> {
     return (await this.updateFirst(filter, update, options.upsert === true)).result;
   }
 
-  async findOneAndUpdate(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<T | undefined> {
+  async findOneAndUpdate(filter: port.Filter, update: port.Update, options: port.UpdateOptions = {}): Promise<T | undefined> {
     return (await this.updateFirst(filter, update, options.upsert === true)).after as T | undefined;
   }
 
-  private updateFirst(filter: Filter, update: Update, upsert: boolean): Promise<{ result: UpdateResult; after?: Row }> {
+  private updateFirst(filter: port.Filter, update: port.Update, upsert: boolean): Promise<{ result: port.UpdateResult; after?: Row }> {
     return this.write(async (db) => {
       const before = (await db.findOneAsync(toNedbQuery(filter))) as Row | null;
       if (before !== null) {
@@ -160,7 +150,7 @@ class NedbCollection<T extends StoredDocument> implements Collection<T> {
     });
   }
 
-  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+  async updateMany(filter: port.Filter, update: port.Update): Promise<port.UpdateResult> {
     return this.write(async (db) => {
       const matches = (await db.findAsync(toNedbQuery(filter))) as unknown as Row[];
       let modifiedCount = 0;
@@ -174,15 +164,15 @@ class NedbCollection<T extends StoredDocument> implements Collection<T> {
     });
   }
 
-  async deleteOne(filter: Filter): Promise<number> {
+  async deleteOne(filter: port.Filter): Promise<number> {
     return this.write((db) => db.removeAsync(toNedbQuery(filter), { multi: false }));
   }
 
-  async deleteMany(filter: Filter): Promise<number> {
+  async deleteMany(filter: port.Filter): Promise<number> {
     return this.write((db) => db.removeAsync(toNedbQuery(filter), { multi: true }));
   }
 
-  async ensureIndexes(specs: readonly IndexSpec[]): Promise<void> {
+  async ensureIndexes(specs: readonly port.IndexSpec[]): Promise<void> {
     await this.write(async (db) => {
       for (const spec of specs) {
         const fields = Object.keys(spec.fields);
@@ -200,26 +190,24 @@ class NedbCollection<T extends StoredDocument> implements Collection<T> {
  * Opens a NeDB store (in memory without `dataDir`). Collections load lazily on first use.
  * @throws StoreError `DATA_DIR_LOCKED` when another live process or open store holds `dataDir`
  */
-export async function openNedbStore(options: NedbStoreOptions = {}): Promise<Store> {
+export async function openNedbStore(options: NedbStoreOptions = {}): Promise<port.Store> {
   const { dataDir } = options;
   const release = dataDir === undefined ? undefined : await acquireDataDirLock(dataDir);
   const compactionIntervalMs = dataDir === undefined ? undefined : Math.max(5_000, options.compactionIntervalMs ?? 600_000);
-  const collections = new Map<string, NedbCollection<StoredDocument>>();
+  const collections = new Map<string, NedbCollection<port.StoredDocument>>();
   let closed = false;
   let closing: Promise<void> | undefined;
   return {
     kind: dataDir === undefined ? "nedb-memory" : "nedb-files",
-    collection<T extends StoredDocument>(name: string): Collection<T> {
+    collection<T extends port.StoredDocument>(name: string): port.Collection<T> {
       if (closed) throw new StoreError("STORE_CLOSED", `store is closed (collection ${name})`, { collection: name });
       let found = collections.get(name);
       if (found === undefined) {
-        const db = new Datastore<Row>(
-          dataDir === undefined ? { inMemoryOnly: true } : { filename: join(dataDir, `${name}.db`) },
-        );
+        const db = new Datastore<Row>(dataDir === undefined ? { inMemoryOnly: true } : { filename: join(dataDir, `${name}.db`) });
         found = new NedbCollection(name, db, () => closed, compactionIntervalMs);
         collections.set(name, found);
       }
-      return found as unknown as Collection<T>;
+      return found as unknown as port.Collection<T>;
     },
     close(): Promise<void> {
       closing ??= (async () => {

@@ -18,7 +18,10 @@ function checkScalar(value: unknown, path: string, operator: string): void {
     invalidQuery(`${operator} on "${path}" compares with null, which is not in the subset: use { $exists: false }`, { path, operator });
   }
   if (!isScalar(value)) {
-    invalidQuery(`${operator} on "${path}" needs a string, finite number or boolean (arrays and objects: use dotted paths)`, { path, operator });
+    invalidQuery(`${operator} on "${path}" needs a string, finite number or boolean (arrays and objects: use dotted paths)`, {
+      path,
+      operator,
+    });
   }
 }
 

@@ -24,7 +24,8 @@ function checkOperand(operator: UpdateOperator, path: string, operand: unknown):
     case "$unset":
       return;
     case "$inc":
-      if (typeof operand !== "number" || !Number.isFinite(operand)) invalidQuery(`$inc of "${path}" needs a finite number`, { path, operator });
+      if (typeof operand !== "number" || !Number.isFinite(operand))
+        invalidQuery(`$inc of "${path}" needs a finite number`, { path, operator });
       return;
     case "$push":
     case "$addToSet":
@@ -178,7 +179,8 @@ export function applyUpdate<T extends Record<string, unknown>>(doc: T, update: U
           break;
         case "$push":
         case "$addToSet": {
-          if (current !== undefined && !Array.isArray(current)) invalidQuery(`cannot ${operator} to "${path}": not an array`, { path, operator });
+          if (current !== undefined && !Array.isArray(current))
+            invalidQuery(`cannot ${operator} to "${path}": not an array`, { path, operator });
           const array = (current as unknown[] | undefined) ?? [];
           for (const value of appendValues(operand)) {
             if (operator === "$push" || !array.some((existing) => sameValue(existing, value))) array.push(value);
@@ -189,7 +191,12 @@ export function applyUpdate<T extends Record<string, unknown>>(doc: T, update: U
         case "$pull":
           if (current === undefined) break;
           if (!Array.isArray(current)) invalidQuery(`cannot $pull from "${path}": not an array`, { path, operator });
-          setChild(parent, key, current.filter((element) => !elementMatches(element, operand)), path);
+          setChild(
+            parent,
+            key,
+            current.filter((element) => !elementMatches(element, operand)),
+            path,
+          );
           break;
       }
     }

@@ -1,16 +1,17 @@
 /**
- * How long a submitted transaction's inputs stay locked: until its validity upper bound (as wall-clock time) plus
- * a margin for the block that may still include it; a transaction without an upper bound may sit in a mempool
- * indefinitely, so it gets a default window (the reference's pending cache keeps 15 minutes, §3.9).
+ * How long a submitted transaction's inputs stay locked at most: until its validity upper bound (as wall-clock
+ * time) plus a margin for the block that may still include it, and never longer than the service's cap, whatever
+ * bound the caller picked (docs/decisions.md#in-flight-tracking). Records end earlier when the transaction lands
+ * or can no longer land (InflightRegistry.reconcile); the cap is the backstop.
  */
 export interface ExpiryPolicy {
   /** added to the validity upper bound (default 2 minutes) */
   marginMs: number;
-  /** for transactions without an upper bound (default 15 minutes from submission) */
-  defaultWindowMs: number;
+  /** the longest a record lives, with or without an upper bound (default 10 minutes from submission) */
+  maxLifetimeMs: number;
 }
 
-export const DEFAULT_EXPIRY_POLICY: ExpiryPolicy = { marginMs: 120_000, defaultWindowMs: 15 * 60_000 };
+export const DEFAULT_EXPIRY_POLICY: ExpiryPolicy = { marginMs: 120_000, maxLifetimeMs: 10 * 60_000 };
 
 /** Unix ms after which a never-confirmed submission is released. */
 export function inFlightExpiresAt(
@@ -19,7 +20,8 @@ export function inFlightExpiresAt(
   nowMs: number,
   policy: ExpiryPolicy = DEFAULT_EXPIRY_POLICY,
 ): number {
-  if (ttlSlot === null) return nowMs + policy.defaultWindowMs;
+  const cap = nowMs + policy.maxLifetimeMs;
+  if (ttlSlot === null) return cap;
   // never release before now + margin, even for a transaction whose bound is (nearly) reached
-  return Math.max(slotToTime(ttlSlot) + policy.marginMs, nowMs + policy.marginMs);
+  return Math.min(cap, Math.max(slotToTime(ttlSlot) + policy.marginMs, nowMs + policy.marginMs));
 }

@@ -1,8 +1,9 @@
 /**
  * What the submit endpoint receives, turned into the exact bytes to submit: the transaction with the caller's
  * witness set merged in WITHOUT re-encoding the body (shared/csl mergeWitnesses), so the id the caller signed is
- * the id that lands (decisions.md "Transactions"). Also the facts in-flight tracking needs: id, inputs, ttl slot.
+ * the id that lands (docs/decisions.md#submit-and-witness-merging). Also the facts in-flight tracking needs: id, inputs, ttl slot.
  */
+import { outRefKey } from "../domain/out-ref";
 import { CslError } from "../csl/errors";
 import { decodeTx } from "../csl/decode";
 import { isHex } from "../csl/hex";
@@ -19,7 +20,7 @@ export interface SignedTransaction {
   cborHex: string;
   /** blake2b-256 of the body bytes as given */
   txId: string;
-  /** spent inputs, `txId#index` */
+  /** spent inputs, `txHash#index` */
   inputs: string[];
   /** validity upper bound (exclusive slot), when the transaction has one */
   ttlSlot: number | null;
@@ -30,7 +31,8 @@ export function prepareSignedTransaction(req: SubmitRequest): SignedTransaction 
   const tx = req.transaction.trim();
   const ws = req.witnessSet?.trim();
   if (tx === "" || !isHex(tx)) throw invalid("transaction", "'transaction' must be the transaction CBOR as an even-length hex string.");
-  if (ws !== undefined && ws !== "" && !isHex(ws)) throw invalid("witnessSet", "'witnessSet' must be a witness set CBOR as an even-length hex string.");
+  if (ws !== undefined && ws !== "" && !isHex(ws))
+    throw invalid("witnessSet", "'witnessSet' must be a witness set CBOR as an even-length hex string.");
   let cborHex: string;
   try {
     cborHex = ws === undefined || ws === "" ? tx : mergeWitnesses(tx, ws);
@@ -44,7 +46,7 @@ export function prepareSignedTransaction(req: SubmitRequest): SignedTransaction 
     return {
       cborHex: cborHex.toLowerCase(),
       txId,
-      inputs: decoded.inputs.map((r) => `${r.txId}#${r.index}`),
+      inputs: decoded.inputs.map(outRefKey),
       ttlSlot: decoded.ttlSlot === undefined ? null : Number(decoded.ttlSlot),
     };
   } catch (err) {

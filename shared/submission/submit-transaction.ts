@@ -1,17 +1,18 @@
 /**
  * Submission: merge witnesses, submit through the chain, record the in-flight transaction, and turn every
- * failure into a typed outcome the endpoint maps to HTTP (decisions.md "Transactions"):
- * - malformed hex/CBOR → INVALID_TRANSACTION (400);
- * - inputs consumed by a transaction still waiting for a block → INPUTS_IN_FLIGHT (409);
- * - any other ledger rejection → LEDGER_REJECTED (400) with the ledger's reason as a sentence and its Ogmios code;
- * - chain unreachable → CHAIN_UNAVAILABLE (503);
+ * failure into a typed outcome the endpoint maps to HTTP (docs/api.md#submit):
+ * - malformed hex/CBOR → INVALID_TRANSACTION;
+ * - inputs consumed by a transaction still waiting for a block → INPUTS_IN_FLIGHT;
+ * - any other ledger rejection → LEDGER_REJECTED with the ledger's reason as a sentence and its Ogmios code;
+ * - chain unreachable → CHAIN_UNAVAILABLE;
  * - the same transaction again (a client retry) → its hash, as the first time: it is in the mempool or on chain.
  * "In flight" is decided from the chain itself: an input the ledger calls unknown that still exists in the
  * confirmed UTxO set can only have been spent by a mempool transaction. That holds for every replica and for
  * transactions submitted elsewhere, with no shared lock to consult.
  */
 import { DomainError } from "../domain/errors";
-import { describeLedgerRejection, type LedgerFailureLike } from "./ledger-rejection";
+import { outRefKey } from "../domain/out-ref";
+import { describeLedgerRejection, type LedgerFailureLike } from "../chain/ledger-rejection";
 import { inFlightExpiresAt, type ExpiryPolicy } from "./in-flight-expiry";
 import { prepareSignedTransaction, type SubmitRequest } from "./signed-transaction";
 
@@ -39,8 +40,6 @@ export interface SubmitResult {
   inFlightUntil: number | null;
 }
 
-const UNKNOWN_OUTPUT_REFERENCES = 3117;
-
 interface ChainFailure extends LedgerFailureLike {
   type?: string;
 }
@@ -48,7 +47,9 @@ interface ChainFailure extends LedgerFailureLike {
 const refKey = (r: unknown): string | null => {
   if (typeof r !== "object" || r === null) return null;
   const o = r as { transaction?: { id?: unknown }; index?: unknown };
-  return typeof o.transaction?.id === "string" && typeof o.index === "number" ? `${o.transaction.id}#${o.index}` : null;
+  return typeof o.transaction?.id === "string" && typeof o.index === "number"
+    ? outRefKey({ txHash: o.transaction.id, index: o.index })
+    : null;
 };
 
 /**
@@ -61,7 +62,7 @@ export async function submitSignedTransaction(req: SubmitRequest, ports: Submiss
     txId = await ports.submit(signed.cborHex);
   } catch (err) {
     const failure = err as ChainFailure;
-    if (failure.code === UNKNOWN_OUTPUT_REFERENCES && (await ports.knownTransaction(signed.txId).catch(() => false))) {
+    if (failure.type === "UNKNOWN_OUTPUT_REFERENCES" && (await ports.knownTransaction(signed.txId).catch(() => false))) {
       return { transactionHash: signed.txId, inFlightUntil: null };
     }
     throw await rejectionOf(failure, signed.inputs, ports);
@@ -76,9 +77,13 @@ export async function submitSignedTransaction(req: SubmitRequest, ports: Submiss
 
 async function rejectionOf(err: ChainFailure, inputs: readonly string[], ports: SubmissionPorts): Promise<DomainError> {
   if (err.code === undefined || err.type === "CHAIN_UNAVAILABLE" || err.type === "CHAIN_TIMEOUT") {
-    return new DomainError("CHAIN_UNAVAILABLE", `The chain could not take the transaction right now: ${err.message ?? "no connection"}. Retry shortly.`, {});
+    return new DomainError(
+      "CHAIN_UNAVAILABLE",
+      `The chain could not take the transaction right now: ${err.message ?? "no connection"}. Retry shortly.`,
+      {},
+    );
   }
-  if (err.code === UNKNOWN_OUTPUT_REFERENCES) {
+  if (err.type === "UNKNOWN_OUTPUT_REFERENCES") {
     const data = err.data as { unknownOutputReferences?: unknown[] } | undefined;
     const unknown = (data?.unknownOutputReferences ?? []).map(refKey).filter((k): k is string => k !== null);
     const spentInputs = unknown.filter((k) => inputs.includes(k));
@@ -92,5 +97,9 @@ async function rejectionOf(err: ChainFailure, inputs: readonly string[], ports: 
     }
   }
   const rejection = describeLedgerRejection(err);
-  return new DomainError("LEDGER_REJECTED", rejection.message, { code: rejection.code, reason: rejection.reason, details: rejection.details });
+  return new DomainError("LEDGER_REJECTED", rejection.message, {
+    code: rejection.code,
+    reason: rejection.reason,
+    details: rejection.details,
+  });
 }

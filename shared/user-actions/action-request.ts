@@ -1,66 +1,61 @@
 /**
  * Reading the bodies of the user-action and faucet routes (camelCase and the reference's snake_case aliases), with
- * every problem a 400 DomainError, and the `"<code> <NAME>"` status strings of the spec.
+ * every problem a DomainError naming the field.
  */
-import { isBech32Address, networkIdOf, paymentCredentialOf } from "../csl/address";
+import { isBech32Address, networkIdOfAddress, paymentCredentialOf } from "../csl/address";
 import { DomainError } from "../domain/errors";
 import { parseUserActionMessage, USER_ACTIONS, type UserAction } from "../domain/user-action-message";
 import type { SignedChallenge } from "./signed-challenge";
 
-const STATUS_NAMES: Record<number, string> = {
-  200: "OK",
-  400: "BAD_REQUEST",
-  401: "UNAUTHORIZED",
-  403: "FORBIDDEN",
-  404: "NOT_FOUND",
-  409: "CONFLICT",
-  429: "TOO_MANY_REQUESTS",
-  500: "INTERNAL_SERVER_ERROR",
-  502: "BAD_GATEWAY",
-  503: "SERVICE_UNAVAILABLE",
-};
-
-/** `"400 BAD_REQUEST"` */
-export function statusString(code: number): string {
-  return `${code} ${STATUS_NAMES[code] ?? "INTERNAL_SERVER_ERROR"}`;
-}
-
 export type Body = Record<string, unknown>;
 
 const bad = (type: string, message: string): never => {
-  throw new DomainError(type, message, { status: 400 });
+  throw new DomainError(type, message);
 };
 
 function field(body: Body, camel: string, snake?: string): unknown {
   return body[camel] ?? (snake !== undefined ? body[snake] : undefined);
 }
 
-function text(body: Body, camel: string, snake: string | undefined, opts: { required: boolean; max: number; pattern?: RegExp; what?: string }): string | undefined {
+function text(
+  body: Body,
+  camel: string,
+  snake: string | undefined,
+  opts: { required: boolean; max: number; pattern?: RegExp; what?: string },
+): string | undefined {
   const v = field(body, camel, snake);
   if (v === undefined || v === null || v === "") {
     if (opts.required) bad("MISSING_FIELD", `'${camel}' is required.`);
     return undefined;
   }
   if (typeof v !== "string") return bad("INVALID_FIELD", `'${camel}' must be a string.`);
-  if (v.length > opts.max || (opts.pattern && !opts.pattern.test(v))) return bad("INVALID_FIELD", `'${camel}' must be ${opts.what ?? "valid"}.`);
+  if (v.length > opts.max || (opts.pattern && !opts.pattern.test(v)))
+    return bad("INVALID_FIELD", `'${camel}' must be ${opts.what ?? "valid"}.`);
   return v;
 }
 
-/** The payment key hash of a wallet address on this network. @throws DomainError INVALID_ADDRESS (400) */
+/** The payment key hash of a wallet address on this network. @throws DomainError INVALID_ADDRESS */
 export function walletCredentialOf(address: string, networkId: number): string {
   if (!isBech32Address(address)) bad("INVALID_ADDRESS", "'address' must be a bech32 Cardano address.");
-  if (networkIdOf(address) !== networkId) bad("INVALID_ADDRESS", `'address' belongs to another network (this service runs on network id ${networkId}).`);
+  if (networkIdOfAddress(address) !== networkId)
+    bad("INVALID_ADDRESS", `'address' belongs to another network (this service runs on network id ${networkId}).`);
   const cred = paymentCredentialOf(address);
   if (cred?.kind !== "key") bad("INVALID_ADDRESS", "'address' must have a key (wallet) payment credential.");
   return cred!.hash;
 }
 
+const HEX = /^[0-9a-fA-F]+$/;
 const ADDRESS = { required: true, max: 200, pattern: /^[a-z0-9_]+$/, what: "a bech32 address" } as const;
 const STATE_ID = { required: false, max: 64, pattern: /^[0-9a-fA-F]{64}$/, what: "64 hex digits" } as const;
+const MESSAGE = { required: true, max: 1000 } as const;
+const SIGNATURE = { required: true, max: 200, pattern: HEX, what: "hex" } as const;
+const USER_SIGNATURE = { required: true, max: 4000, pattern: HEX, what: "hex (COSE_Sign1)" } as const;
+const USER_PUBLIC_KEY = { required: true, max: 1000, pattern: HEX, what: "hex (COSE_Key)" } as const;
 
 function actionOf(body: Body): UserAction {
   const a = field(body, "action");
-  if (typeof a !== "string" || !(USER_ACTIONS as readonly string[]).includes(a)) bad("INVALID_ACTION", `'action' must be one of ${USER_ACTIONS.join(", ")}.`);
+  if (typeof a !== "string" || !(USER_ACTIONS as readonly string[]).includes(a))
+    bad("INVALID_ACTION", `'action' must be one of ${USER_ACTIONS.join(", ")}.`);
   return a as UserAction;
 }
 
@@ -75,14 +70,23 @@ export function parseActionRequest(body: Body): { address: string; action: UserA
 
 function signedFields(body: Body, action: string, stateId: string | undefined): SignedChallenge {
   const address = text(body, "address", undefined, ADDRESS)!;
-  const message = text(body, "message", undefined, { required: true, max: 1000 })!;
-  const signature = text(body, "signature", undefined, { required: true, max: 200, pattern: /^[0-9a-fA-F]+$/, what: "hex" })!;
-  const userSignature = text(body, "userSignature", "user_signature", { required: true, max: 4000, pattern: /^[0-9a-fA-F]+$/, what: "hex (COSE_Sign1)" })!;
-  const userPublicKey = text(body, "userPublicKey", "user_public_key", { required: true, max: 1000, pattern: /^[0-9a-fA-F]+$/, what: "hex (COSE_Key)" })!;
-  const ts = field(body, "timestamp");
-  const timestamp = typeof ts === "string" && /^\d{1,16}$/.test(ts) ? Number(ts) : ts;
-  if (typeof timestamp !== "number" || !Number.isSafeInteger(timestamp) || timestamp < 0) bad("INVALID_FIELD", "'timestamp' must be the integer of step 1 (Unix ms).");
-  return { address, action, ...(stateId ? { stateId } : {}), timestamp: timestamp as number, message, signature, userSignature, userPublicKey };
+  const message = text(body, "message", undefined, MESSAGE)!;
+  const signature = text(body, "signature", undefined, SIGNATURE)!;
+  const userSignature = text(body, "userSignature", "user_signature", USER_SIGNATURE)!;
+  const userPublicKey = text(body, "userPublicKey", "user_public_key", USER_PUBLIC_KEY)!;
+  const timestamp = field(body, "timestamp");
+  if (typeof timestamp !== "number" || !Number.isSafeInteger(timestamp) || timestamp < 0)
+    bad("INVALID_FIELD", "'timestamp' must be the integer (a JSON number, Unix ms) of step 1.");
+  return {
+    address,
+    action,
+    ...(stateId ? { stateId } : {}),
+    timestamp: timestamp as number,
+    message,
+    signature,
+    userSignature,
+    userPublicKey,
+  };
 }
 
 /** Step 2 of a user action; `stateId` comes from the signed message when the body omits it (existing clients do). */

@@ -1,5 +1,5 @@
 /**
- * The two-step signed flow shared by user actions and the faucet (decisions.md "User actions"): step 1 issues a
+ * The two-step signed flow shared by user actions and the faucet (docs/decisions.md#user-action-verification): step 1 issues a
  * challenge message signed by the service; step 2 accepts it back with the wallet's CIP-30 signData output.
  * Step 2 holds only when all of these do: the message rebuilt from the request equals `message`; the service
  * signature verifies; the COSE_Sign1 verifies with the COSE key, its payload is the message, its `address` header
@@ -26,32 +26,54 @@ export interface SignedChallenge extends Challenge {
   userPublicKey: string;
 }
 
-export function issueChallenge(key: ServiceSigningKey, input: { address: string; action: string; stateId?: string; now: number }): Challenge {
-  const message = userActionMessage({ action: input.action, ...(input.stateId ? { stateId: input.stateId } : {}), timestamp: input.now, address: input.address });
-  return { address: input.address, action: input.action, ...(input.stateId ? { stateId: input.stateId } : {}), timestamp: input.now, message, signature: key.sign(message) };
+export function issueChallenge(
+  key: ServiceSigningKey,
+  input: { address: string; action: string; stateId?: string; now: number },
+): Challenge {
+  const message = userActionMessage({
+    action: input.action,
+    ...(input.stateId ? { stateId: input.stateId } : {}),
+    timestamp: input.now,
+    address: input.address,
+  });
+  return {
+    address: input.address,
+    action: input.action,
+    ...(input.stateId ? { stateId: input.stateId } : {}),
+    timestamp: input.now,
+    message,
+    signature: key.sign(message),
+  };
 }
 
-/** @throws DomainError INVALID_MESSAGE (400), INVALID_SIGNATURE (401), EXPIRED_CHALLENGE (401), CHALLENGE_REPLAYED (409) */
-export async function verifySignedChallenge(c: SignedChallenge, deps: { key: ServiceSigningKey; replay: ReplayGuard; now: number }): Promise<void> {
-  const rebuilt = userActionMessage({ action: c.action, ...(c.stateId ? { stateId: c.stateId } : {}), timestamp: c.timestamp, address: c.address });
+/** @throws DomainError INVALID_MESSAGE, INVALID_SIGNATURE, EXPIRED_CHALLENGE, CHALLENGE_REPLAYED */
+export async function verifySignedChallenge(
+  c: SignedChallenge,
+  deps: { key: ServiceSigningKey; replay: ReplayGuard; now: number },
+): Promise<void> {
+  const rebuilt = userActionMessage({
+    action: c.action,
+    ...(c.stateId ? { stateId: c.stateId } : {}),
+    timestamp: c.timestamp,
+    address: c.address,
+  });
   if (rebuilt !== c.message) {
-    throw new DomainError("INVALID_MESSAGE", "The message does not match the action, state, timestamp and address of the request.", { status: 400 });
+    throw new DomainError("INVALID_MESSAGE", "The message does not match the action, state, timestamp and address of the request.");
   }
   if (!deps.key.verify(c.message, c.signature)) {
-    throw new DomainError("INVALID_SIGNATURE", "The service signature of the challenge is not valid.", { status: 401 });
+    throw new DomainError("INVALID_SIGNATURE", "The service signature of the challenge is not valid.");
   }
   const payloadHex = Buffer.from(c.message, "utf8").toString("hex");
   if (!verifyDataSignature({ signature: c.userSignature, key: c.userPublicKey, payloadHex, address: c.address })) {
     throw new DomainError(
       "INVALID_SIGNATURE",
       "The wallet signature is not valid: it must be CIP-30 signData of the message, for this address, with the key of its payment credential.",
-      { status: 401 },
     );
   }
   if (!isWithinWindow(c.timestamp, deps.now)) {
-    throw new DomainError("EXPIRED_CHALLENGE", "The challenge is outdated (signed messages are valid for 10 minutes); request a new one.", { status: 401 });
+    throw new DomainError("EXPIRED_CHALLENGE", "The challenge is outdated (signed messages are valid for 10 minutes); request a new one.");
   }
   if (!(await deps.replay.claim(c.signature, c.timestamp + USER_ACTION_WINDOW_MS + 60_000, deps.now))) {
-    throw new DomainError("CHALLENGE_REPLAYED", "This signed challenge was already used; request a new one.", { status: 409 });
+    throw new DomainError("CHALLENGE_REPLAYED", "This signed challenge was already used; request a new one.");
   }
 }

@@ -1,11 +1,11 @@
 /**
- * The spec's StateData and BootstrapData (reference-study §2.2) from the indexer's live states and bootstraps,
- * with credentials shown as enterprise bech32 addresses, and the USER_INFO / bootstrap-access rules (§2.5, §5.3):
+ * The spec's StateData and BootstrapData (docs/api.md#actions-and-results) from the indexer's live states and bootstraps,
+ * with credentials shown as enterprise bech32 addresses, and the USER_INFO / bootstrap-access rules (docs/api.md#bootstrap-access):
  * a caller sees its states with countdown > 0 whose bootstrap is still live, and the bootstraps open to everyone
  * or whitelisting its credential.
  */
 import { enterpriseAddressOfKeyHash } from "../csl/address";
-import type { BootstrapInfo, StateInfo } from "../indexer/protocol-state";
+import type { BootstrapInfo, StateInfo } from "../records/protocol-records";
 
 /** Proxy-era states and bootstraps: version 2 (1 was the reference's legacy scripts). */
 export const PROTOCOL_VERSION = 2;
@@ -73,16 +73,34 @@ export function usableStates(states: readonly StateInfo[], bootstraps: readonly 
   return states.filter((s) => BigInt(s.countdown) > 0n && live.has(s.bootstrapName));
 }
 
-export function userState(credential: string, states: readonly StateInfo[], bootstraps: readonly BootstrapInfo[], networkId: number): UserState {
+export function userState(
+  credential: string,
+  states: readonly StateInfo[],
+  bootstraps: readonly BootstrapInfo[],
+  networkId: number,
+): UserState {
   const open = bootstraps.filter((b) => b.allowedCredentials.length === 0 || b.allowedCredentials.includes(credential));
   return {
     bootstrapDatums: open.map((b) => bootstrapData(b, networkId)),
-    states: usableStates(states.filter((s) => s.owner === credential), bootstraps).map((s) => stateData(s, networkId)),
+    states: usableStates(
+      states.filter((s) => s.owner === credential),
+      bootstraps,
+    ).map((s) => stateData(s, networkId)),
   };
 }
 
 /** GET /user/bootstrap-access: does the credential hold a usable state forked from that bootstrap (name or hex)? */
-export function hasBootstrapAccess(credential: string, tokenName: string, states: readonly StateInfo[], bootstraps: readonly BootstrapInfo[]): boolean {
+export function hasBootstrapAccess(
+  credential: string,
+  tokenName: string,
+  states: readonly StateInfo[],
+  bootstraps: readonly BootstrapInfo[],
+): boolean {
   const wanted = (b: string) => b === tokenName || Buffer.from(b, "utf8").toString("hex") === tokenName.toLowerCase();
-  return usableStates(states.filter((s) => s.owner === credential && wanted(s.bootstrapName)), bootstraps).length > 0;
+  return (
+    usableStates(
+      states.filter((s) => s.owner === credential && wanted(s.bootstrapName)),
+      bootstraps,
+    ).length > 0
+  );
 }

@@ -1,5 +1,5 @@
 /**
- * The verifier's projection: one record per anchored certificate, in the shape of decisions.md "Certificates":
+ * The verifier's projection: one record per anchored certificate, in the shape of docs/decisions.md#certificate-record:
  * `hash`, `address` (enterprise address of the issuer's payment credential), `issuer` (payment credential, 56 hex),
  * `blockHash`, `blockNumber`, `transactionHash`, `slot`, `creationTime` (Unix ms), `metadata` (raw JSON string as
  * issued), `bootstrapTokenName`, `algorithm`.
@@ -7,7 +7,8 @@
 import { enterpriseAddressOfKeyHash } from "../csl/address";
 import type { FactRecord } from "../indexer/fact-log";
 import type { Projection } from "../indexer/fact-consumer";
-import type { Collection, Store, StoredDocument } from "../store";
+import { shortCodeOf } from "../domain/short-code";
+import { isDuplicateKeyError, type Collection, type Store, type StoredDocument } from "../store";
 
 export interface CertificateRecord {
   hash: string;
@@ -24,11 +25,17 @@ export interface CertificateRecord {
 }
 
 type CertificateDoc = StoredDocument & CertificateRecord & { position: number };
+/** A short-link code bound to the first hash anchored with it (in chain order). */
+type ShortCodeDoc = StoredDocument & { hash: string; slot: number };
+
+/** Hashes shorter than this never get a short link: a short hash would be a cheap prefix of someone else's. */
+export const SHORT_LINK_MIN_HASH_BYTES = 16;
 
 export class CertificateProjection implements Projection {
   readonly name = "verifier-certificates";
   private constructor(
     private readonly certs: Collection<CertificateDoc>,
+    private readonly codes: Collection<ShortCodeDoc>,
     private readonly networkId: number,
   ) {}
 
@@ -37,7 +44,9 @@ export class CertificateProjection implements Projection {
     // Single-field indexes: NeDB uses an index only when the query names exactly its fields (MongoDB would also
     // use a compound prefix, NeDB would scan every document).
     await certs.ensureIndexes([{ fields: { hash: 1 } }, { fields: { transactionHash: 1 } }, { fields: { slot: 1 } }]);
-    return new CertificateProjection(certs, networkId);
+    const codes = store.collection<ShortCodeDoc>("verifier_short_codes");
+    await codes.ensureIndexes([{ fields: { slot: 1 } }]);
+    return new CertificateProjection(certs, codes, networkId);
   }
 
   async apply(facts: FactRecord[]): Promise<void> {
@@ -61,11 +70,27 @@ export class CertificateProjection implements Projection {
       };
       const { _id, ...fields } = doc;
       await this.certs.updateOne({ _id }, { $set: fields }, { upsert: true });
+      if (f.hash.length >= SHORT_LINK_MIN_HASH_BYTES * 2) await this.bindShortCode(shortCodeOf(f.hash), f.hash, r.slot);
+    }
+  }
+
+  /** The first hash anchored with a code keeps it; a later hash with the same code never takes it over. */
+  private async bindShortCode(code: string, hash: string, slot: number): Promise<void> {
+    try {
+      await this.codes.insertOne({ _id: code, hash, slot });
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
     }
   }
 
   async rollback(slot: number): Promise<void> {
     await this.certs.deleteMany({ slot: { $gt: slot } });
+    await this.codes.deleteMany({ slot: { $gt: slot } });
+  }
+
+  /** The hash a short-link code is bound to, or undefined. */
+  async hashOfShortCode(code: string): Promise<string | undefined> {
+    return (await this.codes.findOne({ _id: code }))?.hash;
   }
 
   /** Every certificate of a data hash, oldest first. */
@@ -75,16 +100,11 @@ export class CertificateProjection implements Projection {
   }
 
   async byTransaction(transactionHash: string, hash: string): Promise<CertificateRecord | undefined> {
-    const [doc] = await this.certs.find({ transactionHash: transactionHash.toLowerCase(), hash: hash.toLowerCase() }, { sort: { position: 1 }, limit: 1 });
+    const [doc] = await this.certs.find(
+      { transactionHash: transactionHash.toLowerCase(), hash: hash.toLowerCase() },
+      { sort: { position: 1 }, limit: 1 },
+    );
     return doc ? toRecord(doc) : undefined;
-  }
-
-  /** Distinct certificate hashes starting with a hex prefix (short links), in hash order, at most `limit`. */
-  async hashesWithPrefix(prefix: string, limit = 20): Promise<string[]> {
-    const p = prefix.toLowerCase();
-    // Hex digits sort below "g": [p, p + "g") is exactly the hashes starting with p.
-    const docs = await this.certs.find({ hash: { $gte: p, $lt: `${p}g` } }, { sort: { hash: 1 }, limit: limit * 4 });
-    return [...new Set(docs.map((d) => d.hash))].slice(0, limit);
   }
 
   async count(): Promise<number> {

@@ -28,11 +28,7 @@ export function coseSign1(key: CSL.PrivateKey, addressBytes: Uint8Array, payload
   protectedHeaders.set_header(MS.Label.new_text("address"), MS.CBORValue.new_bytes(addressBytes));
   const unprotected = MS.HeaderMap.new();
   unprotected.set_header(MS.Label.new_text("hashed"), MS.CBORValue.new_special(MS.CBORSpecial.new_bool(false)));
-  const builder = MS.COSESign1Builder.new(
-    MS.Headers.new(MS.ProtectedHeaderMap.new(protectedHeaders), unprotected),
-    payload,
-    false,
-  );
+  const builder = MS.COSESign1Builder.new(MS.Headers.new(MS.ProtectedHeaderMap.new(protectedHeaders), unprotected), payload, false);
   const toSign = builder.make_data_to_sign().to_bytes();
   const cose = builder.build(key.sign(toSign).to_bytes());
 
@@ -50,12 +46,17 @@ export function coseSign1(key: CSL.PrivateKey, addressBytes: Uint8Array, payload
  * "address" header equals `address`; the algorithm is EdDSA; the payload is not pre-hashed; and, when
  * `payloadHex` is given, the signed payload equals it. Malformed input gives false, never a throw.
  */
-export function verifyDataSignature(input: {
-  signature: string;
-  key: string;
-  payloadHex?: string;
-  address: string;
-}): boolean {
+/** Checks a plain Ed25519 signature (64 bytes, hex) of `publicKeyHex` over the UTF-8 bytes of `message`. */
+export function verifyMessageSignature(publicKeyHex: string, message: string, signatureHex: string): boolean {
+  try {
+    if (!/^[0-9a-fA-F]{128}$/.test(signatureHex)) return false;
+    return CSL.PublicKey.from_hex(publicKeyHex).verify(Buffer.from(message, "utf8"), CSL.Ed25519Signature.from_hex(signatureHex));
+  } catch {
+    return false;
+  }
+}
+
+export function verifyDataSignature(input: { signature: string; key: string; payloadHex?: string; address: string }): boolean {
   try {
     const cose = MS.COSESign1.from_bytes(bytes(input.signature));
     const coseKey = MS.COSEKey.from_bytes(bytes(input.key));

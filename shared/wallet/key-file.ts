@@ -16,10 +16,20 @@ export interface KeyFile {
 }
 
 /** @throws WalletError INVALID_MNEMONIC, KEY_FILE_EXISTS, KEY_FILE_UNREADABLE */
-export function writeKeyFile(path: string, mnemonic: string, opts: { networkId?: number; account?: number; overwrite?: boolean } = {}): Wallet {
+export function writeKeyFile(
+  path: string,
+  mnemonic: string,
+  opts: { networkId?: number; account?: number; overwrite?: boolean } = {},
+): Wallet {
   const words = normaliseMnemonic(mnemonic);
   mnemonicToEntropy(words); // validates before anything touches the disk
-  const doc: KeyFile = { version: 1, kind: "cip1852-mnemonic", mnemonic: words, networkId: opts.networkId ?? 0, account: opts.account ?? 0 };
+  const doc: KeyFile = {
+    version: 1,
+    kind: "cip1852-mnemonic",
+    mnemonic: words,
+    networkId: opts.networkId ?? 0,
+    account: opts.account ?? 0,
+  };
   const wallet = Wallet.fromMnemonic(words, { networkId: doc.networkId, account: doc.account });
   try {
     writeFileSync(path, `${JSON.stringify(doc, null, 2)}\n`, { mode: 0o600, flag: opts.overwrite ? "w" : "wx" });

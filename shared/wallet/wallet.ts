@@ -132,6 +132,11 @@ export class Wallet {
     return coseSign1(key, addressBytes, Uint8Array.from(Buffer.from(payloadHex, "hex")));
   }
 
+  /** A plain Ed25519 signature (64 bytes, hex) of the payment key over the UTF-8 bytes of `message`. */
+  signMessage(message: string): string {
+    return this.#paymentKey.sign(Buffer.from(message, "utf8")).to_hex();
+  }
+
   #bodyNeedsStakeKey(body: CSL.TransactionBody): boolean {
     const signers = body.required_signers();
     for (let i = 0; signers && i < signers.len(); i++) {

@@ -10,7 +10,8 @@ function cursorLog(): { log: EventLog<Point | Origin>; onCursor(p: Point | Origi
   const log = new EventLog<Point | Origin>();
   return { log, onCursor: (p) => log.push(p) };
 }
-const isPoint = (p: Point | Origin | undefined, q: { slot: number; id: string }) => p !== undefined && p !== "origin" && p.id === q.id && p.slot === q.slot;
+const isPoint = (p: Point | Origin | undefined, q: { slot: number; id: string }) =>
+  p !== undefined && p !== "origin" && p.id === q.id && p.slot === q.slot;
 
 function follow(log: EventLog<SyncEvent>) {
   return {
@@ -100,7 +101,11 @@ describe("chain client against the devnet: chain-sync", () => {
 
     await log.waitFor((xs) => forwards(xs).length === 4, "the blocks produced during the outage");
     expect(forwards(log.items).map((f) => f.height)).to.deep.equal([1, 2, 3, 4]);
-    expect(forwards(log.items).slice(2).map((f) => f.id)).to.deep.equal([b3.id, b4.id]);
+    expect(
+      forwards(log.items)
+        .slice(2)
+        .map((f) => f.id),
+    ).to.deep.equal([b3.id, b4.id]);
     expect(backs(log.items)).to.deep.equal([{ kind: "back", point: "origin" }]); // the resume rollback to b2 was a no-op
     expect(sub.reconnects()).to.equal(1);
     await cursors.log.waitFor((xs) => isPoint(xs.at(-1), b4), "the cursor at block 4");

@@ -50,7 +50,8 @@ describe("chain client: error mapping, timeouts, unavailability", () => {
       [3136, "SCRIPT_EXECUTION_FAILED", false],
       [3113, "TX_REJECTED", false],
       [3005, "TX_REJECTED", false],
-      [3002, "EVALUATION_UNAVAILABLE", false],
+      [3002, "OVERLAPPING_ADDITIONAL_UTXO", false],
+      [3003, "EVALUATION_UNAVAILABLE", false],
       [1000, "INTERSECTION_NOT_FOUND", false],
       [2000, "LEDGER_STATE_UNAVAILABLE", true],
       [4000, "MEMPOOL_NOT_ACQUIRED", false],
@@ -68,9 +69,16 @@ describe("chain client: error mapping, timeouts, unavailability", () => {
       });
     }
     // a raw JSON-RPC response, as the Ogmios client sometimes rejects with
-    const raw = toChainError({ jsonrpc: "2.0", method: "submitTransaction", error: { code: 3117, message: "m", data: { unknownOutputReferences: [] } } }, "submit");
+    const raw = toChainError(
+      { jsonrpc: "2.0", method: "submitTransaction", error: { code: 3117, message: "m", data: { unknownOutputReferences: [] } } },
+      "submit",
+    );
     expect([raw.type, raw.code]).to.deep.equal(["UNKNOWN_OUTPUT_REFERENCES", 3117]);
-    expect(JSON.parse(JSON.stringify(raw))).to.include({ type: "UNKNOWN_OUTPUT_REFERENCES", code: 3117, reason: "UnknownOutputReferences" });
+    expect(JSON.parse(JSON.stringify(raw))).to.include({
+      type: "UNKNOWN_OUTPUT_REFERENCES",
+      code: 3117,
+      reason: "UnknownOutputReferences",
+    });
   });
 
   it("times out a request with CHAIN_TIMEOUT and reconnects for the next one", async () => {
@@ -83,7 +91,10 @@ describe("chain client: error mapping, timeouts, unavailability", () => {
       expect(err.data).to.deep.equal({ timeoutMs: 300 });
       const again = await rejection(client.ledgerTip());
       expect(again.type).to.equal("CHAIN_TIMEOUT");
-      expect(silent.received.map((m) => JSON.parse(m).method)).to.deep.equal(["queryLedgerState/protocolParameters", "queryLedgerState/tip"]);
+      expect(silent.received.map((m) => JSON.parse(m).method)).to.deep.equal([
+        "queryLedgerState/protocolParameters",
+        "queryLedgerState/tip",
+      ]);
     } finally {
       await client.close();
       await silent.close();
@@ -113,7 +124,9 @@ describe("chain client: error mapping, timeouts, unavailability", () => {
   });
 
   it("rejects urls that are not ws:// or wss://", () => {
-    expect(() => createChainClient({ url: "http://localhost:1337" })).to.throw(ChainError).with.property("type", "CHAIN_ERROR");
+    expect(() => createChainClient({ url: "http://localhost:1337" }))
+      .to.throw(ChainError)
+      .with.property("type", "CHAIN_ERROR");
   });
 
   it("a request while the server is down fails with CHAIN_UNAVAILABLE; the client reconnects once it is back", async () => {

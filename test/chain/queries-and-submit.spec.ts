@@ -40,7 +40,7 @@ describe("chain client against the devnet: queries, submit, evaluate", () => {
     const utxos = await h.client.utxosByAddresses([h.wallet.address]);
     expect(utxos).to.have.length(1);
     expect(utxos[0]!.value.ada.lovelace).to.equal(1_000_000_000n);
-    const byRef = await h.client.utxosByOutputReferences([{ txId: utxos[0]!.transaction.id, index: Number(utxos[0]!.index) }]);
+    const byRef = await h.client.utxosByOutputReferences([{ txHash: utxos[0]!.transaction.id, index: Number(utxos[0]!.index) }]);
     expect(byRef).to.deep.equal(utxos);
     expect(await h.client.ledgerTip()).to.equal("origin");
     expect(await h.client.networkTip()).to.equal("origin");
@@ -97,7 +97,7 @@ describe("chain client against the devnet: queries, submit, evaluate", () => {
     await h.client.submit(h.wallet.signTxFull(lockTx.cborHex));
     h.devnet.produceBlock();
     const utxos = await h.client.utxosByAddresses([h.wallet.address]);
-    const [locked] = await h.client.utxosByOutputReferences([{ txId: lockTx.txId, index: 0 }]);
+    const [locked] = await h.client.utxosByOutputReferences([{ txHash: lockTx.txId, index: 0 }]);
     expect(locked?.datum).to.equal("182a");
 
     const spec = (redeemer: string) => ({
@@ -106,19 +106,33 @@ describe("chain client against the devnet: queries, submit, evaluate", () => {
       changeAddress: h.wallet.address,
       scriptInputs: [{ utxo: locked as OgmiosUtxo, script: { language: "plutus:v3" as const, cbor: REDEEMER_42 }, redeemer }],
     });
+    // The failing redeemer first: once the spend below is submitted, the locked output is gone (an unknown input).
+    const failing = await expectChainError(buildWithEvaluation(spec("1829"), (cbor) => h.client.evaluate(cbor)));
+    expect(failing.type).to.equal("SCRIPT_EXECUTION_FAILED");
+    expect(failing.code).to.equal(3010);
+    expect(failing.data["value"], "Ogmios lists the failing validators").to.be.an("array");
+
     const tx = await buildWithEvaluation(spec("182a"), (cbor) => h.client.evaluate(cbor));
     expect(tx.redeemers).to.have.length(1);
     expect(tx.redeemers[0]!.memory > 0n).to.equal(true);
     expect(await h.client.submit(h.wallet.signTxFull(tx.cborHex))).to.equal(tx.txId);
 
-    const failing = await expectChainError(buildWithEvaluation(spec("1829"), (cbor) => h.client.evaluate(cbor)));
-    expect(failing.type).to.equal("SCRIPT_EXECUTION_FAILED");
-    expect(failing.code).to.equal(3010);
-    expect(failing.data).to.be.an("array");
+    const spent = await expectChainError(buildWithEvaluation(spec("1829"), (cbor) => h.client.evaluate(cbor)));
+    expect(spent.type, "an evaluation of a spent input says so, not 'script failed'").to.equal("UNKNOWN_OUTPUT_REFERENCES");
 
     // additionalUtxo: evaluate a spend of an output that exists nowhere on chain
-    const phantom: OgmiosUtxo = { transaction: { id: "ab".repeat(32) }, index: 0, address: scriptAddress(hash, 0), value: { ada: { lovelace: 4_000_000n } }, datum: "182a" };
-    const phantomSpec = { ...spec("182a"), utxos: await h.client.utxosByAddresses([h.wallet.address]), scriptInputs: [{ ...spec("182a").scriptInputs[0]!, utxo: phantom }] };
+    const phantom: OgmiosUtxo = {
+      transaction: { id: "ab".repeat(32) },
+      index: 0,
+      address: scriptAddress(hash, 0),
+      value: { ada: { lovelace: 4_000_000n } },
+      datum: "182a",
+    };
+    const phantomSpec = {
+      ...spec("182a"),
+      utxos: await h.client.utxosByAddresses([h.wallet.address]),
+      scriptInputs: [{ ...spec("182a").scriptInputs[0]!, utxo: phantom }],
+    };
     const withExtra = await buildWithEvaluation(phantomSpec, (cbor) => h.client.evaluate(cbor, [phantom]));
     expect(withExtra.evaluation.size).to.equal(1);
   });

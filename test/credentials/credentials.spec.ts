@@ -6,13 +6,18 @@ import { expect } from "chai";
 import { randomBytes } from "node:crypto";
 import { makeCertificate, type OnchainCertificate } from "../../shared/protocol";
 import type { Wallet } from "../../shared/wallet";
-import { errorBody, http, pollUntil } from "../mesh/helpers";
-import type { ProtocolFixture } from "../onchain/support/protocol-fixture";
-import type { RunningMesh } from "../support/mesh-harness";
+import { errorBody, http, pollUntil } from "../../fixtures/mesh/helpers";
+import type { ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
+import type { RunningMesh } from "../../fixtures/mesh/mesh-harness";
 import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
 
 const identity = (issuer: Wallet, fields: Record<string, unknown>): OnchainCertificate =>
-  makeCertificate({ hash: randomBytes(32).toString("hex"), algorithm: "SHA-256", issuer: issuer.paymentKeyHash, metadata: JSON.stringify({ uv_tid: "IdentityAuth", ...fields }) });
+  makeCertificate({
+    hash: randomBytes(32).toString("hex"),
+    algorithm: "SHA-256",
+    issuer: issuer.paymentKeyHash,
+    metadata: JSON.stringify({ uv_tid: "IdentityAuth", ...fields }),
+  });
 
 describe("credentials: AUTH / REVOKE certificates over HTTP", function () {
   this.timeout(120_000);
@@ -23,13 +28,22 @@ describe("credentials: AUTH / REVOKE certificates over HTTP", function () {
   /** Waits until the credential service has applied everything the indexer has decoded so far. */
   const synced = async () => {
     const lastSeq = (await mesh.broker.call<{ lastSeq: number }>("indexer.status")).lastSeq;
-    await pollUntil(async () => ((await mesh.broker.call<number>("credential.sync")) >= lastSeq ? true : undefined), "credential projection caught up");
+    await pollUntil(
+      async () => ((await mesh.broker.call<number>("credential.sync")) >= lastSeq ? true : undefined),
+      "credential projection caught up",
+    );
   };
   /** Issues certificates from `wallet`'s state (forking one first if it has none) and waits until they are indexed. */
   const issue = async (wallet: Wallet, certs: OnchainCertificate[]) => {
     const ids = f.findStateIdsOf(wallet);
-    const tx = ids.length === 0 ? (await f.mintState(wallet, certs)).utxo.transaction.id : (await f.update(f.findState(ids[0]!), wallet, certs)).txId;
-    await pollUntil(async () => ((await mesh.broker.call<unknown, { id: string }>("indexer.transaction", { id: tx })) ? true : undefined), "transaction indexed");
+    const tx =
+      ids.length === 0
+        ? (await f.mintState(wallet, certs)).utxo.transaction.id
+        : (await f.update(f.findState(ids[0]!), wallet, certs)).txId;
+    await pollUntil(
+      async () => ((await mesh.broker.call<unknown, { id: string }>("indexer.transaction", { id: tx })) ? true : undefined),
+      "transaction indexed",
+    );
     await synced();
     return tx;
   };
@@ -51,7 +65,15 @@ describe("credentials: AUTH / REVOKE certificates over HTTP", function () {
     const list = await get(`/credential/${alice.paymentKeyHash}`);
     expect(list.status).to.equal(200);
     expect(list.json).to.have.length(1);
-    expect((list.json as object[])[0]).to.deep.include({ authHash: auth.hash, credentialType: "KYC", keriAid: "EKeriAid123", txHash: authTx, active: true, keriVerified: false, acdc: null });
+    expect((list.json as object[])[0]).to.deep.include({
+      authHash: auth.hash,
+      credentialType: "KYC",
+      keriAid: "EKeriAid123",
+      txHash: authTx,
+      active: true,
+      keriVerified: false,
+      acdc: null,
+    });
 
     const byAddress = await get(`/credential/${alice.address}`);
     expect(byAddress.status).to.equal(200);
@@ -78,7 +100,11 @@ describe("credentials: AUTH / REVOKE certificates over HTTP", function () {
     const active = await get(`/credential/${f.actors.alice.paymentKeyHash}`);
     expect(active.status).to.equal(404);
     expect(errorBody(active).error).to.equal("NOT_FOUND");
-    expect((await get(`/credential/by-hash/${auth.hash}`)).json).to.include({ authHash: auth.hash, active: false, revokedTxHash: revokeTx });
+    expect((await get(`/credential/by-hash/${auth.hash}`)).json).to.include({
+      authHash: auth.hash,
+      active: false,
+      revokedTxHash: revokeTx,
+    });
   });
 
   it("restores the credential when the revocation is rolled back, and revokes again when it is re-included", async () => {
@@ -90,7 +116,10 @@ describe("credentials: AUTH / REVOKE certificates over HTTP", function () {
     expect((await get(`/credential/${f.actors.alice.paymentKeyHash}`)).status).to.equal(200);
 
     f.chain.devnet.produceBlock(); // the rolled-back revocation went back to the mempool
-    await pollUntil(async () => ((await get(`/credential/by-hash/${auth.hash}`)).json as { active?: boolean }).active === false ? true : undefined, "revoked again");
+    await pollUntil(
+      async () => (((await get(`/credential/by-hash/${auth.hash}`)).json as { active?: boolean }).active === false ? true : undefined),
+      "revoked again",
+    );
   });
 
   it("forgets the credential itself when its AUTH transaction is rolled back", async () => {
@@ -102,8 +131,46 @@ describe("credentials: AUTH / REVOKE certificates over HTTP", function () {
     expect((await get(`/credential/${f.actors.issuer.paymentKeyHash}`)).status).to.equal(404);
   });
 
+  it("keys credentials by (hash, issuer): a squatter anchoring someone's AUTH hash first gets a credential of its own, not theirs", async () => {
+    const alice = f.actors.alice;
+    const bob = f.actors.bob;
+    const squatted = identity(alice, { t: "AUTH", ct: "LEI" });
+    // bob saw alice's AUTH hash (e.g. in her mempool transaction) and anchors the same hash first, under his key
+    await issue(bob, [
+      makeCertificate({
+        hash: squatted.hash,
+        algorithm: "SHA-256",
+        issuer: bob.paymentKeyHash,
+        metadata: JSON.stringify({ uv_tid: "IdentityAuth", t: "AUTH", ct: "LEI" }),
+      }),
+    ]);
+    await issue(alice, [squatted]);
+    const mine = (await get(`/credential/${alice.paymentKeyHash}?type=LEI`)).json as { authHash: string; paymentCredential: string };
+    expect(mine).to.include({ authHash: squatted.hash, paymentCredential: alice.paymentKeyHash });
+    const trusted = await get(`/credential/by-hash/${squatted.hash}?issuer=${alice.enterpriseAddress}`);
+    expect(trusted.status).to.equal(200);
+    expect(trusted.json).to.include({ paymentCredential: alice.paymentKeyHash, active: true });
+    const unqualified = (await get(`/credential/by-hash/${squatted.hash}`)).json as {
+      paymentCredential: string;
+      alsoRegisteredBy: string[];
+    };
+    expect(unqualified.paymentCredential, "the earliest registration").to.equal(bob.paymentKeyHash);
+    expect(unqualified.alsoRegisteredBy, "and the answer says who else anchored the hash").to.deep.equal([alice.paymentKeyHash]);
+    // bob can revoke only his own registration
+    await issue(bob, [identity(bob, { t: "REVOKE", th: squatted.hash })]);
+    expect((await get(`/credential/by-hash/${squatted.hash}?issuer=${alice.paymentKeyHash}`)).json).to.include({ active: true });
+    expect((await get(`/credential/by-hash/${squatted.hash}?issuer=${bob.paymentKeyHash}`)).json).to.include({ active: false });
+    expect((await get(`/credential/by-hash/${squatted.hash}?issuer=${f.actors.issuer.paymentKeyHash}`)).status).to.equal(404);
+  });
+
   it("answers malformed input with 4xx JSON", async () => {
-    for (const path of ["/credential/not-a-credential", `/credential/${"ab".repeat(27)}`, "/credential/by-hash/xyz", `/credential/by-hash/${"00".repeat(65)}`, "/credential/addr_test1qqqq"]) {
+    for (const path of [
+      "/credential/not-a-credential",
+      `/credential/${"ab".repeat(27)}`,
+      "/credential/by-hash/xyz",
+      `/credential/by-hash/${"00".repeat(65)}`,
+      "/credential/addr_test1qqqq",
+    ]) {
       const res = await get(path);
       expect(res.status, path).to.equal(400);
       expect(errorBody(res).error, path).to.be.a("string");

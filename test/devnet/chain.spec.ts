@@ -6,8 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Devnet } from "../../shared/devnet";
 import { alicePaysBob, fundedDevnet, type Fixture } from "./support/devnet-fixture";
-import { bn, newKey, type OutRef, type TestKey } from "./support/tx-fixtures";
-
+import { bn, newKey, type OutRef, type TestKey } from "../../fixtures/devnet/tx-fixtures";
 
 describe("devnet chain", () => {
   let dir: string;
@@ -61,8 +60,14 @@ describe("devnet chain", () => {
   });
 
   it("refuses a genesis with a mainnet address or a non-positive amount, and writes no chain for it", async () => {
-    const typeOf = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => (e as { type: string }).type);
-    expect(await typeOf(Devnet.create({ dataDir: dir, genesis: [{ address: newKey(1).address, lovelace: 5n }] }))).to.equal("GENESIS_INVALID");
+    const typeOf = (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: unknown) => (e as { type: string }).type,
+      );
+    expect(await typeOf(Devnet.create({ dataDir: dir, genesis: [{ address: newKey(1).address, lovelace: 5n }] }))).to.equal(
+      "GENESIS_INVALID",
+    );
     expect(await typeOf(Devnet.create({ genesis: [{ address: newKey().address, lovelace: 0n }] }))).to.equal("GENESIS_INVALID");
     const fresh = await Devnet.create({ dataDir: dir, genesis: [{ address: newKey().address, lovelace: 5_000_000n }] });
     expect(fresh.genesisFunds()).to.have.length(1);
@@ -82,7 +87,9 @@ describe("devnet chain", () => {
     expect(readFileSync(join(dir, "blocks.jsonl"), "utf8")).to.equal("");
     f.clock.advanceSlots(3);
     expect(f.devnet.produceBlock()?.transactions?.[0]?.id).to.equal(id);
-    expect(() => f.devnet.rollback(5)).to.throw().with.property("code", -32602);
+    expect(() => f.devnet.rollback(5))
+      .to.throw()
+      .with.property("code", -32602);
     await f.devnet.close();
   });
 
@@ -141,13 +148,18 @@ function metadataTx(alice: TestKey, from: OutRef & { lovelace: bigint }, to: str
   auxiliary.set_metadata(metadata);
   const build = (fee: bigint) => {
     const inputs = CSL.TransactionInputs.new();
-    inputs.add(CSL.TransactionInput.new(CSL.TransactionHash.from_hex(from.txId), from.index));
+    inputs.add(CSL.TransactionInput.new(CSL.TransactionHash.from_hex(from.txHash), from.index));
     const outputs = CSL.TransactionOutputs.new();
     outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(to), CSL.Value.new(bn(2_000_000n))));
     outputs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(alice.address), CSL.Value.new(bn(from.lovelace - 2_000_000n - fee))));
     const body = CSL.TransactionBody.new_tx_body(inputs, outputs, bn(fee));
     body.set_auxiliary_data_hash(CSL.hash_auxiliary_data(auxiliary));
-    const fixed = CSL.FixedTransaction.new_with_auxiliary(body.to_bytes(), CSL.TransactionWitnessSet.new().to_bytes(), auxiliary.to_bytes(), true);
+    const fixed = CSL.FixedTransaction.new_with_auxiliary(
+      body.to_bytes(),
+      CSL.TransactionWitnessSet.new().to_bytes(),
+      auxiliary.to_bytes(),
+      true,
+    );
     fixed.sign_and_add_vkey_signature(alice.sk);
     return fixed.to_hex();
   };
@@ -155,6 +167,3 @@ function metadataTx(alice: TestKey, from: OutRef & { lovelace: bigint }, to: str
   const fee = BigInt(CSL.min_fee(CSL.Transaction.from_hex(draft), CSL.LinearFee.new(bn(44), bn(155_381))).to_str());
   return build(fee);
 }
-
-
-

@@ -2,7 +2,7 @@
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
 import { expect } from "chai";
 import { expectDevnetError, fundedDevnet, GENESIS_LOVELACE, type Fixture } from "./support/devnet-fixture";
-import { ALWAYS_TRUE_V3, REDEEMER_IS_42_V3 } from "./support/test-scripts.generated";
+import { ALWAYS_TRUE_V3, REDEEMER_IS_42_V3 } from "../../fixtures/devnet/test-scripts.generated";
 import {
   buildTx,
   buildWithMinFee,
@@ -15,7 +15,7 @@ import {
   type OutRef,
   type TestKey,
   type TxSpec,
-} from "./support/tx-fixtures";
+} from "../../fixtures/devnet/tx-fixtures";
 
 /** alice pays `lovelace` to `to` from her genesis output, change back to her, at the minimum fee (+delta). */
 function payment(f: Fixture, to: string, lovelace: bigint, extra: Partial<TxSpec> = {}, delta = 0n) {
@@ -46,7 +46,7 @@ async function lock(f: Fixture, output: TxSpec["outputs"][number]): Promise<OutR
   }));
   const id = await f.submit(spec.hex);
   f.devnet.produceBlock();
-  return { txId: id, index: 0 };
+  return { txHash: id, index: 0 };
 }
 
 /** Spends a script output `locked` (value `lovelace`) to alice's fresh key, with bob's genesis as collateral. */
@@ -59,15 +59,19 @@ function scriptSpend(
   referenceScriptBytes = 0,
 ): { hex: string; fee: bigint } {
   const collateral = f.genesisOf(f.bob);
-  return buildWithMinFee((fee) => ({
-    inputs: [locked],
-    outputs: [{ address: f.alice.address, lovelace: lovelace - fee }],
-    fee,
-    collateral: [collateral],
-    signers: [f.bob.sk],
-    redeemers: [{ tag: "spend", index: 0, data: intData(redeemer), memory: 200_000, cpu: 80_000_000 }],
-    ...extra,
-  }), 0n, referenceScriptBytes);
+  return buildWithMinFee(
+    (fee) => ({
+      inputs: [locked],
+      outputs: [{ address: f.alice.address, lovelace: lovelace - fee }],
+      fee,
+      collateral: [collateral],
+      signers: [f.bob.sk],
+      redeemers: [{ tag: "spend", index: 0, data: intData(redeemer), memory: 200_000, cpu: 80_000_000 }],
+      ...extra,
+    }),
+    0n,
+    referenceScriptBytes,
+  );
 }
 
 // Submissions go through the real Ogmios client and the devnet server, so every error reply is also schema-checked.
@@ -83,7 +87,10 @@ describe("devnet ledger rules (scalus rule engine behind the devnet)", () => {
     const tooLow = payment(f, f.bob.address, 5_000_000n, {}, -1n);
     expect(tooLow.fee).to.equal(exact.fee - 1n);
     const error = await expectDevnetError(f.submit(tooLow.hex), 3122);
-    expect(error.data).to.deep.equal({ minimumRequiredFee: { ada: { lovelace: exact.fee } }, providedFee: { ada: { lovelace: exact.fee - 1n } } });
+    expect(error.data).to.deep.equal({
+      minimumRequiredFee: { ada: { lovelace: exact.fee } },
+      providedFee: { ada: { lovelace: exact.fee - 1n } },
+    });
     const id = await f.submit(exact.hex);
     expect(id).to.match(/^[0-9a-f]{64}$/);
   });
@@ -129,14 +136,14 @@ describe("devnet ledger rules (scalus rule engine behind the devnet)", () => {
     const again = payment(f, f.bob.address, 3_000_000n);
     const error = await expectDevnetError(f.submit(again.hex), 3117);
     const from = f.genesisOf(f.alice);
-    expect(error.data).to.deep.equal({ unknownOutputReferences: [{ transaction: { id: from.txId }, index: from.index }] });
+    expect(error.data).to.deep.equal({ unknownOutputReferences: [{ transaction: { id: from.txHash }, index: from.index }] });
   });
 
   it("lets a submission spend an output of a transaction still in the mempool", async () => {
     const first = payment(f, f.bob.address, 10_000_000n);
     const firstId = await f.submit(first.hex);
     const chained = buildWithMinFee((fee) => ({
-      inputs: [{ txId: firstId, index: 1 }],
+      inputs: [{ txHash: firstId, index: 1 }],
       outputs: [{ address: f.alice.address, lovelace: GENESIS_LOVELACE - 10_000_000n - first.fee - fee }],
       fee,
       signers: [f.alice.sk],
@@ -180,8 +187,10 @@ describe("devnet ledger rules (scalus rule engine behind the devnet)", () => {
       const id = await f.submit(declaredFailing(7).hex);
       const block = f.devnet.produceBlock()!;
       expect(block.transactions?.[0]?.spends).to.equal("collaterals");
-      expect(f.devnet.queryUtxo({ outputReferences: [{ transaction: { id: locked.txId }, index: 0 }] })).to.have.length(1);
-      expect(f.devnet.queryUtxo({ outputReferences: [{ transaction: { id: collateral.txId }, index: collateral.index }] })).to.have.length(0);
+      expect(f.devnet.queryUtxo({ outputReferences: [{ transaction: { id: locked.txHash }, index: 0 }] })).to.have.length(1);
+      expect(
+        f.devnet.queryUtxo({ outputReferences: [{ transaction: { id: collateral.txHash }, index: collateral.index }] }),
+      ).to.have.length(0);
       const returned = f.devnet.queryUtxo({ outputReferences: [{ transaction: { id }, index: 1 }] });
       expect(returned.map((u) => u.value.ada.lovelace)).to.deep.equal([GENESIS_LOVELACE - 5_000_000n]);
     });
@@ -279,7 +288,7 @@ describe("devnet ledger rules (scalus rule engine behind the devnet)", () => {
     }));
     const regId = await f.submit(register.hex);
     f.devnet.produceBlock();
-    const registered = withdraw({ txId: regId, index: 0 }, GENESIS_LOVELACE - deposit - register.fee);
+    const registered = withdraw({ txHash: regId, index: 0 }, GENESIS_LOVELACE - deposit - register.fee);
     await f.submit(registered.hex);
   });
 

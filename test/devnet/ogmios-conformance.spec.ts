@@ -15,13 +15,26 @@ describe("Ogmios schema conformance checker", () => {
     expect(checkOgmiosMessage(ok, "queryNetwork/tip")).to.equal(undefined);
     const wrongShape = JSON.stringify({ jsonrpc: "2.0", method: "queryNetwork/tip", result: { slot: "1", id: "xyz" }, id: null });
     expect(checkOgmiosMessage(wrongShape, "queryNetwork/tip")?.schema).to.equal("QueryNetworkTipResponse");
-    const sideways = JSON.stringify({ jsonrpc: "2.0", method: "nextBlock", result: { direction: "sideways", tip: "origin", point: "origin" } });
+    const sideways = JSON.stringify({
+      jsonrpc: "2.0",
+      method: "nextBlock",
+      result: { direction: "sideways", tip: "origin", point: "origin" },
+    });
     expect(checkOgmiosMessage(sideways, "nextBlock")).to.not.equal(undefined);
-    const genericData = JSON.stringify({ jsonrpc: "2.0", method: "submitTransaction", error: { code: 3117, message: "x", data: { message: "x" } } });
+    const genericData = JSON.stringify({
+      jsonrpc: "2.0",
+      method: "submitTransaction",
+      error: { code: 3117, message: "x", data: { message: "x" } },
+    });
     expect(checkOgmiosMessage(genericData, "submitTransaction")).to.not.equal(undefined);
     const noMethod = JSON.stringify({ jsonrpc: "2.0", result: { transaction: { id: "ab".repeat(32) } } });
     expect(checkOgmiosMessage(noMethod, "submitTransaction")).to.not.equal(undefined);
-    const rpcError = JSON.stringify({ jsonrpc: "2.0", method: "frobnicate", error: { code: -32601, message: "Method not found" }, id: null });
+    const rpcError = JSON.stringify({
+      jsonrpc: "2.0",
+      method: "frobnicate",
+      error: { code: -32601, message: "Method not found" },
+      id: null,
+    });
     expect(checkOgmiosMessage(rpcError, "frobnicate")).to.equal(undefined);
   });
 });

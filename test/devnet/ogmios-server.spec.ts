@@ -4,9 +4,17 @@ import type { Block, Point, Origin } from "@cardano-ogmios/schema";
 import { expect } from "chai";
 import { startDevnetServer, type DevnetServer } from "../../shared/devnet";
 import { alicePaysBob, fundedDevnet, GENESIS_LOVELACE, type Fixture } from "./support/devnet-fixture";
-import { REDEEMER_IS_42_V3 } from "./support/test-scripts.generated";
-import { buildWithMinFee, intData, plutusV3, scriptAddress } from "./support/tx-fixtures";
-import { contextFor, expectRpcRejection, ledgerClient, mempoolClient, RawSocket, rpcCode, submissionClient } from "./support/ogmios-client-fixture";
+import { REDEEMER_IS_42_V3 } from "../../fixtures/devnet/test-scripts.generated";
+import { buildWithMinFee, intData, plutusV3, scriptAddress } from "../../fixtures/devnet/tx-fixtures";
+import {
+  contextFor,
+  expectRpcRejection,
+  ledgerClient,
+  mempoolClient,
+  RawSocket,
+  rpcCode,
+  submissionClient,
+} from "../../fixtures/devnet/ogmios-client-fixture";
 
 /** Waits for a condition driven by socket traffic (no fixed sleeps). */
 async function until(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
@@ -16,7 +24,6 @@ async function until(condition: () => boolean, what: string, timeoutMs = 5000): 
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
 }
-
 
 describe("devnet Ogmios server (real @cardano-ogmios/client)", () => {
   let f: Fixture;
@@ -88,7 +95,7 @@ describe("devnet Ogmios server (real @cardano-ogmios/client)", () => {
     const lockId = await client.submitTransaction(lockTx.hex);
     const spend = (redeemer: number) =>
       buildWithMinFee((fee) => ({
-        inputs: [{ txId: lockId, index: 0 }],
+        inputs: [{ txHash: lockId, index: 0 }],
         outputs: [{ address: f.bob.address, lovelace: 10_000_000n - fee }],
         fee,
         collateral: [f.genesisOf(f.bob)],
@@ -110,7 +117,15 @@ describe("devnet Ogmios server (real @cardano-ogmios/client)", () => {
     const other = await fundedDevnet();
     const lockedUtxo = f.devnet.queryUtxo().length; // confirmed set does not include the mempool lock
     expect(lockedUtxo).to.equal(2);
-    const additional = [{ transaction: { id: lockId }, index: 0, address: scriptAddress(script), value: { ada: { lovelace: 10_000_000n } }, datum: intData(0).to_hex() }];
+    const additional = [
+      {
+        transaction: { id: lockId },
+        index: 0,
+        address: scriptAddress(script),
+        value: { ada: { lovelace: 10_000_000n } },
+        datum: intData(0).to_hex(),
+      },
+    ];
     const otherServer = await startDevnetServer(other.devnet, { port: 0 });
     const otherClient = await submissionClient(otherServer);
     const unknown = await expectRpcRejection(otherClient.evaluateTransaction(spend(42)));
@@ -126,7 +141,8 @@ describe("devnet Ogmios server (real @cardano-ogmios/client)", () => {
   it("follows the chain from origin, from a later point, and through a rollback driven over the wire", async () => {
     const submitter = await submissionClient(server);
     const control = await RawSocket.open(server);
-    const produce = async () => (await control.call("devnet/produceBlock")).result as { block: { id: string; slot: number; height: number } };
+    const produce = async () =>
+      (await control.call("devnet/produceBlock")).result as { block: { id: string; slot: number; height: number } };
     const first = alicePaysBob(f, 2_000_000n);
     await submitter.submitTransaction(first.hex);
     const b1 = (await produce()).block;
@@ -203,7 +219,9 @@ describe("devnet Ogmios server (real @cardano-ogmios/client)", () => {
     // A round trip on another connection proves the server has seen (and parked) the re-acquire.
     await (await ledgerClient(server)).ledgerTip();
     expect(reacquired).to.equal(false);
-    await submitter.submitTransaction(alicePaysBob(f, 2_000_000n, { from: { txId: id, index: 1, lovelace: GENESIS_LOVELACE - 2_000_000n - first.fee } }).hex);
+    await submitter.submitTransaction(
+      alicePaysBob(f, 2_000_000n, { from: { txHash: id, index: 1, lovelace: GENESIS_LOVELACE - 2_000_000n - first.fee } }).hex,
+    );
     await waiting;
     expect(reacquired).to.equal(true);
     await monitor.releaseMempool();
@@ -234,14 +252,19 @@ describe("devnet Ogmios server (real @cardano-ogmios/client)", () => {
     expect(badUtxo.error?.code).to.equal(-32602);
     const badCbor = await raw.call("submitTransaction", { transaction: { cbor: "zz" } });
     expect(badCbor.error?.code).to.equal(-32602);
-    raw.sendText(JSON.stringify({ jsonrpc: "2.0", method: "submitTransaction", params: { transaction: { cbor: "00".repeat(2_500_000) } } }));
+    raw.sendText(
+      JSON.stringify({ jsonrpc: "2.0", method: "submitTransaction", params: { transaction: { cbor: "00".repeat(2_500_000) } } }),
+    );
     expect((await raw.next()).error?.code).to.equal(-32600);
     const unknownPoint = await raw.call("acquireLedgerState", { point: { slot: 5, id: "cd".repeat(32) } });
     expect(unknownPoint.error?.code).to.equal(2000);
     const byron = await raw.call("queryNetwork/genesisConfiguration", { era: "byron" });
     expect(byron.error?.code).to.equal(-32602);
     const genesisUtxo = f.devnet.queryUtxo({ addresses: [f.alice.address] })[0]!;
-    const overlapping = await raw.call("evaluateTransaction", { transaction: { cbor: alicePaysBob(f, 2_000_000n).hex }, additionalUtxo: [genesisUtxo] });
+    const overlapping = await raw.call("evaluateTransaction", {
+      transaction: { cbor: alicePaysBob(f, 2_000_000n).hex },
+      additionalUtxo: [genesisUtxo],
+    });
     expect(overlapping.error?.code).to.equal(3002);
     const alive = await raw.call("queryNetwork/tip");
     expect(alive.result).to.equal("origin");

@@ -11,7 +11,9 @@ describe("devnet protocol parameters", () => {
     expect(scalus.v2).to.deep.equal([...PLUTUS_V2_COST_MODEL]);
     expect(scalus.v3).to.deep.equal([...PLUTUS_V3_COST_MODEL]);
     const advertised = ogmiosProtocolParameters().plutusCostModels!;
-    expect([advertised["plutus:v1"]?.length, advertised["plutus:v2"]?.length, advertised["plutus:v3"]?.length]).to.deep.equal([166, 175, 297]);
+    expect([advertised["plutus:v1"]?.length, advertised["plutus:v2"]?.length, advertised["plutus:v3"]?.length]).to.deep.equal([
+      166, 175, 297,
+    ]);
   });
 
   it("advertises the Conway mainnet economics scalus uses (fee a/b, coins per byte, prices, limits)", () => {

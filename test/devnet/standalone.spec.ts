@@ -8,7 +8,7 @@ import { resolve } from "node:path";
 import { buildPayment } from "../../shared/csl";
 import { generateMnemonic, Wallet } from "../../shared/wallet";
 import type { DevnetServer } from "../../shared/devnet";
-import { contextFor } from "./support/ogmios-client-fixture";
+import { contextFor } from "../../fixtures/devnet/ogmios-client-fixture";
 
 const REPO = resolve(__dirname, "..", "..");
 

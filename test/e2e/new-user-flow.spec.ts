@@ -13,7 +13,7 @@ import { createChainClient, type ChainClient } from "../../shared/chain";
 import { buildPayment, txIdOf } from "../../shared/csl";
 import type { OgmiosUtxo } from "../../shared/csl/utxo";
 import { generateMnemonic, writeKeyFile, type Wallet } from "../../shared/wallet";
-import { errorBody, http, pollUntil, postJson } from "../mesh/helpers";
+import { errorBody, http, pollUntil, postJson } from "../../fixtures/mesh/helpers";
 import { startEmbeddedApp, txBuilderBuilt, type EmbeddedApp } from "./support/embedded-app";
 
 interface BuildResponse {
@@ -36,7 +36,11 @@ describe("e2e: a new user's first certificate on a fresh embedded start", functi
     postJson(`${app.api}/transaction/build`, { type: "default", address: user.address, certificates, ...extra });
   const submit = (body: Record<string, unknown>) => postJson(`${app.api}/transaction/submit`, body);
   const confirmed = (txId: string) =>
-    pollUntil(async () => ((await http(`${app.api}/transaction/confirm/${txId}`)).status === 200 ? true : undefined), `confirmation of ${txId}`, 30_000);
+    pollUntil(
+      async () => ((await http(`${app.api}/transaction/confirm/${txId}`)).status === 200 ? true : undefined),
+      `confirmation of ${txId}`,
+      30_000,
+    );
   const certificate = (label: string) => ({
     hash: createHash("sha256").update(randomBytes(16)).update(label).digest("hex"),
     algorithm: "SHA-256",
@@ -45,7 +49,8 @@ describe("e2e: a new user's first certificate on a fresh embedded start", functi
 
   before(async function () {
     if (!txBuilderBuilt()) {
-      const reason = "the tx-builder service (services/tx-builder.service.ts) is not built yet: the new-user flow needs `/transaction/build`";
+      const reason =
+        "the tx-builder service (services/tx-builder.service.ts) is not built yet: the new-user flow needs `/transaction/build`";
       if (process.env.CI) throw new Error(reason);
       process.stdout.write(`    NOT RUN: ${reason}\n`);
       this.skip();
@@ -71,8 +76,13 @@ describe("e2e: a new user's first certificate on a fresh embedded start", functi
       ["deploy", "done"],
       ["bootstrap", "done"],
     ]);
-    process.stdout.write(`      bootstrap on a fresh devnet: ${bootstrapMs} ms (${app.bootstrap.map((s) => `${s.step} ${s.ms} ms`).join(", ")})\n`);
-    const deployments = (await http(`${app.api}/library/deployments`)).json as { entries: Array<{ isActiveContract: boolean }>; stakeRegistered: boolean };
+    process.stdout.write(
+      `      bootstrap on a fresh devnet: ${bootstrapMs} ms (${app.bootstrap.map((s) => `${s.step} ${s.ms} ms`).join(", ")})\n`,
+    );
+    const deployments = (await http(`${app.api}/library/deployments`)).json as {
+      entries: Array<{ isActiveContract: boolean }>;
+      stakeRegistered: boolean;
+    };
     expect(deployments.entries).to.have.length(2);
     expect(deployments.entries.every((e) => e.isActiveContract)).to.equal(true);
     expect(deployments.stakeRegistered).to.equal(true);
@@ -117,7 +127,13 @@ describe("e2e: a new user's first certificate on a fresh embedded start", functi
     }, "the certificate to verify");
     const cycleMs = Date.now() - started;
     expect(records).to.have.length(1);
-    expect(records[0]).to.include({ hash: cert.hash, transactionHash: txId, issuer: user.paymentKeyHash, bootstrapTokenName: "default", algorithm: "SHA-256" });
+    expect(records[0]).to.include({
+      hash: cert.hash,
+      transactionHash: txId,
+      issuer: user.paymentKeyHash,
+      bootstrapTokenName: "default",
+      algorithm: "SHA-256",
+    });
     process.stdout.write(`      build → sign → submit → confirm → verify: ${cycleMs} ms\n`);
   });
 
@@ -139,6 +155,35 @@ describe("e2e: a new user's first certificate on a fresh embedded start", functi
         return v.status === 200 ? (v.json as Array<Record<string, unknown>>) : undefined;
       }, `certificate ${i}`);
       expect(r[0]!["transactionHash"]).to.equal(ids[i]);
+    }
+  });
+
+  it("reads its own writes: once confirm answers 200, verify, credentials and statistics already show the certificate", async () => {
+    for (let i = 0; i < 12; i++) {
+      const cert =
+        i % 3 === 0
+          ? { ...certificate(`ryw-${i}`), metadata: { uv_tid: "IdentityAuth", t: "AUTH", ct: `RYW${i}` } }
+          : certificate(`ryw-${i}`);
+      const before = Number((await http(`${app.api}/statistic/tx-fees`)).text);
+      const built = await build([cert]);
+      expect(built.status, built.text).to.equal(200);
+      const tx = (built.json as BuildResponse).unsignedTransaction;
+      const res = await submit({ transaction: tx, witnessSet: cliSign(tx) });
+      expect(res.status, res.text).to.equal(200);
+      const id = (res.json as { transactionHash: string }).transactionHash;
+      // poll confirm as fast as a client would, then read at once — no retry on the reads
+      await pollUntil(
+        async () => ((await http(`${app.api}/transaction/confirm/${id}`)).status === 200 ? true : undefined),
+        `confirm ${i}`,
+        30_000,
+      );
+      const verify = await http(`${app.api}/verify/${cert.hash}`);
+      expect(verify.status, `certificate ${i}: ${verify.text}`).to.equal(200);
+      expect(Number((await http(`${app.api}/statistic/tx-fees`)).text), "fees counted").to.be.above(before);
+      if (i % 3 === 0) {
+        const cred = await http(`${app.api}/credential/${user.paymentKeyHash}?type=RYW${i}`);
+        expect(cred.status, cred.text).to.equal(200);
+      }
     }
   });
 

@@ -9,12 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startDevnetServer, type DevnetServer } from "../../shared/devnet";
 import { faucetGenesisFunds, faucetWallet } from "../../shared/faucet/faucet-wallet";
-import { ConfigError, loadConfig } from "../../shared/mesh/config";
+import { ConfigError, loadConfig } from "../../shared/config/config";
 import { createStore, type Store } from "../../shared/store";
 import { generateMnemonic, Wallet } from "../../shared/wallet";
-import { errorBody, postJson, testConfig, type HttpResult } from "../mesh/helpers";
-import { TestChain } from "../onchain/support/test-chain";
-import { startMesh, type RunningMesh } from "../support/mesh-harness";
+import { errorBody, postJson, testConfig, type HttpResult } from "../../fixtures/mesh/helpers";
+import { TestChain } from "../../fixtures/onchain/test-chain";
+import { startMesh, type RunningMesh } from "../../fixtures/mesh/mesh-harness";
 
 type Json = Record<string, unknown>;
 const hex = (text: string) => Buffer.from(text, "utf8").toString("hex");
@@ -44,7 +44,14 @@ describe("faucet: /faucet/request → /faucet/claim", function () {
     expect(res.status, res.text).to.equal(200);
     const c = res.json as Json;
     const signed = wallet.signData(hex(c["message"] as string), wallet.address);
-    return { address: wallet.address, message: c["message"], signature: c["signature"], timestamp: c["timestamp"], userSignature: signed.signature, userPublicKey: signed.key };
+    return {
+      address: wallet.address,
+      message: c["message"],
+      signature: c["signature"],
+      timestamp: c["timestamp"],
+      userSignature: signed.signature,
+      userPublicKey: signed.key,
+    };
   };
   const claim = (body: Json) => postJson(`${mesh.api}/faucet/claim`, body);
   const fundsOf = (w: Wallet) => chain.utxosAt(w.address).map((u) => BigInt(u.value.ada.lovelace));
@@ -122,11 +129,61 @@ describe("faucet: /faucet/request → /faucet/claim", function () {
       expect(res.status, JSON.stringify(body)).to.equal(400);
       expect((res.json as Json)["status"]).to.equal("400 BAD_REQUEST");
     }
-    expectRefused(await request("addr1qx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgse35a3x"), 400, "INVALID_ADDRESS");
+    expectRefused(
+      await request("addr1qx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgse35a3x"),
+      400,
+      "INVALID_ADDRESS",
+    );
+  });
+
+  it("limits claims per client IP and pays at most the daily budget in total, whatever the number of new wallets", async () => {
+    // behind one trusted proxy: the client is the rightmost X-Forwarded-For entry, whatever the client wrote left of it
+    const ownStore = await createStore({ inMemory: true }); // a fresh day: no claims counted yet
+    const limited = await startMesh({
+      services: ["gateway", "user-state"],
+      store: ownStore,
+      chain: { ogmiosUrl: server.url, network: "devnet", devnet: chain.devnet },
+      env: env({ TRUST_PROXY: "1", FAUCET_CLAIMS_PER_IP_PER_DAY: "2", FAUCET_DAILY_BUDGET_LOVELACE: "42000000" }),
+      now: () => chain.now() + skewMs + tick,
+    });
+    const from = (ip: string, spoofed = "") => ({ "X-Forwarded-For": `${spoofed}${ip}` });
+    const claimFrom = async (ip: string, spoofed = "") => {
+      const w = Wallet.fromMnemonic(generateMnemonic());
+      tick += 1;
+      const c = (await postJson(`${limited.api}/faucet/request`, { address: w.address }, from(ip, spoofed))).json as Json;
+      const signed = w.signData(hex(c["message"] as string), w.address);
+      const body = {
+        address: w.address,
+        message: c["message"],
+        signature: c["signature"],
+        timestamp: c["timestamp"],
+        userSignature: signed.signature,
+        userPublicKey: signed.key,
+      };
+      return postJson(`${limited.api}/faucet/claim`, body, from(ip, spoofed));
+    };
+    try {
+      expect((await claimFrom("198.51.100.1")).status).to.equal(200);
+      expect((await claimFrom("198.51.100.1", "10.9.9.9, ")).status, "a spoofed left entry changes nothing").to.equal(200);
+      expectRefused(await claimFrom("198.51.100.1", "10.8.8.8, "), 429, "FAUCET_IP_LIMIT");
+      const other = await claimFrom("198.51.100.2");
+      expect(other.status, `another client may claim: ${other.text}`).to.equal(200);
+      // 3 claims × 14 ADA = the 42 ADA budget of the day, shared by every client
+      expectRefused(await claimFrom("198.51.100.3"), 429, "FAUCET_DAILY_BUDGET");
+    } finally {
+      await limited.stop();
+      await ownStore.close();
+    }
+    chain.devnet.produceBlock();
   });
 
   it("is off when FAUCET_ENABLED=false, and cannot be enabled on mainnet", async () => {
-    const off = await startMesh({ services: ["gateway", "user-state"], store, chain: { ogmiosUrl: server.url, network: "devnet", devnet: chain.devnet }, env: env({ FAUCET_ENABLED: "false" }) });
+    const off = await startMesh({
+      services: ["gateway", "user-state"],
+      store,
+      chain: { ogmiosUrl: server.url, network: "devnet", devnet: chain.devnet },
+      env: env({ FAUCET_ENABLED: "false" }),
+    });
     try {
       const res = await postJson(`${off.api}/faucet/request`, { address: Wallet.fromMnemonic(generateMnemonic()).address });
       expectRefused(res, 403, "FAUCET_DISABLED");
@@ -134,7 +191,10 @@ describe("faucet: /faucet/request → /faucet/claim", function () {
       await off.stop();
     }
     expect(loadConfig({ OGMIOS_URL: "ws://node:1337", NETWORK: "mainnet" }).faucet.enabled).to.equal(false);
-    expect(() => loadConfig({ OGMIOS_URL: "ws://node:1337", NETWORK: "mainnet", FAUCET_ENABLED: "true" })).to.throw(ConfigError, "not allowed on mainnet");
+    expect(() => loadConfig({ OGMIOS_URL: "ws://node:1337", NETWORK: "mainnet", FAUCET_ENABLED: "true" })).to.throw(
+      ConfigError,
+      "not allowed on mainnet",
+    );
   });
 
   it("on the embedded devnet without a mnemonic, uses a key file under DATA_DIR that start funds at genesis", () => {

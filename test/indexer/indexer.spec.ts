@@ -6,7 +6,7 @@ import { slotToTimeFrom } from "../../shared/indexer/slot-time";
 import { createStore, type Store } from "../../shared/store";
 import { scriptAddressOf } from "../../shared/protocol";
 import { startHarness, type Harness } from "../chain/support/devnet-harness";
-import { pollUntil } from "../mesh/helpers";
+import { pollUntil } from "../../fixtures/mesh/helpers";
 
 // No protocol scripts are deployed here: these tests cover following, confirmation records, rollback and restart.
 const view = {
@@ -25,7 +25,15 @@ describe("indexer: following the devnet through the chain client", function () {
 
   async function anIndexer(pipeline = new PluginPipeline<Transaction>()): Promise<Indexer> {
     const slotToTime = slotToTimeFrom(await h.client.eraSummaries(), (await h.client.networkStartTime()).getTime());
-    return Indexer.create({ store, chain: h.client, view, pipeline, slotToTime, notify: (e) => void notifications.push(e), retryDelayMs: 50 });
+    return Indexer.create({
+      store,
+      chain: h.client,
+      view,
+      pipeline,
+      slotToTime,
+      notify: (e) => void notifications.push(e),
+      retryDelayMs: 50,
+    });
   }
 
   before(async () => {
@@ -58,7 +66,10 @@ describe("indexer: following the devnet through the chain client", function () {
     const dropped = await h.payAndProduce();
     await pollUntil(async () => (await indexer.log.transaction(dropped.txId)) ?? undefined, "second block indexed");
     h.devnet.rollback(1);
-    await pollUntil(async () => ((await indexer.log.transaction(dropped.txId)) === undefined ? true : undefined), "rolled-back transaction removed");
+    await pollUntil(
+      async () => ((await indexer.log.transaction(dropped.txId)) === undefined ? true : undefined),
+      "rolled-back transaction removed",
+    );
     expect(await indexer.log.transaction(kept.txId)).to.include({ blockId: kept.id });
     expect(await indexer.log.checkpoint()).to.deep.include({ point: { slot: kept.slot, id: kept.id } });
     const markers = (await indexer.log.after(0, 1000)).filter((r) => r.kind === "rollback");
@@ -67,7 +78,10 @@ describe("indexer: following the devnet through the chain client", function () {
     // As on a real node, the rolled-back transaction went back to the mempool: the next block confirms it again.
     const again = h.devnet.produceBlock();
     expect(again?.transactions?.map((t) => t.id)).to.include(dropped.txId);
-    const reconfirmed = await pollUntil(async () => (await indexer.log.transaction(dropped.txId)) ?? undefined, "re-included transaction indexed");
+    const reconfirmed = await pollUntil(
+      async () => (await indexer.log.transaction(dropped.txId)) ?? undefined,
+      "re-included transaction indexed",
+    );
     expect(reconfirmed.blockId).to.equal(again!.id);
     await indexer.stop();
   });
@@ -100,7 +114,14 @@ describe("indexer: following the devnet through the chain client", function () {
 
     const slotToTime = slotToTimeFrom(await h.client.eraSummaries(), (await h.client.networkStartTime()).getTime());
     const otherView = { ...view, libraryAdmin: "e7".repeat(28) };
-    const second = await Indexer.create({ store, chain: h.client, view: otherView, pipeline: new PluginPipeline<Transaction>(), slotToTime, retryDelayMs: 50 });
+    const second = await Indexer.create({
+      store,
+      chain: h.client,
+      view: otherView,
+      pipeline: new PluginPipeline<Transaction>(),
+      slotToTime,
+      retryDelayMs: 50,
+    });
     const marker = (await second.log.after(0, 100_000)).filter((r) => r.kind === "rollback").at(-1);
     expect(marker).to.include({ rollbackTo: -1 });
     expect(await second.log.transaction(earlier.txId)).to.equal(undefined);

@@ -13,10 +13,10 @@ import { join } from "node:path";
 import { startDevnetServer, type DevnetServer } from "../../shared/devnet";
 import { makeCertificate, type OnchainCertificate } from "../../shared/protocol";
 import type { Wallet } from "../../shared/wallet";
-import { http, pollUntil } from "../mesh/helpers";
-import { defaultBootstrap, ProtocolFixture } from "../onchain/support/protocol-fixture";
-import { natsServerAvailable, startNatsServer, type NatsServerHandle } from "../support/nats-server";
-import { startServiceProcess, type ServiceProcess } from "../support/service-process";
+import { http, pollUntil } from "../../fixtures/mesh/helpers";
+import { defaultBootstrap, ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
+import { natsServerAvailable, startNatsServer, type NatsServerHandle } from "../../fixtures/processes/nats-server";
+import { startServiceProcess, type ServiceProcess } from "../../fixtures/processes/service-process";
 
 const canRun = natsServerAvailable();
 if (!canRun) {
@@ -31,7 +31,12 @@ if (!canRun) {
 }
 
 function certificate(issuer: Wallet): OnchainCertificate {
-  return makeCertificate({ hash: randomBytes(32).toString("hex"), algorithm: "SHA-256", issuer: issuer.paymentKeyHash, metadata: '{"uv_tid":"diploma"}' });
+  return makeCertificate({
+    hash: randomBytes(32).toString("hex"),
+    algorithm: "SHA-256",
+    issuer: issuer.paymentKeyHash,
+    metadata: '{"uv_tid":"diploma"}',
+  });
 }
 
 (canRun ? describe : () => undefined)("distributed read path over NATS: gateway | indexer | verifier | stats", function () {
@@ -45,7 +50,12 @@ function certificate(issuer: Wallet): OnchainCertificate {
   const verifierDir = mkdtempSync(join(tmpdir(), "dist-verifier-"));
 
   const start = (service: string, dataDir = mkdtempSync(join(tmpdir(), `dist-${service}-`))) => {
-    procs[service] = startServiceProcess({ ...env, SERVICES: service, DATA_DIR: dataDir, NODE_ID: `${service}-${randomUUID().slice(0, 8)}` });
+    procs[service] = startServiceProcess({
+      ...env,
+      SERVICES: service,
+      DATA_DIR: dataDir,
+      NODE_ID: `${service}-${randomUUID().slice(0, 8)}`,
+    });
     return procs[service]!;
   };
   const verifiedCount = async (hash: string) => {
@@ -87,10 +97,14 @@ function certificate(issuer: Wallet): OnchainCertificate {
     const cert = certificate(f.actors.alice);
     await f.mintState(f.actors.alice, [cert]);
     await pollUntil(async () => ((await verifiedCount(cert.hash)) === 1 ? true : undefined), "certificate served across NATS", 60_000);
-    const byCategory = await pollUntil(async () => {
-      const c = (await http(`${api}/statistic/certificate/by-category`)).json as Record<string, number> | undefined;
-      return c?.["Student Certification"] === 1 ? c : undefined;
-    }, "stats counted across NATS", 60_000);
+    const byCategory = await pollUntil(
+      async () => {
+        const c = (await http(`${api}/statistic/certificate/by-category`)).json as Record<string, number> | undefined;
+        return c?.["Student Certification"] === 1 ? c : undefined;
+      },
+      "stats counted across NATS",
+      60_000,
+    );
     expect(byCategory["Notary"]).to.equal(0);
   });
 
@@ -107,7 +121,11 @@ function certificate(issuer: Wallet): OnchainCertificate {
 
     start("verifier", verifierDir);
     for (const c of [...whileDown, before]) {
-      await pollUntil(async () => ((await verifiedCount(c.hash)) === 1 ? true : undefined), `certificate ${c.hash} after the restart`, 60_000);
+      await pollUntil(
+        async () => ((await verifiedCount(c.hash)) === 1 ? true : undefined),
+        `certificate ${c.hash} after the restart`,
+        60_000,
+      );
     }
     const stats = (await http(`${api}/statistic/certificate/by-category`)).json as Record<string, number>;
     expect(Object.values(stats).reduce((a, b) => a + b, 0)).to.be.at.least(5);

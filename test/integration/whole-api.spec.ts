@@ -12,11 +12,22 @@ import { startDevnetServer, type DevnetServer } from "../../shared/devnet";
 import { ROUTES, type RouteSpec } from "../../shared/mesh/routes";
 import { makeCertificate } from "../../shared/protocol";
 import { createStore, type Store } from "../../shared/store";
-import { http, pollUntil } from "../mesh/helpers";
-import { defaultBootstrap, ProtocolFixture } from "../onchain/support/protocol-fixture";
-import { startMesh, type RunningMesh } from "../support/mesh-harness";
+import { http, pollUntil } from "../../fixtures/mesh/helpers";
+import { defaultBootstrap, ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
+import { startMesh, type RunningMesh } from "../../fixtures/mesh/mesh-harness";
 
-const CORE_SERVICES = ["gateway", "tx-builder", "submitter", "verifier", "user-state", "credential", "library", "indexer", "stats", "plugin-monitor"] as const;
+const CORE_SERVICES = [
+  "gateway",
+  "tx-builder",
+  "submitter",
+  "verifier",
+  "user-state",
+  "credential",
+  "library",
+  "indexer",
+  "stats",
+  "plugin-monitor",
+] as const;
 
 describe("the whole core API: operator plugins and malformed input", function () {
   this.timeout(180_000);
@@ -60,10 +71,16 @@ describe("the whole core API: operator plugins and malformed input", function ()
   const get = (path: string) => http(`${mesh.api}${path}`);
 
   it("a plugin loaded from PLUGINS_DIR shows up in /admin/plugins and runs on every block", async () => {
-    const cert = makeCertificate({ hash: randomBytes(32).toString("hex"), algorithm: "SHA-256", issuer: f.actors.alice.paymentKeyHash, metadata: "" });
+    const cert = makeCertificate({
+      hash: randomBytes(32).toString("hex"),
+      algorithm: "SHA-256",
+      issuer: f.actors.alice.paymentKeyHash,
+      metadata: "",
+    });
     await f.mintState(f.actors.alice, [cert]);
     const detail = await pollUntil(async () => {
-      const d = (await get("/admin/plugins/event-handlers/certificate-audit")).json as { language: string; itemMetrics: { totalItemsProcessed: number } } | undefined;
+      const d = (await get("/admin/plugins/event-handlers/certificate-audit")).json as
+        { language: string; itemMetrics: { totalItemsProcessed: number } } | undefined;
       return d && d.itemMetrics.totalItemsProcessed >= 1 ? d : undefined;
     }, "the folder plugin handled the certificate");
     expect(detail.language).to.equal("javascript");
@@ -78,7 +95,11 @@ describe("the whole core API: operator plugins and malformed input", function ()
     const check = async (what: string, res: Awaited<ReturnType<typeof http>>) => {
       checked += 1;
       const json = res.json as { error?: unknown } | undefined;
-      if (res.status < 400 || res.status >= 500 || typeof json?.error !== "string" && typeof (json as { status?: unknown })?.status !== "object") {
+      if (
+        res.status < 400 ||
+        res.status >= 500 ||
+        (typeof json?.error !== "string" && typeof (json as { status?: unknown })?.status !== "object")
+      ) {
         failures.push(`${what} → ${res.status} ${res.text.slice(0, 160)}`);
       }
     };
@@ -91,7 +112,12 @@ describe("the whole core API: operator plugins and malformed input", function ()
       }
       const post = (body: string, type = "application/json") => http(url, { method: "POST", headers: { "content-type": type }, body });
       if (r.wholeBodyAs === undefined) await check(`POST ${r.path} (broken JSON)`, await post('{"address": '));
-      await check(`POST ${r.path} (wrong types)`, await post(JSON.stringify({ address: 5, certificates: "x", transaction: 7, senderAddress: [], action: "NOPE", type: "nope", items: 3 })));
+      await check(
+        `POST ${r.path} (wrong types)`,
+        await post(
+          JSON.stringify({ address: 5, certificates: "x", transaction: 7, senderAddress: [], action: "NOPE", type: "nope", items: 3 }),
+        ),
+      );
       if (r.path !== "/library/deploy/proxy") await check(`POST ${r.path} (empty object)`, await post("{}"));
     }
     expect(failures, failures.join("\n")).to.deep.equal([]);

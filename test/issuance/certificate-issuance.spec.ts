@@ -7,9 +7,9 @@ import { expect } from "chai";
 import { randomBytes } from "node:crypto";
 import { decodeTx } from "../../shared/csl";
 import type { Wallet } from "../../shared/wallet";
-import { http, pollUntil } from "../mesh/helpers";
-import { newWallet } from "../onchain/support/test-chain";
-import { IssuanceWorld } from "./support";
+import { http, pollUntil } from "../../fixtures/mesh/helpers";
+import { newWallet } from "../../fixtures/onchain/test-chain";
+import { IssuanceWorld } from "../../fixtures/issuance/issuance-world";
 
 const ADA = 1_000_000n;
 const cert = (metadata: unknown = { uv_tid: "notary" }) => ({ hash: randomBytes(32).toString("hex"), metadata });
@@ -23,9 +23,13 @@ describe("issuance: certificate transactions built over HTTP, signed and landed"
   const farFuture = 1_900_000_000_000;
 
   const stateOf = async (owner: Wallet) =>
-    w.mesh.broker.call<{ stateId: string; countdown: string; bootstrapName: string }[], { owner: string }>("indexer.states", { owner: owner.paymentKeyHash });
+    w.mesh.broker.call<{ stateId: string; countdown: string; bootstrapName: string }[], { owner: string }>("indexer.states", {
+      owner: owner.paymentKeyHash,
+    });
   const feePaid = (unsigned: string, to: Wallet) =>
-    decodeTx(unsigned).outputs.filter((o) => o.address === to.enterpriseAddress).map((o) => BigInt(o.value.ada.lovelace));
+    decodeTx(unsigned)
+      .outputs.filter((o) => o.address === to.enterpriseAddress)
+      .map((o) => BigInt(o.value.ada.lovelace));
   const bootstrapBody = (name: string, over: Record<string, unknown> = {}) => ({
     type: "BOOTSTRAP",
     address: service.address,
@@ -43,7 +47,10 @@ describe("issuance: certificate transactions built over HTTP, signed and landed"
   });
   const createBootstrap = async (name: string, over: Record<string, unknown> = {}) => {
     await w.issue(bootstrapBody(name, over), [service]);
-    await pollUntil(async () => ((await w.mesh.broker.call<unknown[], { name: string }>("indexer.bootstraps", { name })).length === 1 ? true : undefined), `bootstrap ${name}`);
+    await pollUntil(
+      async () => ((await w.mesh.broker.call<unknown[], { name: string }>("indexer.bootstraps", { name })).length === 1 ? true : undefined),
+      `bootstrap ${name}`,
+    );
   };
 
   before(async () => {
@@ -57,7 +64,11 @@ describe("issuance: certificate transactions built over HTTP, signed and landed"
     const first = await w.prepareCollateral(alice.address);
     expect(first.status).to.equal(200);
     expect(first.body.status.code).to.equal("SUCCESS");
-    expect(decodeTx(first.body.unsignedTransaction!).outputs.some((o) => o.address === alice.address && BigInt(o.value.ada.lovelace) === 5n * ADA)).to.equal(true);
+    expect(
+      decodeTx(first.body.unsignedTransaction!).outputs.some(
+        (o) => o.address === alice.address && BigInt(o.value.ada.lovelace) === 5n * ADA,
+      ),
+    ).to.equal(true);
     await w.confirm(await w.signAndSubmit(first.body.unsignedTransaction!, [alice]));
     const again = await w.prepareCollateral(alice.address);
     expect(again.status).to.equal(200);
@@ -65,13 +76,25 @@ describe("issuance: certificate transactions built over HTTP, signed and landed"
     expect(again.body.status.code).to.equal("COLLATERAL_ALREADY_AVAILABLE");
   });
 
-  it("builds a bootstrap datum signed by an administrator, and refuses a duplicate name or a non-administrator", async () => {
+  it("builds a bootstrap datum signed by an administrator, and refuses a duplicate name (confirmed or pending) or a non-administrator", async () => {
     await w.ensureCollateral(service);
     await createBootstrap("standard");
     const dup = await w.build(bootstrapBody("standard"));
     expect(dup.status).to.equal(400);
     expect(dup.body.status).to.deep.include({ code: "ERROR" });
     expect(dup.body.status.message).to.match(/already exists/);
+    // a bootstrap still in the mempool holds its name too (names are unique only through this check)
+    const members = { whitelisted_addresses: [w.f.actors.issuer.address] };
+    const first = await w.build(bootstrapBody("racing", members));
+    expect(first.status).to.equal(200);
+    const racingTx = await w.signAndSubmit(first.body.unsignedTransaction!, [service]);
+    const racing = await w.build(bootstrapBody("racing", members));
+    expect(racing.status).to.equal(400);
+    expect(racing.body.status.code).to.equal("ERROR");
+    expect(racing.body.status.message).to.equal(
+      `Bootstrap datum with name "racing" already exists in transaction ${racingTx}, which is not confirmed yet; choose another name.`,
+    );
+    await w.confirm(racingTx);
     const notAdmin = await w.build({ ...bootstrapBody("mine"), address: alice.address });
     expect(notAdmin.body.status.code).to.equal("ERROR");
     expect(notAdmin.body.status.message).to.match(/administrator/);
@@ -130,21 +153,23 @@ describe("issuance: certificate transactions built over HTTP, signed and landed"
 
   it("forks from a cheaper bootstrap when the current state owes a fee", async () => {
     // alice's state is at countdown 3: spending it owes the fee (3 % 3 == 0)
-    await createBootstrap("cheap", { fee: 2_000_000, fee_interval: 5, transaction_limit: 4 });
+    // cheap: 2 ADA every 5 transactions (40 ADA per 100) beats standard's 2 ADA every 3; its fork pays (5 % 5 == 0)
+    await createBootstrap("cheap", { fee: 2_000_000, fee_interval: 5, transaction_limit: 5 });
     const res = await w.build({ address: alice.address, certificates: [cert()] });
     expect(res.status).to.equal(200);
     expect(res.body.status.message).to.match(/forked/);
     const minted = Object.keys((decodeTx(res.body.unsignedTransaction!).mint as Record<string, Record<string, bigint>>)[w.f.policy] ?? {});
     expect(minted).to.have.length(1);
-    // cheap: transactionLimit 4 % 5 != 0 → no fee on its fork
-    expect(feePaid(res.body.unsignedTransaction!, w.f.actors.feeA)).to.deep.equal([]);
+    expect(feePaid(res.body.unsignedTransaction!, w.f.actors.feeA)).to.deep.equal([1n * ADA]);
     await w.confirm(await w.signAndSubmit(res.body.unsignedTransaction!, [alice]));
     await pollUntil(async () => ((await stateOf(alice)).length === 2 ? true : undefined), "two states");
   });
 
   it("forks a new state once the chosen bootstrap's state is exhausted (custom with bootstrapDatum.name)", async () => {
     await createBootstrap("single", { fee: 0, transaction_limit: 1 });
-    const first = await w.issue({ type: "custom", address: alice.address, certificates: [cert()], bootstrapDatum: { name: "single" } }, [alice]);
+    const first = await w.issue({ type: "custom", address: alice.address, certificates: [cert()], bootstrapDatum: { name: "single" } }, [
+      alice,
+    ]);
     expect(first.body.type).to.equal("custom");
     const exhausted = (await stateOf(alice)).find((s) => s.bootstrapName === "single" && s.countdown === "0");
     expect(exhausted, "an exhausted single state").to.not.equal(undefined);
@@ -167,21 +192,117 @@ describe("issuance: certificate transactions built over HTTP, signed and landed"
       [{ type: "nope", address: alice.address, certificates: [cert()] }, "ERROR", /Unknown transaction type/],
       [{ address: alice.address, certificates: [cert()], stateId: "ab".repeat(32) }, "ERROR", /Unknown state/],
       [{ address: alice.address, certificates: [cert()], state_id: "zz" }, "ERROR", /64 hexadecimal/],
-      [{ type: "custom", address: alice.address, certificates: [cert()], bootstrap_datum: { name: "missing" } }, "ERROR", /Unknown bootstrap/],
+      [
+        { type: "custom", address: alice.address, certificates: [cert()], bootstrap_datum: { name: "missing" } },
+        "ERROR",
+        /Unknown bootstrap/,
+      ],
       [{ address: stranger.address, certificates: [cert()] }, "INSUFFICIENT_FUNDS", /No UTxOs/],
       [{ type: "burn_state", address: alice.address }, "ERROR", /stateId is required/],
-      [{ type: "bootstrap", address: service.address, bootstrapDatum: { name: "zero", fee: 1, feeInterval: 0, ttl: farFuture, transactionLimit: 3, batchSize: 1, feeReceiverAddresses: [alice.address] } }, "ERROR", /feeInterval/],
-      [{ type: "bootstrap", address: service.address, bootstrapDatum: { name: "dust", fee: 2, feeInterval: 1, ttl: farFuture, transactionLimit: 3, batchSize: 1, feeReceiverAddresses: [alice.address, service.address] } }, "ERROR", /minimum UTxO/],
-      [{ type: "bootstrap", address: service.address, bootstrapDatum: { name: "old", fee: 0, feeInterval: 1, ttl: 1000, transactionLimit: 3, batchSize: 1 } }, "ERROR", /ttl/],
+      [
+        {
+          type: "bootstrap",
+          address: service.address,
+          bootstrapDatum: {
+            name: "zero",
+            fee: 1,
+            feeInterval: 0,
+            ttl: farFuture,
+            transactionLimit: 3,
+            batchSize: 1,
+            feeReceiverAddresses: [alice.address],
+          },
+        },
+        "ERROR",
+        /feeInterval/,
+      ],
+      [
+        {
+          type: "bootstrap",
+          address: service.address,
+          bootstrapDatum: {
+            name: "dust",
+            fee: 2,
+            feeInterval: 1,
+            ttl: farFuture,
+            transactionLimit: 3,
+            batchSize: 1,
+            feeReceiverAddresses: [alice.address, service.address],
+          },
+        },
+        "ERROR",
+        /minimum UTxO/,
+      ],
+      [
+        {
+          type: "bootstrap",
+          address: service.address,
+          bootstrapDatum: { name: "old", fee: 0, feeInterval: 1, ttl: 1000, transactionLimit: 3, batchSize: 1 },
+        },
+        "ERROR",
+        /ttl/,
+      ],
+      [
+        bootstrapBody("uneven", { fee_interval: 3, transaction_limit: 10 }),
+        "ERROR",
+        /transactionLimit 10 is not a multiple of feeInterval: a fork would not pay the fee.* Use transactionLimit 9 or 12\./,
+      ],
+      [bootstrapBody("unpaid", { fee_receiver_addresses: [] }), "ERROR", /charges a fee but names no fee receivers/],
+      [
+        bootstrapBody("twice", { fee_receiver_addresses: [w.f.actors.feeA.address, w.f.actors.feeA.enterpriseAddress] }),
+        "ERROR",
+        new RegExp(`names fee receiver ${w.f.actors.feeA.paymentKeyHash} \\(payment credential\\) more than once`),
+      ],
+      [{ type: "custom", address: alice.address, certificates: [cert()] }, "ERROR", /bootstrapDatum\.name is required for type custom/],
+      [{ address: alice.address, certificates: [{ ...cert(), metadata: ["a", "b"] }] }, "ERROR", /certificates\[0\]\.metadata must be/],
+      [
+        { address: alice.address, certificates: [{ ...cert(), metadata: "x".repeat(100_000) }] },
+        "ERROR",
+        /too large: the transaction would take \d+ bytes; the chain accepts at most 16384/,
+      ],
       [{ type: "init", address: service.address }, "ERROR", /Existing proxy contract/],
       [{ type: "deploy", address: service.address }, "ERROR", /already holds/],
     ];
     for (const [body, code, message] of cases) {
       const res = await w.build(body);
-      expect(res.status, JSON.stringify(body)).to.equal(400);
-      expect(res.body.status.code, JSON.stringify(body)).to.equal(code);
-      expect(res.body.status.message, JSON.stringify(body)).to.match(message);
+      const shown = JSON.stringify(body).slice(0, 200);
+      expect(res.status, shown).to.equal(400);
+      expect(res.body.status.code, shown).to.equal(code);
+      expect(res.body.status.message, shown).to.match(message);
+      // the one error shape: `error` and `message` at the top, beside the build response's own fields
+      expect(res.body, shown).to.deep.include({ error: code, message: res.body.status.message, unsignedTransaction: null });
     }
+  });
+
+  it("never echoes unbounded input in an error answer", async () => {
+    const huge = `addr_test1${"q".repeat(200_000)}`;
+    const res = await w.build({ address: huge, certificates: [cert()] });
+    expect(res.status).to.equal(400);
+    expect(JSON.stringify(res.body).length).to.be.below(2_000);
+    const typed = await w.build({ type: "t".repeat(100_000), address: alice.address, certificates: [cert()] });
+    expect(typed.status).to.equal(400);
+    expect(JSON.stringify(typed.body).length).to.be.below(2_000);
+  });
+
+  it("answers INSUFFICIENT_FUNDS, not COLLATERAL_REQUIRED, to a wallet holding nothing but its collateral", async () => {
+    const issuer = w.f.actors.issuer;
+    const fresh = newWallet();
+    await w.f.chain.submit(
+      {
+        utxos: w.f.chain.utxosAt(issuer.address),
+        changeAddress: issuer.address,
+        outputs: [{ address: fresh.address, lovelace: 5n * ADA }],
+      },
+      [issuer],
+    );
+    const res = await w.build({ address: fresh.address, certificates: [cert()] });
+    expect(res.status).to.equal(400);
+    expect(res.body.status.code).to.equal("INSUFFICIENT_FUNDS");
+    expect(res.body.status.message).to.match(/Only the collateral UTxO is left/);
+    // prepare-collateral agrees: there is nothing to split the collateral from
+    const split = await w.prepareCollateral(fresh.address);
+    expect(split.status).to.equal(400);
+    expect(split.body.status.code).to.equal("INSUFFICIENT_FUNDS");
   });
 
   it("refuses a bootstrap whose whitelist excludes the caller", async () => {
@@ -189,6 +310,18 @@ describe("issuance: certificate transactions built over HTTP, signed and landed"
     const res = await w.build({ type: "custom", address: alice.address, certificates: [cert()], bootstrapDatum: { name: "members" } });
     expect(res.status).to.equal(400);
     expect(res.body.status.message).to.match(/not whitelisted/);
+  });
+
+  it("lets no stranger block a wallet: builds anyone requests for alice's address never make her own build wait", async () => {
+    // alice holds a state (forked above) and a few UTxOs; a stranger asks for builds in her name again and again
+    // (he cannot sign them, but every build hands inputs out)
+    for (let i = 0; i < 6; i++) {
+      const strangers = await w.build({ type: "default", address: alice.address, certificates: [cert()] });
+      expect(strangers.status, JSON.stringify(strangers.body.status)).to.equal(200);
+    }
+    const own = await w.build({ type: "default", address: alice.address, certificates: [cert()] });
+    expect(own.status, JSON.stringify(own.body.status)).to.equal(200);
+    await w.confirm(await w.signAndSubmit(own.body.unsignedTransaction!, [alice]));
   });
 
   it("answers PENDING_TRANSACTION while every UTxO is locked by an in-flight transaction", async () => {

@@ -1,11 +1,11 @@
-/** The in-flight registry over a real (in-memory) store: atomic claims, locks, pending outputs, expiry. */
+/** The in-flight registry over a real (in-memory) store: hand-outs, locks, pending outputs, reconciliation, expiry. */
 import { expect } from "chai";
 import { CSL } from "../../shared/csl/lib";
 import type { OgmiosUtxo } from "../../shared/csl";
 import { txIdOf } from "../../shared/csl";
 import { InflightRegistry } from "../../shared/inflight";
 import { createStore, type Store } from "../../shared/store";
-import { newWallet } from "../onchain/support/test-chain";
+import { newWallet } from "../../fixtures/onchain/test-chain";
 
 const utxo = (txId: string, index: number, address: string, lovelace: bigint): OgmiosUtxo => ({
   transaction: { id: txId },
@@ -19,7 +19,8 @@ function txHex(inputs: OgmiosUtxo[], outputs: { address: string; lovelace: bigin
   const ins = CSL.TransactionInputs.new();
   for (const i of inputs) ins.add(CSL.TransactionInput.new(CSL.TransactionHash.from_hex(i.transaction.id), i.index));
   const outs = CSL.TransactionOutputs.new();
-  for (const o of outputs) outs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(o.address), CSL.Value.new(CSL.BigNum.from_str(o.lovelace.toString()))));
+  for (const o of outputs)
+    outs.add(CSL.TransactionOutput.new(CSL.Address.from_bech32(o.address), CSL.Value.new(CSL.BigNum.from_str(o.lovelace.toString()))));
   const body = CSL.TransactionBody.new_tx_body(ins, outs, CSL.BigNum.from_str("170000"));
   return CSL.Transaction.new(body, CSL.TransactionWitnessSet.new()).to_hex();
 }
@@ -31,7 +32,7 @@ describe("InflightRegistry", () => {
   const wallet = newWallet();
   const a = utxo("aa".repeat(32), 0, wallet.address, 10_000_000n);
   const b = utxo("bb".repeat(32), 1, wallet.address, 20_000_000n);
-  const ref = (u: OgmiosUtxo) => ({ txId: u.transaction.id, index: u.index });
+  const ref = (u: OgmiosUtxo) => ({ txHash: u.transaction.id, index: u.index });
 
   beforeEach(async () => {
     store = await createStore({ inMemory: true });
@@ -39,44 +40,80 @@ describe("InflightRegistry", () => {
   });
   afterEach(() => store.close());
 
-  it("lets exactly one of two replicas racing for the same input claim it", async () => {
+  it("hands inputs out without ever refusing: a later build takes over, and other builds see what is handed out", async () => {
     const [r1, r2] = await Promise.all([InflightRegistry.open(store, clock), InflightRegistry.open(store, clock)]);
-    const results = await Promise.all([r1.claimForBuild([ref(a), ref(b)], "build-1", 5_000), r2.claimForBuild([ref(b)], "build-2", 5_000)]);
-    expect(results.filter((r) => r.ok)).to.have.length(1);
-    const lost = results.find((r) => !r.ok) as { ok: false; conflicts: string[] };
-    expect(lost.conflicts).to.include(`${b.transaction.id}#1`);
-    const expectedFree = results[0]!.ok ? [] : [a.transaction.id];
-    expect((await r1.spendable(wallet.address, [a, b])).map((u) => u.transaction.id)).to.deep.equal(expectedFree);
+    await r1.handOut([ref(a), ref(b)], "build-1", 5_000);
+    expect([...(await r2.handedOutAmong([ref(a), ref(b)], "build-2"))].sort()).to.deep.equal([
+      `${a.transaction.id}#0`,
+      `${b.transaction.id}#1`,
+    ]);
+    expect(await r1.handedOutAmong([ref(a)], "build-1"), "its own hand-outs do not count for a build").to.have.property("size", 0);
+    await r2.handOut([ref(b)], "build-2", 5_000);
+    expect([...(await r1.handedOutAmong([ref(a), ref(b)], "build-1"))]).to.deep.equal([`${b.transaction.id}#1`]);
+    // A hand-out does not hide anything from the wallet: builds decide what to prefer.
+    expect((await r1.spendable(wallet.address, [a, b], wallet.paymentKeyHash)).map((u) => u.transaction.id)).to.deep.equal([
+      a.transaction.id,
+      b.transaction.id,
+    ]);
+    await r2.takeBack("build-2");
+    expect(await r1.handedOutAmong([ref(b)], "build-1")).to.have.property("size", 0);
     now += 5_001;
-    expect(await r2.claimForBuild([ref(b)], "build-3", 5_000)).to.deep.equal({ ok: true });
+    expect(await r2.handedOutAmong([ref(a)], "build-2"), "hand-outs lapse").to.have.property("size", 0);
   });
 
-  it("locks the inputs of a submitted tx, offers its outputs as pending, and releases both on confirmation", async () => {
+  it("locks the inputs of a submitted tx, offers its outputs as pending to the wallet that signed it, and releases both on confirmation", async () => {
     const reg = await InflightRegistry.open(store, clock);
-    const hex = txHex([a], [{ address: wallet.address, lovelace: 9_000_000n }]);
+    const hex = wallet.signTxFull(txHex([a], [{ address: wallet.address, lovelace: 9_000_000n }]));
     const txId = txIdOf(hex);
     await reg.recordSubmitted({ txId, cborHex: hex, expiresAt: now + 60_000 });
-    const spendable = await reg.spendable(wallet.address, [a, b]);
+    const spendable = await reg.spendable(wallet.address, [a, b], wallet.paymentKeyHash);
     expect(spendable.map((u) => `${u.transaction.id}#${u.index}`)).to.deep.equal([`${b.transaction.id}#1`, `${txId}#0`]);
     expect(BigInt(spendable[1]!.value.ada.lovelace)).to.equal(9_000_000n);
-    expect(await reg.pendingOutputs([{ txId, index: 0 }, ref(b)])).to.have.length(1);
-    const claim = await reg.claimForBuild([ref(a)], "late", 1_000);
-    expect(claim.ok).to.equal(false);
-    await reg.confirmed([txId]);
-    expect((await reg.spendable(wallet.address, [b])).map((u) => u.index)).to.deep.equal([1]);
+    expect(await reg.pendingOutputs([{ txHash: txId, index: 0 }, ref(b)])).to.have.length(1);
+    await reg.reconcile({ inMempoolAmong: async () => new Set() }); // a block included it
+    expect((await reg.spendable(wallet.address, [b], wallet.paymentKeyHash)).map((u) => u.index)).to.deep.equal([1]);
+  });
+
+  it("never offers a pending output to a wallet that did not sign its transaction", async () => {
+    const reg = await InflightRegistry.open(store, clock);
+    const stranger = newWallet();
+    const s = utxo("dd".repeat(32), 0, stranger.address, 50_000_000n);
+    // the stranger pays the wallet (and could double-spend that payment elsewhere): no phantom change for the wallet
+    const hex = stranger.signTxFull(txHex([s], [{ address: wallet.address, lovelace: 30_000_000n }]));
+    await reg.recordSubmitted({ txId: txIdOf(hex), cborHex: hex, expiresAt: now + 60_000 });
+    expect((await reg.spendable(wallet.address, [a], wallet.paymentKeyHash)).map((u) => u.transaction.id)).to.deep.equal([
+      a.transaction.id,
+    ]);
+  });
+
+  it("follows the node's mempool: releases every record whose transaction left it (included, or dropped for good)", async () => {
+    const reg = await InflightRegistry.open(store, clock);
+    const landed = wallet.signTxFull(txHex([a], [{ address: wallet.address, lovelace: 9_000_000n }]));
+    const doomed = wallet.signTxFull(txHex([b], [{ address: wallet.address, lovelace: 19_000_000n }]));
+    const c = utxo("ee".repeat(32), 2, wallet.address, 30_000_000n);
+    const waiting = wallet.signTxFull(txHex([c], [{ address: wallet.address, lovelace: 29_000_000n }]));
+    for (const hex of [landed, doomed, waiting]) await reg.recordSubmitted({ txId: txIdOf(hex), cborHex: hex, expiresAt: now + 3_600_000 });
+    // landed: in a block; doomed: the node dropped it (b was spent by a transaction the service never saw)
+    const released = await reg.reconcile({ inMempoolAmong: async (ids) => new Set(ids.filter((id) => id === txIdOf(waiting))) });
+    expect(released.sort()).to.deep.equal([txIdOf(landed), txIdOf(doomed)].sort());
+    // b is free again, and only the waiting transaction's change is still pending
+    expect((await reg.spendable(wallet.address, [b, c], wallet.paymentKeyHash)).map((u) => u.transaction.id)).to.deep.equal([
+      b.transaction.id,
+      txIdOf(waiting),
+    ]);
   });
 
   it("chains: an output spent by a later pending tx is no longer spendable, and the newest holder of a unit is found", async () => {
     const reg = await InflightRegistry.open(store, clock);
-    const hex1 = txHex([a], [{ address: wallet.address, lovelace: 9_000_000n }]);
+    const hex1 = wallet.signTxFull(txHex([a], [{ address: wallet.address, lovelace: 9_000_000n }]));
     const tx1 = txIdOf(hex1);
     await reg.recordSubmitted({ txId: tx1, cborHex: hex1, expiresAt: now + 60_000 });
     const p1 = utxo(tx1, 0, wallet.address, 9_000_000n);
-    const hex2 = txHex([p1], [{ address: wallet.address, lovelace: 8_000_000n }]);
+    const hex2 = wallet.signTxFull(txHex([p1], [{ address: wallet.address, lovelace: 8_000_000n }]));
     const tx2 = txIdOf(hex2);
     now += 1;
     await reg.recordSubmitted({ txId: tx2, cborHex: hex2, expiresAt: now + 60_000 });
-    expect((await reg.spendable(wallet.address, [a])).map((u) => u.transaction.id)).to.deep.equal([tx2]);
+    expect((await reg.spendable(wallet.address, [a], wallet.paymentKeyHash)).map((u) => u.transaction.id)).to.deep.equal([tx2]);
     expect(await reg.pendingOutputWith("cc".repeat(28), "00")).to.equal(undefined);
   });
 
@@ -86,6 +123,6 @@ describe("InflightRegistry", () => {
     await reg.recordSubmitted({ txId: txIdOf(hex), cborHex: hex, expiresAt: now + 10 });
     now += 11;
     expect(await reg.expire()).to.equal(1);
-    expect(await reg.spendable(wallet.address, [a])).to.have.length(1);
+    expect(await reg.spendable(wallet.address, [a], wallet.paymentKeyHash)).to.have.length(1);
   });
 });

@@ -1,13 +1,16 @@
 /**
- * Library administration through HTTP (issue #6): upgrade the proxy to a new state script, keep using states made
- * before it, issue with the new script, and undeploy the script nobody points at any more.
+ * Library administration through HTTP: upgrade the proxy to a new state script (only a state script for this proxy,
+ * unless forced), keep using states made before it, issue with the new script, and undeploy the script nobody points
+ * at any more.
  */
 import { expect } from "chai";
 import { randomBytes } from "node:crypto";
+import { plutusScriptHash, singleWrapFlat } from "../../shared/csl";
 import { deriveProtocolScripts, loadBlueprint } from "../../shared/protocol";
-import { http, postJson, pollUntil } from "../mesh/helpers";
-import { defaultBootstrap } from "../onchain/support/protocol-fixture";
-import { IssuanceWorld, type BuildBody } from "./support";
+import { ALWAYS_SUCCEEDS_FLAT } from "../../fixtures/csl/fixtures";
+import { http, postJson, pollUntil } from "../../fixtures/mesh/helpers";
+import { defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";
+import { IssuanceWorld, type BuildBody } from "../../fixtures/issuance/issuance-world";
 
 const certificate = () => ({ hash: randomBytes(32).toString("hex"), metadata: { uv_tid: "diploma" } });
 
@@ -30,7 +33,11 @@ describe("library: upgrade the proxy to a new state script, then undeploy the ol
     newStateHash = next.state.hash;
     newStateCode = next.state.code;
     expect(newStateHash).to.not.equal(w.f.scripts.state.hash);
-    await pollUntil(async () => ((await w.mesh.broker.call<unknown[], { name: string }>("indexer.bootstraps", { name: "default" })).length === 1 ? true : undefined), "bootstrap indexed");
+    await pollUntil(
+      async () =>
+        (await w.mesh.broker.call<unknown[], { name: string }>("indexer.bootstraps", { name: "default" })).length === 1 ? true : undefined,
+      "bootstrap indexed",
+    );
   });
   after(() => w?.close());
 
@@ -38,9 +45,33 @@ describe("library: upgrade the proxy to a new state script, then undeploy the ol
   const service = () => w.f.actors.service;
 
   it("refuses an upgrade body that names no script, with a 400 BuildTransactionResponse", async () => {
-    const res = await http(api("/library/upgrade/proxy"), { method: "POST", headers: { "content-type": "text/plain" }, body: "not a script" });
+    const res = await http(api("/library/upgrade/proxy"), {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: "not a script",
+    });
     expect(res.status).to.equal(400);
     expect((res.json as BuildBody).status.code).to.equal("ERROR");
+  });
+
+  it("refuses a script that is not a state script for this proxy, naming the expected hash, unless forced", async () => {
+    const always = singleWrapFlat(ALWAYS_SUCCEEDS_FLAT);
+    const refused = await postJson(api("/library/upgrade/proxy"), JSON.stringify(always));
+    expect(refused.status).to.equal(400);
+    const body = refused.json as BuildBody & { message: string };
+    expect(body.status.code).to.equal("ERROR");
+    expect(body.message).to.contain(`Script ${plutusScriptHash(always)} is not a state script for this proxy`);
+    expect(body.message).to.contain(`has hash ${w.f.scripts.state.hash}`); // the deployment's own administrators
+    // the new administrators' script is refused too until they are named
+    const unnamed = await postJson(api("/library/upgrade/proxy"), JSON.stringify(newStateCode));
+    expect((unnamed.json as { message: string }).message).to.contain(`has hash ${w.f.scripts.state.hash}`);
+    const badOption = await postJson(api("/library/upgrade/proxy?bootstrapAdministrators=xyz"), JSON.stringify(newStateCode));
+    expect(badOption.status).to.equal(400);
+    expect((badOption.json as { message: string }).message).to.match(/bootstrapAdministrators must be/);
+
+    const forced = await postJson(api("/library/upgrade/proxy?force=true"), JSON.stringify(always));
+    expect(forced.status, forced.text).to.equal(200);
+    expect((forced.json as BuildBody).status.code).to.equal("SUCCESS");
   });
 
   it("upgrades: old states keep working, new certificates use the new state script", async () => {
@@ -49,7 +80,8 @@ describe("library: upgrade the proxy to a new state script, then undeploy the ol
     const before = certificate();
     await w.issue({ type: "default", address: alice.address, certificates: [before] }, [alice]);
 
-    const res = await postJson(api("/library/upgrade/proxy"), JSON.stringify(newStateCode));
+    const administrators = [w.f.actors.service.paymentKeyHash, w.f.actors.bob.paymentKeyHash].join(",");
+    const res = await postJson(api(`/library/upgrade/proxy?bootstrapAdministrators=${administrators}`), JSON.stringify(newStateCode));
     expect(res.status, res.text).to.equal(200);
     const upgrade = res.json as BuildBody;
     expect(upgrade.status.code).to.equal("SUCCESS");
@@ -67,8 +99,11 @@ describe("library: upgrade the proxy to a new state script, then undeploy the ol
       const r = await http(api(`/txs/${updateTx}/redeemers`));
       return r.status === 200 ? (r.json as { purpose: string; script_hash: string }[]) : undefined;
     }, "redeemers of the update");
-    expect(redeemers.find((r) => r.purpose === "reward")?.script_hash ?? redeemers.find((r) => r.purpose === "withdraw")?.script_hash).to.equal(newStateHash);
-    for (const c of [before, after]) await pollUntil(async () => ((await http(api(`/verify/${c.hash}`))).status === 200 ? true : undefined), `verify ${c.hash}`);
+    expect(
+      redeemers.find((r) => r.purpose === "reward")?.script_hash ?? redeemers.find((r) => r.purpose === "withdraw")?.script_hash,
+    ).to.equal(newStateHash);
+    for (const c of [before, after])
+      await pollUntil(async () => ((await http(api(`/verify/${c.hash}`))).status === 200 ? true : undefined), `verify ${c.hash}`);
 
     // A new user forks under the new script.
     const carol = w.f.actors.issuer;
@@ -83,7 +118,9 @@ describe("library: upgrade the proxy to a new state script, then undeploy the ol
   });
 
   it("refuses to undeploy an active script, undeploys the unused one, then has nothing left to undeploy", async () => {
-    const deployments = (await http(api("/library/deployments"))).json as { entries: { transactionHash: string; outputIndex: number; scriptHash: string }[] };
+    const deployments = (await http(api("/library/deployments"))).json as {
+      entries: { transactionHash: string; outputIndex: number; scriptHash: string }[];
+    };
     const proxy = deployments.entries.find((e) => e.scriptHash === w.f.scripts.proxy.hash)!;
     const refused = await http(api(`/library/undeploy/${proxy.transactionHash}/${proxy.outputIndex}`));
     expect(refused.status).to.equal(400);

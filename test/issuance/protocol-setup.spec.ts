@@ -8,10 +8,10 @@ import { expect } from "chai";
 import { decodeTx } from "../../shared/csl";
 import { Devnet, startDevnetServer, type DevnetServer } from "../../shared/devnet";
 import { createStore, type Store } from "../../shared/store";
-import { postJson, pollUntil } from "../mesh/helpers";
-import { newWallet } from "../onchain/support/test-chain";
-import { startMesh, type RunningMesh } from "../support/mesh-harness";
-import type { BuildBody } from "./support";
+import { postJson, pollUntil } from "../../fixtures/mesh/helpers";
+import { newWallet } from "../../fixtures/onchain/test-chain";
+import { startMesh, type RunningMesh } from "../../fixtures/mesh/mesh-harness";
+import type { BuildBody } from "../../fixtures/issuance/issuance-world";
 
 describe("issuance: init, deploy and bootstrap through the tx-builder", function () {
   this.timeout(120_000);
@@ -24,7 +24,13 @@ describe("issuance: init, deploy and bootstrap through the tx-builder", function
 
   const start = async (env: Record<string, string> = {}) => {
     await mesh?.stop();
-    mesh = await startMesh({ services: ["gateway", "indexer", "tx-builder"], store, chain: { ogmiosUrl: server.url, network: "devnet", devnet }, env, now: () => clock.ms });
+    mesh = await startMesh({
+      services: ["gateway", "indexer", "tx-builder"],
+      store,
+      chain: { ogmiosUrl: server.url, network: "devnet", devnet },
+      env,
+      now: () => clock.ms,
+    });
   };
   const build = async (body: Record<string, unknown>) => {
     const res = await postJson(`${mesh!.api}/transaction/build`, body);
@@ -36,7 +42,13 @@ describe("issuance: init, deploy and bootstrap through the tx-builder", function
   };
 
   before(async () => {
-    devnet = await Devnet.create({ genesis: [{ address: service.address, lovelace: 50_000_000_000n }, { address: service.address, lovelace: 20_000_000n }], clock: () => clock.ms });
+    devnet = await Devnet.create({
+      genesis: [
+        { address: service.address, lovelace: 50_000_000_000n },
+        { address: service.address, lovelace: 20_000_000n },
+      ],
+      clock: () => clock.ms,
+    });
     server = await startDevnetServer(devnet, { port: 0 });
     store = await createStore({ inMemory: true });
     await start();
@@ -52,9 +64,13 @@ describe("issuance: init, deploy and bootstrap through the tx-builder", function
     const res = await build({ type: "INIT", address: service.address });
     expect(res.status, JSON.stringify(res.body.status)).to.equal(200);
     expect(res.body.type).to.equal("init");
-    const first = devnet.queryUtxo({ addresses: [service.address] }).sort((a, b) => (a.transaction.id < b.transaction.id ? -1 : a.transaction.id > b.transaction.id ? 1 : a.index - b.index))[0]!;
+    const first = devnet
+      .queryUtxo({ addresses: [service.address] })
+      .sort((a, b) => (a.transaction.id < b.transaction.id ? -1 : a.transaction.id > b.transaction.id ? 1 : a.index - b.index))[0]!;
     expect(res.body).to.include({ proxyTxHash: first.transaction.id, proxyOutputIndex: first.index });
-    expect(decodeTx(res.body.unsignedTransaction!).inputs.map((i) => `${i.txId}#${i.index}`)).to.include(`${first.transaction.id}#${first.index}`);
+    expect(decodeTx(res.body.unsignedTransaction!).inputs.map((i) => `${i.txHash}#${i.index}`)).to.include(
+      `${first.transaction.id}#${first.index}`,
+    );
     await land(res.body.unsignedTransaction!);
 
     // a fresh store: the first indexer ran without a deployment and checkpointed past the init block
@@ -62,9 +78,16 @@ describe("issuance: init, deploy and bootstrap through the tx-builder", function
     mesh = undefined;
     await store.close();
     store = await createStore({ inMemory: true });
-    const env = { PROXY_TX_HASH: res.body.proxyTxHash!, PROXY_OUTPUT_INDEX: String(res.body.proxyOutputIndex), SERVICE_KEY_HASH: service.paymentKeyHash };
+    const env = {
+      PROXY_TX_HASH: res.body.proxyTxHash!,
+      PROXY_OUTPUT_INDEX: String(res.body.proxyOutputIndex),
+      SERVICE_KEY_HASH: service.paymentKeyHash,
+    };
     await start(env);
-    await pollUntil(async () => ((await mesh!.broker.call<{ pointer: unknown }>("indexer.protocol")).pointer ? true : undefined), "pointer indexed");
+    await pollUntil(
+      async () => ((await mesh!.broker.call<{ pointer: unknown }>("indexer.protocol")).pointer ? true : undefined),
+      "pointer indexed",
+    );
     const again = await build({ type: "init", address: service.address });
     expect(again.status).to.equal(400);
     expect(again.body.status.code).to.equal("ERROR");
@@ -78,7 +101,10 @@ describe("issuance: init, deploy and bootstrap through the tx-builder", function
     expect(tx.outputs.filter((o) => o.script !== undefined)).to.have.length(2);
     expect(tx.requiredSigners).to.deep.equal([service.paymentKeyHash]);
     await land(res.body.unsignedTransaction!);
-    await pollUntil(async () => ((await mesh!.broker.call<{ library: unknown[] }>("indexer.protocol")).library.length === 2 ? true : undefined), "library indexed");
+    await pollUntil(
+      async () => ((await mesh!.broker.call<{ library: unknown[] }>("indexer.protocol")).library.length === 2 ? true : undefined),
+      "library indexed",
+    );
     const again = await build({ type: "deploy", address: service.address });
     expect(again.body.status.code).to.equal("ERROR");
     expect(again.body.status.message).to.match(/already holds/);
@@ -86,9 +112,17 @@ describe("issuance: init, deploy and bootstrap through the tx-builder", function
     const collateral = await postJson(`${mesh!.api}/transaction/prepare-collateral`, { senderAddress: service.address });
     const body = collateral.json as BuildBody;
     if (body.status.code === "SUCCESS") await land(body.unsignedTransaction!);
-    const boot = await build({ type: "bootstrap", address: service.address, bootstrapDatum: { name: "default", fee: 0, feeInterval: 1, ttl: clock.ms + 86_400_000, transactionLimit: 10, batchSize: 5 } });
+    const boot = await build({
+      type: "bootstrap",
+      address: service.address,
+      bootstrapDatum: { name: "default", fee: 0, feeInterval: 1, ttl: clock.ms + 86_400_000, transactionLimit: 10, batchSize: 5 },
+    });
     expect(boot.status, JSON.stringify(boot.body.status)).to.equal(200);
     await land(boot.body.unsignedTransaction!);
-    await pollUntil(async () => ((await mesh!.broker.call<unknown[], { name: string }>("indexer.bootstraps", { name: "default" })).length === 1 ? true : undefined), "bootstrap indexed");
+    await pollUntil(
+      async () =>
+        (await mesh!.broker.call<unknown[], { name: string }>("indexer.bootstraps", { name: "default" })).length === 1 ? true : undefined,
+      "bootstrap indexed",
+    );
   });
 });

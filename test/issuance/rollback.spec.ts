@@ -7,9 +7,9 @@ import { expect } from "chai";
 import { randomBytes } from "node:crypto";
 import { decodeTx } from "../../shared/csl";
 import type { OgmiosUtxo } from "../../shared/csl/utxo";
-import { http, pollUntil } from "../mesh/helpers";
-import { defaultBootstrap } from "../onchain/support/protocol-fixture";
-import { IssuanceWorld } from "./support";
+import { http, pollUntil } from "../../fixtures/mesh/helpers";
+import { defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";
+import { IssuanceWorld } from "../../fixtures/issuance/issuance-world";
 
 const cert = () => ({ hash: randomBytes(32).toString("hex"), metadata: { uv_tid: "notary" } });
 
@@ -22,7 +22,11 @@ describe("issuance: a rollback of a confirmed certificate transaction", function
   before(async () => {
     w = await IssuanceWorld.create();
     await w.f.mintBootstrap(defaultBootstrap(w.f.actors));
-    await pollUntil(async () => ((await w.mesh.broker.call<unknown[], { name: string }>("indexer.bootstraps", { name: "default" })).length === 1 ? true : undefined), "bootstrap indexed");
+    await pollUntil(
+      async () =>
+        (await w.mesh.broker.call<unknown[], { name: string }>("indexer.bootstraps", { name: "default" })).length === 1 ? true : undefined,
+      "bootstrap indexed",
+    );
   });
   after(() => w?.close());
 
@@ -41,14 +45,14 @@ describe("issuance: a rollback of a confirmed certificate transaction", function
     const built = await w.build({ type: "default", address: bob.address, certificates: [d] });
     expect(built.body.status.code).to.equal("SUCCESS");
     const bobTx = await w.signAndSubmit(built.body.unsignedTransaction!, [bob]);
-    const bobInputs = decodeTx(built.body.unsignedTransaction!).inputs.map((i) => `${i.txId}#${i.index}`);
+    const bobInputs = decodeTx(built.body.unsignedTransaction!).inputs.map((i) => `${i.txHash}#${i.index}`);
 
     w.f.chain.devnet.rollback(1);
     await pollUntil(async () => ((await status(b.hash)) === 404 ? true : undefined), "b gone after the rollback");
     expect(await status(a.hash)).to.equal(200);
     // Nothing of Bob's in-flight transaction was released: its inputs are still not spendable for a new build.
     const confirmed = w.f.chain.utxosAt(bob.address) as OgmiosUtxo[];
-    const spendable = await w.registry.spendable(bob.address, confirmed);
+    const spendable = await w.registry.spendable(bob.address, confirmed, bob.paymentKeyHash);
     for (const input of bobInputs) expect(spendable.map((u) => `${u.transaction.id}#${u.index}`)).to.not.include(input);
 
     // The rolled-back transaction went back to the mempool: the next block confirms it and Bob's.

@@ -6,13 +6,29 @@ import { expect } from "chai";
 import { randomBytes } from "node:crypto";
 import { plutusDataHash } from "../../shared/lookups/transaction-scripts";
 import { makeCertificate } from "../../shared/protocol";
-import { errorBody, http, pollUntil } from "../mesh/helpers";
-import type { ProtocolFixture } from "../onchain/support/protocol-fixture";
-import type { RunningMesh } from "../support/mesh-harness";
+import { errorBody, http, pollUntil } from "../../fixtures/mesh/helpers";
+import type { ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
+import type { RunningMesh } from "../../fixtures/mesh/mesh-harness";
 import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
 
-interface Redeemer { tx_index: number; purpose: string; script_hash: string | null; datum_hash: string; redeemer_data_hash: string; unit_mem: string; unit_steps: string }
-interface Contract { tx_hash: string; script_hash: string | null; script_content: string | null; type: string | null; redeemer: { tag: string; index: number; data: string; ex_units: { mem: number; steps: number } }; datum: string | null; datum_hash: string | null }
+interface Redeemer {
+  tx_index: number;
+  purpose: string;
+  script_hash: string | null;
+  datum_hash: string;
+  redeemer_data_hash: string;
+  unit_mem: string;
+  unit_steps: string;
+}
+interface Contract {
+  tx_hash: string;
+  script_hash: string | null;
+  script_content: string | null;
+  type: string | null;
+  redeemer: { tag: string; index: number; data: string; ex_units: { mem: number; steps: number } };
+  datum: string | null;
+  datum_hash: string | null;
+}
 
 describe("lookups: /scripts, /scripts/datum, /txs/{hash}/scripts|redeemers", function () {
   this.timeout(120_000);
@@ -23,8 +39,13 @@ describe("lookups: /scripts, /scripts/datum, /txs/{hash}/scripts|redeemers", fun
   let updateTx: string;
   let forkDatum: string;
   const get = (path: string) => http(`${mesh.api}${path}`);
-  const indexed = (tx: string) => pollUntil(async () => ((await mesh.broker.call<unknown, { id: string }>("indexer.transaction", { id: tx })) ? true : undefined), `${tx} indexed`);
-  const cert = () => makeCertificate({ hash: randomBytes(32).toString("hex"), algorithm: "SHA-256", issuer: f.actors.alice.paymentKeyHash, metadata: "{}" });
+  const indexed = (tx: string) =>
+    pollUntil(
+      async () => ((await mesh.broker.call<unknown, { id: string }>("indexer.transaction", { id: tx })) ? true : undefined),
+      `${tx} indexed`,
+    );
+  const cert = () =>
+    makeCertificate({ hash: randomBytes(32).toString("hex"), algorithm: "SHA-256", issuer: f.actors.alice.paymentKeyHash, metadata: "{}" });
 
   before(async () => {
     world = await startDeployedMesh({ services: ["gateway", "indexer"] });
@@ -41,7 +62,12 @@ describe("lookups: /scripts, /scripts/datum, /txs/{hash}/scripts|redeemers", fun
     const res = await get(`/txs/${forkTx.toUpperCase()}/redeemers`);
     expect(res.status).to.equal(200);
     const redeemers = res.json as Redeemer[];
-    expect(redeemers.map((r) => [r.purpose, r.script_hash]).sort()).to.deep.equal([["mint", f.scripts.proxy.policyId], ["reward", f.scripts.state.hash]].sort());
+    expect(redeemers.map((r) => [r.purpose, r.script_hash]).sort()).to.deep.equal(
+      [
+        ["mint", f.scripts.proxy.policyId],
+        ["reward", f.scripts.state.hash],
+      ].sort(),
+    );
     for (const r of redeemers) {
       expect(BigInt(r.unit_mem) > 0n, "memory").to.equal(true);
       expect(BigInt(r.unit_steps) > 0n, "steps").to.equal(true);
@@ -53,7 +79,13 @@ describe("lookups: /scripts, /scripts/datum, /txs/{hash}/scripts|redeemers", fun
     const contracts = (await get(`/txs/${updateTx}/scripts`)).json as Contract[];
     const spend = contracts.find((c) => c.redeemer.tag === "spend")!;
     expect(spend, "the state UTxO spend").to.not.equal(undefined);
-    expect(spend).to.include({ tx_hash: updateTx, script_hash: f.scripts.proxy.hash, type: "PLUTUS_V3", datum: forkDatum, datum_hash: plutusDataHash(forkDatum) });
+    expect(spend).to.include({
+      tx_hash: updateTx,
+      script_hash: f.scripts.proxy.hash,
+      type: "PLUTUS_V3",
+      datum: forkDatum,
+      datum_hash: plutusDataHash(forkDatum),
+    });
     expect(f.scripts.proxy.code).to.include(spend.script_content!.slice(-200));
     const reward = contracts.find((c) => c.redeemer.tag === "reward")!;
     expect(reward.script_hash).to.equal(f.scripts.state.hash);
@@ -80,19 +112,39 @@ describe("lookups: /scripts, /scripts/datum, /txs/{hash}/scripts|redeemers", fun
 
   it("forgets a rolled-back transaction's redeemers and records them again when it is re-included", async () => {
     f.chain.devnet.rollback(1);
-    await pollUntil(async () => ((await get(`/txs/${updateTx}/redeemers`)).status === 404 ? true : undefined), "update rolled back");
+    await pollUntil(
+      async () => (((await get(`/txs/${updateTx}/redeemers`)).json as Redeemer[]).length === 0 ? true : undefined),
+      "update rolled back",
+    );
     f.chain.devnet.produceBlock();
     await indexed(updateTx);
     expect(((await get(`/txs/${updateTx}/redeemers`)).json as Redeemer[]).map((r) => r.purpose).sort()).to.deep.equal(["reward", "spend"]);
   });
 
-  it("answers 404 JSON for unknown hashes and 400 JSON for malformed ones", async () => {
-    for (const path of [`/scripts/${"ab".repeat(28)}`, `/scripts/${"ab".repeat(28)}/cbor`, `/scripts/datum/${"cd".repeat(32)}`, `/scripts/datum/${"cd".repeat(32)}/cbor`, `/txs/${"ef".repeat(32)}/scripts`]) {
+  it("answers 404 JSON for unknown scripts and datums, [] for unseen transactions, 400 JSON for malformed hashes", async () => {
+    for (const path of [
+      `/scripts/${"ab".repeat(28)}`,
+      `/scripts/${"ab".repeat(28)}/cbor`,
+      `/scripts/datum/${"cd".repeat(32)}`,
+      `/scripts/datum/${"cd".repeat(32)}/cbor`,
+    ]) {
       const res = await get(path);
       expect(res.status, path).to.equal(404);
       expect(errorBody(res).error, path).to.equal("NOT_FOUND");
     }
-    for (const path of ["/scripts/xyz", `/scripts/${"ab".repeat(29)}/json`, "/scripts/datum/12/cbor", "/txs/abc/scripts", `/txs/${"g".repeat(64)}/redeemers`]) {
+    // a transaction the indexer never saw has no scripts and no redeemers, as Blockfrost and Yaci answer
+    for (const path of [`/txs/${"ef".repeat(32)}/scripts`, `/txs/${"ef".repeat(32)}/redeemers`]) {
+      const res = await get(path);
+      expect(res.status, path).to.equal(200);
+      expect(res.json, path).to.deep.equal([]);
+    }
+    for (const path of [
+      "/scripts/xyz",
+      `/scripts/${"ab".repeat(29)}/json`,
+      "/scripts/datum/12/cbor",
+      "/txs/abc/scripts",
+      `/txs/${"g".repeat(64)}/redeemers`,
+    ]) {
       const res = await get(path);
       expect(res.status, path).to.equal(400);
       expect(errorBody(res).error, path).to.be.a("string");

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { createBrokerOptions } from "../../moleculer.config";
-import { ConfigError, describeConfig, ENV_VARS, formatEnvTable, loadConfig } from "../../shared/mesh/config";
+import { ConfigError, describeConfig, ENV_VARS, formatEnvTable, loadConfig } from "../../shared/config/config";
 
 function configError(env: Record<string, string>): ConfigError {
   try {
@@ -43,7 +43,7 @@ describe("mesh: environment configuration", function () {
       healthPort: 3001,
       logLevel: "info",
       rateLimitPostPerMinute: 20,
-      trustProxy: false,
+      trustProxy: 0,
       corsOrigins: "*",
       adminApiKey: null,
       requestTimeoutMs: 30_000,
@@ -73,7 +73,18 @@ describe("mesh: environment configuration", function () {
     });
     expect(err.type).to.equal("INVALID_CONFIG");
     const text = err.problems.join("\n");
-    for (const name of ["PORT", "HEALTH_PORT", "TRANSPORTER", "SERVICES", "LOG_LEVEL", "RATE_LIMIT_POST_PER_MINUTE", "TRUST_PROXY", "ADMIN_API_KEY", "CORS_ORIGINS", "MONGO_URL"]) {
+    for (const name of [
+      "PORT",
+      "HEALTH_PORT",
+      "TRANSPORTER",
+      "SERVICES",
+      "LOG_LEVEL",
+      "RATE_LIMIT_POST_PER_MINUTE",
+      "TRUST_PROXY",
+      "ADMIN_API_KEY",
+      "CORS_ORIGINS",
+      "MONGO_URL",
+    ]) {
       expect(text).to.contain(name);
     }
     expect(err.problems).to.have.length(10);
@@ -106,7 +117,23 @@ describe("mesh: environment configuration", function () {
   it("documents every variable in the README table", () => {
     const table = formatEnvTable();
     for (const v of ENV_VARS) expect(table).to.contain(`\`${v.name}\``);
-    expect(ENV_VARS.map((v) => v.name)).to.include.members(["PORT", "HOST", "TRANSPORTER", "SERVICES", "NAMESPACE", "DATA_DIR", "MONGO_URL", "OGMIOS_URL", "NETWORK", "METRICS_PORT", "HEALTH_PORT", "LOG_LEVEL", "RATE_LIMIT_POST_PER_MINUTE", "CORS_ORIGINS", "ADMIN_API_KEY"]);
+    expect(ENV_VARS.map((v) => v.name)).to.include.members([
+      "PORT",
+      "HOST",
+      "TRANSPORTER",
+      "SERVICES",
+      "NAMESPACE",
+      "DATA_DIR",
+      "MONGO_URL",
+      "OGMIOS_URL",
+      "NETWORK",
+      "METRICS_PORT",
+      "HEALTH_PORT",
+      "LOG_LEVEL",
+      "RATE_LIMIT_POST_PER_MINUTE",
+      "CORS_ORIGINS",
+      "ADMIN_API_KEY",
+    ]);
   });
 
   it("uses no env name that moleculer-runner would read as a broker option, except TRANSPORTER and NAMESPACE", () => {

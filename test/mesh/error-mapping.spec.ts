@@ -21,12 +21,16 @@ describe("mesh: error → HTTP mapping", function () {
   });
 
   it("matches rebuilt (class-less) errors on type and code, not instanceof", () => {
-    const reply = toHttpErrorReply(rebuilt({ name: "StateBusyError", message: "State is busy.", code: 409, type: "PENDING_TRANSACTION", data: { stateId: "s1" } }));
+    const reply = toHttpErrorReply(
+      rebuilt({ name: "StateBusyError", message: "State is busy.", code: 409, type: "PENDING_TRANSACTION", data: { stateId: "s1" } }),
+    );
     expect(reply).to.deep.include({ status: 409, body: { error: "PENDING_TRANSACTION", message: "State is busy.", stateId: "s1" } });
   });
 
   it("derives a code from the class name when the type is missing", () => {
-    expect(toHttpErrorReply(rebuilt({ name: "NoActiveCredentialError", message: "none", code: 404 })).body.error).to.equal("NO_ACTIVE_CREDENTIAL");
+    expect(toHttpErrorReply(rebuilt({ name: "NoActiveCredentialError", message: "none", code: 404 })).body.error).to.equal(
+      "NO_ACTIVE_CREDENTIAL",
+    );
     expect(toHttpErrorReply(rebuilt({ name: "Error", message: "none", code: 404 })).body.error).to.equal("NOT_FOUND");
   });
 
@@ -48,11 +52,17 @@ describe("mesh: error → HTTP mapping", function () {
   });
 
   it("keeps the gateway's own errors", () => {
-    expect(toHttpErrorReply(new PayloadTooLargeError(512 * 1024))).to.deep.include({ status: 413, body: { error: "PAYLOAD_TOO_LARGE", message: "Request body exceeds the 512 KiB limit.", limitBytes: 524288 } });
+    expect(toHttpErrorReply(new PayloadTooLargeError(512 * 1024))).to.deep.include({
+      status: 413,
+      body: { error: "PAYLOAD_TOO_LARGE", message: "Request body exceeds the 512 KiB limit.", limitBytes: 524288 },
+    });
     expect(toHttpErrorReply(new MalformedJsonError("Unexpected end")).body.error).to.equal("MALFORMED_JSON");
     const notImplemented = toHttpErrorReply(new NotImplementedError("GET", "/api/v1/verify/x", "verifier"));
     expect(notImplemented).to.deep.include({ status: 501, log: null });
-    expect(notImplemented.body).to.deep.equal({ error: "NOT_IMPLEMENTED", message: "GET /api/v1/verify/x is not implemented yet (the verifier service is not built)." });
+    expect(notImplemented.body).to.deep.equal({
+      error: "NOT_IMPLEMENTED",
+      message: "GET /api/v1/verify/x is not implemented yet (the verifier service is not built).",
+    });
   });
 
   it("never answers an empty 500, and hides internals of unknown failures", () => {

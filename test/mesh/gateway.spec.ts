@@ -1,10 +1,11 @@
 import { expect } from "chai";
-import { request as httpRequest } from "node:http";
+import { request as httpRequest, type Server } from "node:http";
 import { connect } from "node:net";
 import { API_PREFIX, toOpenApiPath } from "../../shared/mesh/openapi";
+import { httpStatusOfType } from "../../shared/mesh/error-mapping";
 import { ROUTES, type RouteSpec } from "../../shared/mesh/routes";
 import { meshTestService, TEST_ROUTES } from "./fixtures/mesh-test.service";
-import { errorBody, FakeClock, http, pollUntil, postJson, startGateway, type RunningGateway } from "./helpers";
+import { errorBody, FakeClock, http, pollUntil, postJson, startGateway, type RunningGateway } from "../../fixtures/mesh/helpers";
 
 /** A concrete URL for a table path: `{hash}` → a 64-hex value. */
 const concrete = (path: string): string => API_PREFIX + path.replace(/\{[A-Za-z0-9_]+\}/g, "a".repeat(64));
@@ -110,7 +111,11 @@ describe("mesh: gateway /api/v1", function () {
 
   it("answers 400 MALFORMED_JSON for malformed JSON, also on routes not built yet", async () => {
     for (const path of ["/mesh-test/echo", "/extension/connected-goods/mint/batch"]) {
-      const res = await http(`${gw.api}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"name": "x",' });
+      const res = await http(`${gw.api}${path}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: '{"name": "x",',
+      });
       expect(res.status, path).to.equal(400);
       expect(errorBody(res).error).to.equal("MALFORMED_JSON");
     }
@@ -138,14 +143,48 @@ describe("mesh: gateway /api/v1", function () {
     expect(errorBody(badEnum).message).to.contain("'kind'");
   });
 
-  it("parses JSON whatever the Content-Type (curl -d sends form data)", async () => {
-    const res = await http(`${gw.api}/mesh-test/echo`, {
+  it("answers 415 JSON for a body that is not JSON, and reads raw text only on routes that take it", async () => {
+    for (const contentType of ["application/x-www-form-urlencoded", "text/plain", "multipart/form-data; boundary=x"]) {
+      const res = await http(`${gw.api}/mesh-test/echo`, {
+        method: "POST",
+        headers: { "Content-Type": contentType },
+        body: JSON.stringify({ name: "curl", kind: "alpha" }),
+      });
+      expect(res.status, contentType).to.equal(415);
+      expect(errorBody(res).error).to.equal("UNSUPPORTED_MEDIA_TYPE");
+      expect(errorBody(res).message).to.contain("application/json");
+    }
+    const untyped = await http(`${gw.api}/mesh-test/echo`, {
       method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: JSON.stringify({ name: "curl", kind: "alpha" }),
+      body: new Blob([JSON.stringify({ name: "n", kind: "alpha" })]),
     });
-    expect(res.status).to.equal(200);
-    expect(res.json).to.include({ name: "curl", kind: "alpha" });
+    expect(untyped.status).to.equal(415);
+    for (const contentType of ["application/json; charset=utf-8", "Application/JSON", "application/merge-patch+json"]) {
+      const res = await http(`${gw.api}/mesh-test/echo`, {
+        method: "POST",
+        headers: { "Content-Type": contentType },
+        body: JSON.stringify({ name: "json", kind: "alpha" }),
+      });
+      expect(res.status, contentType).to.equal(200);
+    }
+    // a POST without a body is no media-type question
+    const empty = await http(`${gw.api}/mesh-test/echo`, { method: "POST" });
+    expect(empty.status).to.equal(400);
+    expect(errorBody(empty).error).to.not.equal("UNSUPPORTED_MEDIA_TYPE");
+  });
+
+  it("serves HEAD wherever GET is: the GET's status and headers, no body", async () => {
+    const get = await http(`${gw.api}/extensions`);
+    const head = await http(`${gw.api}/extensions`, { method: "HEAD" });
+    expect(head.status).to.equal(200);
+    expect(head.text).to.equal("");
+    expect(head.headers.get("content-type")).to.equal(get.headers.get("content-type"));
+    expect(head.headers.get("content-length")).to.equal(String(Buffer.byteLength(get.text)));
+    const failing = await http(`${gw.api}/mesh-test/fail/conflict`, { method: "HEAD" });
+    expect(failing.status).to.equal(409);
+    expect(failing.text).to.equal("");
+    const noGet = await http(`${gw.api}/transaction/build`, { method: "HEAD" });
+    expect(noGet.status).to.equal(405);
   });
 
   it("drops __proto__ keys from bodies", async () => {
@@ -203,6 +242,13 @@ describe("mesh: gateway /api/v1", function () {
     expect(pre.headers.get("access-control-allow-methods")).to.contain("POST");
   });
 
+  it("answers an OPTIONS that is no preflight with 204 and Allow, never running the route", async () => {
+    const res = await http(`${gw.api}/mesh-test/fail/conflict`, { method: "OPTIONS" });
+    expect(res.status).to.equal(204);
+    expect(res.text).to.equal("");
+    expect(res.headers.get("allow")).to.equal("GET, HEAD, OPTIONS");
+  });
+
   it("rejects a disallowed origin with 403 JSON", async () => {
     const res = await http(`${gw.api}/extensions`, { headers: { Origin: "https://evil.example" } });
     expect(res.status).to.equal(403);
@@ -210,7 +256,8 @@ describe("mesh: gateway /api/v1", function () {
   });
 
   it("exempts the HTTP entry action from retries, bulkhead and circuit breaker (merged over moleculer-web's)", () => {
-    const rest = (gw.broker.getLocalService("gateway") as unknown as { schema: { actions: Record<string, Record<string, unknown>> } }).schema.actions.rest!;
+    const rest = (gw.broker.getLocalService("gateway") as unknown as { schema: { actions: Record<string, Record<string, unknown>> } })
+      .schema.actions.rest!;
     expect(rest.handler).to.be.a("function");
     expect(rest).to.deep.include({ retryPolicy: { enabled: false }, bulkhead: { enabled: false }, circuitBreaker: { enabled: false } });
   });
@@ -296,6 +343,14 @@ describe("mesh: admin routes on a real network without ADMIN_API_KEY", function 
       expect(errorBody(res).message).to.contain("ADMIN_API_KEY");
     }
   });
+
+  it("guards the route the router resolves, however the path is spelled (letter case, trailing slash)", async () => {
+    for (const path of ["/Admin/plugins", "/ADMIN/PLUGINS/schedulers", "/admin/Plugins/", "/aDmIn/plugins/filters/x"]) {
+      const res = await http(`${gw.api}${path}`);
+      expect(res.status, path).to.equal(403);
+      expect(errorBody(res).error, path).to.equal("FORBIDDEN");
+    }
+  });
 });
 
 describe("mesh: OpenAPI document", function () {
@@ -311,8 +366,11 @@ describe("mesh: OpenAPI document", function () {
     const doc = res.json as { openapi: string; paths: Record<string, Record<string, { "x-moleculer-action": string }>> };
     expect(doc.openapi).to.equal("3.0.3");
 
-    const service = gw.broker.getLocalService("gateway") as unknown as { aliases: Array<{ method: string; fullPath: string; action: string | null }> };
-    expect(service.aliases.length).to.equal(ROUTES.length);
+    const service = gw.broker.getLocalService("gateway") as unknown as {
+      aliases: Array<{ method: string; fullPath: string; action: string | null }>;
+    };
+    // every route, and HEAD beside every GET
+    expect(service.aliases.length).to.equal(ROUTES.length + ROUTES.filter((r) => r.method === "GET").length);
     for (const alias of service.aliases) {
       const op = doc.paths[toOpenApiPath(alias.fullPath)]?.[alias.method.toLowerCase()];
       expect(op, `${alias.method} ${alias.fullPath}`).to.not.equal(undefined);
@@ -321,10 +379,15 @@ describe("mesh: OpenAPI document", function () {
     expect(operations).to.equal(service.aliases.length);
   });
 
-  it("documents the interface.md endpoints (spot checks) with their error responses", async () => {
-    const doc = (await http(`${gw.api}/openapi.json`)).json as { paths: Record<string, Record<string, { responses: Record<string, unknown>; parameters: Array<{ name: string; in: string }> }>> };
+  it("documents the docs/api.md#route-index endpoints (spot checks) with their error responses", async () => {
+    const doc = (await http(`${gw.api}/openapi.json`)).json as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown>; parameters: Array<{ name: string; in: string }> }>>;
+    };
     expect(doc.paths["/api/v1/transaction/build"]?.post?.responses).to.include.keys("200", "400", "413", "429");
-    expect(doc.paths["/api/v1/extension/connected-goods/mint/batch"]?.post?.responses, "an unbuilt route documents its 501").to.include.keys("501");
+    expect(
+      doc.paths["/api/v1/extension/connected-goods/mint/batch"]?.post?.responses,
+      "an unbuilt route documents its 501",
+    ).to.include.keys("501");
     expect(doc.paths["/api/v1/verify/by-transaction-hash/{transactionHash}/{dataHash}"]?.get?.parameters.map((p) => p.name)).to.deep.equal([
       "transactionHash",
       "dataHash",
@@ -334,5 +397,102 @@ describe("mesh: OpenAPI document", function () {
       "query:tokenName",
     ]);
     expect(doc.paths["/api/v1/admin/plugins/event-handlers/{name}"]?.get).to.not.equal(undefined);
+  });
+
+  it("declares every status a route can answer, with the error codes of each, from the route table and the error mapping", async () => {
+    type Response = { content?: Record<string, { schema: unknown }> };
+    const doc = (await http(`${gw.api}/openapi.json`)).json as {
+      paths: Record<string, Record<string, { responses: Record<string, Response> }>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    const codesOf = (r: Response | undefined): string =>
+      JSON.stringify(r ?? {})
+        .match(/"enum":\[[^\]]*\]/g)
+        ?.join() ?? "";
+    for (const route of ROUTES as readonly RouteSpec[]) {
+      const op = doc.paths[API_PREFIX + route.path]![route.method.toLowerCase()]!;
+      const where = `${route.method} ${route.path}`;
+      for (const code of route.errors ?? []) {
+        const status = httpStatusOfType(code)!;
+        expect(op.responses, `${where} ${code}`).to.have.property(String(status));
+        const response = op.responses[String(status)];
+        if (status < 500 && response?.content?.["application/json"]) expect(codesOf(response), `${where} ${code}`).to.contain(`"${code}"`);
+      }
+      expect(op.responses, where).to.include.keys("200", "400", "403", "500", "503", "504");
+      if (route.method === "POST") expect(op.responses, where).to.include.keys("413", "415", "429");
+      if (route.auth === "admin") expect(codesOf(op.responses["401"])).to.contain('"UNAUTHORIZED"');
+      if (route.implemented && (route.responseType ?? "application/json") === "application/json") {
+        const schema = op.responses["200"]?.content?.["application/json"]?.schema as { $ref?: string } | undefined;
+        expect(schema?.$ref, `${where} has a 200 schema`).to.match(/^#\/components\/schemas\//);
+        expect(doc.components.schemas).to.have.property(schema!.$ref!.split("/").pop()!);
+      }
+      if (route.method === "GET")
+        expect(doc.paths[API_PREFIX + route.path]!.head?.responses, where).to.have.keys(Object.keys(op.responses));
+    }
+    // what the API audit found undeclared
+    const responses = (method: string, path: string) => Object.keys(doc.paths[API_PREFIX + path]![method]!.responses);
+    expect(responses("post", "/user/state/action")).to.include.members(["401", "404", "409"]);
+    expect(responses("post", "/faucet/claim")).to.include.members(["401", "409", "429"]);
+    expect(responses("get", "/resolve/{code}")).to.include.members(["404"]);
+    expect(doc.paths[`${API_PREFIX}/resolve/{code}`]!.get!.responses["404"]!.content).to.have.keys("text/html");
+  });
+});
+
+describe("mesh: gateway without CORS, with short timeouts", function () {
+  let gw: RunningGateway;
+
+  before(async () => {
+    gw = await startGateway({
+      routes: TEST_ROUTES,
+      services: [meshTestService],
+      env: { CORS_ORIGINS: "none" },
+      gateway: { requestTimeoutMs: 1_500, headersTimeoutMs: 800 },
+    });
+  });
+  after(() => gw.stop());
+
+  /** Sends `payload` on a raw socket and keeps it open (a client that trickles): resolves with what the server says. */
+  const trickle = (payload: string) =>
+    new Promise<string>((resolve, reject) => {
+      const url = new URL(gw.api);
+      const socket = connect(Number(url.port), url.hostname, () => socket.write(payload));
+      let data = "";
+      socket.on("data", (c: Buffer) => (data += c.toString()));
+      socket.on("close", () => resolve(data));
+      socket.on("error", reject);
+    });
+
+  it("never runs a route for OPTIONS, even one announcing a method (a preflight without CORS)", async () => {
+    const res = await http(`${gw.api}/mesh-test/fail/conflict`, { method: "OPTIONS", headers: { "Access-Control-Request-Method": "GET" } });
+    expect(res.status).to.equal(204);
+    expect(res.text).to.equal("");
+    expect(res.headers.get("allow")).to.equal("GET, HEAD, OPTIONS");
+    expect(res.headers.get("access-control-allow-origin")).to.equal(null);
+  });
+
+  it("cuts headers that trickle in with 408 JSON", async () => {
+    const reply = await trickle("GET /api/v1/extensions HTTP/1.1\r\nHost: x\r\n");
+    expect(reply).to.match(/^HTTP\/1\.1 408 /);
+    expect(reply).to.contain('"error":"REQUEST_TIMEOUT"');
+  });
+
+  it("cuts a body that trickles in with 408 JSON", async () => {
+    const reply = await trickle(
+      'POST /api/v1/mesh-test/echo HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"name":',
+    );
+    expect(reply).to.match(/^HTTP\/1\.1 408 /);
+    expect(reply).to.contain('"error":"REQUEST_TIMEOUT"');
+  });
+
+  it("defaults to 30 s for a whole request and 10 s for its headers", async () => {
+    const server = (gw.broker.getLocalService("gateway") as unknown as { server: Server }).server;
+    expect(server.requestTimeout).to.equal(1_500);
+    const defaults = await startGateway({ routes: TEST_ROUTES, services: [] });
+    try {
+      const s = (defaults.broker.getLocalService("gateway") as unknown as { server: Server }).server;
+      expect([s.requestTimeout, s.headersTimeout]).to.deep.equal([30_000, 10_000]);
+    } finally {
+      await defaults.stop();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import type { ServiceSchema } from "moleculer";
 import { httpUrl, listenAddresses } from "../../shared/mesh/listen-addresses";
-import { FakeClock, http, pollUntil, startGateway } from "./helpers";
+import { FakeClock, http, pollUntil, startGateway } from "../../fixtures/mesh/helpers";
 
 describe("mesh: liveness and readiness probes (HEALTH_PORT)", function () {
   it("is live while running, ready only after the ready delay, and neither while stopping", async () => {

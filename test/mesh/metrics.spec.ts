@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { httpUrl, listenAddresses } from "../../shared/mesh/listen-addresses";
-import { http, pollUntil, startGateway, type RunningGateway } from "./helpers";
+import { http, pollUntil, startGateway, type RunningGateway } from "../../fixtures/mesh/helpers";
 
 describe("mesh: Prometheus metrics (METRICS_PORT)", function () {
   let gw: RunningGateway;

@@ -3,9 +3,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { httpUrl, listenAddresses } from "../../shared/mesh/listen-addresses";
-import { natsServerAvailable, startNatsServer, type NatsServerHandle } from "../support/nats-server";
+import { natsServerAvailable, startNatsServer, type NatsServerHandle } from "../../fixtures/processes/nats-server";
 import { AlreadyTakenError, TEST_ROUTES } from "./fixtures/mesh-test.service";
-import { errorBody, http, pollUntil, postJson, startGateway, TEST_ENV, type RunningGateway } from "./helpers";
+import { errorBody, http, pollUntil, postJson, startGateway, TEST_ENV, type RunningGateway } from "../../fixtures/mesh/helpers";
 
 const REPO = join(__dirname, "..", "..");
 

@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import { clientIp, FixedWindowRateLimiter } from "../../shared/mesh/rate-limiter";
-import { FakeClock } from "./helpers";
+import { FakeClock } from "../../fixtures/mesh/helpers";
 import type { IncomingMessage } from "node:http";
 
 describe("mesh: POST rate limiter", function () {
@@ -26,9 +26,27 @@ describe("mesh: POST rate limiter", function () {
     expect(limiter.trackedClients).to.equal(1);
   });
 
-  it("uses the socket address unless the proxy is trusted", () => {
-    const req = { headers: { "x-forwarded-for": "203.0.113.7, 10.0.0.1" }, socket: { remoteAddress: "10.0.0.1" } } as unknown as IncomingMessage;
-    expect(clientIp(req, false)).to.equal("10.0.0.1");
-    expect(clientIp(req, true)).to.equal("203.0.113.7");
+  const request = (forwardedFor: string | undefined, peer = "10.0.0.9") =>
+    ({
+      headers: forwardedFor === undefined ? {} : { "x-forwarded-for": forwardedFor },
+      socket: { remoteAddress: peer },
+    }) as unknown as IncomingMessage;
+
+  it("uses the socket address unless proxies are trusted", () => {
+    expect(clientIp(request("203.0.113.7, 10.0.0.1"), 0)).to.equal("10.0.0.9");
+  });
+
+  it("counts trusted hops from the right, so a client cannot choose its own address (spoofed entries on the left)", () => {
+    // the client sent "X-Forwarded-For: 1.2.3.4" itself; our one proxy appended the real peer
+    expect(clientIp(request("1.2.3.4, 203.0.113.7"), 1)).to.equal("203.0.113.7");
+    // two proxies of our own: the ingress appended the client, the second proxy appended the ingress
+    expect(clientIp(request("1.2.3.4, 203.0.113.7, 10.0.0.1"), 2)).to.equal("203.0.113.7");
+    // a spoofer cannot exhaust the rate limit of others by rotating the left part
+    expect(clientIp(request("9.9.9.9, 203.0.113.7"), 1)).to.equal(clientIp(request("8.8.8.8, 203.0.113.7"), 1));
+  });
+
+  it("falls back to the socket peer when the header has fewer entries than trusted hops", () => {
+    expect(clientIp(request(undefined), 1)).to.equal("10.0.0.9");
+    expect(clientIp(request("203.0.113.7"), 2)).to.equal("10.0.0.9");
   });
 });

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createMeshResources } from "../../shared/mesh/resources";
-import { http, testConfig } from "./helpers";
+import { http, testConfig } from "../../fixtures/mesh/helpers";
 
 const tempDir = (): string => mkdtempSync(join(tmpdir(), "mesh-resources-"));
 

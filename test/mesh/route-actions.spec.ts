@@ -5,10 +5,10 @@ import { join } from "node:path";
 import { ServiceBroker, type ActionSchema } from "moleculer";
 import { defineRouteActions } from "../../shared/mesh/route-actions";
 import { ROUTES, serviceOfAction } from "../../shared/mesh/routes";
-import { isServiceName, SERVICE_NAMES } from "../../shared/mesh/service-names";
+import { isServiceName, SERVICE_NAMES } from "../../shared/config/service-names";
 import { createMeshResources } from "../../shared/mesh/resources";
 import { loadServices, serviceFile } from "../../shared/mesh/service-loader";
-import { FakeClock, testConfig } from "./helpers";
+import { FakeClock, testConfig } from "../../fixtures/mesh/helpers";
 
 const SERVICES_DIR = join(__dirname, "..", "..", "services");
 

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import type { ServiceSchema } from "moleculer";
 import { ROUTES, type RouteSpec } from "../../shared/mesh/routes";
-import { http, pollUntil, startGateway } from "./helpers";
+import { http, pollUntil, startGateway } from "../../fixtures/mesh/helpers";
 
 describe("mesh: graceful shutdown", function () {
   it("lets a request that is running when stop begins finish with its answer", async () => {

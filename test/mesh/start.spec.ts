@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { http } from "./helpers";
+import { http } from "../../fixtures/mesh/helpers";
 
 const REPO = join(__dirname, "..", "..");
 
@@ -17,7 +17,15 @@ function runStart(env: Record<string, string>): Run {
   const child = spawn(process.execPath, ["--require", "tsx/cjs", join(REPO, "scripts", "start.ts")], {
     cwd: REPO,
     // DATA_DIR in a temp folder: the embedded store/devnet must not write into the repository.
-    env: { ...process.env, PORT: "0", HEALTH_PORT: "0", METRICS_PORT: "0", LOG_LEVEL: "warn", DATA_DIR: mkdtempSync(join(tmpdir(), "start-")), ...env },
+    env: {
+      ...process.env,
+      PORT: "0",
+      HEALTH_PORT: "0",
+      METRICS_PORT: "0",
+      LOG_LEVEL: "warn",
+      DATA_DIR: mkdtempSync(join(tmpdir(), "start-")),
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

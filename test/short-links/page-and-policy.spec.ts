@@ -1,9 +1,12 @@
-/** Short-link page pieces without a chain: escaping, Open Graph rules and update policies (reference-study §7.2). */
+/** Short-link page pieces without a chain: escaping, Open Graph rules and update policies (docs/api.md#short-links). */
 import { expect } from "chai";
 import { createHash } from "node:crypto";
 import { escapeHtml, jsStringLiteral, shortLinkPage } from "../../shared/short-links/html-page";
 import { GENERIC_DESCRIPTION, GENERIC_TITLE, openGraphData } from "../../shared/short-links/open-graph";
 import { resolveDisplay } from "../../shared/short-links/update-policy";
+import { ShortLinkResolver } from "../../shared/short-links/short-link-resolver";
+import { openNedbStore } from "../../shared/store/nedb-store";
+import { loadConfig } from "../../shared/config/config";
 
 const OWNER = "aa".repeat(28);
 const OTHER = "bb".repeat(28);
@@ -11,7 +14,14 @@ const FRIEND = "cc".repeat(28);
 const sub = (issuer: string, m: Record<string, unknown>) => ({ issuer, metadata: JSON.stringify(m) });
 const sha = (s: string) => createHash("sha256").update(s).digest("hex");
 const og = (metadata: Record<string, unknown>, query: [string, string][] = []) =>
-  openGraphData({ metadata, rawMetadata: JSON.stringify(metadata), code: "RXYWODQzXG", query, frontendUrl: "https://app.test/", shortLinkDomain: "https://go.test" });
+  openGraphData({
+    metadata,
+    rawMetadata: JSON.stringify(metadata),
+    code: "RXYWODQzXG",
+    query,
+    frontendUrl: "https://app.test/",
+    shortLinkDomain: "https://go.test",
+  });
 
 describe("short links: page, Open Graph data, update policies", () => {
   it("escapes HTML and keeps the redirect a single JS string", () => {
@@ -19,7 +29,10 @@ describe("short links: page, Open Graph data, update policies", () => {
     const literal = jsStringLiteral(`https://x/"</script><script>alert(1)</script>\u2028`);
     expect(literal).to.not.contain("<").and.not.contain(">").and.not.contain("\u2028");
     expect(JSON.parse(literal)).to.equal(`https://x/"</script><script>alert(1)</script>\u2028`);
-    const page = shortLinkPage({ title: `<script>alert("t")</script>`, description: `"d"`, image: "https://i/x.png", url: "https://go/x" }, `https://app/verify/ab?q="</script>`);
+    const page = shortLinkPage(
+      { title: `<script>alert("t")</script>`, description: `"d"`, image: "https://i/x.png", url: "https://go/x" },
+      `https://app/verify/ab?q="</script>`,
+    );
     expect(page).to.not.contain(`<script>alert`);
     expect(page).to.contain("&lt;script&gt;alert(&quot;t&quot;)&lt;/script&gt;");
     expect(page.match(/<script>/g)).to.have.length(1);
@@ -27,15 +40,31 @@ describe("short links: page, Open Graph data, update policies", () => {
 
   it("uses templates only with verified parameters, diploma and generic defaults otherwise", () => {
     const generic = og({});
-    expect(generic).to.deep.equal({ title: GENERIC_TITLE, description: GENERIC_DESCRIPTION, image: "https://app.test/og/default.png", url: "https://go.test/RXYWODQzXG" });
+    expect(generic).to.deep.equal({
+      title: GENERIC_TITLE,
+      description: GENERIC_DESCRIPTION,
+      image: "https://app.test/og/default.png",
+      url: "https://go.test/RXYWODQzXG",
+    });
 
     const diploma = og({ uv_tid: "diploma", title: "BSc", name: "Ada", issuer: "Uni" });
-    expect(diploma).to.include({ title: "BSc · Ada", description: "Issued by Uni. Anchored on the Cardano blockchain.", image: "https://app.test/og/diploma.png" });
+    expect(diploma).to.include({
+      title: "BSc · Ada",
+      description: "Issued by Uni. Anchored on the Cardano blockchain.",
+      image: "https://app.test/og/diploma.png",
+    });
 
     const salted = "Ada Lovelace~s4lt";
     const templated = { uv_og_title: "Certificate of {name}", uv_url_name: sha(salted), uv_og_img: "https://img.test/a.png" };
-    const verified = og(templated, [["name", salted], ["other", "x"]]);
-    expect(verified).to.include({ title: "Certificate of Ada Lovelace", image: "https://img.test/a.png", url: "https://go.test/RXYWODQzXG?name=Ada+Lovelace%7Es4lt" });
+    const verified = og(templated, [
+      ["name", salted],
+      ["other", "x"],
+    ]);
+    expect(verified).to.include({
+      title: "Certificate of Ada Lovelace",
+      image: "https://img.test/a.png",
+      url: "https://go.test/RXYWODQzXG?name=Ada+Lovelace%7Es4lt",
+    });
     expect(og(templated, [["name", "Mallory"]]).title, "an unverified value never reaches the page").to.equal(GENERIC_TITLE);
     expect(og({ uv_tid: "../evil" }).image).to.equal("https://app.test/og/default.png");
   });
@@ -43,24 +72,74 @@ describe("short links: page, Open Graph data, update policies", () => {
   it("applies the update policies of the first submission and the owner's changes", () => {
     const first = sub(OWNER, { title: "v1" });
     expect(resolveDisplay([first, sub(OTHER, { title: "v2" })]).metadata).to.deep.equal({ title: "v2" }); // append
-    expect(resolveDisplay([sub(OWNER, { title: "v1", uverify_update_policy: "first" }), sub(OWNER, { title: "v2" })]).displayed).to.have.length(1);
+    expect(
+      resolveDisplay([sub(OWNER, { title: "v1", uverify_update_policy: "first" }), sub(OWNER, { title: "v2" })]).displayed,
+    ).to.have.length(1);
 
-    const restricted = [sub(OWNER, { title: "v1", uverify_update_policy: "restricted" }), sub(OTHER, { title: "spam" }), sub(OWNER, { title: "v2" })];
+    const restricted = [
+      sub(OWNER, { title: "v1", uverify_update_policy: "restricted" }),
+      sub(OTHER, { title: "spam" }),
+      sub(OWNER, { title: "v2" }),
+    ];
     expect(resolveDisplay(restricted).displayed.map((s) => JSON.parse(s.metadata).title)).to.deep.equal(["v1", "v2"]);
 
-    const whitelist = [sub(OWNER, { uverify_update_policy: "whitelist", uverify_update_whitelist: FRIEND }), sub(FRIEND, { a: 1 }), sub(OTHER, { a: 2 })];
+    const whitelist = [
+      sub(OWNER, { uverify_update_policy: "whitelist", uverify_update_whitelist: FRIEND }),
+      sub(FRIEND, { a: 1 }),
+      sub(OTHER, { a: 2 }),
+    ];
     expect(resolveDisplay(whitelist).displayed).to.have.length(2);
     expect(resolveDisplay(whitelist).metadata).to.deep.equal({ a: 1 });
 
     const accumulate = [sub(OWNER, { uverify_update_policy: "accumulate", a: 1 }), sub(OWNER, { a: 9, b: 2 }), sub(OTHER, { c: 3 })];
     expect(resolveDisplay(accumulate).metadata).to.include({ a: 1, b: 2 }).and.not.have.property("c");
 
-    const frozen = [sub(OWNER, { a: 1 }), sub(OWNER, { uverify_update_policy: "frozen" }), sub(OWNER, { uverify_update_policy: "append", a: 2 })];
+    const frozen = [
+      sub(OWNER, { a: 1 }),
+      sub(OWNER, { uverify_update_policy: "frozen" }),
+      sub(OWNER, { uverify_update_policy: "append", a: 2 }),
+    ];
     expect(resolveDisplay(frozen)).to.include({ policy: "frozen" });
     expect(resolveDisplay(frozen).displayed).to.have.length(1);
 
-    const transferred = [sub(OWNER, { uverify_update_policy: "restricted" }), sub(OWNER, { uverify_owner: OTHER }), sub(OTHER, { a: "new owner" })];
+    const transferred = [
+      sub(OWNER, { uverify_update_policy: "restricted" }),
+      sub(OWNER, { uverify_owner: OTHER }),
+      sub(OTHER, { a: "new owner" }),
+    ];
     expect(resolveDisplay(transferred).metadata).to.deep.equal({ a: "new owner" });
-    expect(resolveDisplay([sub(OWNER, { uverify_update_policy: "override", a: 1 }), sub(OTHER, { a: 2 }), sub(OWNER, { uverify_policy: "override" })]).metadata).to.deep.equal({ a: 2 });
+    expect(
+      resolveDisplay([
+        sub(OWNER, { uverify_update_policy: "override", a: 1 }),
+        sub(OTHER, { a: 2 }),
+        sub(OWNER, { uverify_policy: "override" }),
+      ]).metadata,
+    ).to.deep.equal({ a: 2 });
+  });
+
+  it("without FRONTEND_URL redirects to the gateway's own pages on the link's origin, previews from the short links' origin", async () => {
+    const store = await openNedbStore();
+    const hash = sha("hello");
+    const resolver = await ShortLinkResolver.open(
+      store,
+      {
+        byHash: async (h) =>
+          h === hash ? [{ hash, issuer: OWNER, metadata: JSON.stringify({ uv_tid: "diploma", title: "BSc" }), slot: 1 }] : [],
+        hashOfShortCode: async () => hash,
+      },
+      { frontendUrl: null, shortLinkDomain: "https://go.test/r" },
+    );
+    const page = await resolver.resolve("RXYWODQzXG", [["name", "Ada"]]);
+    expect(page.html).to.contain(`location.replace("/verify/${hash}?name=Ada")`);
+    expect(page.html).to.contain(`content="0; url=/verify/${hash}?name=Ada"`);
+    expect(page.html).to.contain(`<meta property="og:image" content="https://go.test/og/diploma.png">`);
+    const unknown = await ShortLinkResolver.open(
+      store,
+      { byHash: async () => [], hashOfShortCode: async () => undefined },
+      { frontendUrl: null, shortLinkDomain: "https://go.test/r" },
+    );
+    expect((await unknown.resolve("0000000000", [])).html).to.contain(`<a href="/">Go to the certificate verifier</a>`);
+    await store.close();
+    expect(loadConfig({}).frontendUrl, "FRONTEND_URL defaults to the gateway's own pages").to.equal(null);
   });
 });

@@ -5,9 +5,9 @@
 import { expect } from "chai";
 import { shortCodeOf } from "../../shared/domain/short-code";
 import { makeCertificate } from "../../shared/protocol";
-import { errorBody, http, pollUntil } from "../mesh/helpers";
-import type { ProtocolFixture } from "../onchain/support/protocol-fixture";
-import type { RunningMesh } from "../support/mesh-harness";
+import { errorBody, http, pollUntil } from "../../fixtures/mesh/helpers";
+import type { ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
+import type { RunningMesh } from "../../fixtures/mesh/mesh-harness";
 import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
 
 const HELLO_WORLD_SHA256 = "a591a6d40bf420404a011733cfb7b190d62c65bf0bcda32b57b277d9ad9f146e";
@@ -21,11 +21,19 @@ describe("short links: GET /resolve/{code}", function () {
   const get = (path: string) => http(`${mesh.api}${path}`);
 
   before(async () => {
-    world = await startDeployedMesh({ services: ["gateway", "indexer", "verifier"], env: { FRONTEND_URL: "https://app.example.test", SHORT_LINK_DOMAIN: "https://go.example.test" } });
+    world = await startDeployedMesh({
+      services: ["gateway", "indexer", "verifier"],
+      env: { FRONTEND_URL: "https://app.example.test", SHORT_LINK_DOMAIN: "https://go.example.test" },
+    });
     ({ f, mesh } = world);
     const alice = f.actors.alice;
     await f.mintState(alice, [
-      makeCertificate({ hash: HELLO_WORLD_SHA256, algorithm: "SHA-256", issuer: alice.paymentKeyHash, metadata: JSON.stringify({ uv_tid: "diploma", title: `<script>alert("x")</script>`, name: `O'Brien & "Co"`, issuer: "Uni" }) }),
+      makeCertificate({
+        hash: HELLO_WORLD_SHA256,
+        algorithm: "SHA-256",
+        issuer: alice.paymentKeyHash,
+        metadata: JSON.stringify({ uv_tid: "diploma", title: `<script>alert("x")</script>`, name: `O'Brien & "Co"`, issuer: "Uni" }),
+      }),
       makeCertificate({ hash: ZERO_HASH, algorithm: "SHA-256", issuer: alice.paymentKeyHash, metadata: "" }),
     ]);
     await pollUntil(async () => ((await get(`/verify/${ZERO_HASH}`)).status === 200 ? true : undefined), "certificates indexed");
@@ -38,7 +46,9 @@ describe("short links: GET /resolve/{code}", function () {
     expect(res.headers.get("content-type")).to.match(/^text\/html/);
     expect(res.headers.get("cache-control")).to.equal("public, max-age=300");
     const html = res.text;
-    expect(html).to.contain(`<meta property="og:title" content="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; · O&#39;Brien &amp; &quot;Co&quot;">`);
+    expect(html).to.contain(
+      `<meta property="og:title" content="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; · O&#39;Brien &amp; &quot;Co&quot;">`,
+    );
     expect(html).to.contain(`<meta property="og:description" content="Issued by Uni. Anchored on the Cardano blockchain.">`);
     expect(html).to.contain(`<meta property="og:image" content="https://app.example.test/og/diploma.png">`);
     expect(html).to.contain(`<meta property="og:url" content="https://go.example.test/RXYWODQzXG">`);
@@ -56,9 +66,81 @@ describe("short links: GET /resolve/{code}", function () {
     expect((await get("/resolve/0000000000")).status, "the stored mapping answers the second time").to.equal(200);
   });
 
+  it("keeps a code bound to the first hash anchored with it: a crafted hash sharing its prefix cannot take the link over", async () => {
+    const victim = "7a".repeat(8) + "11".repeat(24);
+    const code = shortCodeOf(victim);
+    const alice = f.actors.alice;
+    const bob = f.actors.bob;
+    await f.update(f.findState(f.findStateIdsOf(alice)[0]!), alice, [
+      makeCertificate({
+        hash: victim,
+        algorithm: "SHA-256",
+        issuer: alice.paymentKeyHash,
+        metadata: JSON.stringify({ uv_og_title: "Alice's diploma" }),
+      }),
+    ]);
+    await pollUntil(async () => ((await get(`/resolve/${code}`)).status === 200 ? true : undefined), "victim link resolves");
+    // Bob anchors the bare 8-byte prefix (it sorts first) and a full-length hash with the same first 8 bytes.
+    const crafted = ["7a".repeat(8), "7a".repeat(8) + "00".repeat(24)];
+    expect(crafted.map(shortCodeOf)).to.deep.equal([code, code]);
+    await f.mintState(
+      bob,
+      crafted.map((hash) =>
+        makeCertificate({ hash, algorithm: "SHA-256", issuer: bob.paymentKeyHash, metadata: JSON.stringify({ uv_og_title: "Bob's" }) }),
+      ),
+    );
+    await pollUntil(async () => ((await get(`/verify/${crafted[1]}`)).status === 200 ? true : undefined), "bob's hashes indexed");
+    const res = await get(`/resolve/${code}`);
+    expect(res.text).to.contain(`/verify/${victim}`);
+    expect(res.text).to.contain("Alice&#39;s diploma");
+    expect(res.text).to.not.contain("Bob&#39;s");
+  });
+
+  it("gives no short link to a hash shorter than 16 bytes", async () => {
+    const short = "6b".repeat(15);
+    const alice = f.actors.alice;
+    await f.update(f.findState(f.findStateIdsOf(alice)[0]!), alice, [
+      makeCertificate({ hash: short, algorithm: "custom", issuer: alice.paymentKeyHash, metadata: "{}" }),
+    ]);
+    await pollUntil(async () => ((await get(`/verify/${short}`)).status === 200 ? true : undefined), "short hash indexed");
+    expect((await get(`/resolve/${shortCodeOf(short)}`)).status).to.equal(404);
+  });
+
+  it("draws the preview only from anchors the update policy authorises: a stranger re-anchoring the hash does not rewrite it", async () => {
+    const hash = "3c".repeat(32);
+    const alice = f.actors.alice;
+    const bob = f.actors.bob;
+    await f.update(f.findState(f.findStateIdsOf(alice)[0]!), alice, [
+      makeCertificate({
+        hash,
+        algorithm: "SHA-256",
+        issuer: alice.paymentKeyHash,
+        metadata: JSON.stringify({ uv_og_title: "Genuine title" }),
+      }),
+    ]);
+    await f.update(f.findState(f.findStateIdsOf(bob)[0]!), bob, [
+      makeCertificate({
+        hash,
+        algorithm: "SHA-256",
+        issuer: bob.paymentKeyHash,
+        metadata: JSON.stringify({ uv_og_title: "Forged title" }),
+      }),
+    ]);
+    await pollUntil(
+      async () => (((await get(`/verify/${hash}`)).json as unknown[] | undefined)?.length === 2 ? true : undefined),
+      "both anchors indexed",
+    );
+    const res = await get(`/resolve/${shortCodeOf(hash)}`);
+    expect(res.status).to.equal(200);
+    expect(res.text).to.contain(`content="Genuine title"`);
+    expect(res.text).to.not.contain("Forged title");
+  });
+
   it("answers 404 for a link whose certificate was rolled back, and 200 again once it is re-included", async () => {
     const hash = "5e".repeat(32);
-    await f.update(f.findState(f.findStateIdsOf(f.actors.alice)[0]!), f.actors.alice, [makeCertificate({ hash, algorithm: "SHA-256", issuer: f.actors.alice.paymentKeyHash, metadata: "{}" })]);
+    await f.update(f.findState(f.findStateIdsOf(f.actors.alice)[0]!), f.actors.alice, [
+      makeCertificate({ hash, algorithm: "SHA-256", issuer: f.actors.alice.paymentKeyHash, metadata: "{}" }),
+    ]);
     const code = shortCodeOf(hash);
     await pollUntil(async () => ((await get(`/resolve/${code}`)).status === 200 ? true : undefined), "link resolves");
     f.chain.devnet.rollback(1);

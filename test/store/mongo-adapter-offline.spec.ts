@@ -21,7 +21,11 @@ describe("MongoDB adapter without a server", function () {
 
   it("finds the position of the duplicate in an ordered bulk insert, so the prefix before it can be rolled back", function () {
     const err = new MongoBulkWriteError(
-      { message: "E11000", code: 11000, writeErrors: [{ index: 2, code: 11000, errmsg: "E11000 duplicate key error index: _id_ dup key" }] as never },
+      {
+        message: "E11000",
+        code: 11000,
+        writeErrors: [{ index: 2, code: 11000, errmsg: "E11000 duplicate key error index: _id_ dup key" }] as never,
+      },
       {} as never,
     );
     expect(duplicateIndexOf(err)).to.equal(2);

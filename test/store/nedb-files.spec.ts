@@ -113,6 +113,8 @@ describe("NeDB files: durability and the one-process guard", function () {
     await store.close();
     await expectStoreError(() => c.findOne({ _id: "1" }), "STORE_CLOSED");
     await expectStoreError(() => c.insertOne({ _id: "2", hash: "g" }), "STORE_CLOSED");
-    expect(() => store.collection("other")).to.throw().with.property("type", "STORE_CLOSED");
+    expect(() => store.collection("other"))
+      .to.throw()
+      .with.property("type", "STORE_CLOSED");
   });
 });

@@ -2,7 +2,15 @@
 // which is what keeps NeDB and MongoDB interchangeable.
 import { expect } from "chai";
 import { randomUUID } from "node:crypto";
-import { createLeaseTable, type Collection, type Filter, type IndexSpec, type LeaseDocument, type Store, type StoredDocument } from "../../shared/store";
+import {
+  createLeaseTable,
+  type Collection,
+  type Filter,
+  type IndexSpec,
+  type LeaseDocument,
+  type Store,
+  type StoredDocument,
+} from "../../shared/store";
 import { expectStoreError } from "./support";
 
 interface Item extends StoredDocument {
@@ -41,17 +49,34 @@ export function describeRepositoryContract(adapterName: string, openStore: () =>
     async function seeded(): Promise<Collection<Item>> {
       const c = fresh();
       await c.insertMany([
-        { _id: "a", name: "alice", n: 5, tags: ["x", "y"], city: "paris", active: true, profile: { score: 10, address: { city: "paris" } } },
+        {
+          _id: "a",
+          name: "alice",
+          n: 5,
+          tags: ["x", "y"],
+          city: "paris",
+          active: true,
+          profile: { score: 10, address: { city: "paris" } },
+        },
         { _id: "b", name: "bob", n: 12, tags: ["y"], city: "rome", active: false, profile: { score: 20 } },
-        { _id: "c", name: "carol", n: 7, tags: [], city: "paris", items: [{ sku: "k1", qty: 1 }, { sku: "k2", qty: 3 }] },
+        {
+          _id: "c",
+          name: "carol",
+          n: 7,
+          tags: [],
+          city: "paris",
+          items: [
+            { sku: "k1", qty: 1 },
+            { sku: "k2", qty: 3 },
+          ],
+        },
         { _id: "d", name: "dave", city: "oslo", note: null },
         { _id: "e", name: "9", n: 30, tags: ["z"], city: "rome", active: true, profile: { score: 5 } },
       ]);
       return c;
     }
 
-    const ids = async (c: Collection<Item>, filter: Filter): Promise<string[]> =>
-      (await c.find(filter)).map((d) => d._id);
+    const ids = async (c: Collection<Item>, filter: Filter): Promise<string[]> => (await c.find(filter)).map((d) => d._id);
 
     describe("documents", function () {
       it("round-trips strings, numbers, booleans, null, nested objects and arrays unchanged", async function () {
@@ -126,7 +151,9 @@ export function describeRepositoryContract(adapterName: string, openStore: () =>
 
       it("rejects collection names that are not safe file names", function () {
         for (const name of ["", "Upper", "../escape", "a/b", "1abc", "x".repeat(65)]) {
-          expect(() => store.collection(name), name).to.throw().with.property("type", "INVALID_STORE_QUERY");
+          expect(() => store.collection(name), name)
+            .to.throw()
+            .with.property("type", "INVALID_STORE_QUERY");
         }
       });
     });
@@ -158,14 +185,24 @@ export function describeRepositoryContract(adapterName: string, openStore: () =>
         const c = fresh();
         await c.ensureIndexes([{ fields: { name: 1 }, unique: true }]);
         await c.insertOne({ _id: "1", name: "dup" });
-        await expectStoreError(() => c.insertMany([{ _id: "2", name: "fresh" }, { _id: "3", name: "dup" }]), "DUPLICATE_KEY");
+        await expectStoreError(
+          () =>
+            c.insertMany([
+              { _id: "2", name: "fresh" },
+              { _id: "3", name: "dup" },
+            ]),
+          "DUPLICATE_KEY",
+        );
         expect(await ids(c, {})).to.deep.equal(["1"]);
       });
 
       it("enforces a unique index on insert and on update, leaving the document unchanged", async function () {
         const c = fresh();
         await c.ensureIndexes([{ fields: { name: 1 }, unique: true }]);
-        await c.insertMany([{ _id: "1", name: "ann", n: 1 }, { _id: "2", name: "ben", n: 2 }]);
+        await c.insertMany([
+          { _id: "1", name: "ann", n: 1 },
+          { _id: "2", name: "ben", n: 2 },
+        ]);
         await expectStoreError(() => c.insertOne({ _id: "3", name: "ann" }), "DUPLICATE_KEY");
         await expectStoreError(() => c.updateOne({ _id: "2" }, { $set: { name: "ann", n: 99 } }), "DUPLICATE_KEY");
         expect(await c.findOne({ _id: "2" })).to.deep.equal({ _id: "2", name: "ben", n: 2 });
@@ -201,14 +238,20 @@ export function describeRepositoryContract(adapterName: string, openStore: () =>
         const spec: IndexSpec[] = [{ fields: { city: 1 } }, { fields: { n: -1 } }, { fields: { name: 1 }, unique: true }];
         await c.ensureIndexes(spec);
         await c.ensureIndexes(spec);
-        await c.insertMany([{ _id: "1", city: "oslo", name: "a" }, { _id: "2", city: "oslo", name: "b" }]);
+        await c.insertMany([
+          { _id: "1", city: "oslo", name: "a" },
+          { _id: "2", city: "oslo", name: "b" },
+        ]);
         await expectStoreError(() => c.insertOne({ _id: "3", name: "a" }), "DUPLICATE_KEY");
         expect(await c.count({ city: "oslo" })).to.equal(2);
       });
 
       it("refuses a unique index that existing documents already violate, and does not enforce it", async function () {
         const c = fresh();
-        await c.insertMany([{ _id: "1", city: "oslo" }, { _id: "2", city: "oslo" }]);
+        await c.insertMany([
+          { _id: "1", city: "oslo" },
+          { _id: "2", city: "oslo" },
+        ]);
         await expectStoreError(() => c.ensureIndexes([{ fields: { city: 1 }, unique: true }]), "DUPLICATE_KEY");
         await c.insertOne({ _id: "3", city: "oslo" });
         expect(await c.count({ city: "oslo" })).to.equal(3);
@@ -333,7 +376,9 @@ export function describeRepositoryContract(adapterName: string, openStore: () =>
       });
 
       it("projects by inclusion or exclusion, keeping _id unless told otherwise", async function () {
-        expect(await c.findProjected({ _id: "a" }, { name: 1, "profile.score": 1 })).to.deep.equal([{ _id: "a", name: "alice", profile: { score: 10 } }]);
+        expect(await c.findProjected({ _id: "a" }, { name: 1, "profile.score": 1 })).to.deep.equal([
+          { _id: "a", name: "alice", profile: { score: 10 } },
+        ]);
         expect(await c.findProjected({ _id: "b" }, { name: 1, _id: 0 })).to.deep.equal([{ name: "bob" }]);
         expect(await c.findProjected({ _id: "d" }, { note: 0, city: 0 })).to.deep.equal([{ _id: "d", name: "dave" }]);
       });
@@ -350,9 +395,17 @@ export function describeRepositoryContract(adapterName: string, openStore: () =>
       it("$set creates nested paths, $unset removes, $inc adds (starting from 0 when missing)", async function () {
         const c = fresh();
         await c.insertOne({ _id: "1", name: "a", n: 1, city: "x" });
-        const r = await c.updateOne({ _id: "1" }, { $set: { "profile.address.city": "lyon" }, $unset: { city: true }, $inc: { n: 2, "profile.score": 5 } });
+        const r = await c.updateOne(
+          { _id: "1" },
+          { $set: { "profile.address.city": "lyon" }, $unset: { city: true }, $inc: { n: 2, "profile.score": 5 } },
+        );
         expect(r).to.deep.equal({ matchedCount: 1, modifiedCount: 1 });
-        expect(await c.findOne({ _id: "1" })).to.deep.equal({ _id: "1", name: "a", n: 3, profile: { address: { city: "lyon" }, score: 5 } });
+        expect(await c.findOne({ _id: "1" })).to.deep.equal({
+          _id: "1",
+          name: "a",
+          n: 3,
+          profile: { address: { city: "lyon" }, score: 5 },
+        });
       });
 
       it("$push appends one value or $each; on a missing field it creates the array", async function () {
@@ -374,7 +427,14 @@ export function describeRepositoryContract(adapterName: string, openStore: () =>
 
       it("$pull removes equal elements, $in lists, matching sub-documents; a missing field is a no-op", async function () {
         const c = fresh();
-        await c.insertOne({ _id: "1", tags: ["a", "b", "a", "c", "d"], items: [{ sku: "k1", qty: 1 }, { sku: "k2", qty: 2 }] });
+        await c.insertOne({
+          _id: "1",
+          tags: ["a", "b", "a", "c", "d"],
+          items: [
+            { sku: "k1", qty: 1 },
+            { sku: "k2", qty: 2 },
+          ],
+        });
         await c.insertOne({ _id: "2", name: "no arrays" });
         await c.updateOne({ _id: "1" }, { $pull: { tags: "a", items: { sku: "k2" } } });
         await c.updateOne({ _id: "1" }, { $pull: { tags: { $in: ["c", "zz"] } } });
@@ -394,8 +454,16 @@ export function describeRepositoryContract(adapterName: string, openStore: () =>
         const c = await seeded();
         expect((await c.updateOne({ city: "rome" }, { $set: { note: "one" } })).matchedCount).to.equal(1);
         expect(await c.count({ note: "one" })).to.equal(1);
-        expect(await c.updateMany({ city: { $in: ["paris", "rome"] } }, { $inc: { n: 100 } })).to.deep.equal({ matchedCount: 4, modifiedCount: 4 });
-        expect((await c.find({ n: { $gte: 100 } })).map((d) => [d._id, d.n])).to.deep.equal([["a", 105], ["b", 112], ["c", 107], ["e", 130]]);
+        expect(await c.updateMany({ city: { $in: ["paris", "rome"] } }, { $inc: { n: 100 } })).to.deep.equal({
+          matchedCount: 4,
+          modifiedCount: 4,
+        });
+        expect((await c.find({ n: { $gte: 100 } })).map((d) => [d._id, d.n])).to.deep.equal([
+          ["a", 105],
+          ["b", 112],
+          ["c", 107],
+          ["e", 130],
+        ]);
       });
 
       it("refuses an update the document's shape forbids, leaving it unchanged", async function () {
@@ -440,7 +508,11 @@ export function describeRepositoryContract(adapterName: string, openStore: () =>
     describe("upsert and findOneAndUpdate", function () {
       it("upsert inserts a document seeded from the filter's equalities with a generated string _id", async function () {
         const c = fresh();
-        const r = await c.updateOne({ city: "kyiv", "profile.score": 3, n: { $gt: 0 } }, { $set: { name: "new" }, $inc: { "profile.score": 1 } }, { upsert: true });
+        const r = await c.updateOne(
+          { city: "kyiv", "profile.score": 3, n: { $gt: 0 } },
+          { $set: { name: "new" }, $inc: { "profile.score": 1 } },
+          { upsert: true },
+        );
         expect(r.matchedCount).to.equal(0);
         expect(r.upsertedId).to.be.a("string").with.length.greaterThan(0);
         const doc = await c.findOne({ _id: r.upsertedId as string });
@@ -459,7 +531,9 @@ export function describeRepositoryContract(adapterName: string, openStore: () =>
       it("concurrent upserts on a uniquely indexed key create exactly one document", async function () {
         const c = fresh();
         await c.ensureIndexes([{ fields: { name: 1 }, unique: true }]);
-        const results = await Promise.allSettled(Array.from({ length: 20 }, () => c.updateOne({ name: "policy-1" }, { $inc: { n: 1 } }, { upsert: true })));
+        const results = await Promise.allSettled(
+          Array.from({ length: 20 }, () => c.updateOne({ name: "policy-1" }, { $inc: { n: 1 } }, { upsert: true })),
+        );
         const fulfilled = results.filter((r) => r.status === "fulfilled").length;
         const doc = await c.findOne({ name: "policy-1" });
         expect(await c.count()).to.equal(1);
@@ -554,7 +628,9 @@ export function describeRepositoryContract(adapterName: string, openStore: () =>
               await createLeaseTable(peer.collection<LeaseDocument>(name), clock),
             ];
             const wanted = Array.from({ length: 40 }, (_, i) => [0, 1].map((d) => `ref#${(i + d) % 10}`));
-            const results = await Promise.all(wanted.map((keys, i) => (tables[i % 2] as (typeof tables)[0]).acquire(keys, `r${i}`, 60_000)));
+            const results = await Promise.all(
+              wanted.map((keys, i) => (tables[i % 2] as (typeof tables)[0]).acquire(keys, `r${i}`, 60_000)),
+            );
             const winners = results.flatMap((r, i) => (r.acquired ? [i] : []));
             const active = await tables[1]!.findActive();
             const holderOf = new Map(active.map((l) => [l.key, l.holder]));

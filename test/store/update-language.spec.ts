@@ -22,7 +22,9 @@ describe("update language", function () {
   it("addresses array elements by index, padding with null like MongoDB, and $unset of an element nulls it", function () {
     expect(apply({ _id: "1", a: [1, 2] }, { $set: { "a.1": 9, "a.3": 7 } })).to.deep.equal({ _id: "1", a: [1, 9, null, 7] });
     expect(apply({ _id: "1", a: [1, 2] }, { $unset: { "a.0": 1 } })).to.deep.equal({ _id: "1", a: [null, 2] });
-    expect(() => apply({ _id: "1", a: [1] }, { $set: { "a.x": 1 } })).to.throw().with.property("type", "INVALID_STORE_QUERY");
+    expect(() => apply({ _id: "1", a: [1] }, { $set: { "a.x": 1 } }))
+      .to.throw()
+      .with.property("type", "INVALID_STORE_QUERY");
   });
 
   it("$unset and $pull through a missing path change nothing", function () {
@@ -31,8 +33,23 @@ describe("update language", function () {
   });
 
   it("$addToSet compares sub-documents with key order, as BSON does", function () {
-    const next = apply({ _id: "1", s: [{ a: 1, b: 2 }] }, { $addToSet: { s: { $each: [{ a: 1, b: 2 }, { b: 2, a: 1 }] } } });
-    expect(next.s).to.deep.equal([{ a: 1, b: 2 }, { b: 2, a: 1 }]);
+    const next = apply(
+      { _id: "1", s: [{ a: 1, b: 2 }] },
+      {
+        $addToSet: {
+          s: {
+            $each: [
+              { a: 1, b: 2 },
+              { b: 2, a: 1 },
+            ],
+          },
+        },
+      },
+    );
+    expect(next.s).to.deep.equal([
+      { a: 1, b: 2 },
+      { b: 2, a: 1 },
+    ]);
   });
 
   it("$pull with a sub-document condition matches elements containing those fields (and array fields by element)", function () {
@@ -41,8 +58,12 @@ describe("update language", function () {
   });
 
   it("rejects $set into a field holding null or a scalar", function () {
-    expect(() => apply({ _id: "1", a: null }, { $set: { "a.b": 1 } })).to.throw().with.property("type", "INVALID_STORE_QUERY");
-    expect(() => apply({ _id: "1", a: "s" }, { $inc: { "a.b": 1 } })).to.throw().with.property("type", "INVALID_STORE_QUERY");
+    expect(() => apply({ _id: "1", a: null }, { $set: { "a.b": 1 } }))
+      .to.throw()
+      .with.property("type", "INVALID_STORE_QUERY");
+    expect(() => apply({ _id: "1", a: "s" }, { $inc: { "a.b": 1 } }))
+      .to.throw()
+      .with.property("type", "INVALID_STORE_QUERY");
   });
 });
 
@@ -55,15 +76,24 @@ describe("upsert seed and sort tiebreak", function () {
 
   it("appends _id ascending to a sort unless _id is already a key", function () {
     expect(withIdTiebreak(undefined)).to.deep.equal({ _id: 1 });
-    expect(Object.entries(withIdTiebreak({ n: -1 }))).to.deep.equal([["n", -1], ["_id", 1]]);
+    expect(Object.entries(withIdTiebreak({ n: -1 }))).to.deep.equal([
+      ["n", -1],
+      ["_id", 1],
+    ]);
     expect(withIdTiebreak({ _id: -1, n: 1 })).to.deep.equal({ _id: -1, n: 1 });
   });
 });
 
 describe("readStoreConfig", function () {
   it("selects MongoDB from MONGO_URL, NeDB files from DATA_DIR, memory from STORE_IN_MEMORY", function () {
-    expect(readStoreConfig({ MONGO_URL: "mongodb://m:27017/app", MONGO_DB: "certs" })).to.deep.equal({ mongoUrl: "mongodb://m:27017/app", dbName: "certs" });
-    expect(readStoreConfig({ DATA_DIR: "/var/lib/app", NEDB_COMPACTION_INTERVAL_MS: "60000" })).to.deep.equal({ dataDir: "/var/lib/app", compactionIntervalMs: 60000 });
+    expect(readStoreConfig({ MONGO_URL: "mongodb://m:27017/app", MONGO_DB: "certs" })).to.deep.equal({
+      mongoUrl: "mongodb://m:27017/app",
+      dbName: "certs",
+    });
+    expect(readStoreConfig({ DATA_DIR: "/var/lib/app", NEDB_COMPACTION_INTERVAL_MS: "60000" })).to.deep.equal({
+      dataDir: "/var/lib/app",
+      compactionIntervalMs: 60000,
+    });
     expect(readStoreConfig({ STORE_IN_MEMORY: "true" })).to.deep.equal({ inMemory: true });
     expect(readStoreConfig({ MONGO_URL: "", STORE_IN_MEMORY: "yes" })).to.deep.equal({});
   });

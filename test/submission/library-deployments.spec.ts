@@ -3,10 +3,10 @@
  * from the indexer, kept only while unspent on chain, active when they carry the current proxy or state script.
  */
 import { expect } from "chai";
-import { http, pollUntil } from "../mesh/helpers";
-import type { ProtocolFixture } from "../onchain/support/protocol-fixture";
-import { defaultBootstrap } from "../onchain/support/protocol-fixture";
-import type { RunningMesh } from "../support/mesh-harness";
+import { http, pollUntil } from "../../fixtures/mesh/helpers";
+import type { ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
+import { defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";
+import type { RunningMesh } from "../../fixtures/mesh/mesh-harness";
 import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
 
 interface Deployments {
@@ -39,8 +39,16 @@ describe("library: GET /library/deployments", function () {
     expect(body.address).to.equal(f.scripts.library.address);
     const byHash = Object.fromEntries(body.entries.map((e) => [e.scriptHash, e]));
     expect(Object.keys(byHash).sort()).to.deep.equal([f.scripts.proxy.hash, f.scripts.state.hash].sort());
-    expect(byHash[f.scripts.state.hash]).to.include({ transactionHash: f.stateRef.transaction.id, outputIndex: f.stateRef.index, isActiveContract: true });
-    expect(byHash[f.scripts.proxy.hash]).to.include({ transactionHash: f.proxyRef.transaction.id, outputIndex: f.proxyRef.index, isActiveContract: true });
+    expect(byHash[f.scripts.state.hash]).to.include({
+      transactionHash: f.stateRef.transaction.id,
+      outputIndex: f.stateRef.index,
+      isActiveContract: true,
+    });
+    expect(byHash[f.scripts.proxy.hash]).to.include({
+      transactionHash: f.proxyRef.transaction.id,
+      outputIndex: f.proxyRef.index,
+      isActiveContract: true,
+    });
     // registration is only evidenced once a protocol transaction withdrew from the state script's account
     expect(body.stakeRegistered).to.equal(false);
   });

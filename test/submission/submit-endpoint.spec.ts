@@ -11,8 +11,8 @@ import { Devnet, startDevnetServer, type DevnetServer } from "../../shared/devne
 import { InflightRegistry } from "../../shared/inflight";
 import { createStore, type Store } from "../../shared/store";
 import { generateMnemonic, Wallet } from "../../shared/wallet";
-import { errorBody, http, pollUntil, postJson } from "../mesh/helpers";
-import { startMesh, type RunningMesh } from "../support/mesh-harness";
+import { errorBody, http, pollUntil, postJson } from "../../fixtures/mesh/helpers";
+import { startMesh, type RunningMesh } from "../../fixtures/mesh/mesh-harness";
 
 describe("submission: POST /transaction/submit over a devnet", function () {
   this.timeout(60_000);
@@ -28,7 +28,12 @@ describe("submission: POST /transaction/submit over a devnet", function () {
   /** an unsigned payment from the payer's confirmed UTxOs (optionally only from `from`) */
   const unsignedPayment = async (lovelace: bigint, from?: OgmiosUtxo[]) => {
     const utxos = from ?? ((await client.utxosByAddresses([payer.address])) as unknown as OgmiosUtxo[]);
-    return buildPayment({ protocolParameters: await client.protocolParameters(), utxos, changeAddress: payer.address, outputs: [{ address: payee.address, lovelace }] });
+    return buildPayment({
+      protocolParameters: await client.protocolParameters(),
+      utxos,
+      changeAddress: payer.address,
+      outputs: [{ address: payee.address, lovelace }],
+    });
   };
 
   before(async () => {
@@ -41,7 +46,11 @@ describe("submission: POST /transaction/submit over a devnet", function () {
     server = await startDevnetServer(devnet, { port: 0 });
     client = createChainClient({ url: server.url });
     store = await createStore({ inMemory: true });
-    mesh = await startMesh({ services: ["gateway", "submitter", "indexer"], store, chain: { ogmiosUrl: server.url, network: "devnet", devnet } });
+    mesh = await startMesh({
+      services: ["gateway", "submitter", "indexer"],
+      store,
+      chain: { ogmiosUrl: server.url, network: "devnet", devnet },
+    });
   });
   after(async () => {
     await mesh?.stop();
@@ -77,7 +86,10 @@ describe("submission: POST /transaction/submit over a devnet", function () {
     expect(again.status, again.text).to.equal(200);
     expect(again.json).to.deep.equal({ transactionHash: built.txId });
     devnet.produceBlock();
-    await pollUntil(async () => ((await http(`${mesh.api}/transaction/confirm/${built.txId}`)).status === 200 ? true : undefined), "confirmation");
+    await pollUntil(
+      async () => ((await http(`${mesh.api}/transaction/confirm/${built.txId}`)).status === 200 ? true : undefined),
+      "confirmation",
+    );
     const onChain = await submit(body);
     expect(onChain.status, onChain.text).to.equal(200);
     expect(onChain.json).to.deep.equal({ transactionHash: built.txId });
@@ -89,14 +101,20 @@ describe("submission: POST /transaction/submit over a devnet", function () {
     expect(res.status, res.text).to.equal(200);
     expect(res.json).to.deep.equal({ transactionHash: a.txId });
     devnet.produceBlock();
-    await pollUntil(async () => ((await http(`${mesh.api}/transaction/confirm/${a.txId}`)).status === 200 ? true : undefined), "confirmation");
+    await pollUntil(
+      async () => ((await http(`${mesh.api}/transaction/confirm/${a.txId}`)).status === 200 ? true : undefined),
+      "confirmation",
+    );
 
     const b = await unsignedPayment(2_000_000n);
     const signed = await submit({ transaction: payer.signTxFull(b.cborHex) });
     expect(signed.status, signed.text).to.equal(200);
     expect(signed.json).to.deep.equal({ transactionHash: b.txId });
     devnet.produceBlock();
-    await pollUntil(async () => ((await http(`${mesh.api}/transaction/confirm/${b.txId}`)).status === 200 ? true : undefined), "confirmation");
+    await pollUntil(
+      async () => ((await http(`${mesh.api}/transaction/confirm/${b.txId}`)).status === 200 ? true : undefined),
+      "confirmation",
+    );
   });
 
   it("rejects an unsigned transaction with 400: the ledger's reason names the missing signer, with the Ogmios code", async () => {
@@ -127,7 +145,12 @@ describe("submission: POST /transaction/submit over a devnet", function () {
     const utxos = (await client.utxosByAddresses([payer.enterpriseAddress])) as unknown as OgmiosUtxo[];
     expect(utxos).to.have.length(1);
     const build = async (lovelace: bigint) =>
-      buildPayment({ protocolParameters: await client.protocolParameters(), utxos, changeAddress: payer.enterpriseAddress, outputs: [{ address: payee.address, lovelace }] });
+      buildPayment({
+        protocolParameters: await client.protocolParameters(),
+        utxos,
+        changeAddress: payer.enterpriseAddress,
+        outputs: [{ address: payee.address, lovelace }],
+      });
     const first = await build(4_000_000n);
     const second = await build(5_000_000n);
     expect((await submit({ transaction: first.cborHex, witnessSet: payer.signTx(first.cborHex) })).status).to.equal(200);
@@ -140,7 +163,10 @@ describe("submission: POST /transaction/submit over a devnet", function () {
     expect(body.message).to.contain("still waiting to be included in a block");
 
     devnet.produceBlock();
-    await pollUntil(async () => ((await http(`${mesh.api}/transaction/confirm/${first.txId}`)).status === 200 ? true : undefined), "confirmation");
+    await pollUntil(
+      async () => ((await http(`${mesh.api}/transaction/confirm/${first.txId}`)).status === 200 ? true : undefined),
+      "confirmation",
+    );
     const spent = await submit({ transaction: second.cborHex, witnessSet: payer.signTx(second.cborHex) });
     expect(spent.status).to.equal(400);
     expect(errorBody(spent)).to.include({ error: "LEDGER_REJECTED", code: 3117 });
@@ -156,17 +182,25 @@ describe("submission: POST /transaction/submit over a devnet", function () {
 
     const doc = await store.collection<{ _id: string; expiresAt: number }>("inflight_txs").findOne({ _id: built.txId });
     expect(doc, "the submission is recorded").to.not.equal(undefined);
-    // a payment without a validity upper bound gets the default 15-minute window
-    expect(doc!.expiresAt).to.be.within(submittedAt + 15 * 60_000, Date.now() + 15 * 60_000);
-    const spendable = await registry.spendable(payer.address, before);
+    // a payment without a validity upper bound is held for the service's cap (10 minutes)
+    expect(doc!.expiresAt).to.be.within(submittedAt + 10 * 60_000, Date.now() + 10 * 60_000);
+    const spendable = await registry.spendable(payer.address, before, payer.paymentKeyHash);
     const spentRefs = new Set(spendable.map((u) => `${u.transaction.id}#${u.index}`));
     for (const u of before) expect(spentRefs.has(`${u.transaction.id}#${u.index}`), "confirmed inputs are locked").to.equal(false);
-    expect(spendable.some((u) => u.transaction.id === built.txId), "the change output is pending and spendable").to.equal(true);
+    expect(
+      spendable.some((u) => u.transaction.id === built.txId),
+      "the change output is pending and spendable",
+    ).to.equal(true);
 
     devnet.produceBlock();
-    await pollUntil(async () => ((await store.collection("inflight_txs").findOne({ _id: built.txId })) === undefined ? true : undefined), "release on chain.block");
+    await pollUntil(
+      async () => ((await store.collection("inflight_txs").findOne({ _id: built.txId })) === undefined ? true : undefined),
+      "release on chain.block",
+    );
     const after = await confirmedNow();
-    expect((await registry.spendable(payer.address, after)).map((u) => u.transaction.id)).to.deep.equal(after.map((u) => u.transaction.id));
+    expect((await registry.spendable(payer.address, after, payer.paymentKeyHash)).map((u) => u.transaction.id)).to.deep.equal(
+      after.map((u) => u.transaction.id),
+    );
   });
 
   it("rejects malformed input with 400 JSON and never reaches the chain", async () => {

@@ -4,11 +4,11 @@
  * store, and the chosen services in one broker configured for that deployment.
  */
 import { startDevnetServer, type DevnetServer } from "../../shared/devnet";
-import type { ServiceName } from "../../shared/mesh/service-names";
+import type { ServiceName } from "../../shared/config/service-names";
 import { createStore, type Store } from "../../shared/store";
-import { http, type HttpResult } from "../mesh/helpers";
-import { defaultBootstrap, ProtocolFixture } from "../onchain/support/protocol-fixture";
-import { startMesh, type RunningMesh } from "./mesh-harness";
+import { http, type HttpResult } from "../../fixtures/mesh/helpers";
+import { defaultBootstrap, ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
+import { startMesh, type RunningMesh } from "../../fixtures/mesh/mesh-harness";
 
 export interface DeployedMesh {
   f: ProtocolFixture;

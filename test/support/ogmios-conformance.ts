@@ -1,5 +1,5 @@
 // Mocha root-hook plugin: every message any devnet server in the test process sends is validated with ajv 8 against
-// the official Ogmios v6.14 JSON schema (../shared/ogmios-schema relative to the repository, where CI has it).
+// the official Ogmios v6.14 JSON schema (vendored under test/support/ogmios-schema, MPL-2.0).
 // A root afterAll fails the run if any message did not conform, printing the first failures.
 //
 // Schema adjustments (all documented quirks of loading these files with ajv, none loosening a result shape):
@@ -14,7 +14,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { setOutgoingMessageObserver } from "../../shared/devnet/message-observer";
 
-export const OGMIOS_SCHEMA_DIR = resolve(__dirname, "..", "..", "..", "shared", "ogmios-schema");
+export const OGMIOS_SCHEMA_DIR = resolve(__dirname, "ogmios-schema");
 
 interface Failure {
   method: string | undefined;
@@ -111,7 +111,9 @@ export const mochaHooks = {
         .slice(0, 5)
         .map((f, i) => `  ${i + 1}. method=${f.method} schema=${f.schema}\n     errors: ${f.errors}\n     message: ${f.message}`)
         .join("\n");
-      throw new Error(`Ogmios schema conformance: ${failures.length} of ${checked} devnet messages do not match the v6.14 schema:\n${first}`);
+      throw new Error(
+        `Ogmios schema conformance: ${failures.length} of ${checked} devnet messages do not match the v6.14 schema:\n${first}`,
+      );
     }
     process.stdout.write(`  Ogmios schema conformance: ${checked} devnet messages checked, 0 failures\n`);
   },

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { formatEnvTable } from "../../shared/mesh/config";
+import { formatEnvTable } from "../../shared/config/config";
 
 describe("README", () => {
   const readme = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8");

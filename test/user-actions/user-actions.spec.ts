@@ -11,9 +11,9 @@ import { CSL } from "../../shared/csl/lib";
 import { userActionMessage } from "../../shared/domain/user-action-message";
 import { generateMnemonic, type Wallet } from "../../shared/wallet";
 import { coseSign1 } from "../../shared/wallet/data-signature";
-import { errorBody, http, pollUntil, postJson, type HttpResult } from "../mesh/helpers";
-import type { ProtocolFixture } from "../onchain/support/protocol-fixture";
-import type { RunningMesh } from "../support/mesh-harness";
+import { errorBody, http, pollUntil, postJson, type HttpResult } from "../../fixtures/mesh/helpers";
+import type { ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
+import type { RunningMesh } from "../../fixtures/mesh/mesh-harness";
 import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
 
 type Json = Record<string, unknown>;
@@ -37,7 +37,16 @@ describe("user actions: /user/request/action → /user/state/action", function (
     expect(res.status, res.text).to.equal(200);
     const c = res.json as Json;
     const signed = wallet.signData(hex(c["message"] as string), wallet.address);
-    return { address: wallet.address, action, ...(stateId ? { stateId } : {}), message: c["message"], signature: c["signature"], timestamp: c["timestamp"], userSignature: signed.signature, userPublicKey: signed.key };
+    return {
+      address: wallet.address,
+      action,
+      ...(stateId ? { stateId } : {}),
+      message: c["message"],
+      signature: c["signature"],
+      timestamp: c["timestamp"],
+      userSignature: signed.signature,
+      userPublicKey: signed.key,
+    };
   };
   const expectRefused = (res: HttpResult, status: number, error: string) => {
     expect(res.status, res.text).to.equal(status);
@@ -47,7 +56,11 @@ describe("user actions: /user/request/action → /user/state/action", function (
     expect(body["unsignedTransaction"] ?? null).to.equal(null);
     expect(body["state"] ?? null).to.equal(null);
   };
-  const indexed = (tx: string) => pollUntil(async () => ((await mesh.broker.call<unknown, { id: string }>("indexer.transaction", { id: tx })) ? true : undefined), `${tx} indexed`);
+  const indexed = (tx: string) =>
+    pollUntil(
+      async () => ((await mesh.broker.call<unknown, { id: string }>("indexer.transaction", { id: tx })) ? true : undefined),
+      `${tx} indexed`,
+    );
   const lovelaceOf = (w: Wallet) => f.utxosOf(w).reduce((sum, u) => sum + BigInt(u.value.ada.lovelace), 0n);
   /** Signs and submits an unsigned transaction from the service, confirms it in a block, waits for the indexer. */
   const signSubmitConfirm = async (wallet: Wallet, unsigned: string) => {
@@ -59,14 +72,21 @@ describe("user actions: /user/request/action → /user/state/action", function (
 
   /** A dedicated collateral UTxO (the burn runs scripts), made through the tx-builder like a client would. */
   const prepareCollateral = async (wallet: Wallet) => {
-    const res = await mesh.broker.call<{ unsignedTransaction: string | null; status: { code: string } }, Json>("tx-builder.prepareCollateral", { senderAddress: wallet.address });
+    const res = await mesh.broker.call<{ unsignedTransaction: string | null; status: { code: string } }, Json>(
+      "tx-builder.prepareCollateral",
+      { senderAddress: wallet.address },
+    );
     if (res.status.code === "COLLATERAL_ALREADY_AVAILABLE") return;
     expect(res.status.code).to.equal("SUCCESS");
     await signSubmitConfirm(wallet, res.unsignedTransaction!);
   };
 
   before(async () => {
-    world = await startDeployedMesh({ services: ["gateway", "indexer", "user-state", "tx-builder"], env: { USER_ACTION_SIGNING_MNEMONIC: generateMnemonic(), DATA_DIR: mkdtempSync(join(tmpdir(), "user-actions-")) }, now: (fx) => fx.chain.now() + skewMs + tick });
+    world = await startDeployedMesh({
+      services: ["gateway", "indexer", "user-state", "tx-builder"],
+      env: { USER_ACTION_SIGNING_MNEMONIC: generateMnemonic(), DATA_DIR: mkdtempSync(join(tmpdir(), "user-actions-")) },
+      now: (fx) => fx.chain.now() + skewMs + tick,
+    });
     ({ f, mesh } = world);
     const forked = await f.mintState(f.actors.alice);
     await indexed(forked.utxo.transaction.id);
@@ -77,8 +97,16 @@ describe("user actions: /user/request/action → /user/state/action", function (
     const res = await step1({ address: f.actors.alice.address, action: "USER_INFO" });
     expect(res.status).to.equal(200);
     const body = res.json as Json;
-    expect(body).to.include({ address: f.actors.alice.address, action: "USER_INFO", status: "200 OK", error: null, timestamp: f.chain.now() + tick });
-    expect(body["message"]).to.equal(userActionMessage({ action: "USER_INFO", timestamp: f.chain.now() + tick, address: f.actors.alice.address }));
+    expect(body).to.include({
+      address: f.actors.alice.address,
+      action: "USER_INFO",
+      status: "200 OK",
+      error: null,
+      timestamp: f.chain.now() + tick,
+    });
+    expect(body["message"]).to.equal(
+      userActionMessage({ action: "USER_INFO", timestamp: f.chain.now() + tick, address: f.actors.alice.address }),
+    );
     expect(body["signature"]).to.match(/^[0-9a-f]{128}$/);
   });
 
@@ -102,7 +130,17 @@ describe("user actions: /user/request/action → /user/state/action", function (
       },
     ]);
     expect(body.state.bootstrapDatums).to.deep.equal([
-      { name: "default", whitelistedAddresses: [], fee: 4_000_000, feeInterval: 3, feeReceiverAddresses: [f.actors.feeA.enterpriseAddress, f.actors.feeB.enterpriseAddress], ttl: 1_900_000_000_000, transactionLimit: 12, batchSize: 10, version: 2 },
+      {
+        name: "default",
+        whitelistedAddresses: [],
+        fee: 4_000_000,
+        feeInterval: 3,
+        feeReceiverAddresses: [f.actors.feeA.enterpriseAddress, f.actors.feeB.enterpriseAddress],
+        ttl: 1_900_000_000_000,
+        transactionLimit: 12,
+        batchSize: 10,
+        version: 2,
+      },
     ]);
     const bob = (await step2(await signedRequest(f.actors.bob, "USER_INFO"))).json as { state: { states: Json[] } };
     expect(bob.state.states).to.deep.equal([]);
@@ -126,7 +164,11 @@ describe("user actions: /user/request/action → /user/state/action", function (
   it("refuses a COSE key of another wallet, even with the victim's address in the COSE header", async () => {
     const request = await signedRequest(f.actors.alice, "USER_INFO");
     const mallory = CSL.PrivateKey.generate_ed25519();
-    const forged = coseSign1(mallory, CSL.Address.from_bech32(f.actors.alice.address).to_bytes(), Buffer.from(request["message"] as string, "utf8"));
+    const forged = coseSign1(
+      mallory,
+      CSL.Address.from_bech32(f.actors.alice.address).to_bytes(),
+      Buffer.from(request["message"] as string, "utf8"),
+    );
     expectRefused(await step2({ ...request, userSignature: forged.signature, userPublicKey: forged.key }), 401, "INVALID_SIGNATURE");
     const bobs = f.actors.bob.signData(hex(request["message"] as string), f.actors.bob.address);
     expectRefused(await step2({ ...request, userSignature: bobs.signature, userPublicKey: bobs.key }), 401, "INVALID_SIGNATURE");
@@ -152,12 +194,16 @@ describe("user actions: /user/request/action → /user/state/action", function (
   });
 
   it("answers GET /user/bootstrap-access", async () => {
-    const access = (address: string, tokenName: string) => http(`${mesh.api}/user/bootstrap-access?address=${address}&tokenName=${tokenName}`);
+    const access = (address: string, tokenName: string) =>
+      http(`${mesh.api}/user/bootstrap-access?address=${address}&tokenName=${tokenName}`);
     expect((await access(f.actors.alice.address, "default")).json).to.equal(true);
     expect((await access(f.actors.alice.address, hex("default"))).json).to.equal(true);
     expect((await access(f.actors.alice.address, "other")).json).to.equal(false);
     expect((await access(f.actors.bob.address, "default")).json).to.equal(false);
-    for (const res of [await http(`${mesh.api}/user/bootstrap-access?address=${f.actors.alice.address}`), await access("addr_nope", "default")]) {
+    for (const res of [
+      await http(`${mesh.api}/user/bootstrap-access?address=${f.actors.alice.address}`),
+      await access("addr_nope", "default"),
+    ]) {
       expect(res.status).to.equal(400);
       expect(errorBody(res).error).to.be.a("string");
     }
@@ -186,7 +232,9 @@ describe("user actions: /user/request/action → /user/state/action", function (
     expect(f.findStateIdsOf(alice)).to.deep.equal([]);
     const fee = BigInt((await mesh.broker.call<{ fee: string }, { id: string }>("indexer.transaction", { id: txId })).fee);
     expect(lovelaceOf(alice)).to.equal(before + locked - fee);
-    expect(((await step2(await signedRequest(alice, "USER_INFO"))).json as { state: { states: unknown[] } }).state.states).to.deep.equal([]);
+    expect(((await step2(await signedRequest(alice, "USER_INFO"))).json as { state: { states: unknown[] } }).state.states).to.deep.equal(
+      [],
+    );
   });
 
   it("OPT_OUT answers the burn of every active state; signed and confirmed, none is left", async () => {
@@ -211,7 +259,14 @@ describe("user actions: /user/request/action → /user/state/action", function (
 
   it("answers malformed input on both steps with 4xx JSON carrying status and error", async () => {
     const alice = f.actors.alice.address;
-    const bad1: Json[] = [{}, { address: alice }, { address: alice, action: "user_info" }, { address: alice, action: "INVALIDATE_STATE" }, { address: "addr_test1xyz", action: "USER_INFO" }, { address: 42, action: "USER_INFO" }];
+    const bad1: Json[] = [
+      {},
+      { address: alice },
+      { address: alice, action: "user_info" },
+      { address: alice, action: "INVALIDATE_STATE" },
+      { address: "addr_test1xyz", action: "USER_INFO" },
+      { address: 42, action: "USER_INFO" },
+    ];
     for (const body of bad1) {
       const res = await step1(body);
       expect(res.status, JSON.stringify(body)).to.equal(400);
@@ -221,12 +276,28 @@ describe("user actions: /user/request/action → /user/state/action", function (
     const missing = await step1({ address: alice, action: "INVALIDATE_STATE" });
     expect((missing.json as Json)["message"]).to.equal("State ID is required for invalidation.");
     const good = await signedRequest(f.actors.alice, "USER_INFO");
-    for (const body of [{ ...good, userSignature: undefined }, { ...good, timestamp: "soon" }, { ...good, action: "DROP" }, { ...good, signature: "zz" }]) {
+    for (const body of [
+      { ...good, userSignature: undefined },
+      { ...good, timestamp: "soon" },
+      { ...good, timestamp: String(good.timestamp) }, // the integer of step 1, but as a string
+      { ...good, action: "DROP" },
+      { ...good, signature: "zz" },
+    ]) {
       const res = await step2(body);
       expect(res.status, JSON.stringify(body)).to.equal(400);
       expect((res.json as Json)["status"]).to.equal("400 BAD_REQUEST");
     }
-    const notJson = await http(`${mesh.api}/user/state/action`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{nope" });
+    const stringTimestamp = await step2({ ...good, timestamp: String(good.timestamp) });
+    expect((stringTimestamp.json as Json)["message"]).to.match(/'timestamp' must be the integer \(a JSON number/);
+    // never an unbounded echo: a 200 KB address comes back as null
+    const huge = await step1({ address: `addr_test1${"q".repeat(200_000)}`, action: "USER_INFO" });
+    expect(huge.status).to.equal(400);
+    expect(JSON.stringify(huge.json).length).to.be.below(2_000);
+    const notJson = await http(`${mesh.api}/user/state/action`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: "{nope",
+    });
     expect(notJson.status).to.equal(400);
     expect(errorBody(notJson).error).to.equal("MALFORMED_JSON");
   });

@@ -33,12 +33,22 @@ export async function startHarness(clientOpts: Partial<ChainClientOptions> = {})
   const devnet = await Devnet.create({ genesis: [{ address: wallet.address, lovelace: 1_000_000_000n }], clock: () => now });
   let server = await startDevnetServer(devnet, { port: 0, testControl: true });
   let port = server.port;
-  const client = createChainClient({ url: server.url, requestTimeoutMs: 45_000, reconnect: { initialDelayMs: 20, maxDelayMs: 200 }, ...clientOpts });
+  const client = createChainClient({
+    url: server.url,
+    requestTimeoutMs: 45_000,
+    reconnect: { initialDelayMs: 20, maxDelayMs: 200 },
+    ...clientOpts,
+  });
 
   const signedPayment = async (lovelace = 2_000_000n): Promise<{ txId: string; cborHex: string }> => {
     const [pp, utxos] = await Promise.all([client.protocolParameters(), client.utxosByAddresses([wallet.address])]);
     // spend only outputs not already consumed by a mempool tx: the harness keeps one pending tx at a time
-    const built = buildPayment({ protocolParameters: pp, utxos, changeAddress: wallet.address, outputs: [{ address: payee.address, lovelace }] });
+    const built = buildPayment({
+      protocolParameters: pp,
+      utxos,
+      changeAddress: wallet.address,
+      outputs: [{ address: payee.address, lovelace }],
+    });
     return { txId: built.txId, cborHex: wallet.signTxFull(built.cborHex) };
   };
   const h: Harness = {

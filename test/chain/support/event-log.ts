@@ -18,7 +18,11 @@ export class EventLog<T> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w !== waiter);
-        reject(new Error(`timed out waiting for ${what}; saw ${JSON.stringify(this.items, (_k, v) => (typeof v === "bigint" ? v.toString() : v))}`));
+        reject(
+          new Error(
+            `timed out waiting for ${what}; saw ${JSON.stringify(this.items, (_k, v) => (typeof v === "bigint" ? v.toString() : v))}`,
+          ),
+        );
       }, timeoutMs);
       const waiter = {
         check: () => predicate(this.items),

@@ -2,8 +2,8 @@
 import { expect } from "chai";
 import { createTransactionSubmissionClient, type TransactionSubmission } from "@cardano-ogmios/client";
 import { Devnet, DevnetError, startDevnetServer, type DevnetOptions, type DevnetServer } from "../../../shared/devnet";
-import { contextFor } from "./ogmios-client-fixture";
-import { buildWithMinFee, newKey, type OutRef, type TestKey } from "./tx-fixtures";
+import { contextFor } from "../../../fixtures/devnet/ogmios-client-fixture";
+import { buildWithMinFee, newKey, type OutRef, type TestKey } from "../../../fixtures/devnet/tx-fixtures";
 
 export const GENESIS_LOVELACE = 1_000_000_000_000n;
 
@@ -44,12 +44,12 @@ export async function fundedDevnet(opts: Partial<DevnetOptions> = {}, wire: { ov
   clock.advanceSlots(100);
   const genesisOf = (key: TestKey): OutRef => {
     const utxo = devnet.queryUtxo({ addresses: [key.address] })[0]!;
-    return { txId: utxo.transaction.id, index: utxo.index };
+    return { txHash: utxo.transaction.id, index: utxo.index };
   };
   const largestOf = (key: TestKey) => {
     const utxos = devnet.queryUtxo({ addresses: [key.address] }).sort((a, b) => Number(b.value.ada.lovelace - a.value.ada.lovelace));
     const utxo = utxos[0]!;
-    return { txId: utxo.transaction.id, index: utxo.index, lovelace: utxo.value.ada.lovelace };
+    return { txHash: utxo.transaction.id, index: utxo.index, lovelace: utxo.value.ada.lovelace };
   };
   let server: DevnetServer | undefined;
   let client: TransactionSubmission.TransactionSubmissionClient | undefined;
@@ -73,14 +73,22 @@ export async function fundedDevnet(opts: Partial<DevnetOptions> = {}, wire: { ov
  * Awaits `promise`, expecting an Ogmios error `code` — a DevnetError in process, or the JSON-RPC error reply the
  * Ogmios client rejects with over the wire; fails if it resolves.
  */
-export async function expectDevnetError(promise: Promise<unknown>, code: number): Promise<{ code: number; message: string; data: unknown }> {
+export async function expectDevnetError(
+  promise: Promise<unknown>,
+  code: number,
+): Promise<{ code: number; message: string; data: unknown }> {
   let outcome: unknown;
   try {
     outcome = await promise;
   } catch (err) {
     // In process: DevnetError. Over the wire: the client's JSONRPCError (code/message/data) or the raw error reply.
     const wire = err as { code?: number; message: string; data?: unknown; error?: { code: number; message: string; data?: unknown } };
-    const e = err instanceof DevnetError || typeof wire.code === "number" ? (wire as { code: number; message: string; data?: unknown }) : wire.error;
+    const e =
+      err instanceof DevnetError
+        ? { code: err.code, message: err.message, data: err.payload }
+        : typeof wire.code === "number"
+          ? (wire as { code: number; message: string; data?: unknown })
+          : wire.error;
     expect(e, `not an Ogmios error: ${String(err)}`).to.not.equal(undefined);
     const detail = `${e!.message} ${JSON.stringify(e!.data, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v))}`;
     expect(e!.code, detail).to.equal(code);

@@ -9,17 +9,17 @@ import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { ServiceBroker } from "moleculer";
 import { createBrokerOptions } from "../../../moleculer.config";
-import { bootstrapPortsFor, prepareDevnetBootstrap } from "../../../shared/bootstrap/devnet-bootstrap";
-import type { GenesisFundSpec } from "../../../shared/bootstrap/devnet-deployment";
-import { defaultBootstrapTerms, runProtocolBootstrap, type BootstrapStepReport } from "../../../shared/bootstrap/protocol-bootstrap";
+import { deploymentPortsFor, prepareDevnetFirstStart } from "../../../shared/first-start/devnet-first-start";
+import type { GenesisFundSpec } from "../../../shared/first-start/devnet-deployment";
+import { defaultBootstrapTerms, deployProtocol, type DeploymentStepReport } from "../../../shared/first-start/protocol-deployment";
 import type { Devnet } from "../../../shared/devnet";
-import type { AppConfig } from "../../../shared/mesh/config";
+import type { AppConfig } from "../../../shared/config/config";
 import { httpUrl, listenAddresses } from "../../../shared/mesh/listen-addresses";
 import { createMeshResources } from "../../../shared/mesh/resources";
 import type { ServiceDeps } from "../../../shared/mesh/service-deps";
 import { loadServices } from "../../../shared/mesh/service-loader";
 import type { Wallet } from "../../../shared/wallet";
-import { testConfig } from "../../mesh/helpers";
+import { testConfig } from "../../../fixtures/mesh/helpers";
 
 const SERVICES_DIR = join(__dirname, "..", "..", "..", "services");
 
@@ -35,19 +35,27 @@ export interface EmbeddedApp {
   devnet: Devnet;
   ogmiosUrl: string;
   serviceWallet: Wallet;
-  bootstrap: BootstrapStepReport[];
+  bootstrap: DeploymentStepReport[];
   dataDir: string;
   /** runs the bootstrap again (idempotence) */
-  rerunBootstrap(): Promise<BootstrapStepReport[]>;
+  rerunBootstrap(): Promise<DeploymentStepReport[]>;
   stop(opts?: { keepData?: boolean }): Promise<void>;
 }
 
-export async function startEmbeddedApp(opts: { extraGenesis?: GenesisFundSpec[]; dataDir?: string; blockTimeMs?: number } = {}): Promise<EmbeddedApp> {
+export async function startEmbeddedApp(
+  opts: { extraGenesis?: GenesisFundSpec[]; dataDir?: string; blockTimeMs?: number; env?: Record<string, string> } = {},
+): Promise<EmbeddedApp> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "e2e-app-"));
-  const prep = prepareDevnetBootstrap(testConfig({ DATA_DIR: dataDir, NAMESPACE: `e2e-${randomUUID()}` }), opts.extraGenesis ?? []);
+  const prep = prepareDevnetFirstStart(
+    testConfig({ DATA_DIR: dataDir, NAMESPACE: `e2e-${randomUUID()}`, ...opts.env }),
+    opts.extraGenesis ?? [],
+  );
   if (prep.kind !== "ready") throw new Error(`devnet bootstrap not applicable: ${prep.reason}`);
   const config = prep.config;
-  const mesh = createMeshResources(config, { ...(prep.genesis ? { devnetGenesis: prep.genesis } : {}), devnetBlockTimeMs: opts.blockTimeMs ?? 200 });
+  const mesh = createMeshResources(config, {
+    ...(prep.genesis ? { devnetGenesis: prep.genesis } : {}),
+    devnetBlockTimeMs: opts.blockTimeMs ?? 200,
+  });
   const deps: ServiceDeps = { config, now: Date.now, resources: mesh.resources };
   const broker = new ServiceBroker(createBrokerOptions(config, { overrides: { skipProcessEventRegistration: true } }));
   for (const schema of loadServices(null, deps, SERVICES_DIR).schemas) broker.createService(schema);
@@ -55,14 +63,14 @@ export async function startEmbeddedApp(opts: { extraGenesis?: GenesisFundSpec[];
   const chain = await mesh.resources.chain();
   const wallet = prep.service.wallet;
   const run = async () => {
-    const ports = bootstrapPortsFor((action, params) => broker.call(action, params), chain.ogmiosUrl, Date.now);
+    const ports = deploymentPortsFor((action, params) => broker.call(action, params), chain.ogmiosUrl, Date.now);
     try {
-      return await runProtocolBootstrap(ports, { wallet, bootstrapName: "default", bootstrapTerms: defaultBootstrapTerms(wallet) });
+      return await deployProtocol(ports, { wallet, bootstrapName: "default", bootstrapTerms: defaultBootstrapTerms(wallet) });
     } finally {
       await ports.close();
     }
   };
-  let bootstrap: BootstrapStepReport[] = [];
+  let bootstrap: DeploymentStepReport[] = [];
   try {
     bootstrap = await run();
   } catch (err) {

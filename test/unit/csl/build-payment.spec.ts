@@ -2,7 +2,7 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { buildPayment, CslError, decodeTx, txIdOf, type AssetMap } from "../../../shared/csl";
 import { CSL } from "../../../shared/csl/lib";
-import { PP, aUtxo, aWallet } from "./support/fixtures";
+import { PP, aUtxo, aWallet } from "../../../fixtures/csl/fixtures";
 import { conservation } from "./support/conservation";
 
 const POLICY = "ab".repeat(28);
@@ -119,39 +119,68 @@ describe("csl: buildPayment", () => {
       tokens: fc.option(fc.dictionary(assetName, fc.bigInt({ min: 1n, max: 1_000n }), { minKeys: 1 }), { nil: undefined }),
     });
     fc.assert(
-      fc.property(
-        fc.array(utxoArb, { minLength: 1, maxLength: 6 }),
-        fc.bigInt({ min: 1_000_000n, max: 40_000_000n }),
-        (specs, amount) => {
-          const utxos = specs.map((s) =>
-            aUtxo({ address: wallet.address, lovelace: s.lovelace, ...(s.tokens ? { assets: { [POLICY]: s.tokens } as AssetMap } : {}) }),
-          );
-          let built;
-          try {
-            built = buildPayment({ protocolParameters: PP, utxos, changeAddress: wallet.address, outputs: [{ address: payee.address, lovelace: amount }] });
-          } catch (err) {
-            // the only acceptable failure: not enough ADA for amount + fee + change min-ADA
-            expect(err).to.be.instanceOf(CslError);
-            expect((err as CslError).type).to.equal("INSUFFICIENT_FUNDS");
-            const total = utxos.reduce((a, u) => a + BigInt(u.value.ada.lovelace), 0n);
-            expect(total < amount + 5_000_000n).to.equal(true);
-            return;
-          }
-          const { consumed, produced } = conservation(built.cborHex, utxos);
-          expect(produced).to.deep.equal(consumed);
-          const signed = wallet.signTxFull(built.cborHex);
-          const ledgerMin = BigInt(PP.minFeeCoefficient) * BigInt(signed.length / 2 - 1) + BigInt(PP.minFeeConstant.ada.lovelace);
-          expect(built.fee >= ledgerMin).to.equal(true);
-          const tx = CSL.Transaction.from_hex(built.cborHex);
-          const outs = tx.body().outputs();
-          for (let i = 0; i < outs.len(); i++) {
-            const o = outs.get(i);
-            const min = BigInt(CSL.min_ada_for_output(o, CSL.DataCost.new_coins_per_byte(CSL.BigNum.from_str("4310"))).to_str());
-            expect(BigInt(o.amount().coin().to_str()) >= min).to.equal(true);
-          }
-        },
-      ),
+      fc.property(fc.array(utxoArb, { minLength: 1, maxLength: 6 }), fc.bigInt({ min: 1_000_000n, max: 40_000_000n }), (specs, amount) => {
+        const utxos = specs.map((s) =>
+          aUtxo({ address: wallet.address, lovelace: s.lovelace, ...(s.tokens ? { assets: { [POLICY]: s.tokens } as AssetMap } : {}) }),
+        );
+        let built;
+        try {
+          built = buildPayment({
+            protocolParameters: PP,
+            utxos,
+            changeAddress: wallet.address,
+            outputs: [{ address: payee.address, lovelace: amount }],
+          });
+        } catch (err) {
+          // the only acceptable failure: not enough ADA for amount + fee + change min-ADA
+          expect(err).to.be.instanceOf(CslError);
+          expect((err as CslError).type).to.equal("INSUFFICIENT_FUNDS");
+          const total = utxos.reduce((a, u) => a + BigInt(u.value.ada.lovelace), 0n);
+          expect(total < amount + 5_000_000n).to.equal(true);
+          return;
+        }
+        const { consumed, produced } = conservation(built.cborHex, utxos);
+        expect(produced).to.deep.equal(consumed);
+        const signed = wallet.signTxFull(built.cborHex);
+        const ledgerMin = BigInt(PP.minFeeCoefficient) * BigInt(signed.length / 2 - 1) + BigInt(PP.minFeeConstant.ada.lovelace);
+        expect(built.fee >= ledgerMin).to.equal(true);
+        const tx = CSL.Transaction.from_hex(built.cborHex);
+        const outs = tx.body().outputs();
+        for (let i = 0; i < outs.len(); i++) {
+          const o = outs.get(i);
+          const min = BigInt(CSL.min_ada_for_output(o, CSL.DataCost.new_coins_per_byte(CSL.BigNum.from_str("4310"))).to_str());
+          expect(BigInt(o.amount().coin().to_str()) >= min).to.equal(true);
+        }
+      }),
       { numRuns: 40 },
     );
+  });
+
+  it("never burns a change too small for an output: spends one more UTxO, or refuses saying how much is missing", () => {
+    const spec = (lovelaces: bigint[]) => ({
+      protocolParameters: PP,
+      utxos: lovelaces.map((lovelace) => aUtxo({ address: wallet.address, lovelace })),
+      changeAddress: wallet.address,
+      outputs: [{ address: payee.address, lovelace: 1_500_000n }],
+    });
+    // 2.3 ADA − 1.5 ADA − fee leaves less than the minimum UTxO value: left alone, CSL would add it all to the fee
+    const refused = (() => {
+      try {
+        buildPayment(spec([2_300_000n]));
+      } catch (err) {
+        return err;
+      }
+      return undefined;
+    })();
+    expect(refused).to.be.instanceOf(CslError);
+    expect((refused as CslError).type).to.equal("INSUFFICIENT_FUNDS");
+    expect((refused as CslError).message).to.match(/below the minimum UTxO value/);
+    expect(BigInt((refused as CslError).data["missingLovelace"] as string) > 0n).to.equal(true);
+
+    const built = buildPayment(spec([2_300_000n, 1_200_000n]));
+    const tx = decodeTx(built.cborHex);
+    expect(tx.inputs).to.have.length(2);
+    expect(built.fee < 300_000n, `fee ${built.fee}`).to.equal(true);
+    expect(tx.outputs.map((o) => o.address)).to.deep.equal([payee.address, wallet.address]);
   });
 });

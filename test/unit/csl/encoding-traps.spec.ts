@@ -1,14 +1,7 @@
 import { expect } from "chai";
-import {
-  buildPayment,
-  costModels,
-  decodeTx,
-  scriptDataHash,
-  stripVkeyWitnesses,
-  txIdOf,
-} from "../../../shared/csl";
+import { buildPayment, costModels, decodeTx, scriptDataHash, stripVkeyWitnesses, txIdOf } from "../../../shared/csl";
 import { CSL } from "../../../shared/csl/lib";
-import { DATA_42, PP, aUtxo, aWallet } from "./support/fixtures";
+import { DATA_42, PP, aUtxo, aWallet } from "../../../fixtures/csl/fixtures";
 
 function aRedeemers(): CSL.Redeemers {
   const reds = CSL.Redeemers.new();
@@ -29,7 +22,7 @@ function aDatumList(): CSL.PlutusList {
   return l;
 }
 
-describe("csl encoding traps §1.3–§1.6", () => {
+describe("csl encoding traps 4–6 (docs/architecture.md#csl)", () => {
   const wallet = aWallet();
   const payee = aWallet();
   const signedPayment = (): { unsigned: string; signed: string; fee: bigint } => {
@@ -103,7 +96,10 @@ describe("csl encoding traps §1.3–§1.6", () => {
     const b = BigInt(PP.minFeeConstant.ada.lovelace);
     const size = BigInt(signed.length / 2);
     const cslMin = BigInt(
-      CSL.min_fee(CSL.Transaction.from_hex(signed), CSL.LinearFee.new(CSL.BigNum.from_str(String(a)), CSL.BigNum.from_str(String(b)))).to_str(),
+      CSL.min_fee(
+        CSL.Transaction.from_hex(signed),
+        CSL.LinearFee.new(CSL.BigNum.from_str(String(a)), CSL.BigNum.from_str(String(b))),
+      ).to_str(),
     );
     const ledgerMin = a * (size - 1n) + b;
     expect(cslMin - ledgerMin).to.equal(44n);

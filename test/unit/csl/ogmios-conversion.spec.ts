@@ -14,7 +14,7 @@ import {
   CslError,
 } from "../../../shared/csl";
 import { CSL } from "../../../shared/csl/lib";
-import { ALWAYS_SUCCEEDS_FLAT, DATA_42, PP, aUtxo, aWallet } from "./support/fixtures";
+import { ALWAYS_SUCCEEDS_FLAT, DATA_42, PP, aUtxo, aWallet } from "../../../fixtures/csl/fixtures";
 
 const POLICY = "cd".repeat(28);
 
@@ -65,7 +65,9 @@ describe("csl: Ogmios JSON ↔ CSL", () => {
   });
 
   it("rejects a bad address with INVALID_ADDRESS", () => {
-    expect(() => outputFromOgmios(aUtxo({ address: "addr_test1xyz" }))).to.throw(CslError).with.property("type", "INVALID_ADDRESS");
+    expect(() => outputFromOgmios(aUtxo({ address: "addr_test1xyz" })))
+      .to.throw(CslError)
+      .with.property("type", "INVALID_ADDRESS");
   });
 
   it("reads protocol parameters: fee algorithm, cost models of all three languages", () => {

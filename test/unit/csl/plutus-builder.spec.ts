@@ -18,9 +18,9 @@ import {
   type TxSpec,
 } from "../../../shared/csl";
 import { CSL } from "../../../shared/csl/lib";
-import { ALWAYS_SUCCEEDS_FLAT, DATA_42, DATA_UNIT, PP, REDEEMER_42_FLAT, aUtxo, aWallet } from "./support/fixtures";
+import { ALWAYS_SUCCEEDS_FLAT, DATA_42, DATA_UNIT, PP, REDEEMER_42_FLAT, aUtxo, aWallet } from "../../../fixtures/csl/fixtures";
 import { conservation } from "./support/conservation";
-import { uplcEvaluator } from "./support/uplc-evaluator";
+import { uplcEvaluator } from "../../../fixtures/csl/uplc-evaluator";
 
 describe("csl: Plutus-aware builder", () => {
   const wallet = aWallet();
@@ -65,7 +65,10 @@ describe("csl: Plutus-aware builder", () => {
     expect(d.outputs[0]?.datum).to.equal(DATA_UNIT);
     // no lovelace given: the output carries exactly its min-ADA
     const first = CSL.Transaction.from_hex(tx.cborHex).body().outputs().get(0);
-    const minAda = CSL.min_ada_for_output(first, CSL.DataCost.new_coins_per_byte(CSL.BigNum.from_str(String(PP.minUtxoDepositCoefficient))));
+    const minAda = CSL.min_ada_for_output(
+      first,
+      CSL.DataCost.new_coins_per_byte(CSL.BigNum.from_str(String(PP.minUtxoDepositCoefficient))),
+    );
     expect(d.outputs[0]?.value.ada.lovelace).to.equal(BigInt(minAda.to_str()));
     expect(new Set(d.plutusScriptHashes)).to.deep.equal(new Set([r42Hash, alwaysHash]));
     expect(d.scriptDataHash).to.equal(expectedScriptDataHash(tx.cborHex, costModels(PP)));
@@ -75,7 +78,7 @@ describe("csl: Plutus-aware builder", () => {
     // ledger rule: total * 100 >= fee * collateralPercentage (CSL rounds up by at most a lovelace)
     expect(d.totalCollateral! * 100n >= tx.fee * 150n).to.equal(true);
     expect(d.totalCollateral! - (tx.fee * 150n) / 100n <= 2n).to.equal(true);
-    const coll = known.find((u) => u.transaction.id === d.collateral[0]!.txId)!;
+    const coll = known.find((u) => u.transaction.id === d.collateral[0]!.txHash)!;
     expect(BigInt(d.collateralReturn!.value.ada.lovelace)).to.equal(BigInt(coll.value.ada.lovelace) - d.totalCollateral!);
 
     const { consumed, produced } = conservation(tx.cborHex, known);
@@ -106,9 +109,9 @@ describe("csl: Plutus-aware builder", () => {
       uplcEvaluator(known),
     );
     const d = decodeTx(viaRef.cborHex);
-    expect(d.referenceInputs).to.deep.equal([{ txId: refHolder.transaction.id, index: 0 }]);
+    expect(d.referenceInputs).to.deep.equal([{ txHash: refHolder.transaction.id, index: 0 }]);
     expect(d.plutusScriptHashes).to.deep.equal([]);
-    expect(d.inputs.map((i) => i.txId)).to.not.include(refHolder.transaction.id);
+    expect(d.inputs.map((i) => i.txHash)).to.not.include(refHolder.transaction.id);
     expect(viaRef.cborHex.length < attached.cborHex.length).to.equal(true);
     // the script sits in a reference input, so the language must be named
     expect(d.scriptDataHash).to.equal(expectedScriptDataHash(viaRef.cborHex, costModels(PP), ["plutus:v3"]));
@@ -119,7 +122,10 @@ describe("csl: Plutus-aware builder", () => {
     const datumHash = CSL.hash_plutus_data(CSL.PlutusData.from_hex(DATA_42)).to_hex();
     const lock = aUtxo({ address: scriptAddress(alwaysHash, 0), lovelace: 4_000_000n, datumHash });
     const base = { protocolParameters: PP, utxos: funds, changeAddress: wallet.address } as const;
-    const tx = buildTx({ ...base, scriptInputs: [{ utxo: lock, script: { language: "plutus:v3", cbor: always }, redeemer: DATA_UNIT, datum: DATA_42 }] });
+    const tx = buildTx({
+      ...base,
+      scriptInputs: [{ utxo: lock, script: { language: "plutus:v3", cbor: always }, redeemer: DATA_UNIT, datum: DATA_42 }],
+    });
     expect(decodeTx(tx.cborHex).datumHashes).to.deep.equal([datumHash]);
     expect(() => buildTx({ ...base, scriptInputs: [{ utxo: lock, script: { language: "plutus:v3", cbor: always }, redeemer: DATA_UNIT }] }))
       .to.throw(CslError)
@@ -137,8 +143,8 @@ describe("csl: Plutus-aware builder", () => {
       outputs: [{ address: aWallet().address, lovelace: 2_000_000n }],
     });
     const d = decodeTx(tx.cborHex);
-    expect(d.referenceInputs).to.deep.equal([{ txId: ref.transaction.id, index: 0 }]);
-    expect(d.inputs.map((i) => i.txId)).to.deep.equal([funds[0]!.transaction.id]);
+    expect(d.referenceInputs).to.deep.equal([{ txHash: ref.transaction.id, index: 0 }]);
+    expect(d.inputs.map((i) => i.txHash)).to.deep.equal([funds[0]!.transaction.id]);
   });
 
   it("refuses a Plutus tx without any ADA-only key UTxO for collateral (INSUFFICIENT_FUNDS)", () => {
@@ -196,7 +202,11 @@ describe("csl: builder properties", () => {
         (held, delta, foreign, sent) => {
           fc.pre(held + delta >= 0n && sent <= foreign);
           const utxos = [
-            aUtxo({ address: wallet.address, lovelace: 20_000_000n, assets: { ...(held > 0n ? { [policy]: { "61": held } } : {}), ...(foreign > 0n ? { [other]: { "62": foreign } } : {}) } }),
+            aUtxo({
+              address: wallet.address,
+              lovelace: 20_000_000n,
+              assets: { ...(held > 0n ? { [policy]: { "61": held } } : {}), ...(foreign > 0n ? { [other]: { "62": foreign } } : {}) },
+            }),
             aUtxo({ address: wallet.address, lovelace: 7_000_000n }),
           ];
           const outputs = sent > 0n ? [{ address: payee, assets: { [other]: { "62": sent } } }] : [];
@@ -215,4 +225,3 @@ describe("csl: builder properties", () => {
     );
   });
 });
-

@@ -15,15 +15,20 @@ import {
   withdrawKey,
   type TxSpec,
 } from "../../../shared/csl";
-import { ALWAYS_SUCCEEDS_FLAT, DATA_41, DATA_42, PP, REDEEMER_42_FLAT, aUtxo, aWallet } from "./support/fixtures";
-import { uplcEvaluator } from "./support/uplc-evaluator";
+import { ALWAYS_SUCCEEDS_FLAT, DATA_41, DATA_42, PP, REDEEMER_42_FLAT, aUtxo, aWallet } from "../../../fixtures/csl/fixtures";
+import { uplcEvaluator } from "../../../fixtures/csl/uplc-evaluator";
 
-describe("csl trap §1.2: redeemer indices are rewritten; results map back by purpose", () => {
+describe("csl trap 2: redeemer indices are rewritten; results map back by purpose", () => {
   const wallet = aWallet();
   const always = singleWrapFlat(ALWAYS_SUCCEEDS_FLAT);
   const r42 = singleWrapFlat(REDEEMER_42_FLAT);
   // the tx ids fix the ledger order: the r42 lock sorts first although we list it second
-  const lockAlways = aUtxo({ address: scriptAddress(plutusScriptHash(always), 0), lovelace: 5_000_000n, datum: DATA_42, txId: "ff".repeat(32) });
+  const lockAlways = aUtxo({
+    address: scriptAddress(plutusScriptHash(always), 0),
+    lovelace: 5_000_000n,
+    datum: DATA_42,
+    txId: "ff".repeat(32),
+  });
   const lockR42 = aUtxo({ address: scriptAddress(plutusScriptHash(r42), 0), lovelace: 5_000_000n, datum: DATA_42, txId: "00".repeat(32) });
   const funds = [aUtxo({ address: wallet.address, lovelace: 40_000_000n, txId: "77".repeat(32) })];
   const known = [...funds, lockAlways, lockR42];
@@ -118,7 +123,9 @@ describe("csl trap §1.2: redeemer indices are rewritten; results map back by pu
   it("rejects an evaluation result that points at no purpose of the tx (EVALUATION_RESULT_UNMATCHED)", async () => {
     const built = buildTx(spec());
     const bogus = [{ validator: { purpose: "mint", index: 0 }, budget: { memory: 1, cpu: 1 } }];
-    expect(() => evaluationByKey(built.cborHex, bogus)).to.throw(CslError).with.property("type", "EVALUATION_RESULT_UNMATCHED");
+    expect(() => evaluationByKey(built.cborHex, bogus))
+      .to.throw(CslError)
+      .with.property("type", "EVALUATION_RESULT_UNMATCHED");
     let caught: unknown;
     try {
       await buildWithEvaluation(spec(), async () => bogus);

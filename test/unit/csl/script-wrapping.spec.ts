@@ -10,9 +10,9 @@ import {
   toSingleWrapped,
 } from "../../../shared/csl";
 import { CSL } from "../../../shared/csl/lib";
-import { ALWAYS_SUCCEEDS_FLAT, REDEEMER_42_FLAT } from "./support/fixtures";
+import { ALWAYS_SUCCEEDS_FLAT, REDEEMER_42_FLAT } from "../../../fixtures/csl/fixtures";
 
-describe("csl trap §1.1: single vs double CBOR-wrapped Plutus scripts", () => {
+describe("csl trap 1: single vs double CBOR-wrapped Plutus scripts", () => {
   const flat = REDEEMER_42_FLAT;
   const single = singleWrapFlat(flat);
   const double = singleWrapFlat(single);
@@ -61,12 +61,18 @@ describe("csl trap §1.1: single vs double CBOR-wrapped Plutus scripts", () => {
   });
 
   it("plutusScriptFromSingleWrapped refuses flat and double-wrapped input (INVALID_SCRIPT)", () => {
-    expect(() => plutusScriptFromSingleWrapped(flat)).to.throw(CslError).with.property("type", "INVALID_SCRIPT");
-    expect(() => plutusScriptFromSingleWrapped(double)).to.throw(CslError).with.property("type", "INVALID_SCRIPT");
+    expect(() => plutusScriptFromSingleWrapped(flat))
+      .to.throw(CslError)
+      .with.property("type", "INVALID_SCRIPT");
+    expect(() => plutusScriptFromSingleWrapped(double))
+      .to.throw(CslError)
+      .with.property("type", "INVALID_SCRIPT");
     expect(plutusScriptFromSingleWrapped(single).bytes()).to.deep.equal(Uint8Array.from(Buffer.from(single, "hex")));
   });
 
   it("rejects non-hex input with INVALID_HEX", () => {
-    expect(() => detectScriptWrapping("xyz")).to.throw(CslError).with.property("type", "INVALID_HEX");
+    expect(() => detectScriptWrapping("xyz"))
+      .to.throw(CslError)
+      .with.property("type", "INVALID_HEX");
   });
 });

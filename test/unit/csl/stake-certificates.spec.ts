@@ -1,9 +1,18 @@
 /** The facade's script-witnessed stake (de)registration certificates, evaluated by a real Plutus evaluator. */
 import { expect } from "chai";
-import { buildWithEvaluation, decodeTx, publishKey, plutusScriptHash, singleWrapFlat, withdrawKey, scriptRewardAddress, type TxSpec } from "../../../shared/csl";
+import {
+  buildWithEvaluation,
+  decodeTx,
+  publishKey,
+  plutusScriptHash,
+  singleWrapFlat,
+  withdrawKey,
+  scriptRewardAddress,
+  type TxSpec,
+} from "../../../shared/csl";
 import { CSL } from "../../../shared/csl/lib";
-import { ALWAYS_SUCCEEDS_FLAT, DATA_UNIT, PP, aUtxo, aWallet } from "./support/fixtures";
-import { uplcEvaluator } from "./support/uplc-evaluator";
+import { ALWAYS_SUCCEEDS_FLAT, DATA_UNIT, PP, aUtxo, aWallet } from "../../../fixtures/csl/fixtures";
+import { uplcEvaluator } from "../../../fixtures/csl/uplc-evaluator";
 
 describe("csl: stake certificates with a Plutus witness", () => {
   const wallet = aWallet();
@@ -35,7 +44,12 @@ describe("csl: stake certificates with a Plutus witness", () => {
   it("deregisters it with the refund going to change", async () => {
     const funds = [aUtxo({ address: wallet.address, lovelace: 10_000_000n })];
     const tx = await buildWithEvaluation(
-      { protocolParameters: PP, utxos: funds, changeAddress: wallet.address, certificates: [{ kind: "deregister", script: { language: "plutus:v3", cbor: always }, deposit, redeemer: DATA_UNIT }] },
+      {
+        protocolParameters: PP,
+        utxos: funds,
+        changeAddress: wallet.address,
+        certificates: [{ kind: "deregister", script: { language: "plutus:v3", cbor: always }, deposit, redeemer: DATA_UNIT }],
+      },
       uplcEvaluator(funds),
     );
     expect(tx.redeemers.map((r) => r.key)).to.deep.equal([publishKey("deregister", hash)]);

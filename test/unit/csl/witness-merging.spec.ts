@@ -16,8 +16,8 @@ import {
   withoutWitnessEntries,
 } from "../../../shared/csl";
 import { CSL } from "../../../shared/csl/lib";
-import { DATA_42, PP, REDEEMER_42_FLAT, aUtxo, aWallet } from "./support/fixtures";
-import { uplcEvaluator } from "./support/uplc-evaluator";
+import { DATA_42, PP, REDEEMER_42_FLAT, aUtxo, aWallet } from "../../../fixtures/csl/fixtures";
+import { uplcEvaluator } from "../../../fixtures/csl/uplc-evaluator";
 
 /** A body whose bytes CSL would NOT reproduce: inputs as a plain array instead of CSL's tag-258 set. */
 function reencodingSensitiveTx(): string {
@@ -77,14 +77,22 @@ describe("csl: witness merging keeps the body bytes (tx id) and other witness by
     let tx = mergeWitnesses(built.cborHex, a.signTx(built.cborHex));
     tx = mergeWitnesses(tx, a.signTx(built.cborHex));
     tx = mergeWitnesses(tx, b.signTx(built.cborHex));
-    expect(vkeySignatures(tx).map((s) => s.keyHash).sort()).to.deep.equal([a.paymentKeyHash, b.paymentKeyHash].sort());
+    expect(
+      vkeySignatures(tx)
+        .map((s) => s.keyHash)
+        .sort(),
+    ).to.deep.equal([a.paymentKeyHash, b.paymentKeyHash].sort());
     expect(txIdOf(tx)).to.equal(built.txId);
   });
 
   it("keeps redeemers, datums and scripts byte-identical, so script_data_hash still matches", async () => {
     const wallet = aWallet();
     const script = singleWrapFlat(REDEEMER_42_FLAT);
-    const lock = aUtxo({ address: scriptAddress(plutusScriptHash(script), 0), lovelace: 5_000_000n, datumHash: CSL.hash_plutus_data(CSL.PlutusData.from_hex(DATA_42)).to_hex() });
+    const lock = aUtxo({
+      address: scriptAddress(plutusScriptHash(script), 0),
+      lovelace: 5_000_000n,
+      datumHash: CSL.hash_plutus_data(CSL.PlutusData.from_hex(DATA_42)).to_hex(),
+    });
     const funds = [aUtxo({ address: wallet.address, lovelace: 30_000_000n })];
     const tx = await buildWithEvaluation(
       {

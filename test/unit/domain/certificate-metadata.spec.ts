@@ -12,6 +12,9 @@ describe("certificate metadata", () => {
     expect(categoryOf('{"uv_tid":"diploma"}')).to.equal("Student Certification");
     expect(categoryOf('{"uv_tid":"linktree"}')).to.equal("Connected Goods");
     expect(categoryOf('{"uv_tid":"tadamon"}')).to.equal("Identity");
+    // credential records (AUTH / REVOKE) are identity statements
+    expect(categoryOf('{"uv_tid":"IdentityAuth","t":"AUTH","ct":"email"}')).to.equal("Identity");
+    expect(categoryOf('{"uverify_template_id":"IdentityAuth","t":"REVOKE"}')).to.equal("Identity");
     expect(categoryOf('{"uv_tid":"blockforce"}')).to.equal("Cross-Chain Attestation");
     expect(categoryOf("")).to.equal("Notary");
     expect(categoryOf("not json")).to.equal("Notary");

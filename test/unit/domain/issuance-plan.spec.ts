@@ -56,7 +56,13 @@ describe("issuance plan", () => {
 
   it("forks from a strictly cheaper bootstrap when the state owes a fee", () => {
     const cheap = aBootstrap({ name: "cheap", fee: 1n * ADA, feeInterval: 10n });
-    const plan = planIssuance({ credential: me, states: [aState({ countdown: 12n })], bootstraps: [aBootstrap(), cheap], now: NOW, batch: 1 });
+    const plan = planIssuance({
+      credential: me,
+      states: [aState({ countdown: 12n })],
+      bootstraps: [aBootstrap(), cheap],
+      now: NOW,
+      batch: 1,
+    });
     expect(plan).to.deep.equal({ kind: "fork", bootstrap: cheap });
   });
 
@@ -74,7 +80,13 @@ describe("issuance plan", () => {
   });
 
   it("skips states and bootstraps whose batch size is smaller than the request", () => {
-    const plan = planIssuance({ credential: me, states: [aState({ batchSize: 2n })], bootstraps: [aBootstrap({ batchSize: 2n })], now: NOW, batch: 3 });
+    const plan = planIssuance({
+      credential: me,
+      states: [aState({ batchSize: 2n })],
+      bootstraps: [aBootstrap({ batchSize: 2n })],
+      now: NOW,
+      batch: 3,
+    });
     expect(plan.kind).to.equal("none");
   });
 });

@@ -8,7 +8,9 @@ describe("user action message", () => {
     expect(userActionMessage({ action: "USER_INFO", timestamp: 1700000000000, address })).to.equal(
       `[USER_INFO@1700000000000] Please sign this message with your private key to verify, that you are the owner of the address ${address}.`,
     );
-    expect(userActionMessage({ action: "INVALIDATE_STATE", stateId: "ab12", timestamp: 5, address })).to.match(/^\[INVALIDATE_STATE:ab12@5\] /);
+    expect(userActionMessage({ action: "INVALIDATE_STATE", stateId: "ab12", timestamp: 5, address })).to.match(
+      /^\[INVALIDATE_STATE:ab12@5\] /,
+    );
   });
 
   it("parses what it builds and nothing else", () => {

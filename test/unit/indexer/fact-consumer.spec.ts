@@ -12,7 +12,17 @@ const txB = "bb".repeat(32);
 const txC = "cc".repeat(32);
 
 function cert(hash: string, metadata: string, position = 0): ProtocolFact {
-  return { type: "certificate.issued", position, hash, algorithm: "SHA-256", issuer, metadata, stateId: "f6".repeat(32), bootstrapName: "default", purpose: "UPDATE_STATE" };
+  return {
+    type: "certificate.issued",
+    position,
+    hash,
+    algorithm: "SHA-256",
+    issuer,
+    metadata,
+    stateId: "f6".repeat(32),
+    bootstrapName: "default",
+    purpose: "UPDATE_STATE",
+  };
 }
 
 function block(slot: number, txs: { id: string; fee: bigint; facts: ProtocolFact[] }[]): BlockFacts {
@@ -71,7 +81,12 @@ describe("fact consumers: verifier certificates and statistics", () => {
 
   it("counts fees once per transaction and certificates per category", async () => {
     await log.appendBlock(block(10, [{ id: txA, fee: 200_000n, facts: [cert(h1, '{"uv_tid":"diploma"}'), cert(h2, "", 1)] }]));
-    await log.appendBlock(block(20, [{ id: txB, fee: 300_000n, facts: [cert(h1, '{"uv_tid":"socialHub"}')] }, { id: txC, fee: 999n, facts: [] }]));
+    await log.appendBlock(
+      block(20, [
+        { id: txB, fee: 300_000n, facts: [cert(h1, '{"uv_tid":"socialHub"}')] },
+        { id: txC, fee: 999n, facts: [] },
+      ]),
+    );
     await statsConsumer.catchUp();
     expect(await stats.txFees()).to.equal(500_000);
     expect(await stats.byCategory()).to.deep.equal({
@@ -109,7 +124,8 @@ describe("fact consumers: verifier certificates and statistics", () => {
   });
 
   it("a consumer started late catches up on everything before it", async () => {
-    for (let i = 1; i <= 7; i++) await log.appendBlock(block(i, [{ id: i.toString(16).padStart(64, "0"), fee: 1n, facts: [cert(h1, "")] }]));
+    for (let i = 1; i <= 7; i++)
+      await log.appendBlock(block(i, [{ id: i.toString(16).padStart(64, "0"), fee: 1n, facts: [cert(h1, "")] }]));
     await Promise.all([certConsumer.catchUp(), certConsumer.catchUp()]);
     expect(await certs.count()).to.equal(7);
     expect(await certConsumer.cursor()).to.equal(7);

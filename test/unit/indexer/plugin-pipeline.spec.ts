@@ -16,7 +16,13 @@ describe("indexer plugin pipeline", () => {
     const p = new PluginPipeline<Tx>({ clock: () => 1000 });
     p.register({ kind: "filter", name: "relevant", keep: (tx) => tx.relevant });
     p.register({ kind: "filter", name: "not-x", keep: (tx) => tx.id !== "x" });
-    const kept = p.filter(block([{ id: "a", relevant: true }, { id: "b", relevant: false }, { id: "x", relevant: true }]));
+    const kept = p.filter(
+      block([
+        { id: "a", relevant: true },
+        { id: "b", relevant: false },
+        { id: "x", relevant: true },
+      ]),
+    );
     expect(kept.map((t) => t.id)).to.deep.equal(["a"]);
     const list = pluginList(p.snapshot(), "filters");
     expect(list.plugins.map((x) => [x.name, x.itemsProcessed, x.executionCount])).to.deep.equal([
@@ -29,7 +35,13 @@ describe("indexer plugin pipeline", () => {
   it("keeps a transaction when a filter throws, and records the error", () => {
     const errors: string[] = [];
     const p = new PluginPipeline<Tx>({ onPluginError: (name) => errors.push(name) });
-    p.register({ kind: "filter", name: "broken", keep: () => { throw new Error("boom"); } });
+    p.register({
+      kind: "filter",
+      name: "broken",
+      keep: () => {
+        throw new Error("boom");
+      },
+    });
     expect(p.filter(block([{ id: "a", relevant: true }]))).to.have.length(1);
     expect(pluginDetail(p.snapshot(), "filters", "broken")!.executionMetrics.failedExecutions).to.equal(1);
     expect(errors).to.deep.equal(["broken"]);
@@ -37,9 +49,24 @@ describe("indexer plugin pipeline", () => {
 
   it("fails the block when a critical plugin throws, but only records a non-critical plugin's error", async () => {
     const p = new PluginPipeline<Tx>();
-    p.register({ kind: "pre-action", name: "operator", run: () => { throw new Error("operator bug"); } });
+    p.register({
+      kind: "pre-action",
+      name: "operator",
+      run: () => {
+        throw new Error("operator bug");
+      },
+    });
     await p.runPreActions(block([])); // does not throw
-    p.register({ kind: "post-action", name: "projection", run: () => { throw new Error("store down"); } }, { critical: true });
+    p.register(
+      {
+        kind: "post-action",
+        name: "projection",
+        run: () => {
+          throw new Error("store down");
+        },
+      },
+      { critical: true },
+    );
     let thrown: unknown;
     try {
       await p.runPostActions(block([]), []);
@@ -69,7 +96,14 @@ describe("indexer plugin pipeline", () => {
     const p = new PluginPipeline<Tx>({ clock: () => 5 });
     let runs = 0;
     p.register({ kind: "scheduler", name: "tick", intervalMs: 60_000, run: () => void runs++ });
-    p.register({ kind: "scheduler", name: "bad", intervalMs: 60_000, run: () => { throw new Error("nope"); } });
+    p.register({
+      kind: "scheduler",
+      name: "bad",
+      intervalMs: 60_000,
+      run: () => {
+        throw new Error("nope");
+      },
+    });
     await p.runScheduler("tick");
     await p.runScheduler("bad");
     expect(runs).to.equal(1);
@@ -94,7 +128,10 @@ describe("indexer plugin loader", () => {
   it("loads plain JS plugins from a folder, one or several per file", () => {
     const dir = mkdtempSync(join(tmpdir(), "plugins-"));
     writeFileSync(join(dir, "a.js"), 'module.exports = { kind: "filter", name: "only-big", keep: (tx) => true };');
-    writeFileSync(join(dir, "b.cjs"), 'module.exports = [{ kind: "scheduler", name: "hourly", intervalMs: 3600000, run() {} }, { kind: "event-handler", name: "log", events: ["*"], handle() {} }];');
+    writeFileSync(
+      join(dir, "b.cjs"),
+      'module.exports = [{ kind: "scheduler", name: "hourly", intervalMs: 3600000, run() {} }, { kind: "event-handler", name: "log", events: ["*"], handle() {} }];',
+    );
     writeFileSync(join(dir, "notes.txt"), "ignored");
     const plugins = loadPluginsFromDir(dir);
     expect(plugins.map((p) => [p.kind, p.name, p.language])).to.deep.equal([

@@ -2,7 +2,8 @@ import type { Transaction } from "@cardano-ogmios/schema";
 import { expect } from "chai";
 import { Wallet, generateMnemonic } from "../../../shared/wallet";
 import { sortRewardAccounts } from "../../../shared/csl/redeemer-pointers";
-import { decodeProtocolTransaction, type ProtocolView } from "../../../shared/indexer/protocol-decoder";
+import { CSL } from "../../../shared/csl/lib";
+import { decodeProtocolTransaction, isProxyAddress, type ProtocolView } from "../../../shared/indexer/protocol-decoder";
 import {
   dataToCborHex,
   encodeBootstrapDatum,
@@ -45,10 +46,18 @@ const stateDatum = {
   keepAsOracle: false,
 };
 
-function aTx(purpose: StatePurpose, opts: { mint?: Record<string, bigint>; datum?: string; withdrawFrom?: string[]; certs?: number } = {}): Transaction {
+function aTx(
+  purpose: StatePurpose,
+  opts: { mint?: Record<string, bigint>; datum?: string; withdrawFrom?: string[]; certs?: number } = {},
+): Transaction {
   const accounts = (opts.withdrawFrom ?? [stateHash]).map((h) => rewardAddressOf(h, 0));
   const certificates = Array.from({ length: opts.certs ?? 1 }, (_, i) =>
-    makeCertificate({ hash: `${i}`.padStart(64, "0"), algorithm: "SHA-256", issuer: owner, metadata: i === 0 ? '{"uv_tid":"diploma","name":"' + "x".repeat(80) + '"}' : "" }),
+    makeCertificate({
+      hash: `${i}`.padStart(64, "0"),
+      algorithm: "SHA-256",
+      issuer: owner,
+      metadata: i === 0 ? '{"uv_tid":"diploma","name":"' + "x".repeat(80) + '"}' : "",
+    }),
   );
   const stateIndex = sortRewardAccounts(accounts).indexOf(rewardAddressOf(stateHash, 0));
   return {
@@ -75,15 +84,27 @@ function aTx(purpose: StatePurpose, opts: { mint?: Record<string, bigint>; datum
   } as Transaction;
 }
 
-
 describe("protocol decoder", () => {
   it("decodes a fork: the new state and its certificates, metadata chunks joined", () => {
     const { facts, errors } = decodeProtocolTransaction(aTx("MINT_STATE", { mint: { [stateId]: 1n }, certs: 2 }), view);
     expect(errors).to.deep.equal([]);
     expect(facts.map((f) => f.type)).to.deep.equal(["state.minted", "certificate.issued", "certificate.issued"]);
     const [state, first] = facts;
-    expect(state).to.deep.include({ stateId, owner, countdown: "14", bootstrapName: "default", outRef: { txHash: "77".repeat(32), index: 0 } });
-    expect(first).to.deep.include({ position: 0, issuer: owner, algorithm: "SHA-256", stateId, bootstrapName: "default", purpose: "MINT_STATE" });
+    expect(state).to.deep.include({
+      stateId,
+      owner,
+      countdown: "14",
+      bootstrapName: "default",
+      outRef: { txHash: "77".repeat(32), index: 0 },
+    });
+    expect(first).to.deep.include({
+      position: 0,
+      issuer: owner,
+      algorithm: "SHA-256",
+      stateId,
+      bootstrapName: "default",
+      purpose: "MINT_STATE",
+    });
     expect((first as { metadata: string }).metadata).to.equal('{"uv_tid":"diploma","name":"' + "x".repeat(80) + '"}');
   });
 
@@ -111,7 +132,16 @@ describe("protocol decoder", () => {
   it("decodes bootstrap mints and burns, and pointer changes", () => {
     const bootName = utf8Hex("partner");
     const bootDatum = dataToCborHex(
-      encodeBootstrapDatum({ allowedCredentials: [owner], tokenName: bootName, fee: 0n, feeInterval: 1n, feeReceivers: [], ttl: 5n, transactionLimit: 10n, batchSize: 5n }),
+      encodeBootstrapDatum({
+        allowedCredentials: [owner],
+        tokenName: bootName,
+        fee: 0n,
+        feeInterval: 1n,
+        feeReceivers: [],
+        ttl: 5n,
+        transactionLimit: 10n,
+        batchSize: 5n,
+      }),
     );
     const tx = aTx("MINT_BOOTSTRAP", { mint: { [bootName]: 1n }, datum: bootDatum, certs: 0 });
     (tx.outputs[0]!.value as unknown as Record<string, unknown>)[policy] = { [bootName]: 1n };
@@ -130,9 +160,74 @@ describe("protocol decoder", () => {
         outRef: { txHash: "77".repeat(32), index: 0 },
       },
     ]);
-    expect(decodeProtocolTransaction(aTx("BURN_BOOTSTRAP", { mint: { [bootName]: -1n }, certs: 0 }), view).facts).to.deep.include({ type: "bootstrap.burned", name: "partner", tokenName: bootName });
+    expect(decodeProtocolTransaction(aTx("BURN_BOOTSTRAP", { mint: { [bootName]: -1n }, certs: 0 }), view).facts).to.deep.include({
+      type: "bootstrap.burned",
+      name: "partner",
+      tokenName: bootName,
+    });
 
-    const pointerTx = aTx("UPDATE_STATE", { datum: dataToCborHex(encodeProxyDatum({ scriptPointer: stateHash, scriptOwner: owner })), withdrawFrom: [otherScript] });
+    const pointerTx = aTx("UPDATE_STATE", {
+      datum: dataToCborHex(encodeProxyDatum({ scriptPointer: stateHash, scriptOwner: owner })),
+      withdrawFrom: [otherScript],
+    });
+    (pointerTx.outputs[0]!.value as unknown as Record<string, unknown>)[policy] = { [pointerName]: 1n };
+    expect(decodeProtocolTransaction(pointerTx, view).facts).to.deep.equal([
+      { type: "pointer.set", scriptPointer: stateHash, owner, outRef: { txHash: "77".repeat(32), index: 0 } },
+    ]);
+  });
+
+  it("records no certificate from a bootstrap or burn redeemer: only MINT_STATE and UPDATE_STATE check the issuers' signatures", () => {
+    const bootName = utf8Hex("partner");
+    const bootDatum = dataToCborHex(
+      encodeBootstrapDatum({
+        allowedCredentials: [],
+        tokenName: bootName,
+        fee: 0n,
+        feeInterval: 1n,
+        feeReceivers: [],
+        ttl: 5n,
+        transactionLimit: 10n,
+        batchSize: 5n,
+      }),
+    );
+    const mint = aTx("MINT_BOOTSTRAP", { mint: { [bootName]: 1n }, datum: bootDatum, certs: 2 });
+    (mint.outputs[0]!.value as unknown as Record<string, unknown>)[policy] = { [bootName]: 1n };
+    const types = (tx: Transaction) => decodeProtocolTransaction(tx, view).facts.map((f) => f.type);
+    expect(types(mint)).to.deep.equal(["bootstrap.minted"]);
+    expect(types(aTx("BURN_BOOTSTRAP", { mint: { [bootName]: -1n }, certs: 1 }))).to.deep.equal(["bootstrap.burned"]);
+    expect(types(aTx("BURN_STATE", { mint: { [stateId]: -1n }, certs: 1 }))).to.deep.equal(["state.burned"]);
+  });
+
+  it("records no certificate from a MINT_STATE or UPDATE_STATE that wrote no state output", () => {
+    for (const purpose of ["MINT_STATE", "UPDATE_STATE"] as const) {
+      const tx = aTx(purpose, { mint: purpose === "MINT_STATE" ? { [stateId]: 1n } : undefined, certs: 2 });
+      tx.outputs[0]!.address = scriptAddressOf(otherScript, 0);
+      expect(decodeProtocolTransaction(tx, view).facts, purpose).to.deep.equal([]);
+    }
+  });
+
+  it("reads state and pointer outputs at the proxy script whatever their stake credential (the validators check only the payment part)", () => {
+    const staked = CSL.BaseAddress.new(
+      0,
+      CSL.Credential.from_scripthash(CSL.ScriptHash.from_hex(policy)),
+      CSL.Credential.from_keyhash(CSL.Ed25519KeyHash.from_hex(owner)),
+    )
+      .to_address()
+      .to_bech32();
+    expect(isProxyAddress(staked, view)).to.equal(true);
+    expect(isProxyAddress(scriptAddressOf(otherScript, 0), view)).to.equal(false);
+
+    const update = aTx("UPDATE_STATE", { certs: 1 });
+    update.outputs[0]!.address = staked;
+    const facts = decodeProtocolTransaction(update, view).facts;
+    expect(facts.map((f) => f.type)).to.deep.equal(["state.updated", "certificate.issued"]);
+    expect(facts[0]).to.deep.include({ stateId, address: staked, outRef: { txHash: "77".repeat(32), index: 0 } });
+
+    const pointerTx = aTx("UPDATE_STATE", {
+      datum: dataToCborHex(encodeProxyDatum({ scriptPointer: stateHash, scriptOwner: owner })),
+      withdrawFrom: [otherScript],
+    });
+    pointerTx.outputs[0]!.address = staked;
     (pointerTx.outputs[0]!.value as unknown as Record<string, unknown>)[policy] = { [pointerName]: 1n };
     expect(decodeProtocolTransaction(pointerTx, view).facts).to.deep.equal([
       { type: "pointer.set", scriptPointer: stateHash, owner, outRef: { txHash: "77".repeat(32), index: 0 } },

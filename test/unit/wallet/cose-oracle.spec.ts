@@ -51,7 +51,7 @@ describe("wallet: signData checked by an independent verifier (node:crypto + han
     const sigBytes = bstrContent(cose, sig![0], sig![1]);
     expect(verify(null, sigStructure, publicKey, sigBytes)).to.equal(true);
     const tampered = Buffer.from(sigStructure);
-    tampered[tampered.length - 1] ^= 1;
+    tampered[tampered.length - 1]! ^= 1;
     expect(verify(null, tampered, publicKey, sigBytes)).to.equal(false);
   });
 });

@@ -55,6 +55,8 @@ describe("wallet: CIP-30 signData / CIP-8 verification", () => {
     expect(() => wallet.signData(payloadHex, other.address))
       .to.throw(WalletError)
       .with.property("type", "ADDRESS_NOT_OWNED");
-    expect(() => wallet.signData("xyz")).to.throw(WalletError).with.property("type", "INVALID_PAYLOAD");
+    expect(() => wallet.signData("xyz"))
+      .to.throw(WalletError)
+      .with.property("type", "INVALID_PAYLOAD");
   });
 });

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { buildPayment, buildTx, decodeTx, rawBodyOf, txIdOf, vkeySignatures } from "../../../shared/csl";
 import { CSL } from "../../../shared/csl/lib";
 import { Wallet, WalletError, generateMnemonic } from "../../../shared/wallet";
-import { PP, aUtxo } from "../csl/support/fixtures";
+import { PP, aUtxo } from "../../../fixtures/csl/fixtures";
 
 describe("wallet: CIP-30 signTx", () => {
   const wallet = Wallet.fromMnemonic(generateMnemonic());
@@ -63,6 +63,8 @@ describe("wallet: CIP-30 signTx", () => {
   });
 
   it("rejects bytes that are not a transaction with INVALID_TRANSACTION", () => {
-    expect(() => wallet.signTx("deadbeef")).to.throw(WalletError).with.property("type", "INVALID_TRANSACTION");
+    expect(() => wallet.signTx("deadbeef"))
+      .to.throw(WalletError)
+      .with.property("type", "INVALID_TRANSACTION");
   });
 });

@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { run } from "../../../scripts/wallet";
 import { buildPayment, mergeWitnesses, txIdOf, vkeySignatures } from "../../../shared/csl";
 import { WalletError, generateMnemonic, verifyDataSignature } from "../../../shared/wallet";
-import { PP, aUtxo } from "../csl/support/fixtures";
+import { PP, aUtxo } from "../../../fixtures/csl/fixtures";
 
 const REPO = resolve(__dirname, "..", "..", "..");
 
@@ -31,7 +31,9 @@ describe("scripts/wallet.ts: command-line wallet", () => {
   it("refuses to overwrite an existing key file unless --overwrite", () => {
     const keyFile = join(dir, "me.json");
     run(["create", "--key-file", keyFile]);
-    expect(() => run(["create", "--key-file", keyFile])).to.throw(WalletError).with.property("type", "KEY_FILE_EXISTS");
+    expect(() => run(["create", "--key-file", keyFile]))
+      .to.throw(WalletError)
+      .with.property("type", "KEY_FILE_EXISTS");
     const again = run(["create", "--key-file", keyFile, "--overwrite"]) as Record<string, string>;
     expect(again["address"]).to.match(/^addr_test1/);
   });
@@ -59,7 +61,9 @@ describe("scripts/wallet.ts: command-line wallet", () => {
     });
     const { witnessSet } = run(["sign-tx", "--key-file", keyFile, "--tx", built.cborHex]) as { witnessSet: string };
     const merged = mergeWitnesses(built.cborHex, witnessSet);
-    expect(vkeySignatures(merged)).to.deep.equal([{ publicKey: vkeySignatures(merged)[0]!.publicKey, keyHash: me["paymentKeyHash"], valid: true }]);
+    expect(vkeySignatures(merged)).to.deep.equal([
+      { publicKey: vkeySignatures(merged)[0]!.publicKey, keyHash: me["paymentKeyHash"], valid: true },
+    ]);
     const { transaction } = run(["sign-tx", "--key-file", keyFile, "--full"], () => built.cborHex) as { transaction: string };
     expect(transaction).to.equal(merged);
     expect(txIdOf(transaction)).to.equal(built.txId);
@@ -71,8 +75,12 @@ describe("scripts/wallet.ts: command-line wallet", () => {
     const sig = run(["sign-data", "--key-file", keyFile, "--message", "hello anchor"]) as { signature: string; key: string };
     const payloadHex = Buffer.from("hello anchor").toString("hex");
     expect(verifyDataSignature({ ...sig, payloadHex, address: me["address"]! })).to.equal(true);
-    expect(run(["verify-data", "--signature", sig.signature, "--key", sig.key, "--address", me["address"]!, "--message", "hello anchor"])).to.deep.equal({ valid: true });
-    expect(run(["verify-data", "--signature", sig.signature, "--key", sig.key, "--address", me["address"]!, "--message", "hello anchoR"])).to.deep.equal({ valid: false });
+    expect(
+      run(["verify-data", "--signature", sig.signature, "--key", sig.key, "--address", me["address"]!, "--message", "hello anchor"]),
+    ).to.deep.equal({ valid: true });
+    expect(
+      run(["verify-data", "--signature", sig.signature, "--key", sig.key, "--address", me["address"]!, "--message", "hello anchoR"]),
+    ).to.deep.equal({ valid: false });
   });
 
   it("as a process: JSON on stdout, typed JSON errors on stderr with exit code 1", () => {

@@ -12,8 +12,8 @@ export function conservation(txCborHex: string, known: readonly OgmiosUtxo[]): {
   let consumedAda = 0n;
   let consumedAssets: AssetMap = {};
   for (const i of tx.inputs) {
-    const u = byRef.get(`${i.txId}#${i.index}`);
-    if (!u) throw new Error(`unknown input ${i.txId}#${i.index}`);
+    const u = byRef.get(`${i.txHash}#${i.index}`);
+    if (!u) throw new Error(`unknown input ${i.txHash}#${i.index}`);
     const { ada, ...assets } = u.value;
     consumedAda += BigInt(ada.lovelace);
     consumedAssets = addAssets(consumedAssets, assets as AssetMap);

@@ -1,0 +1,66 @@
+/**
+ * What `npm start` does on the embedded devnet, in two halves around the broker start:
+ * - `prepareDevnetFirstStart` (before): service wallet, genesis funds of a NEW chain, and the config with the
+ *   deployment fixed up front (`protocol`, `serviceAddress`);
+ * - `deploymentPortsFor` + `deployProtocol` (after the services started): init → deploy → default bootstrap.
+ * Applies only to the embedded devnet (no OGMIOS_URL, no TRANSPORTER) without a configured deployment.
+ */
+import { join } from "node:path";
+import { createChainClient, type ChainClient } from "../chain";
+import type { OgmiosUtxo } from "../csl/utxo";
+import { BlockLog } from "../devnet/block-log";
+import type { AppConfig } from "../config/config";
+import { devnetProtocolConfig, genesisFundsWallet, serviceGenesisFunds, type GenesisFundSpec } from "./devnet-deployment";
+import type { DeploymentPorts, ProtocolSnapshot } from "./protocol-deployment";
+import { loadOrCreateServiceWallet, type ServiceWallet } from "./service-wallet";
+
+export type DevnetFirstStartPreparation =
+  /** genesis: only `extraGenesis`, for a new embedded chain (other first-start funds, e.g. a faucet wallet) */
+  | { kind: "not-applicable"; reason: string; config: AppConfig; genesis: GenesisFundSpec[] | undefined }
+  | { kind: "ready"; config: AppConfig; service: ServiceWallet; genesis: GenesisFundSpec[] | undefined; newChain: boolean }
+  | { kind: "unfunded-chain"; reason: string; config: AppConfig; service: ServiceWallet; genesis: undefined };
+
+export function prepareDevnetFirstStart(config: AppConfig, extraGenesis: readonly GenesisFundSpec[] = []): DevnetFirstStartPreparation {
+  if (config.ogmiosUrl !== null || config.transporter !== null)
+    return { kind: "not-applicable", reason: "not the embedded devnet", config, genesis: undefined };
+  const stored = new BlockLog(join(config.dataDir, "devnet")).readChain();
+  const onlyExtra = stored || extraGenesis.length === 0 ? undefined : [...extraGenesis];
+  if (config.protocol !== null)
+    return { kind: "not-applicable", reason: "a deployment is configured (PROXY_TX_HASH)", config, genesis: onlyExtra };
+  if (!config.devnetBootstrap) return { kind: "not-applicable", reason: "DEVNET_BOOTSTRAP=false", config, genesis: onlyExtra };
+  const service = loadOrCreateServiceWallet({ dataDir: config.dataDir, mnemonic: config.serviceMnemonic });
+  if (stored && !genesisFundsWallet(stored.genesis, service.wallet)) {
+    return {
+      kind: "unfunded-chain",
+      reason: `the devnet chain in ${join(config.dataDir, "devnet")} was created without the service wallet at genesis; delete that folder to start a fresh chain with the protocol deployed`,
+      config,
+      service,
+      genesis: undefined,
+    };
+  }
+  const withDeployment: AppConfig = { ...config, protocol: devnetProtocolConfig(service.wallet), serviceAddress: service.wallet.address };
+  // A stored chain keeps its own genesis (passing a different one would be refused).
+  const genesis = stored ? undefined : [...serviceGenesisFunds(service.wallet), ...extraGenesis];
+  return { kind: "ready", config: withDeployment, service, genesis, newChain: !stored };
+}
+
+/** Broker-facing ports of the bootstrap: builds, submissions and indexer reads go through the services. */
+export function deploymentPortsFor(
+  call: <T>(action: string, params?: Record<string, unknown>) => Promise<T>,
+  ogmiosUrl: string,
+  now: () => number,
+): DeploymentPorts & { close(): Promise<void> } {
+  const client: ChainClient = createChainClient({ url: ogmiosUrl });
+  return {
+    build: (req) => call("tx-builder.build", { ...req }),
+    submit: async (transaction, witnessSet) =>
+      (await call<{ transactionHash: string }>("submitter.submit", { transaction, witnessSet })).transactionHash,
+    protocol: () => call<ProtocolSnapshot>("indexer.protocol"),
+    bootstrapNames: async () => (await call<Array<{ name: string }>>("indexer.bootstraps", {})).map((b) => b.name),
+    utxosAt: async (address) => (await client.utxosByAddresses([address])) as unknown as OgmiosUtxo[],
+    protocolParameters: () => client.protocolParameters(),
+    now,
+    pause: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,277 @@
+/**
+ * JSON Schemas of the API's answers (docs/api.md), the `components.schemas` of the OpenAPI document. Routes name
+ * theirs in the route table (`responseSchema`, `failureSchema`); test/support/openapi-conformance.ts validates
+ * every answer the test suite sees against them. Objects allow more properties than they list (clients must
+ * ignore unknown fields), so adding a field is never a breaking change of the document.
+ */
+import { BUILD_STATUS_CODES } from "../domain/build-status";
+
+type Schema = Record<string, unknown>;
+
+const HEX = "^[0-9a-f]*$";
+const HASH_32 = "^[0-9a-f]{64}$";
+const HASH_28 = "^[0-9a-f]{56}$";
+
+const string = { type: "string" } as const;
+const nullable = (schema: Schema): Schema => ({ ...schema, nullable: true });
+const integer = { type: "integer" } as const;
+const object = (properties: Record<string, Schema>, required: readonly string[] = Object.keys(properties)): Schema => ({
+  type: "object",
+  required: [...required],
+  properties,
+});
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+
+const buildTransactionResponse = object(
+  {
+    unsignedTransaction: nullable({ type: "string", pattern: HEX }),
+    type: nullable(string),
+    status: object({ code: { type: "string", enum: [...BUILD_STATUS_CODES] }, message: string }),
+    proxyTxHash: { type: "string", pattern: HASH_32 },
+    proxyOutputIndex: integer,
+  },
+  ["unsignedTransaction", "type", "status"],
+);
+
+const certificateRecord = object({
+  hash: { type: "string", pattern: HEX },
+  address: string,
+  issuer: { type: "string", pattern: HASH_28 },
+  blockHash: { type: "string", pattern: HASH_32 },
+  blockNumber: integer,
+  transactionHash: { type: "string", pattern: HASH_32 },
+  slot: integer,
+  creationTime: integer,
+  metadata: string,
+  bootstrapTokenName: nullable(string),
+  algorithm: string,
+});
+
+const credential = object(
+  {
+    authHash: { type: "string", pattern: HEX },
+    credentialType: string,
+    keriAid: nullable(string),
+    txHash: { type: "string", pattern: HASH_32 },
+    active: { type: "boolean" },
+    keriVerified: { type: "boolean" },
+    paymentCredential: { type: "string", pattern: HASH_28 },
+    schema: nullable(string),
+    oobi: nullable(string),
+    slot: integer,
+    creationTime: integer,
+    revokedTxHash: nullable({ type: "string", pattern: HASH_32 }),
+  },
+  ["authHash", "credentialType", "txHash", "active", "paymentCredential"],
+);
+
+const scriptType = { type: "string", enum: ["timelock", "plutusV1", "plutusV2", "plutusV3"] };
+const typeStats = object({ count: integer, totalExecutions: integer, totalErrors: integer }, ["count", "totalExecutions", "totalErrors"]);
+const isoTime = nullable({ type: "string", format: "date-time" });
+const number = { type: "number" } as const;
+
+export const RESPONSE_SCHEMAS = {
+  /** Every error: a stable code and a sentence; routes add their own fields. */
+  Error: {
+    type: "object",
+    required: ["error", "message"],
+    properties: {
+      error: { type: "string", description: "stable SCREAMING_SNAKE code, e.g. VALIDATION_ERROR" },
+      message: { type: "string", description: "what is wrong, in words" },
+    },
+  },
+  OpenApiDocument: object({ openapi: string, info: { type: "object" }, paths: { type: "object" } }),
+  Extensions: { type: "object", additionalProperties: { type: "boolean" } },
+  BuildTransactionResponse: buildTransactionResponse,
+  /** A build that produced no transaction: the build response plus `error` and `message`. */
+  BuildFailure: { allOf: [ref("Error"), buildTransactionResponse] },
+  SubmitResponse: object({ transactionHash: { type: "string", pattern: HASH_32 } }),
+  Confirmation: object({
+    transactionHash: { type: "string", pattern: HASH_32 },
+    confirmed: { type: "boolean", enum: [true] },
+    blockHash: { type: "string", pattern: HASH_32 },
+    blockNumber: integer,
+    slot: integer,
+    valid: { type: "boolean" },
+  }),
+  CertificateRecord: certificateRecord,
+  CertificateRecords: { type: "array", minItems: 1, items: certificateRecord },
+  UserActionChallenge: object(
+    {
+      address: string,
+      action: string,
+      message: string,
+      signature: { type: "string", pattern: HEX },
+      timestamp: integer,
+      status: { type: "string", enum: ["200 OK"] },
+    },
+    ["address", "action", "message", "signature", "timestamp", "status"],
+  ),
+  UserActionResult: object(
+    {
+      state: nullable({ type: "object" }),
+      unsignedTransaction: nullable({ type: "string", pattern: HEX }),
+      status: { type: "string", enum: ["200 OK"] },
+    },
+    ["state", "unsignedTransaction", "status"],
+  ),
+  /** A refused user action or faucet step: the route's fields (nulls), `error`, `message` and `status` ("401 UNAUTHORIZED"…). */
+  UserActionFailure: { allOf: [ref("Error"), object({ status: { type: "string", pattern: "^[45][0-9]{2} [A-Z_]+$" } })] },
+  Boolean: { type: "boolean" },
+  FaucetChallenge: object(
+    { address: string, message: string, signature: { type: "string", pattern: HEX }, timestamp: integer, status: string },
+    ["address", "message", "signature", "timestamp", "status"],
+  ),
+  FaucetClaim: object(
+    {
+      txHash: { type: "string", pattern: HASH_32 },
+      transactionHash: { type: "string", pattern: HASH_32 },
+      lovelace: { type: "string", pattern: "^[0-9]+$" },
+      status: string,
+    },
+    ["txHash", "transactionHash", "status"],
+  ),
+  Credential: credential,
+  /** One credential when `type` is given, else all of them. */
+  Credentials: { oneOf: [credential, { type: "array", items: credential }] },
+  LibraryDeploymentResponse: object({
+    address: string,
+    entries: {
+      type: "array",
+      items: object({
+        transactionHash: { type: "string", pattern: HASH_32 },
+        outputIndex: integer,
+        scriptHash: { type: "string", pattern: HASH_28 },
+        isActiveContract: { type: "boolean" },
+      }),
+    },
+    stakeRegistered: { type: "boolean" },
+  }),
+  Lovelace: { type: "integer", minimum: 0 },
+  CertificatesByCategory: object(
+    Object.fromEntries(
+      ["Identity", "Connected Goods", "Notary", "Student Certification", "Cross-Chain Attestation"].map((k) => [
+        k,
+        { type: "integer", minimum: 0 },
+      ]),
+    ),
+  ),
+  ScriptDto: object({ script_hash: { type: "string", pattern: HASH_28 }, type: scriptType, serialised_size: nullable(integer) }),
+  ScriptJsonDto: object({ json: nullable({ type: "object" }) }),
+  ScriptDetailDto: object({ script_hash: { type: "string", pattern: HASH_28 }, script_type: scriptType, content: {} }),
+  CborDto: object({ cbor: nullable({ type: "string", pattern: HEX }) }),
+  DatumJson: object({ json_value: { type: "object" } }),
+  TxContractDetails: {
+    type: "array",
+    items: object({
+      tx_hash: { type: "string", pattern: HASH_32 },
+      script_hash: nullable({ type: "string", pattern: HASH_28 }),
+      script_content: nullable({ type: "string", pattern: HEX }),
+      type: nullable(string),
+      redeemer: object({
+        tag: string,
+        index: integer,
+        data: { type: "string", pattern: HEX },
+        ex_units: object({ mem: integer, steps: integer }),
+      }),
+      datum: nullable({ type: "string", pattern: HEX }),
+      datum_hash: nullable({ type: "string", pattern: HASH_32 }),
+    }),
+  },
+  TxRedeemers: {
+    type: "array",
+    items: object({
+      tx_index: integer,
+      purpose: string,
+      script_hash: nullable({ type: "string", pattern: HASH_28 }),
+      datum_hash: { type: "string", pattern: HASH_32 },
+      redeemer_data_hash: { type: "string", pattern: HASH_32 },
+      unit_mem: { type: "string", pattern: "^[0-9]+$" },
+      unit_steps: { type: "string", pattern: "^[0-9]+$" },
+    }),
+  },
+  PluginOverview: object({
+    totalPlugins: integer,
+    activePlugins: integer,
+    filters: typeStats,
+    preActions: typeStats,
+    postActions: typeStats,
+    eventHandlers: typeStats,
+    schedulers: typeStats,
+    initPlugins: typeStats,
+  }),
+  PluginList: object({
+    pluginType: string,
+    totalPlugins: integer,
+    totalExecutions: integer,
+    totalErrors: integer,
+    plugins: {
+      type: "array",
+      items: object({
+        name: string,
+        language: string,
+        executionCount: integer,
+        successCount: integer,
+        errorCount: integer,
+        lastExecutionTime: isoTime,
+        lastDuration: nullable(number),
+        itemsProcessed: nullable(integer),
+      }),
+    },
+  }),
+  PluginDetail: object({
+    name: string,
+    type: string,
+    language: string,
+    executionMetrics: object({
+      totalExecutions: integer,
+      successfulExecutions: integer,
+      failedExecutions: integer,
+      successRate: number,
+      lastExecutionTime: isoTime,
+    }),
+    itemMetrics: object({ totalItemsProcessed: integer }),
+    durationMetrics: object({
+      lastDuration: nullable(number),
+      minDuration: nullable(number),
+      maxDuration: nullable(number),
+      averageDuration: nullable(number),
+    }),
+  }),
+  SchedulerList: object({
+    totalSchedulers: integer,
+    runningSchedulers: integer,
+    failedSchedulers: integer,
+    schedulers: {
+      type: "array",
+      items: object({
+        name: string,
+        status: string,
+        scheduleType: string,
+        scheduleValue: string,
+        totalExecutions: integer,
+        lastExecutionTime: nullable(integer),
+      }),
+    },
+  }),
+  SchedulerStatus: object({
+    name: string,
+    status: string,
+    scheduleType: string,
+    scheduleValue: string,
+    statistics: object(
+      {
+        totalExecutions: integer,
+        successfulExecutions: integer,
+        failedExecutions: integer,
+        lastExecutionTime: nullable(integer),
+        lastExecutionDuration: nullable(number),
+        averageExecutionDuration: nullable(number),
+        lastError: nullable(string),
+      },
+      ["totalExecutions", "successfulExecutions", "failedExecutions"],
+    ),
+  }),
+} satisfies Record<string, Schema>;
+
+export type SchemaName = keyof typeof RESPONSE_SCHEMAS;
