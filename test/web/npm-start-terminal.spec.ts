@@ -25,9 +25,14 @@ interface Run {
 function run(tty: boolean): Run {
   const dataDir = mkdtempSync(join(tmpdir(), "npm-start-tty-"));
   const env = { ...process.env, DATA_DIR: dataDir, PORT: "0", HEALTH_PORT: "0", ENABLE_METRICS: "false", LOG_LEVEL: "info" };
-  // `script` runs the command on a pseudo-terminal and copies what it prints to its own stdout.
+  // `script` runs the command on a pseudo-terminal and copies what it prints to its own stdout. `exec` replaces
+  // the shell `script` starts (dash, under SHELL=/bin/sh), which would otherwise also take the Ctrl-C and exit 130.
   const child = tty
-    ? spawn("script", ["-qfec", START, "/dev/null"], { cwd: REPO, env, stdio: ["pipe", "pipe", "pipe"] })
+    ? spawn("script", ["-qfec", `exec ${START}`, "/dev/null"], {
+        cwd: REPO,
+        env: { ...env, SHELL: "/bin/sh" },
+        stdio: ["pipe", "pipe", "pipe"],
+      })
     : spawn(process.execPath, ["--require", "tsx/cjs", "scripts/start.ts"], { cwd: REPO, env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
