@@ -98,6 +98,16 @@ export const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   UNKNOWN_ERROR: 400,
   INSUFFICIENT_FUNDS: 400,
   COLLATERAL_REQUIRED: 400,
+  // fractionized-certificate refusals (shared/fractionized/errors.ts)
+  UNKNOWN_LIST: 400,
+  UNKNOWN_KEY: 400,
+  DUPLICATE_KEY: 400,
+  NOT_ALLOWED_INSERTER: 400,
+  CLAIMER_NOT_LISTED: 400,
+  AMOUNT_OUT_OF_RANGE: 400,
+  TOKENS_EXHAUSTED: 400,
+  ASSET_NAME_IN_USE: 400,
+  INIT_UTXO_UNAVAILABLE: 400,
   // who is asking
   UNAUTHORIZED: 401,
   INVALID_SIGNATURE: 401,

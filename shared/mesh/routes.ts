@@ -37,6 +37,8 @@ export interface RouteSpec {
   readonly responseType?: "application/json" | "text/html" | "text/plain";
   /** Schema of a 200 JSON body (response-schemas.ts). */
   readonly responseSchema?: SchemaName;
+  /** A `text/plain` route whose 200 is JSON of this schema instead for some bodies (the request form decides). */
+  readonly alsoJson?: SchemaName;
   /** The error codes the route's service answers (their statuses come from HTTP_STATUS_OF_TYPE). */
   readonly errors?: readonly string[];
   /** Schema of those errors' bodies, when they carry the route's own fields beside `error` and `message`. */
@@ -488,10 +490,31 @@ export const ROUTES = [
     action: "fractionized.build",
     tag: "fractionized-certificate",
     summary: "Build an issue (Init/Insert) or a Claim of fractionized tokens",
-    request: "spec form (type Init|Insert|Claim, certificate, tokenAmount, …) or reference form (type CREATE|REDEEM, …)",
-    response: "unsigned transaction (raw hex text)",
+    request:
+      "spec form { type: Init|Insert|Claim, address, policyId?, certificate { hash, metadata?, algorithm? }, tokenAmount, assetName, claimants, claimer, amount, key } or reference form { type: CREATE|REDEEM, senderAddress, initUtxoTxHash, initUtxoOutputIndex, config?, key, totalAmount, claimants, assetName, bootstrapTokenName?, amount }",
+    response:
+      "reference form: the unsigned transaction as raw hex text; spec form: { unsignedTransaction, policyId, initUtxoTxHash, initUtxoOutputIndex, key }; header X-Policy-Id",
     responseType: "text/plain",
-    implemented: false,
+    alsoJson: "FractionizedBuild",
+    errors: [
+      "INVALID_FIELD",
+      "UNKNOWN_LIST",
+      "UNKNOWN_KEY",
+      "DUPLICATE_KEY",
+      "NOT_ALLOWED_INSERTER",
+      "CLAIMER_NOT_LISTED",
+      "AMOUNT_OUT_OF_RANGE",
+      "TOKENS_EXHAUSTED",
+      "ASSET_NAME_IN_USE",
+      "INIT_UTXO_UNAVAILABLE",
+      "ERROR",
+      "UNKNOWN_ERROR",
+      "INSUFFICIENT_FUNDS",
+      "COLLATERAL_REQUIRED",
+      "PENDING_TRANSACTION",
+    ],
+    statuses: { 409: "PENDING_TRANSACTION: an output the build needs was just taken by a transaction in flight; retry in a few seconds" },
+    implemented: true,
   },
   {
     method: "GET",
@@ -499,13 +522,15 @@ export const ROUTES = [
     action: "fractionized.status",
     tag: "fractionized-certificate",
     summary: "On-chain state of a fractionized certificate node",
-    response: "node state: remaining amount, claimants, status",
+    response: "FractionizedStatus: the node as the indexer recorded it; exists false with zeros and nulls for an unknown list or key",
+    responseSchema: "FractionizedStatus",
+    errors: ["INVALID_FIELD"],
     query: [
       { name: "policyId", required: false, description: "policy id of the list" },
       { name: "initUtxoTxHash", required: false, description: "init UTxO transaction hash (reference form)" },
       { name: "initUtxoOutputIndex", required: false, description: "init UTxO output index (reference form)" },
     ],
-    implemented: false,
+    implemented: true,
   },
 
   // ── tokenizable certificates ────────────────────────────────────────────────────────────────────
