@@ -248,9 +248,55 @@ describe("fractionized certificates over HTTP: lists, inserts, claims and refusa
     expect((await status(open, `policyId=${policy}`)).exhausted).to.equal(true);
   });
 
+  it("chains inserts and claims off transactions still in flight on the same list", async () => {
+    // kB sorts right after kA and both after every other key: kB's predecessor is kA's node, still pending
+    const kA = "ff".repeat(31) + "00";
+    const kB = "ff".repeat(32);
+    const a = await build(specInsert(kA, { assetName: hex("CHAIN-A") }));
+    expect(a.status, a.text).to.equal(200);
+    const txA = await w.signAndSubmit((a.json as SpecBuild).unsignedTransaction, [alice]);
+    const b = await build(specInsert(kB, { assetName: hex("CHAIN-B") }));
+    expect(b.status, b.text).to.equal(200);
+    const spent = decodeTx((b.json as SpecBuild).unsignedTransaction).inputs.map((i) => i.txHash);
+    expect(spent).to.include(txA);
+    const txB = await w.signAndSubmit((b.json as SpecBuild).unsignedTransaction, [alice]);
+    // two claims of one open node before any confirmation
+    const open = inserted[2]!;
+    const c1 = await build({ type: "Claim", address: issuer.address, policyId: policy, key: open, amount: 3 });
+    expect(c1.status, c1.text).to.equal(200);
+    const txC1 = await w.signAndSubmit((c1.json as SpecBuild).unsignedTransaction, [issuer]);
+    const c2 = await build({ type: "Claim", address: bob.address, policyId: policy, key: open, amount: 2 });
+    expect(c2.status, c2.text).to.equal(200);
+    expect(decodeTx((c2.json as SpecBuild).unsignedTransaction).inputs.map((i) => i.txHash)).to.include(txC1);
+    // a claim above what remains once the pending claim lands is refused already
+    refused(await build({ type: "Claim", address: bob.address, policyId: policy, key: open, amount: 8 }), "AMOUNT_OUT_OF_RANGE");
+    const txC2 = await w.signAndSubmit((c2.json as SpecBuild).unsignedTransaction, [bob]);
+    for (const tx of [txA, txB, txC1, txC2]) await w.confirm(tx);
+    const s = await awaitStatus(kA, `policyId=${policy}`, (x) => x.exists && x.next === kB);
+    expect(s.keys.slice(-2)).to.deep.equal([kA, kB]);
+    inserted.push(kA, kB);
+    expect((await awaitStatus(open, `policyId=${policy}`, (x) => x.remainingAmount === 5)).status).to.equal("TokensAvailable");
+  });
+
+  it("a rollback of a confirmed insert reverts the status; the insert lands again once re-included", async () => {
+    const k = newKey();
+    const res = await build(specInsert(k, { assetName: hex("ROLLBACK") }));
+    expect(res.status, res.text).to.equal(200);
+    const txId = await land((res.json as SpecBuild).unsignedTransaction, [alice]);
+    await awaitStatus(k, `policyId=${policy}`, (x) => x.exists);
+    w.f.chain.devnet.rollback(1);
+    const gone = await awaitStatus(k, `policyId=${policy}`, (x) => !x.exists);
+    expect(gone.keys).to.not.include(k);
+    // the devnet put the transaction back into its mempool: the next block includes it again
+    await w.confirm(txId);
+    const back = await awaitStatus(k, `policyId=${policy}`, (x) => x.exists);
+    expect(back.certificate.transactionHash).to.equal(txId);
+    inserted.push(k);
+  });
+
   it("refuses every request the validator would reject, with a 400 JSON naming the problem", async () => {
     const claim = (over: Record<string, unknown>) =>
-      build({ type: "Claim", address: bob.address, policyId: policy, key: inserted[2], amount: 1, ...over });
+      build({ type: "Claim", address: bob.address, policyId: policy, key: inserted[3], amount: 1, ...over });
     refused(await claim({ amount: 0 }), "AMOUNT_OUT_OF_RANGE");
     refused(await claim({ amount: -3 }), "AMOUNT_OUT_OF_RANGE");
     const above = refused(await claim({ amount: 11 }), "AMOUNT_OUT_OF_RANGE");
