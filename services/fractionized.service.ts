@@ -7,29 +7,39 @@
 import type { Context, ServiceSchema } from "moleculer";
 import { createChainClient, type ChainClient } from "../shared/chain";
 import { networkIdOfNetwork } from "../shared/config/network";
-import { stillStarting } from "../shared/domain/errors";
+import { notFound, stillStarting } from "../shared/domain/errors";
+import { utxoKey, type OgmiosUtxo } from "../shared/csl/utxo";
 import {
+  FractionizedBuildLog,
   FractionizedScripts,
   fractionizedStatus,
   handleFractionizedBuild,
+  rebuildBeaten,
+  rebuildLogged,
   type FractionizedEnv,
   type ListSource,
 } from "../shared/fractionized";
+import { TX_HASH_PARAM } from "../shared/mesh/action-params";
+import type { TransactionRecord } from "../shared/records/protocol-records";
 import { InflightRegistry } from "../shared/inflight";
 import { createIssuanceEnv } from "../shared/issuance";
 import type { BootstrapInfo, LibraryEntry, PointerInfo, StateInfo } from "../shared/records/protocol-records";
 import { httpStatusOfType } from "../shared/mesh/error-mapping";
 import { addReadinessCheck } from "../shared/mesh/health-middleware";
-import { defineRouteActions } from "../shared/mesh/route-actions";
+import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 
 type Meta = { $statusCode?: number; $responseType?: string; $responseHeaders?: Record<string, string> };
 
 export default function createFractionizedService(deps: ServiceDeps): ServiceSchema {
-  const locals: { env?: FractionizedEnv; client?: ChainClient } = {};
+  const locals: { env?: FractionizedEnv; client?: ChainClient; log?: FractionizedBuildLog; checking?: Promise<unknown> } = {};
   const envOf = (): FractionizedEnv => {
     if (!locals.env) throw stillStarting("fractionized");
     return locals.env;
+  };
+  const logOf = (): FractionizedBuildLog => {
+    if (!locals.log) throw stillStarting("fractionized");
+    return locals.log;
   };
 
   return {
@@ -40,13 +50,15 @@ export default function createFractionizedService(deps: ServiceDeps): ServiceSch
           async handler(ctx: Context<Record<string, unknown>, Meta>) {
             const env = envOf();
             await env.issuance.registry.expire();
-            const out = await handleFractionizedBuild(env, ctx.params ?? {});
+            const body = ctx.params ?? {};
+            const out = await handleFractionizedBuild(env, body);
             if (!out.ok) {
               ctx.meta.$statusCode = httpStatusOfType(out.error) ?? 400;
               if (out.policyId) ctx.meta.$responseHeaders = { "X-Policy-Id": out.policyId };
               return { ...out.data, error: out.error, message: out.message };
             }
             const b = out.built;
+            await logOf().record(b.txId, body, b.spends, b.policyId);
             ctx.meta.$responseHeaders = { "X-Policy-Id": b.policyId };
             if (out.form === "reference") {
               ctx.meta.$responseType = "text/plain; charset=utf-8";
@@ -72,7 +84,43 @@ export default function createFractionizedService(deps: ServiceDeps): ServiceSch
             return fractionizedStatus(envOf().lists, ctx.params);
           },
         },
+        pending: {
+          params: { txHash: TX_HASH_PARAM },
+          async handler(ctx: Context<{ txHash: string }>) {
+            const b = await logOf().find(ctx.params.txHash.toLowerCase());
+            if (!b?.rebuilt) throw notFound(`nothing was rebuilt for transaction ${ctx.params.txHash.toLowerCase()}`);
+            return { rebuiltTransaction: b.rebuilt };
+          },
+        },
       }),
+      ...internalActions({
+        /** The submitter's question after refusing a transaction whose inputs are taken: can it be rebuilt? */
+        rebuild: {
+          params: { txHash: TX_HASH_PARAM },
+          async handler(ctx: Context<{ txHash: string }>) {
+            return (await rebuildLogged(envOf(), logOf(), ctx.params.txHash.toLowerCase())) ?? null;
+          },
+        },
+      }),
+    },
+    events: {
+      "chain.block": {
+        handler(this: { broker: Context["broker"]; logger: Context["broker"]["logger"] }) {
+          const env = locals.env;
+          const log = locals.log;
+          if (!env || !log || locals.checking) return;
+          const broker = this.broker;
+          const logger = this.logger;
+          locals.checking = rebuildBeaten(env, log, {
+            unspent: async (refs) => new Set(((await env.issuance.chain.utxosByOutputReferences(refs)) as OgmiosUtxo[]).map(utxoKey)),
+            confirmed: async (id) => (await broker.call<TransactionRecord | null, { id: string }>("indexer.transaction", { id })) !== null,
+          })
+            .catch((err: unknown) =>
+              logger.warn("Rebuilding beaten fractionized builds failed", { error: err instanceof Error ? err.message : String(err) }),
+            )
+            .finally(() => (locals.checking = undefined));
+        },
+      },
     },
     async started() {
       const store = await deps.resources.store();
@@ -105,6 +153,7 @@ export default function createFractionizedService(deps: ServiceDeps): ServiceSch
             ...("policyId" in ref ? { policyId: ref.policyId } : { initTxHash: ref.initRef.txHash, initIndex: ref.initRef.index }),
           }),
       };
+      locals.log = await FractionizedBuildLog.open(store, deps.now);
       locals.env = { issuance, lists, scripts: new FractionizedScripts(networkId) };
     },
     async stopped() {

@@ -41,6 +41,8 @@ export interface BuiltFractionized {
   readonly initUtxoTxHash: string;
   readonly initUtxoOutputIndex: number;
   readonly key: string;
+  /** the list entry the transaction spends (null for an Init) */
+  readonly spends: OutRef | null;
 }
 
 export type FractionizedOutcome =
@@ -138,8 +140,16 @@ async function coinsPerByte(env: FractionizedEnv): Promise<bigint> {
   return BigInt((await env.issuance.protocolParameters()).minUtxoDepositCoefficient);
 }
 
-function built(action: BuiltFractionized["action"], tx: { cborHex: string; txId: string }, policyId: string, initRef: OutRef, key: string) {
+function built(
+  action: BuiltFractionized["action"],
+  tx: { cborHex: string; txId: string },
+  policyId: string,
+  initRef: OutRef,
+  key: string,
+  spends: OgmiosUtxo | null,
+): BuiltFractionized {
   return {
+    spends: spends ? outRefOf(spends) : null,
     action,
     unsignedTransaction: tx.cborHex,
     txId: tx.txId,
@@ -191,7 +201,7 @@ async function buildInit(
   };
   const spec = combine(plan.spec, initParts(script, initUtxo, terms.key, listConfig, terms));
   const tx = await buildEvaluatedAndClaim(env.issuance, spec, `fractionized-init:${plan.hintKey}`);
-  return built("Init", tx, script.policyId, ref, terms.key);
+  return built("Init", tx, script.policyId, ref, terms.key, null);
 }
 
 async function buildInsert(
@@ -246,7 +256,7 @@ async function buildInsert(
   }
   const spec = combine(plan.spec, insertParts(script, pred, terms.key, sender, terms, await coinsPerByte(env)));
   const tx = await buildEvaluatedAndClaim(env.issuance, spec, `fractionized-insert:${policyId}:${pred.kind}:${plan.hintKey}`);
-  return built("Insert", tx, policyId, list.record.initRef, terms.key);
+  return built("Insert", tx, policyId, list.record.initRef, terms.key, pred.utxo);
 }
 
 function checkAssetNameFree(list: FractionizedList, assetName: string): void {
@@ -319,5 +329,5 @@ async function buildClaim(
   const parts = claimParts(script, { utxo: live[0]!, datum: node }, claimer, claimerAddress, amount, await coinsPerByte(env));
   const spec = combine({ utxos: funds.payable, changeAddress: address, collateral: [collateral], mints: [], outputs: [] }, parts);
   const tx = await buildEvaluatedAndClaim(env.issuance, spec, `fractionized-claim:${policyId}`);
-  return built("Claim", tx, policyId, list.record.initRef, key);
+  return built("Claim", tx, policyId, list.record.initRef, key, live[0]!);
 }

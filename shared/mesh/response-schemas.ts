@@ -89,6 +89,7 @@ export const RESPONSE_SCHEMAS = {
     initUtxoOutputIndex: integer,
     key: { type: "string", pattern: HEX },
   }),
+  FractionizedPending: object({ rebuiltTransaction: { type: "string", pattern: HEX } }),
   FractionizedStatus: object(
     {
       key: { type: "string", pattern: HEX },

@@ -142,10 +142,10 @@ export const ROUTES = [
     response: "{ transactionHash }",
     statuses: {
       400: "malformed CBOR (INVALID_TRANSACTION) or rejected by the ledger (LEDGER_REJECTED: the reason in `message`, the Ogmios `code`)",
-      409: "an input is already spent by a transaction still in flight (INPUTS_IN_FLIGHT); for extension inserts that lost a race the body carries rebuiltTransaction",
+      409: "an input is already spent by a transaction still in flight (INPUTS_IN_FLIGHT), or a confirmed one took the list entry an extension transaction spends (ENTRY_TAKEN); for extension transactions that lost a race the body carries rebuiltTransaction",
     },
     responseSchema: "SubmitResponse",
-    errors: ["INVALID_TRANSACTION", "LEDGER_REJECTED", "INPUTS_IN_FLIGHT", "CHAIN_UNAVAILABLE"],
+    errors: ["INVALID_TRANSACTION", "LEDGER_REJECTED", "INPUTS_IN_FLIGHT", "ENTRY_TAKEN", "CHAIN_UNAVAILABLE"],
     implemented: true,
   },
   {
@@ -530,6 +530,19 @@ export const ROUTES = [
       { name: "initUtxoTxHash", required: false, description: "init UTxO transaction hash (reference form)" },
       { name: "initUtxoOutputIndex", required: false, description: "init UTxO output index (reference form)" },
     ],
+    implemented: true,
+  },
+  {
+    method: "GET",
+    path: "/extension/fractionized-certificate/pending/{txHash}",
+    action: "fractionized.pending",
+    tag: "fractionized-certificate",
+    summary: "The replacement of a fractionized transaction that lost its list entry to another transaction",
+    response: "{ rebuiltTransaction }: the unsigned replacement to sign and submit",
+    responseSchema: "FractionizedPending",
+    errors: ["NOT_FOUND"],
+    statuses: { 404: "nothing was rebuilt for that transaction (it is unknown, too old, or has not lost its entry)" },
+    pathPatterns: { txHash: TX_HASH },
     implemented: true,
   },
 

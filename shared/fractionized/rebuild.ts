@@ -1,0 +1,65 @@
+/**
+ * Rebuilding a build that lost its list entry (docs/decisions.md#racing-extension-inserts): the same request is
+ * built again against the list as it stands now (the record plus transactions in flight), so it chains off the
+ * transaction that won. Two triggers: a submission refused because the entry is spent (the submitter asks, and
+ * answers 409 with the replacement), and a block that consumed the entry a logged build spends (the service's
+ * `chain.block` handler); either way the replacement is kept under the old transaction id.
+ */
+import type { OutRef } from "../domain/out-ref";
+import { handleFractionizedBuild, type FractionizedEnv } from "./build";
+import type { FractionizedBuildLog } from "./build-log";
+
+export interface Rebuilt {
+  readonly rebuiltTransaction: string;
+  readonly policyId: string;
+}
+
+/** @returns undefined when the build is unknown (not ours, or too old) or cannot be built now */
+export async function rebuildLogged(env: FractionizedEnv, log: FractionizedBuildLog, txId: string): Promise<Rebuilt | undefined> {
+  const b = await log.find(txId);
+  if (!b) return undefined;
+  if (b.rebuilt) return { rebuiltTransaction: b.rebuilt, policyId: b.policyId };
+  const out = await handleFractionizedBuild(env, b.body);
+  if (!out.ok) {
+    // not buildable any more (the key landed meanwhile, the node is exhausted, …): nothing to offer
+    await log.forget(b.txId);
+    return undefined;
+  }
+  await log.record(out.built.txId, b.body, out.built.spends, out.built.policyId);
+  await log.setRebuilt(b.txId, out.built.unsignedTransaction);
+  return { rebuiltTransaction: out.built.unsignedTransaction, policyId: out.built.policyId };
+}
+
+/** What the block handler needs to know about the chain and the indexer. */
+export interface RebuildPorts {
+  /** which of these outputs are unspent on chain */
+  unspent(refs: readonly OutRef[]): Promise<Set<string>>;
+  /** is this transaction on chain (indexed)? */
+  confirmed(txId: string): Promise<boolean>;
+}
+
+/** Builds checked per block, oldest first. */
+export const MAX_CHECKED_PER_BLOCK = 50;
+
+/**
+ * After a block: every logged build whose list entry was confirmed and is now spent either landed itself
+ * (forgotten) or lost it to another transaction (rebuilt). Entries still pending are left alone.
+ * @returns the ids of the builds rebuilt
+ */
+export async function rebuildBeaten(env: FractionizedEnv, log: FractionizedBuildLog, ports: RebuildPorts): Promise<string[]> {
+  const candidates = await log.candidates(MAX_CHECKED_PER_BLOCK);
+  if (candidates.length === 0) return [];
+  const unspent = await ports.unspent(candidates.map((c) => c.spends!));
+  const rebuilt: string[] = [];
+  for (const c of candidates) {
+    const ref = c.spends!;
+    if (unspent.has(`${ref.txHash}#${ref.index}`)) continue;
+    if (!(await ports.confirmed(ref.txHash))) continue; // a pending output: nothing beat it yet
+    if (await ports.confirmed(c.txId)) {
+      await log.forget(c.txId);
+      continue;
+    }
+    if (await rebuildLogged(env, log, c.txId)) rebuilt.push(c.txId);
+  }
+  return rebuilt;
+}
