@@ -21,8 +21,9 @@ export async function rebuildLogged(env: FractionizedEnv, log: FractionizedBuild
   if (b.rebuilt) return { rebuiltTransaction: b.rebuilt, policyId: b.policyId };
   const out = await handleFractionizedBuild(env, b.body);
   if (!out.ok) {
-    // not buildable any more (the key landed meanwhile, the node is exhausted, …): nothing to offer
-    await log.forget(b.txId);
+    // Not buildable any more (the key landed meanwhile, the node is exhausted, …): nothing to offer. A list the
+    // indexer has not caught up with yet (PENDING_TRANSACTION) is tried again after the next block.
+    if (out.error !== "PENDING_TRANSACTION") await log.forget(b.txId);
     return undefined;
   }
   await log.record(out.built.txId, b.body, out.built.spends, out.built.policyId);
