@@ -278,20 +278,29 @@ describe("fractionized certificates over HTTP: lists, inserts, claims and refusa
     expect((await awaitStatus(open, `policyId=${policy}`, (x) => x.remainingAmount === 5)).status).to.equal("TokensAvailable");
   });
 
-  it("a rollback of a confirmed insert reverts the status; the insert lands again once re-included", async () => {
-    const k = newKey();
+  it("a rollback of a confirmed insert reverts the status; it and the insert built on it land once re-included", async () => {
+    const k = "fd".repeat(32); // after every key but the two 0xff keys: its predecessor is a confirmed node
     const res = await build(specInsert(k, { assetName: hex("ROLLBACK") }));
     expect(res.status, res.text).to.equal(200);
     const txId = await land((res.json as SpecBuild).unsignedTransaction, [alice]);
     await awaitStatus(k, `policyId=${policy}`, (x) => x.exists);
+    // an insert right after k, built on k's confirmed node and still in flight
+    const dependent = "fe".repeat(32);
+    const dep = await build(specInsert(dependent, { assetName: hex("DEPENDENT") }));
+    expect(dep.status, dep.text).to.equal(200);
+    expect(decodeTx((dep.json as SpecBuild).unsignedTransaction).inputs.map((i) => i.txHash)).to.include(txId);
+    const depTx = await w.signAndSubmit((dep.json as SpecBuild).unsignedTransaction, [alice]);
+
     w.f.chain.devnet.rollback(1);
     const gone = await awaitStatus(k, `policyId=${policy}`, (x) => !x.exists);
     expect(gone.keys).to.not.include(k);
-    // the devnet put the transaction back into its mempool: the next block includes it again
+    // the devnet put the rolled-back transaction back into its mempool, before the one built on it
     await w.confirm(txId);
-    const back = await awaitStatus(k, `policyId=${policy}`, (x) => x.exists);
-    expect(back.certificate.transactionHash).to.equal(txId);
-    inserted.push(k);
+    await w.confirm(depTx);
+    const back = await awaitStatus(dependent, `policyId=${policy}`, (x) => x.exists);
+    expect(back.keys.slice(-4)).to.deep.equal([k, dependent, "ff".repeat(31) + "00", "ff".repeat(32)]);
+    expect((await status(k, `policyId=${policy}`)).certificate.transactionHash).to.equal(txId);
+    inserted.push(k, dependent);
   });
 
   it("refuses every request the validator would reject, with a 400 JSON naming the problem", async () => {
