@@ -324,7 +324,9 @@ describe("fractionized certificates over HTTP: lists, inserts, claims and refusa
     await awaitStatus(listed, `policyId=${policy}`, (x) => x.exists);
     refused(await build({ type: "Claim", address: issuer.address, policyId: policy, key: listed, amount: 1 }), "CLAIMER_NOT_LISTED");
 
-    refused(await build(specInsert(inserted[0]!)), "DUPLICATE_KEY");
+    const duplicate = await build(specInsert(inserted[0]!));
+    refused(duplicate, "DUPLICATE_KEY");
+    expect(duplicate.headers.get("x-policy-id"), "a refusal about a known list names it").to.equal(policy);
     refused(await build(specInsert(newKey(), { address: bob.address })), "NOT_ALLOWED_INSERTER");
     refused(await build(specInsert(newKey(), { policyId: "cd".repeat(28) })), "UNKNOWN_LIST");
     refused(await build(specInsert(newKey(), { assetName: "46524e01" })), "INVALID_FIELD");
