@@ -1,7 +1,7 @@
 /**
  * A fractionized list as a build sees it: the indexer's record (shared/sorted-list), with every entry replaced by
- * the newest output of a transaction still in flight that re-creates it, and nodes that such transactions create
- * added where the links lead — so a build chains off pending inserts and claims on the same list. Entries
+ * the newest output of a transaction still in flight that re-creates it, and the nodes such transactions create
+ * added (one registry query per build) — so a build chains off pending inserts and claims on the same list. Entries
  * read from the record are checked against the chain when a build spends or references them (the indexer may be
  * a block behind).
  */
@@ -12,7 +12,6 @@ import {
   type FractionizedNode,
   dataFromCborHex,
   decodeFractionizedDatum,
-  fractionizedNodeTokenName,
   FRACTIONIZED_LIST,
   listHeadTokenName,
 } from "../protocol";
@@ -30,8 +29,6 @@ export interface FractionizedList {
   readonly snapshot: ListSnapshot;
   readonly head: FractionizedHead;
 }
-
-const MAX_PENDING_LINKS = 64;
 
 export function headDatumOf(e: ListEntry): FractionizedHead {
   const d = decodeFractionizedDatum(dataFromCborHex(e.utxo.datum!));
@@ -70,22 +67,18 @@ export async function loadListForBuild(source: ListSource, registry: InflightReg
   const confirmed = await loadConfirmedList(source, ref);
   const policy = confirmed.record.policyId;
   const entries = new Map<string, ListEntry>();
-  const overlay = async (e: ListEntry): Promise<ListEntry> => {
-    const pending = await registry.pendingOutputWith(policy, e.tokenName);
-    return (pending && entryOfPending(pending, e.tokenName)) ?? e;
-  };
-  const all = [confirmed.snapshot.head, ...confirmed.snapshot.nodes.values()];
-  for (const e of await Promise.all(all.map(overlay))) entries.set(e.tokenName, e);
-  // nodes created by transactions in flight: follow the links to keys no recorded entry holds
-  for (let i = 0; i < MAX_PENDING_LINKS; i++) {
-    const byKey = new Map([...entries.values()].flatMap((e) => (e.key !== null ? [[e.key, e] as const] : [])));
-    const missing = [...entries.values()].map((e) => e.next).find((k) => k !== undefined && !byKey.has(k));
-    if (missing === undefined) break;
-    const name = fractionizedNodeTokenName(missing);
-    const pending = await registry.pendingOutputWith(policy, name);
-    const e = pending && entryOfPending(pending, name);
-    if (!e) break;
-    entries.set(name, e);
+  for (const e of [confirmed.snapshot.head, ...confirmed.snapshot.nodes.values()]) entries.set(e.tokenName, e);
+  // Outputs of submitted, unconfirmed transactions at the list address (newest first): each re-creates an entry
+  // or creates a node, and replaces what the record says about that token.
+  const seen = new Set<string>();
+  for (const u of await registry.pendingOutputsAt(confirmed.record.address)) {
+    const tokens = Object.entries((u.value as Record<string, Record<string, bigint | number>>)[policy] ?? {});
+    if (tokens.length !== 1 || BigInt(tokens[0]![1]) !== 1n) continue;
+    const name = tokens[0]![0];
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const e = entryOfPending(u, name);
+    if (e) entries.set(name, e);
   }
   const snapshot = snapshotOf([...entries.values()])!;
   return { record: confirmed.record, snapshot, head: headDatumOf(snapshot.head) };
