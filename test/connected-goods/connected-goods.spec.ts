@@ -1,0 +1,209 @@
+/**
+ * Connected goods over HTTP on the embedded mesh, with real wallets signing and the devnet's ledger and Plutus
+ * evaluation: an issuer mints a batch, buyers claim items with their passwords (two in one block, the second built
+ * on the first's pending batch output), the social hubs read back decrypted, the owner updates one; wrong passwords,
+ * second claims, strangers' updates and malformed requests are refused with 400 JSON.
+ */
+import { createHash } from "node:crypto";
+import { expect } from "chai";
+import type { Wallet } from "../../shared/wallet";
+import { errorBody, http, pollUntil, postJson, type HttpResult } from "../../fixtures/mesh/helpers";
+import type { ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
+import type { RunningMesh } from "../../fixtures/mesh/mesh-harness";
+import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
+import { enterpriseAddressOfKeyHash } from "../../shared/csl/address";
+import type { BatchFact } from "../../shared/connected-goods";
+
+type Json = Record<string, unknown>;
+
+const ITEMS = ["shoe-0001", "shoe-0002", "shoe-0003", "shoe-0004", "shoe-0005", "shoe-0006"];
+const passwordOf = (name: string) => `correct horse ${name} battery`;
+const sha256Hex = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
+describe("connected goods: mint, claim, update and read over HTTP", function () {
+  this.timeout(240_000);
+  let world: DeployedMesh;
+  let f: ProtocolFixture;
+  let mesh: RunningMesh;
+  let batchId: string;
+
+  const post = (path: string, body: unknown) => postJson(`${mesh.api}/extension/connected-goods${path}`, body);
+  const get = (path: string) => http(`${mesh.api}/extension/connected-goods${path}`);
+  const indexed = (tx: string) =>
+    pollUntil(
+      async () => ((await mesh.broker.call<unknown, { id: string }>("indexer.transaction", { id: tx })) ? true : undefined),
+      `${tx} indexed`,
+    );
+  const txBlock = async (tx: string) =>
+    (await mesh.broker.call<{ blockId: string }, { id: string }>("indexer.transaction", { id: tx })).blockId;
+  /** Submits through the API with the wallet's witness set merged in, as a client would. */
+  const submit = async (wallet: Wallet, unsigned: string): Promise<string> => {
+    const res = await postJson(`${mesh.api}/transaction/submit`, { transaction: unsigned, witnessSet: wallet.signTx(unsigned) });
+    expect(res.status, res.text).to.equal(200);
+    return (res.json as { transactionHash: string }).transactionHash;
+  };
+  const confirm = async (...txs: string[]) => {
+    f.chain.devnet.produceBlock();
+    for (const tx of txs) await indexed(tx);
+  };
+  const refused = (res: HttpResult, error: string) => {
+    expect(res.status, res.text).to.equal(400);
+    expect(res.headers.get("content-type")).to.match(/^application\/json/);
+    expect(errorBody(res).error).to.equal(error);
+  };
+  const claimBody = (password: string, buyer: Wallet, extra: Json = {}) => ({
+    password,
+    batch_id: batchId,
+    user_address: buyer.address,
+    social_hub: { name: `${buyer === f.actors.alice ? "Alice" : "Bob"}'s shoes`, website: "https://example.org/me", x: "@owner" },
+    ...extra,
+  });
+  const batch = () => mesh.broker.call<BatchFact | null, { batchId: string }>("indexer.goodsBatch", { batchId });
+
+  before(async () => {
+    world = await startDeployedMesh({ services: ["gateway", "indexer", "tx-builder", "submitter", "connected-goods"], bootstrap: false });
+    ({ f, mesh } = world);
+    // every wallet that runs a script needs its dedicated collateral, made through the API like a client would
+    const wallets = [f.actors.issuer, f.actors.alice, f.actors.bob, f.actors.feeA];
+    const txs: string[] = [];
+    for (const w of wallets) {
+      const res = await postJson(`${mesh.api}/transaction/prepare-collateral`, { senderAddress: w.address });
+      expect(res.status, res.text).to.equal(200);
+      txs.push(await submit(w, (res.json as { unsignedTransaction: string }).unsignedTransaction));
+    }
+    await confirm(...txs);
+  });
+  after(() => world?.close());
+
+  it("lists connected-goods among the enabled extensions", async () => {
+    const res = await http(`${mesh.api}/extensions`);
+    expect((res.json as Json)["connected-goods"]).to.equal(true);
+  });
+
+  it("builds the mint of a batch whose issuer is the caller's key; signed and submitted, the indexer records it", async () => {
+    const issuer = f.actors.issuer;
+    const res = await post("/mint/batch", {
+      address: issuer.address,
+      items: ITEMS.map((n) => ({ asset_name: n, password: passwordOf(n) })),
+    });
+    expect(res.status, res.text).to.equal(200);
+    const body = res.json as Json & { status: { code: string } };
+    expect(body.status.code).to.equal("SUCCESS");
+    expect(body["batch_id"])
+      .to.match(/^[0-9a-f]{64}$/)
+      .and.equal(body["batchId"]);
+    batchId = body["batch_id"] as string;
+    const unsigned = body["unsignedTransaction"] as string;
+    for (const n of ITEMS) expect(unsigned.includes(Buffer.from(passwordOf(n)).toString("hex")), "password in the mint").to.equal(false);
+    await confirm(await submit(issuer, unsigned));
+    const recorded = await batch();
+    expect(recorded?.issuer).to.equal(issuer.paymentKeyHash);
+    expect(recorded?.items.map((i) => Buffer.from(i.tokenName, "hex").toString("utf8"))).to.deep.equal(ITEMS);
+  });
+
+  const claimTxs: string[] = [];
+
+  it("claims two items in one block: the item key signed, no password on chain, the second built on the first's pending batch", async () => {
+    const first = await post("/claim/item", claimBody(passwordOf("shoe-0002"), f.actors.alice, { asset_name: "shoe-0002" }));
+    expect(first.status, first.text).to.equal(200);
+    expect(first.headers.get("content-type")).to.match(/^text\/plain/);
+    const tx = Buffer.from(first.text, "hex");
+    const pw = passwordOf("shoe-0002");
+    for (const secret of [Buffer.from(pw), createHash("sha256").update(pw).digest(), createHash("sha3-256").update(pw).digest()]) {
+      expect(tx.includes(secret), "claim bytes contain the password or a hash of it").to.equal(false);
+    }
+    claimTxs.push(await submit(f.actors.alice, first.text));
+
+    // bob names no item: the service finds it from the password alone
+    const second = await post("/claim/item", claimBody(passwordOf("shoe-0005"), f.actors.bob));
+    expect(second.status, second.text).to.equal(200);
+    claimTxs.push(await submit(f.actors.bob, second.text));
+    await confirm(...claimTxs);
+    expect(await txBlock(claimTxs[0]!)).to.equal(await txBlock(claimTxs[1]!));
+    const left = (await batch())!.items.map((i) => Buffer.from(i.tokenName, "hex").toString("utf8"));
+    expect(left).to.deep.equal(ITEMS.filter((n) => n !== "shoe-0002" && n !== "shoe-0005"));
+  });
+
+  it("reads a hub decrypted, by the SHA-256 of the password or by the password, among several batch ids", async () => {
+    const byHash = await get(`/${batchId}/${sha256Hex(passwordOf("shoe-0002"))}`);
+    expect(byHash.status, byHash.text).to.equal(200);
+    expect(byHash.json).to.deep.include({
+      owner: enterpriseAddressOfKeyHash(f.actors.alice.paymentKeyHash, 0),
+      batch_id: batchId,
+      item_name: "shoe-0002",
+      name: "Alice's shoes",
+      website: "https://example.org/me",
+      x: "@owner",
+      picture: "",
+      ada_handle: "",
+    });
+    const other = "ab".repeat(32);
+    const byPassword = await get(`/${other},${batchId}/${encodeURIComponent(passwordOf("shoe-0005"))}`);
+    expect(byPassword.status, byPassword.text).to.equal(200);
+    expect(byPassword.json).to.deep.include({ owner: enterpriseAddressOfKeyHash(f.actors.bob.paymentKeyHash, 0), item_name: "shoe-0005" });
+  });
+
+  it("refuses a wrong password, a second claim and an unknown batch with 400 JSON", async () => {
+    refused(await post("/claim/item", claimBody("not the right password", f.actors.bob)), "WRONG_PASSWORD");
+    refused(await post("/claim/item", claimBody("not the right password", f.actors.bob, { asset_name: "shoe-0001" })), "WRONG_PASSWORD");
+    refused(await post("/claim/item", claimBody(passwordOf("shoe-0002"), f.actors.bob)), "ITEM_ALREADY_CLAIMED");
+    refused(
+      await post("/claim/item", claimBody(passwordOf("shoe-0002"), f.actors.bob, { asset_name: "shoe-0002" })),
+      "ITEM_ALREADY_CLAIMED",
+    );
+    refused(await post("/claim/item", { ...claimBody(passwordOf("shoe-0001"), f.actors.bob), batch_id: "cd".repeat(32) }), "UNKNOWN_BATCH");
+    refused(await get(`/${batchId}/${sha256Hex("not the right password")}`), "WRONG_PASSWORD");
+    refused(await get(`/${batchId}/${sha256Hex(passwordOf("shoe-0001"))}`), "WRONG_PASSWORD"); // not claimed yet
+  });
+
+  it("refuses malformed requests with 400 JSON naming the problem", async () => {
+    const buyer = f.actors.bob;
+    refused(
+      await post("/claim/item", { ...claimBody(passwordOf("shoe-0001"), buyer), social_hub: { website: "javascript:alert(1)" } }),
+      "INVALID_SOCIAL_HUB",
+    );
+    refused(
+      await post("/claim/item", { ...claimBody(passwordOf("shoe-0001"), buyer), social_hub: { name: "x".repeat(160) } }),
+      "INVALID_SOCIAL_HUB",
+    );
+    refused(await post("/claim/item", { ...claimBody(passwordOf("shoe-0001"), buyer), social_hub: {} }), "INVALID_SOCIAL_HUB");
+    refused(await post("/claim/item", { ...claimBody(passwordOf("shoe-0001"), buyer), user_address: "addr_nonsense" }), "INVALID_ADDRESS");
+    refused(await post("/claim/item", { ...claimBody(passwordOf("shoe-0001"), buyer), batch_id: "xyz" }), "INVALID_CONTEXT");
+    refused(await post("/claim/item", { ...claimBody("short", buyer) }), "INVALID_PASSWORD");
+    const issuer = f.actors.issuer.address;
+    refused(await post("/mint/batch", { address: issuer, items: [] }), "INVALID_ITEMS");
+    refused(
+      await post("/mint/batch", {
+        address: issuer,
+        items: [
+          { asset_name: "a", password: "same password" },
+          { asset_name: "b", password: "same password" },
+        ],
+      }),
+      "INVALID_ITEMS",
+    );
+    refused(
+      await post("/mint/batch", { address: issuer, items: [{ asset_name: "n".repeat(33), password: "long enough" }] }),
+      "INVALID_ITEMS",
+    );
+    refused(await get(`/not-a-batch/${sha256Hex("x")}`), "INVALID_CONTEXT");
+  });
+
+  it("updates a hub when its owner signs; refuses a stranger's update", async () => {
+    const stranger = f.actors.feeA;
+    const pw = passwordOf("shoe-0002");
+    refused(await post("/update/item", { ...claimBody(pw, stranger), social_hub: { name: "Mine now" } }), "NOT_ITEM_OWNER");
+    refused(await post("/update/item", { ...claimBody("not the right password", f.actors.alice) }), "WRONG_PASSWORD");
+
+    const res = await post("/update/item", {
+      ...claimBody(pw, f.actors.alice),
+      social_hub: { name: "Alice's trail shoes", github: "alice" },
+    });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.headers.get("content-type")).to.match(/^text\/plain/);
+    await confirm(await submit(f.actors.alice, res.text));
+    const hub = await get(`/${batchId}/${sha256Hex(pw)}`);
+    expect(hub.json).to.deep.include({ name: "Alice's trail shoes", github: "alice", website: "", x: "" });
+    expect((hub.json as Json)["owner"]).to.equal(enterpriseAddressOfKeyHash(f.actors.alice.paymentKeyHash, 0));
+  });
+});
