@@ -42,7 +42,7 @@ import {
 } from "../protocol";
 import { ConnectedGoodsError } from "./errors";
 import type { BatchFact, HubFact } from "./goods-decoder";
-import type { HubKeys} from "./hub-profile";
+import type { HubKeys } from "./hub-profile";
 import { itemIdFromInput, itemIdOf, parseProfile, PROFILE_JSON_NAMES, type HubKey, type PlainProfile } from "./hub-profile";
 import { deriveItemKey, type ItemKey } from "./item-key";
 

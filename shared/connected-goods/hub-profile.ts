@@ -60,7 +60,7 @@ export function parseProfile(input: unknown, opts: { requireOne: boolean }): Pla
         },
       );
     }
-     
+
     if (/[\u0000-\u001f\u007f]/.test(value)) {
       throw new ConnectedGoodsError("INVALID_SOCIAL_HUB", `social_hub.${json} contains control characters`, { field: json });
     }
