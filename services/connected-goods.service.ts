@@ -1,7 +1,7 @@
 /**
  * connected-goods: `/extension/connected-goods/...` (shared/connected-goods): build the mint of a batch, the claim
  * of an item with its password (returned already signed by the item key), the update of a claimed item's social
- * hub, and the read of a hub, decrypted. Batches and hubs come from the indexer's facts (indexer.goodsBatch /
+ * hub, its transfer to a new owner, and the read of a hub, decrypted. Batches and hubs come from the indexer's facts (indexer.goodsBatch /
  * goodsHubs); pending claims from the shared in-flight registry, so replicas can run side by side.
  */
 import type { Context, ServiceSchema } from "moleculer";
@@ -19,6 +19,7 @@ import {
   HubKeys,
   mintBatch,
   readSocialHub,
+  transferItem,
   updateItem,
   type BatchFact,
   type GoodsEnv,
@@ -51,6 +52,7 @@ export default function createConnectedGoodsService(deps: ServiceDeps): ServiceS
       mintBatch: { handler: async (ctx: Context<Body>) => mintBatch(await envOf(), ctx.params ?? {}) },
       claimItem: { handler: async (ctx: Context<Body, TextMeta>) => text(ctx, await claimItem(await envOf(), ctx.params ?? {})) },
       updateItem: { handler: async (ctx: Context<Body, TextMeta>) => text(ctx, await updateItem(await envOf(), ctx.params ?? {})) },
+      transferItem: { handler: async (ctx: Context<Body, TextMeta>) => text(ctx, await transferItem(await envOf(), ctx.params ?? {})) },
       socialHub: {
         params: { batchIds: { type: "string", min: 1, max: 2000 }, itemId: { type: "string", min: 1, max: 1024 } },
         handler: async (ctx: Context<{ batchIds: string; itemId: string }>) =>

@@ -401,50 +401,81 @@ export async function claimItem(env: GoodsEnv, body: Body): Promise<string> {
   return key.signTxFull(built.cborHex);
 }
 
-/** POST /extension/connected-goods/update/item: the update as CBOR hex, for the owner to sign. */
-export async function updateItem(env: GoodsEnv, body: Body): Promise<string> {
-  const req = itemRequest(body);
+/** The confirmed hub `req.pw` opens in its batch, its newest output and datum; `req.user` must own it. */
+async function ownedHub(env: GoodsEnv, req: Omit<ItemRequest, "profile">) {
   if (!(await env.source.batch(req.batchId)) && (await env.source.hubs(req.batchId)).length === 0) {
     throw new ConnectedGoodsError("UNKNOWN_BATCH", `no batch ${req.batchId} is known`, { batch_id: req.batchId });
   }
   const hubKey = await env.hubKeys.get(itemIdOf(req.pw), req.batchId);
   const found = await hubOpenedBy(env, req.batchId, hubKey);
   if (!found) throw wrongPassword(req.batchId);
-  if (found.hub.owner !== req.user.keyHash) {
+  const utxo = await hubUtxo(env, found.hub);
+  const current = decodeSocialHubDatum(dataFromCborHex(String(utxo.datum)));
+  if (current.owner !== req.user.keyHash) {
     throw new ConnectedGoodsError(
       "NOT_ITEM_OWNER",
-      "user_address is not the owner of this item; only its owner can update its social hub",
+      "user_address is not the owner of this item; only its owner can change its social hub",
       {
         batch_id: req.batchId,
       },
     );
   }
-  const utxo = await hubUtxo(env, found.hub);
-  const current = decodeSocialHubDatum(dataFromCborHex(String(utxo.datum)));
-  if (current.owner !== req.user.keyHash) {
-    throw new ConnectedGoodsError("NOT_ITEM_OWNER", "the item was just transferred; user_address is no longer its owner", {
-      batch_id: req.batchId,
-    });
-  }
+  return { hub: found.hub, hubKey, utxo, current };
+}
+
+/** The one-hub-spend transaction: the owner spends the hub with `redeemer` and recreates it with `datum`. */
+async function hubSpend(env: GoodsEnv, owner: ItemRequest["user"], spent: OgmiosUtxo, hubName: string, datum: string, redeemer: string) {
   const ienv = env.issuance;
-  const funds = await loadWalletFunds(ienv.chain, ienv.registry, req.user.address);
+  const funds = await loadWalletFunds(ienv.chain, ienv.registry, owner.address);
   const collateral = requireCollateral(funds);
   const hub = env.scripts.socialHub;
-  const datum = encodeSocialHubDatum({ ...current, profile: hubKey.sealProfile(current.itemName, req.profile) });
-  const out = { address: utxo.address, assets: { [hub.policyId]: { [found.hub.hubName]: 1n } }, inlineDatum: dataToCborHex(datum) };
+  const out = { address: spent.address, assets: { [hub.policyId]: { [hubName]: 1n } }, inlineDatum: datum };
   const minimum = await minLovelace(env, out);
-  const old = BigInt(utxo.value.ada.lovelace);
+  const old = BigInt(spent.value.ada.lovelace);
   const spec: BuildSpec = {
     utxos: funds.payable,
-    changeAddress: req.user.address,
+    changeAddress: owner.address,
     collateral: [collateral],
-    scriptInputs: [{ utxo, script: hubScript(env), redeemer: dataToCborHex(encodeHubSpendRedeemer({ type: "Update" })) }],
+    scriptInputs: [{ utxo: spent, script: hubScript(env), redeemer }],
     // the validator lets a hub's ADA grow, never shrink
     outputs: [{ ...out, lovelace: old > minimum ? old : minimum }],
-    requiredSigners: [req.user.keyHash],
+    requiredSigners: [owner.keyHash],
   };
-  const built = await buildEvaluatedAndClaim(ienv, spec, "connected-goods:update");
-  return built.cborHex;
+  return (await buildEvaluatedAndClaim(ienv, spec, "connected-goods:hub")).cborHex;
+}
+
+/** POST /extension/connected-goods/update/item: the update as CBOR hex, for the owner to sign. */
+export async function updateItem(env: GoodsEnv, body: Body): Promise<string> {
+  const req = itemRequest(body);
+  const { hub, hubKey, utxo, current } = await ownedHub(env, req);
+  const datum = encodeSocialHubDatum({ ...current, profile: hubKey.sealProfile(current.itemName, req.profile) });
+  return hubSpend(env, req.user, utxo, hub.hubName, dataToCborHex(datum), dataToCborHex(encodeHubSpendRedeemer({ type: "Update" })));
+}
+
+/**
+ * POST /extension/connected-goods/transfer/item: the owner gives the item to `new_owner_address` (the profile stays;
+ * whoever holds the password can still read it, and the new owner, who gets the password with the good, can update it).
+ */
+export async function transferItem(env: GoodsEnv, body: Body): Promise<string> {
+  const req = {
+    pw: password(body["password"]),
+    batchId: batchIdParam(body["batch_id"] ?? body["batchId"]),
+    user: keyAddress(body["user_address"] ?? body["userAddress"], "user_address"),
+  };
+  const to = keyAddress(body["new_owner_address"] ?? body["newOwnerAddress"], "new_owner_address");
+  const { hub, utxo, current } = await ownedHub(env, req);
+  if (to.keyHash === current.owner) {
+    throw new ConnectedGoodsError("INVALID_CONTEXT", "new_owner_address already owns this item", { batch_id: req.batchId });
+  }
+  const datum = encodeSocialHubDatum({ ...current, owner: to.keyHash });
+  return hubSpend(
+    env,
+    req.user,
+    utxo,
+    hub.hubName,
+    dataToCborHex(datum),
+    dataToCborHex(encodeHubSpendRedeemer({ type: "Transfer", newOwner: to.keyHash })),
+  );
 }
 
 async function minLovelace(env: GoodsEnv, out: { address: string; assets: Record<string, Record<string, bigint>>; inlineDatum: string }) {

@@ -6,6 +6,7 @@ export {
   claimItem,
   mintBatch,
   readSocialHub,
+  transferItem,
   updateItem,
   MAX_ITEMS_SEARCHED,
   MAX_MINT_ITEMS,

@@ -55,7 +55,7 @@ describe("connected goods: mint, claim, update and read over HTTP", function () 
     password,
     batch_id: batchId,
     user_address: buyer.address,
-    social_hub: { name: `${buyer === f.actors.alice ? "Alice" : "Bob"}'s shoes`, website: "https://example.org/me", x: "@owner" },
+    social_hub: { name: `${buyer === f.actors.alice ? "Alice" : "Someone"}'s shoes`, website: "https://example.org/me", x: "@owner" },
     ...extra,
   });
   const batch = () => mesh.broker.call<BatchFact | null, { batchId: string }>("indexer.goodsBatch", { batchId });
@@ -103,7 +103,7 @@ describe("connected goods: mint, claim, update and read over HTTP", function () 
 
   const claimTxs: string[] = [];
 
-  it("claims two items in one block: the item key signed, no password on chain, the second built on the first's pending batch", async () => {
+  it("claims three items in one block: item key signed, no password on chain, each claim built on the previous pending batch", async () => {
     const first = await post("/claim/item", claimBody(passwordOf("shoe-0002"), f.actors.alice, { asset_name: "shoe-0002" }));
     expect(first.status, first.text).to.equal(200);
     expect(first.headers.get("content-type")).to.match(/^text\/plain/);
@@ -114,14 +114,20 @@ describe("connected goods: mint, claim, update and read over HTTP", function () 
     }
     claimTxs.push(await submit(f.actors.alice, first.text));
 
-    // bob names no item: the service finds it from the password alone
-    const second = await post("/claim/item", claimBody(passwordOf("shoe-0005"), f.actors.bob));
-    expect(second.status, second.text).to.equal(200);
-    claimTxs.push(await submit(f.actors.bob, second.text));
+    // bob and carol name no item: the service finds it from the password alone
+    for (const [name, buyer] of [
+      ["shoe-0005", f.actors.bob],
+      ["shoe-0003", f.actors.feeA],
+    ] as const) {
+      const res = await post("/claim/item", claimBody(passwordOf(name), buyer));
+      expect(res.status, res.text).to.equal(200);
+      claimTxs.push(await submit(buyer, res.text));
+    }
     await confirm(...claimTxs);
-    expect(await txBlock(claimTxs[0]!)).to.equal(await txBlock(claimTxs[1]!));
+    const blocks = await Promise.all(claimTxs.map(txBlock));
+    expect(new Set(blocks).size, "one block").to.equal(1);
     const left = (await batch())!.items.map((i) => Buffer.from(i.tokenName, "hex").toString("utf8"));
-    expect(left).to.deep.equal(ITEMS.filter((n) => n !== "shoe-0002" && n !== "shoe-0005"));
+    expect(left).to.deep.equal(["shoe-0001", "shoe-0004", "shoe-0006"]);
   });
 
   it("reads a hub decrypted, by the SHA-256 of the password or by the password, among several batch ids", async () => {
@@ -205,5 +211,43 @@ describe("connected goods: mint, claim, update and read over HTTP", function () 
     const hub = await get(`/${batchId}/${sha256Hex(pw)}`);
     expect(hub.json).to.deep.include({ name: "Alice's trail shoes", github: "alice", website: "", x: "" });
     expect((hub.json as Json)["owner"]).to.equal(enterpriseAddressOfKeyHash(f.actors.alice.paymentKeyHash, 0));
+  });
+
+  it("transfers a hub to a new owner when its owner signs; the old owner can no longer update it, the new one can", async () => {
+    const pw = passwordOf("shoe-0002");
+    const carol = f.actors.feeA;
+    const body = { password: pw, batch_id: batchId, user_address: f.actors.bob.address, new_owner_address: carol.address };
+    refused(await post("/transfer/item", body), "NOT_ITEM_OWNER");
+    const res = await post("/transfer/item", { ...body, user_address: f.actors.alice.address });
+    expect(res.status, res.text).to.equal(200);
+    await confirm(await submit(f.actors.alice, res.text));
+    const hub = await get(`/${batchId}/${sha256Hex(pw)}`);
+    expect(hub.json).to.deep.include({ owner: enterpriseAddressOfKeyHash(carol.paymentKeyHash, 0), name: "Alice's trail shoes" });
+
+    refused(await post("/update/item", { ...claimBody(pw, f.actors.alice), social_hub: { name: "Still mine?" } }), "NOT_ITEM_OWNER");
+    const update = await post("/update/item", { ...claimBody(pw, carol), social_hub: { name: "Carol's shoes now" } });
+    expect(update.status, update.text).to.equal(200);
+    await confirm(await submit(carol, update.text));
+    expect((await get(`/${batchId}/${sha256Hex(pw)}`)).json).to.deep.include({ name: "Carol's shoes now" });
+  });
+
+  it("follows a rollback of a claim: the item is unclaimed again until the claim is re-included", async () => {
+    const pw = passwordOf("shoe-0001");
+    const res = await post("/claim/item", claimBody(pw, f.actors.bob, { asset_name: "shoe-0001" }));
+    expect(res.status, res.text).to.equal(200);
+    await confirm(await submit(f.actors.bob, res.text));
+    expect((await get(`/${batchId}/${sha256Hex(pw)}`)).status).to.equal(200);
+    const names = async () => ((await batch())?.items ?? []).map((i) => Buffer.from(i.tokenName, "hex").toString("utf8"));
+    expect(await names()).to.not.include("shoe-0001");
+
+    f.chain.devnet.rollback(1);
+    await pollUntil(async () => ((await names()).includes("shoe-0001") ? true : undefined), "claim rolled back");
+    refused(await get(`/${batchId}/${sha256Hex(pw)}`), "WRONG_PASSWORD");
+
+    f.chain.devnet.produceBlock(); // the rolled-back claim went back to the mempool
+    await pollUntil(async () => ((await names()).includes("shoe-0001") ? undefined : true), "claim re-included");
+    expect((await get(`/${batchId}/${sha256Hex(pw)}`)).json).to.deep.include({
+      owner: enterpriseAddressOfKeyHash(f.actors.bob.paymentKeyHash, 0),
+    });
   });
 });
