@@ -16,7 +16,8 @@ import type { BatchFact } from "../../shared/connected-goods";
 
 type Json = Record<string, unknown>;
 
-const ITEMS = ["shoe-0001", "shoe-0002", "shoe-0003", "shoe-0004", "shoe-0005", "shoe-0006"];
+/** A batch of 20, as a brand would mint for one product line. */
+const ITEMS = Array.from({ length: 20 }, (_, i) => `shoe-${String(i + 1).padStart(4, "0")}`);
 const passwordOf = (name: string) => `correct horse ${name} battery`;
 const sha256Hex = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
 
@@ -127,7 +128,7 @@ describe("connected goods: mint, claim, update and read over HTTP", function () 
     const blocks = await Promise.all(claimTxs.map(txBlock));
     expect(new Set(blocks).size, "one block").to.equal(1);
     const left = (await batch())!.items.map((i) => Buffer.from(i.tokenName, "hex").toString("utf8"));
-    expect(left).to.deep.equal(["shoe-0001", "shoe-0004", "shoe-0006"]);
+    expect(left).to.deep.equal(ITEMS.filter((n) => !["shoe-0002", "shoe-0003", "shoe-0005"].includes(n)));
   });
 
   it("reads a hub decrypted, by the SHA-256 of the password or by the password, among several batch ids", async () => {
@@ -193,6 +194,14 @@ describe("connected goods: mint, claim, update and read over HTTP", function () 
       "INVALID_ITEMS",
     );
     refused(await get(`/not-a-batch/${sha256Hex("x")}`), "INVALID_CONTEXT");
+    // refused, not split: the message gives the limit (checked before any key is derived)
+    const huge = Array.from({ length: 250 }, (_, i) => ({
+      asset_name: `${"n".repeat(28)}${String(i).padStart(4, "0")}`,
+      password: `password ${i}`,
+    }));
+    const tooLarge = await post("/mint/batch", { address: issuer, items: huge });
+    refused(tooLarge, "INVALID_ITEMS");
+    expect(errorBody(tooLarge).message).to.match(/limit is 9000 bytes/);
   });
 
   it("updates a hub when its owner signs; refuses a stranger's update", async () => {
