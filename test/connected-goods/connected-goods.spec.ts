@@ -259,4 +259,21 @@ describe("connected goods: mint, claim, update and read over HTTP", function () 
       owner: enterpriseAddressOfKeyHash(f.actors.bob.paymentKeyHash, 0),
     });
   });
+
+  it("two claims built on the same batch output before either is submitted: the second submit is refused (409), its rebuild chains", async () => {
+    const a = await post("/claim/item", claimBody(passwordOf("shoe-0004"), f.actors.alice, { asset_name: "shoe-0004" }));
+    const b = await post("/claim/item", claimBody(passwordOf("shoe-0006"), f.actors.bob, { asset_name: "shoe-0006" }));
+    expect([a.status, b.status]).to.deep.equal([200, 200]);
+    const first = await submit(f.actors.alice, a.text);
+    const late = await postJson(`${mesh.api}/transaction/submit`, { transaction: b.text, witnessSet: f.actors.bob.signTx(b.text) });
+    expect(late.status, late.text).to.equal(409);
+    expect(errorBody(late).error).to.equal("INPUTS_IN_FLIGHT");
+    const again = await post("/claim/item", claimBody(passwordOf("shoe-0006"), f.actors.bob, { asset_name: "shoe-0006" }));
+    expect(again.status, again.text).to.equal(200);
+    const second = await submit(f.actors.bob, again.text);
+    await confirm(first, second);
+    expect(await txBlock(first)).to.equal(await txBlock(second));
+    const left = (await batch())!.items.map((i) => Buffer.from(i.tokenName, "hex").toString("utf8"));
+    expect(left).to.not.include.members(["shoe-0004", "shoe-0006"]);
+  });
 });
