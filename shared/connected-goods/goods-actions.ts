@@ -162,6 +162,10 @@ async function batchAt(env: GoodsEnv, batchId: string): Promise<BatchAt> {
   const confirmed: BatchDatum | undefined = fact ? { ...fact, items: fact.items } : undefined;
   if (pending?.datum) {
     const datum = decodeBatchDatum(dataFromCborHex(pending.datum));
+    // a pending mint is not indexed yet: the indexer's rule (this deployment's hub policy only) applies here too
+    if (datum.hubPolicy !== env.scripts.socialHub.policyId) {
+      throw new ConnectedGoodsError("UNKNOWN_BATCH", `batch ${batchId} does not belong to this deployment`, { batch_id: batchId });
+    }
     return { utxo: pending, datum, confirmed: confirmed ?? datum };
   }
   const [utxo] = (await env.issuance.chain.utxosByOutputReferences([fact!.outRef])) as OgmiosUtxo[];
