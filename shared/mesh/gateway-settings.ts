@@ -125,7 +125,7 @@ function replyFor(service: GatewayThis, req: GatewayRequest, err: unknown): Http
 }
 
 /** A connected-goods read carries the item id, or the claiming password itself, as its last segment: never log it. */
-function redactPath(method: string | undefined, path: string): string {
+export function redactPath(method: string | undefined, path: string): string {
   return method === "GET" ? path.replace(/(\/extension\/connected-goods\/[^/]+\/)[^/]+$/, "$1<itemId>") : path;
 }
 
