@@ -276,4 +276,23 @@ describe("connected goods: mint, claim, update and read over HTTP", function () 
     const left = (await batch())!.items.map((i) => Buffer.from(i.tokenName, "hex").toString("utf8"));
     expect(left).to.not.include.members(["shoe-0004", "shoe-0006"]);
   });
+
+  it("claims from a batch whose mint is still waiting for its block: mint and claim land in the same block", async () => {
+    const issuer = f.actors.issuer;
+    const names = ["cap-0001", "cap-0002"];
+    const mint = await post("/mint/batch", {
+      address: issuer.address,
+      items: names.map((n) => ({ asset_name: n, password: passwordOf(n) })),
+    });
+    expect(mint.status, mint.text).to.equal(200);
+    const minted = mint.json as { batch_id: string; unsignedTransaction: string };
+    const mintTx = await submit(issuer, minted.unsignedTransaction);
+    const res = await post("/claim/item", { ...claimBody(passwordOf("cap-0002"), f.actors.alice), batch_id: minted.batch_id });
+    expect(res.status, res.text).to.equal(200);
+    const claimTx = await submit(f.actors.alice, res.text);
+    await confirm(mintTx, claimTx);
+    expect(await txBlock(mintTx)).to.equal(await txBlock(claimTx));
+    const hub = await get(`/${batchId},${minted.batch_id}/${sha256Hex(passwordOf("cap-0002"))}`);
+    expect(hub.json).to.deep.include({ batch_id: minted.batch_id, item_name: "cap-0002" });
+  });
 });
