@@ -1,0 +1,88 @@
+/**
+ * Tokenizable list, Insert: after an Init, one phase-2 rejection per broken condition, then accepted inserts
+ * after the HEAD, in the middle and at the end (keys compared as raw bytes), against both builds. Plain mode.
+ */
+import { expect } from "chai";
+import { BUILDS } from "../../fixtures/onchain/protocol-fixture";
+import { TokenizableFixture, keyOf } from "../../fixtures/onchain/tokenizable-fixture";
+import { newWallet } from "../../fixtures/onchain/test-chain";
+
+const FIRST = keyOf(0x50);
+
+for (const kind of BUILDS) {
+  describe(`tokenizable Insert (${kind} build)`, function () {
+    this.timeout(180_000);
+    let f: TokenizableFixture;
+
+    before(async () => {
+      f = await TokenizableFixture.create(kind, { cip68: false });
+      await f.init(FIRST);
+    });
+
+    it("rejects an inserter who is not allowed (anchoring with their own forked state)", async () => {
+      const { issuer } = f.actors;
+      await f.reject(f.insertSpec(keyOf(0x60), issuer, { anchor: { kind: "fork", owner: issuer } }), "an allowed inserter signed");
+    });
+
+    it("rejects an insert that also mints the node's asset name", async () => {
+      const key = keyOf(0x60);
+      const name = f.defaultTerms().assetName;
+      await f.reject(
+        f.insertSpec(key, f.actors.alice, { assets: { [f.nodeName(key)]: 1n, [name]: 1n } }),
+        "exactly the new node token is minted",
+      );
+    });
+
+    it("rejects a key out of order (after a predecessor that sorts above it)", async () => {
+      await f.reject(f.insertSpec(keyOf(0x40), f.actors.alice, { predecessor: f.node(FIRST) }), "key sorts after the predecessor");
+    });
+
+    it("rejects a duplicate key", async () => {
+      await f.reject(f.insertSpec(FIRST, f.actors.alice, { predecessor: f.head() }), "key sorts before the predecessor's next");
+    });
+
+    it("rejects a predecessor re-created with another owner", async () => {
+      const other = newWallet().paymentKeyHash;
+      await f.reject(
+        f.insertSpec(keyOf(0x60), f.actors.alice, { predecessorDatum: (d) => (d.kind === "node" ? { ...d, owner: other } : d) }),
+        "re-created predecessor only links the new key",
+      );
+    });
+
+    it("rejects a new node that starts Redeemed", async () => {
+      await f.reject(
+        f.insertSpec(keyOf(0x60), f.actors.alice, { node: (n) => ({ ...n, status: "Redeemed" }) }),
+        "new node datum is well formed",
+      );
+    });
+
+    it("rejects an asset name longer than 32 bytes (plain mode)", async () => {
+      await f.reject(f.insertSpec(keyOf(0x60), f.actors.alice, { terms: { assetName: "61".repeat(33) } }), "asset name is valid");
+    });
+
+    it("rejects an insert whose certificate is not anchored", async () => {
+      await f.reject(
+        f.insertSpec(keyOf(0x60), f.actors.alice, { anchor: { kind: "none", payer: f.actors.alice } }),
+        "certificate is anchored",
+      );
+    });
+
+    it("rejects a predecessor spent with Redeem while the mint runs Insert (redeemer confusion)", async () => {
+      const key = keyOf(0x60);
+      await f.reject(
+        f.insertSpec(key, f.actors.alice, { spendRedeemer: { action: "Redeem", key } }),
+        "list policy mints with the same redeemer",
+      );
+    });
+
+    it("accepts inserts at the end, in the middle and after the HEAD (byte order), by alice and bob", async () => {
+      const { alice, bob } = f.actors;
+      await f.insert(keyOf(0x70), alice);
+      await f.insert(keyOf(0x60), bob, { owner: alice.paymentKeyHash, assetName: "6e6674" });
+      // 0x10‖… is shorter but sorts first as bytes
+      await f.insert(keyOf(0x10, 4), alice);
+      expect(f.keysInOrder()).to.deep.equal([keyOf(0x10, 4), FIRST, keyOf(0x60), keyOf(0x70)]);
+      expect(f.node(keyOf(0x60)).datum).to.include({ owner: alice.paymentKeyHash, assetName: "6e6674", status: "Available" });
+    });
+  });
+}
