@@ -10,6 +10,11 @@
  * So a reference token can never leave this script, nor lose the certificate it describes.
  */
 import {
+  bool,
+  bs,
+  int,
+  list,
+  pair,
   passert,
   pByteString,
   perror,
@@ -50,43 +55,36 @@ export function makeTokenizableMetadataValidator(opts: BuildOptions): AnyTerm {
 function isValidMetadataSpend(rule: Rule, tx: AnyTerm, utxoRef: AnyTerm): AnyTerm {
   return plet(tx.inputs.filter((i: AnyTerm) => i.utxoRef.eq(utxoRef)).head.resolved).in((spent: AnyTerm) =>
     plet(spent.value.tail).in((tokens: AnyTerm) =>
-      requireAll(rule, [
-        [
-          "spent output holds one reference token",
-          tokens.length
-            .eq(1)
-            .and(tokens.head.snd.length.eq(1))
-            .and(tokens.head.snd.head.snd.eq(1))
-            .and(psliceBs.$(0).$(LABEL_BYTES).$(tokens.head.snd.head.fst).eq(pByteString(CIP68_REFERENCE_LABEL))),
-        ],
-      ]).and(
-        plet(tokens.head.fst).in((policy: AnyTerm) =>
-          plet(tokens.head.snd.head.fst).in((name: AnyTerm) =>
-            plet(
-              tx.refInputs.filter((i: AnyTerm) => i.resolved.value.pamountOf.$(policy).$(pByteString(TOKENIZABLE_LAYOUT.prefix)).eq(1)),
-            ).in((heads: AnyTerm) =>
-              plet(spent.address.credential.hash).in((own: AnyTerm) =>
-                plet(
-                  tx.outputs.filter((o: AnyTerm) =>
-                    isScriptAddress(o.address, own)
-                      .and(o.value.length.eq(2))
-                      .and(o.value.pamountOf.$(policy).$(name).eq(1))
-                      .and(o.value.tail.head.snd.length.eq(1)),
-                  ),
-                ).in((kept: AnyTerm) =>
-                  requireAll(rule, [
-                    ["the list's HEAD is a reference input", pnot.$(pisEmpty.$(heads))],
-                    ["reference token stays at the metadata script", pnot.$(pisEmpty.$(kept))],
-                  ]).and(
+      requireAll(rule, [["spent output holds one reference token", holdsOneReferenceToken(tokens)]]).and(
+        plet(tokens.head).in((entry: AnyTerm) =>
+          plet(entry.fst).in((policy: AnyTerm) =>
+            plet(entry.snd.head.fst).in((name: AnyTerm) =>
+              plet(
+                tx.refInputs.filter((i: AnyTerm) => i.resolved.value.pamountOf.$(policy).$(pByteString(TOKENIZABLE_LAYOUT.prefix)).eq(1)),
+              ).in((heads: AnyTerm) =>
+                plet(spent.address.credential.hash).in((own: AnyTerm) =>
+                  plet(
+                    tx.outputs.filter((o: AnyTerm) =>
+                      isScriptAddress(o.address, own)
+                        .and(o.value.length.eq(2))
+                        .and(o.value.pamountOf.$(policy).$(name).eq(1))
+                        .and(o.value.tail.head.snd.length.eq(1)),
+                    ),
+                  ).in((kept: AnyTerm) =>
                     requireAll(rule, [
-                      ["the list's deployer signed", isSignedBy(tx.signatories, deployerOf(heads.head.resolved))],
-                      [
-                        "new datum is CIP-68 metadata of the same certificate",
-                        plet(cip68CertificateOf(cip68MapOf(inlineDatumOf(spent)))).in((certificate: AnyTerm) =>
-                          kept.some((o: AnyTerm) => hasCip68Metadata(o, certificate)),
-                        ),
-                      ],
-                    ]),
+                      ["the list's HEAD is a reference input", pnot.$(pisEmpty.$(heads))],
+                      ["reference token stays at the metadata script", pnot.$(pisEmpty.$(kept))],
+                    ]).and(
+                      requireAll(rule, [
+                        ["the list's deployer signed", isSignedBy(tx.signatories, deployerOf(heads.head.resolved))],
+                        [
+                          "new datum is CIP-68 metadata of the same certificate",
+                          plet(cip68CertificateOf(cip68MapOf(inlineDatumOf(spent)))).in((certificate: AnyTerm) =>
+                            kept.some((o: AnyTerm) => hasCip68Metadata(o, certificate)),
+                          ),
+                        ],
+                      ]),
+                    ),
                   ),
                 ),
               ),
@@ -96,6 +94,26 @@ function isValidMetadataSpend(rule: Rule, tx: AnyTerm, utxoRef: AnyTerm): AnyTer
       ),
     ),
   );
+}
+
+/**
+ * Whether a value's non-ADA part is exactly one CIP-68 reference token. A lambda of its own: the caller reads
+ * `tokens.head` only after this holds, and plu-ts would otherwise share (and evaluate first) that read.
+ */
+function holdsOneReferenceToken(tokens: AnyTerm): AnyTerm {
+  return pfn(
+    [list(pair(bs, list(pair(bs, int))))],
+    bool,
+  )((t: AnyTerm) =>
+    t.length.eq(1).and(
+      plet(t.head.snd).in((names: AnyTerm) =>
+        names.length
+          .eq(1)
+          .and(names.head.snd.eq(1))
+          .and(psliceBs.$(0).$(LABEL_BYTES).$(names.head.fst).eq(pByteString(CIP68_REFERENCE_LABEL))),
+      ),
+    ),
+  ).$(tokens);
 }
 
 /** The deployer named in the config of a HEAD output. */

@@ -94,6 +94,25 @@ for (const kind of BUILDS) {
       );
     });
 
+    it("rejects an empty key", async () => {
+      await f.reject(f.initSpec("", { anchor: { kind: "update", owner: f.actors.alice, keys: [KEY] } }), "key is not empty");
+    });
+
+    it("rejects spending a UTxO at the list address with an Init redeemer", async () => {
+      const { alice } = f.actors;
+      const initRef = `${f.initUtxo.transaction.id}#${f.initUtxo.index}`;
+      await f.p.chain.submit(
+        {
+          utxos: f.p.utxosOf(alice).filter((u) => `${u.transaction.id}#${u.index}` !== initRef),
+          changeAddress: alice.address,
+          outputs: [{ address: f.script.address, lovelace: 2_000_000n, inlineDatum: "d87980" }],
+        },
+        [alice],
+      );
+      const junk = f.p.chain.utxosAt(f.script.address)[0]!;
+      await f.reject(f.initSpec(KEY, { extra: { scriptInputs: [f.spend(junk, { action: "Init", key: KEY })] } }), "spend is not an init");
+    });
+
     it("accepts a valid Init anchored by an UPDATE_STATE: HEAD → first node, Available", async () => {
       const res = await f.accept(f.initSpec(KEY, { terms: { assetName: utf8Hex("A").repeat(28) } }));
       expect(f.keysInOrder()).to.deep.equal([KEY]);

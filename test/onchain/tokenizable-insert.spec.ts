@@ -3,11 +3,13 @@
  * after the HEAD, in the middle and at the end (keys compared as raw bytes), against both builds. Plain mode.
  */
 import { expect } from "chai";
+import type { OgmiosUtxo } from "../../shared/devnet";
 import { BUILDS } from "../../fixtures/onchain/protocol-fixture";
 import { TokenizableFixture, keyOf } from "../../fixtures/onchain/tokenizable-fixture";
 import { newWallet } from "../../fixtures/onchain/test-chain";
 
 const FIRST = keyOf(0x50);
+const ref = (u: OgmiosUtxo): string => `${u.transaction.id}#${u.index}`;
 
 for (const kind of BUILDS) {
   describe(`tokenizable Insert (${kind} build)`, function () {
@@ -72,6 +74,37 @@ for (const kind of BUILDS) {
       await f.reject(
         f.insertSpec(key, f.actors.alice, { spendRedeemer: { action: "Redeem", key } }),
         "list policy mints with the same redeemer",
+      );
+    });
+
+    it("rejects an empty key", async () => {
+      const anchor = { kind: "update" as const, owner: f.actors.alice, keys: [keyOf(0x61)] };
+      await f.reject(f.insertSpec("", f.actors.alice, { anchor, predecessor: f.head() }), "key is not empty");
+    });
+
+    it("rejects an orphan insert (no list entry spent)", async () => {
+      const key = keyOf(0x60);
+      const pred = ref(f.predecessorOf(key).utxo);
+      const spec = f.insertSpec(key, f.actors.alice);
+      const orphan = {
+        ...spec,
+        scriptInputs: spec.scriptInputs!.filter((s) => ref(s.utxo) !== pred),
+        outputs: spec.outputs!.slice(1),
+      };
+      await f.reject(orphan, "exactly one list entry is spent");
+    });
+
+    it("rejects an insert after a node without the HEAD as a reference input", async () => {
+      const spec = f.insertSpec(keyOf(0x60), f.actors.alice);
+      const head = ref(f.head().utxo);
+      expect(spec.referenceInputs!.map(ref)).to.include(head);
+      await f.reject({ ...spec, referenceInputs: spec.referenceInputs!.filter((u) => ref(u) !== head) }, "HEAD is a reference input");
+    });
+
+    it("rejects a new node sent to a key address", async () => {
+      await f.reject(
+        f.insertSpec(keyOf(0x60), f.actors.alice, { nodeOutput: { address: f.actors.alice.address } }),
+        "new node output is a list output",
       );
     });
 

@@ -81,6 +81,14 @@ for (const kind of BUILDS) {
         await f.reject(f.redeemSpec(KEY, { spent: f.node(OTHER) }), "spent entry is the node of the key");
       });
 
+      it("rejects a Redeem spending a second list entry", async () => {
+        const other = f.node(OTHER);
+        const spec = f.redeemSpec(KEY, {
+          extra: { scriptInputs: [f.spend(other.utxo, { action: "Redeem", key: KEY })] },
+        });
+        await f.reject(spec, "exactly one list entry is spent");
+      });
+
       it("rejects a node spent with Insert while the mint runs Redeem (redeemer confusion)", async () => {
         await f.reject(f.redeemSpec(KEY, { spendRedeemer: { action: "Insert", key: KEY } }), "list policy mints with the same redeemer");
       });
@@ -178,6 +186,21 @@ for (const kind of BUILDS) {
               f.updateMetadataSpec(f.referenceUtxo(KEY), { datum: "d87980" }),
               "new datum is CIP-68 metadata of the same certificate",
             );
+          });
+
+          it("rejects spending an output that holds no reference token (ADA sent to the script stays there)", async () => {
+            const { alice } = f.actors;
+            const datum = dataToCborHex(encodeCip68Datum(f.metadataFor(KEY)));
+            await f.p.chain.submit(
+              {
+                utxos: f.p.utxosOf(alice),
+                changeAddress: alice.address,
+                outputs: [{ address: f.metadataScript.address, lovelace: 3_000_000n, inlineDatum: datum }],
+              },
+              [alice],
+            );
+            const junk = f.metadataUtxos().find((u) => Object.keys(u.value).length === 1)!;
+            await f.reject(f.updateMetadataSpec(junk), "spent output holds one reference token");
           });
 
           it("accepts the deployer's update of the metadata", async () => {
