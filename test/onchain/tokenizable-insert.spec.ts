@@ -4,6 +4,7 @@
  */
 import { expect } from "chai";
 import type { OgmiosUtxo } from "../../shared/devnet";
+import { dataToCborHex, decodeTokenizableDatum, encodeTokenizableNode } from "../../shared/protocol";
 import { BUILDS } from "../../fixtures/onchain/protocol-fixture";
 import { TokenizableFixture, keyOf } from "../../fixtures/onchain/tokenizable-fixture";
 import { newWallet } from "../../fixtures/onchain/test-chain";
@@ -106,6 +107,22 @@ for (const kind of BUILDS) {
         f.insertSpec(keyOf(0x60), f.actors.alice, { nodeOutput: { address: f.actors.alice.address } }),
         "new node output is a list output",
       );
+    });
+
+    it("rejects a look-alike predecessor at the list address without its token", async () => {
+      const { alice } = f.actors;
+      const fake = encodeTokenizableNode({ ...f.node(FIRST).datum, key: keyOf(0x55), next: undefined });
+      const { txId } = await f.p.chain.submit(
+        {
+          utxos: f.p.utxosOf(alice),
+          changeAddress: alice.address,
+          outputs: [{ address: f.script.address, lovelace: 3_000_000n, inlineDatum: dataToCborHex(fake) }],
+        },
+        [alice],
+      );
+      const utxo = f.p.chain.utxosAt(f.script.address).find((u) => u.transaction.id === txId)!;
+      const predecessor = { utxo, datum: decodeTokenizableDatum(fake) };
+      await f.reject(f.insertSpec(keyOf(0x57), alice, { predecessor, predecessorOutput: { assets: {} } }), "predecessor is a list entry");
     });
 
     it("accepts inserts at the end, in the middle and after the HEAD (byte order), by alice and bob", async () => {

@@ -33,7 +33,8 @@ for (const kind of BUILDS) {
       before(async () => {
         f = await TokenizableFixture.create(kind, { cip68: mode === "cip68" });
         await f.init(KEY);
-        await f.insert(OTHER, f.actors.alice, { owner: f.actors.alice.paymentKeyHash, assetName: utf8Hex("DIPLOMA-2") });
+        const terms = { owner: f.actors.alice.paymentKeyHash, assetName: utf8Hex("DIPLOMA-2") };
+        await f.accept(f.insertSpec(OTHER, f.actors.alice, { terms, nodeOutput: { lovelace: 5_000_000n } }));
         tokens = redeemedTokens(f.config, f.node(KEY).datum.assetName);
       });
 
@@ -71,6 +72,10 @@ for (const kind of BUILDS) {
 
       it("rejects a re-created node sent to a key address", async () => {
         await f.reject(f.redeemSpec(KEY, { nodeOutput: { address: f.actors.bob.address } }), "re-created node is a list output");
+      });
+
+      it("rejects a re-created node that loses ADA", async () => {
+        await f.reject(f.redeemSpec(OTHER, { nodeOutput: { lovelace: 4_000_000n } }), "re-created node keeps its ADA");
       });
 
       it("rejects a Redeem without the HEAD as a reference input", async () => {
