@@ -27,6 +27,7 @@ const CORE_SERVICES = [
   "indexer",
   "stats",
   "plugin-monitor",
+  "connected-goods",
   "fractionized",
 ] as const;
 
