@@ -37,6 +37,22 @@ export default function createFractionizedService(deps: ServiceDeps): ServiceSch
     if (!locals.env) throw stillStarting("fractionized");
     return locals.env;
   };
+  /** One check of the logged builds at a time; a block or rollback meanwhile is covered by the next one. */
+  const checkBeaten = (broker: Context["broker"], logger: Context["broker"]["logger"]): void => {
+    const env = locals.env;
+    const log = locals.log;
+    if (!env || !log || locals.checking) return;
+    const chain = env.issuance.chain;
+    locals.checking = rebuildBeaten(env, log, {
+      unspent: async (refs) => new Set(((await chain.utxosByOutputReferences(refs)) as OgmiosUtxo[]).map(utxoKey)),
+      confirmed: async (id) => (await broker.call<TransactionRecord | null, { id: string }>("indexer.transaction", { id })) !== null,
+      inMempool: async (id) => (await chain.inMempoolAmong([id])).has(id),
+    })
+      .catch((err: unknown) =>
+        logger.warn("Rebuilding beaten fractionized builds failed", { error: err instanceof Error ? err.message : String(err) }),
+      )
+      .finally(() => (locals.checking = undefined));
+  };
   const logOf = (): FractionizedBuildLog => {
     if (!locals.log) throw stillStarting("fractionized");
     return locals.log;
@@ -106,19 +122,12 @@ export default function createFractionizedService(deps: ServiceDeps): ServiceSch
     events: {
       "chain.block": {
         handler(this: { broker: Context["broker"]; logger: Context["broker"]["logger"] }) {
-          const env = locals.env;
-          const log = locals.log;
-          if (!env || !log || locals.checking) return;
-          const broker = this.broker;
-          const logger = this.logger;
-          locals.checking = rebuildBeaten(env, log, {
-            unspent: async (refs) => new Set(((await env.issuance.chain.utxosByOutputReferences(refs)) as OgmiosUtxo[]).map(utxoKey)),
-            confirmed: async (id) => (await broker.call<TransactionRecord | null, { id: string }>("indexer.transaction", { id })) !== null,
-          })
-            .catch((err: unknown) =>
-              logger.warn("Rebuilding beaten fractionized builds failed", { error: err instanceof Error ? err.message : String(err) }),
-            )
-            .finally(() => (locals.checking = undefined));
+          checkBeaten(this.broker, this.logger);
+        },
+      },
+      "chain.rollback": {
+        handler(this: { broker: Context["broker"]; logger: Context["broker"]["logger"] }) {
+          checkBeaten(this.broker, this.logger);
         },
       },
     },

@@ -19,6 +19,8 @@ export async function rebuildLogged(env: FractionizedEnv, log: FractionizedBuild
   const b = await log.find(txId);
   if (!b) return undefined;
   if (b.rebuilt) return { rebuiltTransaction: b.rebuilt, policyId: b.policyId };
+  // transactions in flight past their lifetime (e.g. rolled back and dropped) must not be chained on
+  await env.issuance.registry.expire();
   const out = await handleFractionizedBuild(env, b.body);
   if (!out.ok) {
     // Not buildable any more (the key landed meanwhile, the node is exhausted, …): nothing to offer. A list the
@@ -37,14 +39,17 @@ export interface RebuildPorts {
   unspent(refs: readonly OutRef[]): Promise<Set<string>>;
   /** is this transaction on chain (indexed)? */
   confirmed(txId: string): Promise<boolean>;
+  /** does the node's mempool hold this transaction? */
+  inMempool(txId: string): Promise<boolean>;
 }
 
 /** Builds checked per block, oldest first. */
 export const MAX_CHECKED_PER_BLOCK = 50;
 
 /**
- * After a block: every logged build whose list entry was confirmed and is now spent either landed itself
- * (forgotten) or lost it to another transaction (rebuilt). Entries still pending are left alone.
+ * After a block or a rollback: a logged build whose list entry is gone either landed itself (forgotten), or lost
+ * the entry — to another transaction a block included, or because the transaction that made it was rolled back
+ * and dropped — and is rebuilt. A build still in the mempool, or whose entry is still pending there, is left alone.
  * @returns the ids of the builds rebuilt
  */
 export async function rebuildBeaten(env: FractionizedEnv, log: FractionizedBuildLog, ports: RebuildPorts): Promise<string[]> {
@@ -55,11 +60,13 @@ export async function rebuildBeaten(env: FractionizedEnv, log: FractionizedBuild
   for (const c of candidates) {
     const ref = c.spends!;
     if (unspent.has(`${ref.txHash}#${ref.index}`)) continue;
-    if (!(await ports.confirmed(ref.txHash))) continue; // a pending output: nothing beat it yet
+    if (await ports.inMempool(c.txId)) continue; // submitted and alive
     if (await ports.confirmed(c.txId)) {
       await log.forget(c.txId);
       continue;
     }
+    const madeOnChain = await ports.confirmed(ref.txHash);
+    if (!madeOnChain && (await ports.inMempool(ref.txHash))) continue; // a pending output: nothing beat it yet
     if (await rebuildLogged(env, log, c.txId)) rebuilt.push(c.txId);
   }
   return rebuilt;

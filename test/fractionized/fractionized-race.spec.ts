@@ -128,4 +128,35 @@ describe("fractionized certificates: racing transactions on one list", function 
     expect(stale.status, stale.text).to.equal(409);
     expect(errorBody(stale)).to.include({ error: "ENTRY_TAKEN", rebuiltTransaction: rebuilt });
   });
+
+  it("an insert built on a rolled-back insert that cannot land again is rebuilt on the list without it", async () => {
+    const a = await create(alice, key(0x90), "R-90");
+    expect(a.status, a.text).to.equal(200);
+    const aTx = await w.signAndSubmit(a.text, [alice]);
+    await w.confirm(aTx);
+    await pollUntil(async () => ((await keysOf(key(0x90))).length === 6 ? true : undefined), "0x90 recorded");
+    // built on 0x90's confirmed node, submitted, still waiting for a block
+    const b = await create(alice, key(0xa0), "R-A0");
+    expect(b.status, b.text).to.equal(200);
+    expect(decodeTx(b.text).inputs.map((i) => i.txHash)).to.include(aTx);
+    const dependent = await w.signAndSubmit(b.text, [alice]);
+    // both outlive their validity interval, then the block holding 0x90 is rolled back: neither can land again
+    w.f.chain.advanceSlots(700);
+    w.f.chain.devnet.rollback(1);
+    await pollUntil(async () => ((await keysOf(key(0x80))).includes(key(0x90)) ? undefined : true), "0x90 rolled back");
+    w.f.chain.devnet.produceBlock();
+    const rebuilt = await pollUntil(async () => {
+      const res = await http(`${w.mesh.api}${API}/pending/${dependent}`);
+      return res.status === 200 ? (res.json as { rebuiltTransaction: string }).rebuiltTransaction : undefined;
+    }, "the rebuilt dependent insert");
+    expect(decodeTx(rebuilt).inputs.map((i) => i.txHash)).to.not.include(aTx);
+    const landed = await submit(rebuilt, alice);
+    expect(landed.status, landed.text).to.equal(200);
+    await w.confirm((landed.json as { transactionHash: string }).transactionHash);
+    const keys = await pollUntil(async () => {
+      const k = await keysOf(key(0xa0));
+      return k.includes(key(0xa0)) ? k : undefined;
+    }, "the rebuilt insert landed");
+    expect(keys).to.deep.equal([key(0x10), key(0x50), key(0x60), key(0x70), key(0x80), key(0xa0)]);
+  });
 });
