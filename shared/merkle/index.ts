@@ -1,0 +1,2 @@
+export * from "./merkle-tree";
+export * from "./inclusion-proof";
