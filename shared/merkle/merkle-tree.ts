@@ -11,6 +11,7 @@
  * interior node from passing for a leaf (no second-preimage trick). docs/merkle-batches.md describes the format.
  */
 import { hash } from "node:crypto";
+import { sha256Leaf32, sha256Node64 } from "./sha256-fixed";
 
 /** The name of this tree scheme, written into the `algorithm` of a certificate anchoring a root. */
 export const MERKLE_SCHEME = "merkle-sha256-rfc9162";
@@ -47,6 +48,10 @@ export function hashPackedLeaves(packed: Uint8Array, width = NODE_BYTES): Buffer
   if (packed.length % width !== 0) throw new RangeError(`${packed.length} bytes are not a whole number of ${width}-byte leaves`);
   const n = packed.length / width;
   const out = Buffer.allocUnsafe(n * NODE_BYTES);
+  if (width === NODE_BYTES) {
+    for (let i = 0; i < n; i++) sha256Leaf32(LEAF_PREFIX, packed, i * NODE_BYTES, out, i * NODE_BYTES);
+    return out;
+  }
   const scratch = Buffer.allocUnsafe(1 + width);
   scratch[0] = LEAF_PREFIX;
   for (let i = 0; i < n; i++) {
@@ -61,12 +66,7 @@ export function parentLevel(level: Uint8Array): Buffer {
   const n = level.length / NODE_BYTES;
   const up = Math.ceil(n / 2);
   const out = Buffer.allocUnsafe(up * NODE_BYTES);
-  const scratch = Buffer.allocUnsafe(1 + 2 * NODE_BYTES);
-  scratch[0] = NODE_PREFIX;
-  for (let i = 0; i + 1 < n; i += 2) {
-    scratch.set(level.subarray(i * NODE_BYTES, (i + 2) * NODE_BYTES), 1);
-    out.set(hash("sha256", scratch, "buffer"), (i / 2) * NODE_BYTES);
-  }
+  for (let i = 0; i + 1 < n; i += 2) sha256Node64(NODE_PREFIX, level, i * NODE_BYTES, out, (i / 2) * NODE_BYTES);
   if (n % 2 === 1) out.set(level.subarray((n - 1) * NODE_BYTES, n * NODE_BYTES), (up - 1) * NODE_BYTES);
   return out;
 }

@@ -14,7 +14,7 @@ import type { Collection, Store, StoredDocument } from "../store";
 import { hashPackedLeaves, inclusionPath, MERKLE_SCHEME, NODE_BYTES, rootOfLevels, treeLevels } from "./merkle-tree";
 
 /** Leaves per stored chunk: a power of two, so a full chunk is one complete subtree of the batch tree. */
-export const CHUNK_LEAVES = 1024;
+export const CHUNK_LEAVES = 256;
 const CHUNK_LEVEL = Math.log2(CHUNK_LEAVES);
 /** Target size of a leaf-index bucket: the prefix grows (up to 4 hex digits) until buckets hold about this many. */
 const BUCKET_TARGET = 256;
@@ -197,10 +197,15 @@ export class MerkleTreeStore {
     // and a last partial chunk is the tree's last subtree, whose lone nodes move up exactly as in the whole tree.
     const lower = treeLevels(hashPackedLeaves(Buffer.from(chunk.leaves, "hex")));
     const path = inclusionPath(lower, leafIndex % CHUNK_LEAVES);
-    if (tree.upperLevels.length > 0) {
-      const upper = tree.upperLevels.map((l) => Buffer.from(l, "hex"));
-      path.push(...inclusionPath(upper, chunkIndex));
+    const hexPath = path.map((p) => p.toString("hex"));
+    // Above the chunk: the siblings are read from the stored levels (hex), nothing is hashed.
+    let i = chunkIndex;
+    for (let l = 0; l < tree.upperLevels.length - 1; l++) {
+      const level = tree.upperLevels[l]!;
+      const sibling = i ^ 1;
+      if (sibling < level.length / 64) hexPath.push(level.slice(sibling * 64, sibling * 64 + 64));
+      i >>= 1;
     }
-    return { treeId, root: tree.root, treeSize: tree.leafCount, leafIndex, path: path.map((p) => p.toString("hex")) };
+    return { treeId, root: tree.root, treeSize: tree.leafCount, leafIndex, path: hexPath };
   }
 }
