@@ -6,7 +6,11 @@
  * Malformed batches are 4xx JSON naming the problem.
  */
 import { expect } from "chai";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { errorBody, http, pollUntil, postJson, type HttpResult } from "../../fixtures/mesh/helpers";
 import { defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";
 import { IssuanceWorld, type BuildBody } from "../../fixtures/issuance/issuance-world";
@@ -16,6 +20,23 @@ import { batchOfMetadata, type AnchoredProof, type BatchRecord } from "../../sha
 type BatchBody = BuildBody & { merkleRoot?: string; treeId?: string; leafCount?: number; maxHashes?: number };
 
 const hashes = (n: number) => Array.from({ length: n }, () => randomBytes(32));
+const REPO = join(__dirname, "..", "..");
+
+/** `npm run verify-proof -- <file>` on this JSON, as a separate process. */
+function verifyProofCli(json: unknown): { status: number | null; lines: Record<string, unknown>[] } {
+  const file = join(mkdtempSync(join(tmpdir(), "proof-")), "proof.json");
+  writeFileSync(file, JSON.stringify(json));
+  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/verify-proof.ts", file], {
+    cwd: REPO,
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  const lines = r.stdout
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { status: r.status, lines };
+}
 const hex = (b: Buffer) => b.toString("hex");
 
 describe("merkle batches: build, anchor, verify and prove hashes inside a batch", function () {
@@ -92,6 +113,14 @@ describe("merkle batches: build, anchor, verify and prove hashes inside a batch"
       expect(checkInclusionProof(tampered)).to.deep.equal({ valid: false, reason: "the path does not lead to the root" });
       expect(checkInclusionProof({ ...proofs[0]!, leaf: hex(randomBytes(32)) }).valid).to.equal(false);
     }
+    // The command line checks the /proof answer as served, and refuses it tampered.
+    const served = (await proof(hex(leaves[42]!))).json as AnchoredProof[];
+    const ok = verifyProofCli(served);
+    expect(ok.status).to.equal(0);
+    expect(ok.lines).to.deep.equal([{ leaf: hex(leaves[42]!), root, valid: true }]);
+    const bad = verifyProofCli([{ ...served[0]!, leafIndex: 43 }]);
+    expect(bad.status).to.equal(1);
+    expect(bad.lines[0]).to.include({ valid: false, reason: "the path does not lead to the root" });
     // A hash of no batch stays unknown.
     expect((await verify(hex(randomBytes(32)))).status).to.equal(404);
   });
