@@ -6,8 +6,10 @@
  *   node:crypto's per-call cost dominates messages this short);
  * - store: saving the tree (chunks, leaf index, upper levels) in the embedded store, and proof lookups by hash;
  * - build over HTTP: `POST /batch/build` with the hashes as application/octet-stream on the embedded mesh (tree,
- *   storage and the anchoring transaction), against the floor of a one-certificate `/transaction/build`;
- * - memory: the process's peak RSS before and after the HTTP build, and the heap after it.
+ *   storage and the anchoring transaction), against the floor of a one-certificate `/transaction/build`; then the
+ *   same size as JSON (the body built outside the timing);
+ * - memory: the process's peak RSS (the benchmark, the embedded mesh and devnet together) before and after each
+ *   HTTP build, and the heap at the end.
  * MERKLE_BENCH_LEAVES overrides the leaf count.
  */
 import { createHash, hash, randomBytes } from "node:crypto";
@@ -96,6 +98,28 @@ export default async function (): Promise<Record<string, unknown>> {
     const httpMs = ms(t0);
     if (res.status !== 200) throw new Error(`batch build: ${res.status} ${res.text.slice(0, 300)}`);
     const rssAfter = process.resourceUsage().maxRSS * 1024;
+
+    // The same size as JSON (68 MB of quoted hex), from another wallet so the two builds do not share inputs.
+    const bob = w.f.actors.bob;
+    await w.ensureCollateral(bob);
+    const other = randomBytes(n * 32);
+    const hexes: string[] = [];
+    for (let i = 0; i < n; i++) hexes.push(other.toString("hex", i * 32, i * 32 + 32));
+    const jsonBody = JSON.stringify({ address: bob.address, hashes: hexes });
+    t0 = performance.now();
+    let jsonMs: number | string;
+    try {
+      const jsonRes = await http(`${w.mesh.api}/batch/build`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: jsonBody,
+      });
+      jsonMs = jsonRes.status === 200 ? ms(t0) : `status ${jsonRes.status}: ${jsonRes.text.slice(0, 200)}`;
+    } catch (err) {
+      // Reported, not thrown: the byte figures above stand on their own.
+      jsonMs = `failed after ${ms(t0)} ms: ${String((err as { cause?: unknown }).cause ?? err)}`;
+    }
+    const rssAfterJson = process.resourceUsage().maxRSS * 1024;
     return {
       leaves: n,
       tree: {
@@ -112,10 +136,17 @@ export default async function (): Promise<Record<string, unknown>> {
       },
       buildOverHttp: {
         ms: httpMs,
+        jsonMs,
+        jsonBodyMb: mb(Buffer.byteLength(jsonBody)),
         oneCertificateBuildFloorMs: Math.round(percentile(singleMs, 50)),
         ratioToFloor: Math.round((httpMs / Math.max(percentile(singleMs, 50), 1)) * 10) / 10,
       },
-      memory: { peakRssBeforeMb: mb(rssBefore), peakRssAfterMb: mb(rssAfter), heapUsedAfterMb: mb(process.memoryUsage().heapUsed) },
+      memory: {
+        peakRssBeforeMb: mb(rssBefore),
+        peakRssAfterBytesBuildMb: mb(rssAfter),
+        peakRssAfterJsonBuildMb: mb(rssAfterJson),
+        heapUsedAfterMb: mb(process.memoryUsage().heapUsed),
+      },
     };
   } finally {
     await w.close();
