@@ -1,5 +1,5 @@
 /**
- * Merkle batches end to end on the embedded mesh (issue #17): POST /batch/build builds the anchoring of a tree's
+ * Merkle batches end to end on the embedded mesh (issue #17), up to 100,000 hashes: POST /batch/build builds the anchoring of a tree's
  * root as one ordinary certificate, a real wallet signs, the devnet confirms, the indexer decodes; then
  * GET /verify/{hash} and GET /proof/{hash} answer for hashes inside the batch, with proofs that check offline and
  * fail when tampered with. A hash is not anchored before its root's transaction is on chain, nor after a rollback.
@@ -125,24 +125,30 @@ describe("merkle batches: build, anchor, verify and prove hashes inside a batch"
     expect((await verify(hex(randomBytes(32)))).status).to.equal(404);
   });
 
-  it("takes the hashes as application/octet-stream (address in the query), across several stored chunks, duplicates allowed", async () => {
+  it("anchors 100,000 hashes sent as application/octet-stream (address in the query); random leaves and chunk edges prove, duplicates allowed", async () => {
     const bob = w.f.actors.bob;
-    const leaves = hashes(2500);
-    leaves[2400] = leaves[7]!; // a duplicate: both positions are leaves of the tree; lookups answer the first
-    const res = await buildBatchBytes(Buffer.concat(leaves), `address=${bob.address}&metadata=${encodeURIComponent('{"lot":"7"}')}`);
+    const n = 100_000;
+    const packed = randomBytes(32 * n);
+    packed.copy(packed, 99_990 * 32, 7 * 32, 8 * 32); // a duplicate: both positions are leaves; lookups answer the first
+    const leafAt = (i: number) => packed.toString("hex", i * 32, i * 32 + 32);
+    const res = await buildBatchBytes(packed, `address=${bob.address}&metadata=${encodeURIComponent('{"lot":"7"}')}`);
     expect(res.status, res.text).to.equal(200);
     const body = res.json as BatchBody;
-    expect(body.leafCount).to.equal(2500);
+    expect(body.leafCount).to.equal(n);
+    expect(body.merkleRoot).to.equal(hex(rootOfLevels(treeLevels(hashPackedLeaves(packed)))));
     const txId = await w.signAndSubmit(body.unsignedTransaction!, [bob]);
     await w.confirm(txId);
-    for (const i of [7, 1023, 1024, 2047, 2048, 2499]) {
-      const leaf = hex(leaves[i]!);
+    const random = Array.from({ length: 12 }, () => Math.floor(Math.random() * n));
+    for (const i of [7, 255, 256, 65_535, 65_536, 99_839, 99_840, n - 1, ...random]) {
+      if (i === 99_990) continue;
+      const leaf = leafAt(i);
       const [record] = await anchored(leaf);
-      expect(record).to.include({ merkleRoot: body.merkleRoot, leafIndex: i, treeSize: 2500 });
+      expect(record).to.include({ merkleRoot: body.merkleRoot, leafIndex: i, treeSize: n, transactionHash: txId });
       const [p] = (await proof(leaf)).json as AnchoredProof[];
       expect(checkInclusionProof(p), `leaf ${i}`).to.deep.equal({ valid: true });
+      expect(p!.path.length).to.be.at.most(17);
     }
-    expect((await anchored(hex(leaves[2400]!)))[0]!.leafIndex).to.equal(7);
+    expect((await anchored(leafAt(99_990)))[0]!.leafIndex).to.equal(7);
   });
 
   it("says a leaf is not anchored while its root's transaction is rolled back, and anchored again once it is back", async () => {
