@@ -5,8 +5,8 @@
  *   CHUNK_LEAVES-leaf subtrees up to the root;
  * - `merkle_leaf_chunks`: the submitted hashes in chunks of CHUNK_LEAVES, from which the lower part of a path is
  *   recomputed (one chunk: at most 2 × CHUNK_LEAVES hashes);
- * - `merkle_leaf_buckets`: the leaf → (tree, index) index, leaves grouped by the first hex digits of the hash so a
- *   lookup reads one small document per tree that has leaves with that prefix.
+ * - `merkle_leaf_buckets`: the leaf → (tree, index) index, leaves grouped by the first 2 to 4 hex digits of the hash
+ *   so a lookup reads one small document per tree that has leaves with that prefix.
  * The tree document is written last: a tree is served only once all its parts are stored.
  */
 import { createHash } from "node:crypto";
@@ -18,6 +18,11 @@ export const CHUNK_LEAVES = 256;
 const CHUNK_LEVEL = Math.log2(CHUNK_LEAVES);
 /** Target size of a leaf-index bucket: the prefix grows (up to 4 hex digits) until buckets hold about this many. */
 const BUCKET_TARGET = 256;
+/**
+ * At least two digits even for small trees: a lookup reads the buckets of its prefixes in every tree, and an
+ * unprefixed bucket of each small tree would make every lookup read every small tree.
+ */
+const MIN_PREFIX_DIGITS = 2;
 const MAX_PREFIX_DIGITS = 4;
 /** Documents per insertMany call (bounded write batches). */
 const WRITE_BATCH = 256;
@@ -129,7 +134,7 @@ function bucketsOf(leaves: Buffer, digits: number): { bucket: string; hashes: st
 }
 
 function prefixDigitsFor(leafCount: number): number {
-  let digits = 0;
+  let digits = MIN_PREFIX_DIGITS;
   while (digits < MAX_PREFIX_DIGITS && leafCount / 16 ** digits > BUCKET_TARGET) digits++;
   return digits;
 }
@@ -199,7 +204,7 @@ export class MerkleTreeStore {
   async findLeaf(hashHex: string): Promise<LeafInclusion[]> {
     const h = hashHex.toLowerCase();
     if (!/^[0-9a-f]{64}$/.test(h)) return [];
-    const prefixes = Array.from({ length: MAX_PREFIX_DIGITS + 1 }, (_, d) => h.slice(0, d));
+    const prefixes = Array.from({ length: MAX_PREFIX_DIGITS - MIN_PREFIX_DIGITS + 1 }, (_, d) => h.slice(0, MIN_PREFIX_DIGITS + d));
     const docs = await this.buckets.find({ bucket: { $in: prefixes } });
     const firstIndex = new Map<string, number>();
     for (const doc of docs) {
