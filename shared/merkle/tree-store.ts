@@ -10,7 +10,7 @@
  * The tree document is written last: a tree is served only once all its parts are stored.
  */
 import { createHash } from "node:crypto";
-import type { Collection, Store, StoredDocument } from "../store";
+import { isDuplicateKeyError, type Collection, type Store, type StoredDocument } from "../store";
 import { hashPackedLeaves, inclusionPath, MERKLE_SCHEME, NODE_BYTES, rootOfLevels, treeLevels } from "./merkle-tree";
 
 /** Leaves per stored chunk: a power of two, so a full chunk is one complete subtree of the batch tree. */
@@ -156,12 +156,13 @@ export class MerkleTreeStore {
     return (await this.trees.findOne({ _id: treeId })) !== undefined;
   }
 
-  /** Stores a tree; storing the same tree again changes nothing. */
+  /**
+   * Stores a tree; storing the same tree again changes nothing. Every document's id and content follow from the
+   * tree, so what an interrupted or concurrent save of the same tree wrote is exactly what this one writes: such
+   * documents are kept, not rewritten.
+   */
   async save(tree: BuiltTree): Promise<void> {
     if (await this.has(tree.treeId)) return;
-    // Leftovers of an interrupted save of this tree go first, so the inserts below cannot collide.
-    await this.chunks.deleteMany({ treeId: tree.treeId });
-    await this.buckets.deleteMany({ treeId: tree.treeId });
     const hex = tree.leaves.toString("hex");
     const chunkHex = CHUNK_LEAVES * NODE_BYTES * 2;
     const chunkDocs: ChunkDoc[] = [];
@@ -181,19 +182,36 @@ export class MerkleTreeStore {
     await this.insertAll(this.buckets, bucketDocs);
 
     const upperLevels = tree.levels.length > CHUNK_LEVEL + 1 ? tree.levels.slice(CHUNK_LEVEL).map((l) => l.toString("hex")) : [];
-    await this.trees.insertOne({
-      _id: tree.treeId,
-      root: tree.root.toString("hex"),
-      leafCount: tree.leafCount,
-      scheme: MERKLE_SCHEME,
-      prefixDigits: digits,
-      upperLevels,
-      createdAt: this.now(),
-    });
+    await this.insertAll(this.trees, [
+      {
+        _id: tree.treeId,
+        root: tree.root.toString("hex"),
+        leafCount: tree.leafCount,
+        scheme: MERKLE_SCHEME,
+        prefixDigits: digits,
+        upperLevels,
+        createdAt: this.now(),
+      },
+    ]);
   }
 
+  /** Inserts in bounded batches; a batch that meets documents already stored is inserted one by one around them. */
   private async insertAll<T extends StoredDocument>(collection: Collection<T>, docs: readonly T[]): Promise<void> {
-    for (let i = 0; i < docs.length; i += WRITE_BATCH) await collection.insertMany(docs.slice(i, i + WRITE_BATCH));
+    for (let i = 0; i < docs.length; i += WRITE_BATCH) {
+      const batch = docs.slice(i, i + WRITE_BATCH);
+      try {
+        await collection.insertMany(batch);
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        for (const doc of batch) {
+          try {
+            await collection.insertOne(doc);
+          } catch (one) {
+            if (!isDuplicateKeyError(one)) throw one;
+          }
+        }
+      }
+    }
   }
 
   /** Every stored tree holding this 32-byte hash (its first index in each), with the inclusion path. */

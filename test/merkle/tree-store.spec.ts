@@ -69,6 +69,15 @@ function describeTreeStore(label: string, open: () => Promise<Store>): void {
       expect(treeIdOf(tree.root, 301)).to.not.equal(tree.treeId);
     });
 
+    it("stores a tree completely and once when two saves of it run at the same time", async () => {
+      const tree = buildTree(randomBytes(32 * 1500));
+      await Promise.all([trees.save(tree), trees.save(buildTree(Buffer.from(tree.leaves)))]);
+      expect(await store.collection("merkle_trees").count({})).to.equal(1);
+      expect(await store.collection("merkle_leaf_chunks").count({})).to.equal(Math.ceil(1500 / CHUNK_LEAVES));
+      for (const i of [0, 777, 1499])
+        expect((await trees.inclusion(tree.treeId, i))?.path).to.deep.equal(inclusionPath(tree.levels, i).map(hex));
+    });
+
     it("serves nothing of a tree whose save did not finish, and completes it when saved again", async () => {
       const tree = buildTree(randomBytes(32 * 600));
       await trees.save(tree);
