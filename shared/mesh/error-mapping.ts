@@ -223,6 +223,21 @@ export function toHttpErrorReply(err: unknown): HttpErrorReply {
     };
   }
 
+  // A call whose params exceed the NATS server's max_payload (a large Merkle batch in scale mode): the request is
+  // too large for this deployment, not a server failure.
+  if (e.name === "NatsError" && e.code === "MAX_PAYLOAD_EXCEEDED") {
+    return {
+      status: 413,
+      body: {
+        error: "PAYLOAD_TOO_LARGE",
+        message:
+          "The request is larger than the message bus between the gateway and the services accepts (NATS max_payload): send a smaller batch, or raise max_payload.",
+      },
+      headers: {},
+      log: "warn",
+    };
+  }
+
   if (type === "QUEUE_FULL") {
     return {
       status: 503,

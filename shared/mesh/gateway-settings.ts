@@ -8,7 +8,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { Errors, type Service } from "moleculer";
 import type { ApiRouteSchema, ApiSettingsSchema } from "moleculer-web";
 import type { AppConfig } from "../config/config";
-import { BODY_LIMIT_BYTES, createBodyReader, type BodyState } from "./body-reader";
+import { BODY_LIMIT_BYTES, createBodyReader, type BodyState, type RouteBodyPolicy } from "./body-reader";
 import { DomainError, TypedError } from "../domain/errors";
 import { findHealthMiddleware, PROTOCOL_DEPLOYMENT_CHECK } from "./health-middleware";
 import { httpStatusOfError, toHttpErrorReply, type HttpErrorReply } from "./error-mapping";
@@ -265,7 +265,9 @@ function beforeCall(adminApiKey: string | null, trustProxy: number) {
       const given = presentedApiKey(req);
       if (given === undefined || !sameSecret(given, adminApiKey)) throw new UnauthorizedError();
     }
-    if (spec.wholeBodyAs !== undefined) {
+    if (spec.binaryBodyAs !== undefined && greq.$binaryBody !== undefined) {
+      greq.$params[spec.binaryBodyAs] = greq.$binaryBody;
+    } else if (spec.wholeBodyAs !== undefined) {
       const value = greq.$bodyError !== undefined ? greq.$rawBody : greq.body;
       if (value !== undefined) greq.$params[spec.wholeBodyAs] = value;
     } else if (greq.$bodyError !== undefined) {
@@ -277,10 +279,18 @@ function beforeCall(adminApiKey: string | null, trustProxy: number) {
   };
 }
 
-/** The body reader, told by the resolved route whether raw text is accepted besides JSON. */
+/** The body reader, told by the resolved route what it accepts besides JSON, and its own limits. */
 function readBodyForRoute(limitBytes: number) {
   return function readBody(this: GatewayThis, req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void {
-    createBodyReader(limitBytes, () => routeSpecOf(this, req)?.wholeBodyAs !== undefined)(req, res, next);
+    createBodyReader(limitBytes, () => {
+      const spec = routeSpecOf(this, req);
+      const policy: RouteBodyPolicy = {
+        acceptsRawText: spec?.wholeBodyAs !== undefined,
+        acceptsOctetStream: spec?.binaryBodyAs !== undefined,
+      };
+      if (spec?.bodyLimitBytes !== undefined) policy.limitBytes = spec.bodyLimitBytes;
+      return policy;
+    })(req, res, next);
   };
 }
 

@@ -111,9 +111,12 @@ function responsesOf(route: RouteSpec, opts: OpenApiOptions): Json {
       ...(own.length > 0 ? [failureOf(route.failureSchema ?? "Error", own, status)] : []),
       ...(gateway.length > 0 ? [failureOf("Error", gateway, status)] : []),
     ];
+    const routeLimits = route.bodyLimitBytes;
     const limits =
       status === 413
-        ? ` (over ${Math.round(opts.bodyLimitBytes / 1024)} KiB)`
+        ? routeLimits
+          ? ` (JSON over ${Math.round(routeLimits.json / 1024)} KiB${routeLimits.binary !== undefined ? `, bytes over ${Math.round(routeLimits.binary / 1024)} KiB` : ""})`
+          : ` (over ${Math.round(opts.bodyLimitBytes / 1024)} KiB)`
         : status === 429 && opts.rateLimitPostPerMinute > 0
           ? ` (more than ${opts.rateLimitPostPerMinute} POST requests per minute from one client)`
           : "";
@@ -163,7 +166,10 @@ function operation(route: RouteSpec, opts: OpenApiOptions): Json {
         : {
             required: route.request !== "none",
             description: route.request ?? "",
-            content: { "application/json": { schema: { type: "object" } } },
+            content: {
+              "application/json": { schema: { type: "object" } },
+              ...(route.binaryBodyAs !== undefined ? { "application/octet-stream": { schema: { type: "string", format: "binary" } } } : {}),
+            },
           };
   }
   if (route.auth === "admin" && opts.adminKeyConfigured) op.security = [{ adminApiKey: [] }];

@@ -51,7 +51,7 @@ const buildTransactionResponse = object(
   ["unsignedTransaction", "type", "status"],
 );
 
-const certificateRecord = object({
+const certificateFields = {
   hash: { type: "string", pattern: HEX },
   address: string,
   issuer: { type: "string", pattern: HASH_28 },
@@ -63,6 +63,30 @@ const certificateRecord = object({
   metadata: string,
   bootstrapTokenName: nullable(string),
   algorithm: string,
+};
+/** A hash anchored inside a Merkle batch: the anchoring certificate's record (its `hash` is the root) plus these. */
+const batchFields = {
+  merkleRoot: { type: "string", pattern: HASH_32 },
+  treeId: { type: "string", pattern: "^[0-9a-f]{32}$" },
+  leafIndex: integer,
+  treeSize: integer,
+  proof: { type: "array", items: { type: "string", pattern: HASH_32 } },
+};
+const certificateRecord = object({ ...certificateFields, ...batchFields }, Object.keys(certificateFields));
+
+const batchProof = object({
+  scheme: { type: "string", enum: ["merkle-sha256-rfc9162"] },
+  leaf: { type: "string", pattern: HASH_32 },
+  leafIndex: integer,
+  treeSize: integer,
+  path: { type: "array", items: { type: "string", pattern: HASH_32 } },
+  root: { type: "string", pattern: HASH_32 },
+  treeId: { type: "string", pattern: "^[0-9a-f]{32}$" },
+  transactionHash: { type: "string", pattern: HASH_32 },
+  blockHash: { type: "string", pattern: HASH_32 },
+  blockNumber: integer,
+  slot: integer,
+  creationTime: integer,
 });
 
 const credential = object(
@@ -142,6 +166,16 @@ export const RESPONSE_SCHEMAS = {
     ],
   ),
   BuildTransactionResponse: buildTransactionResponse,
+  BatchBuildResponse: {
+    allOf: [
+      buildTransactionResponse,
+      object({
+        merkleRoot: { type: "string", pattern: HASH_32 },
+        treeId: { type: "string", pattern: "^[0-9a-f]{32}$" },
+        leafCount: integer,
+      }),
+    ],
+  },
   MintConnectedGoodsResponse: {
     allOf: [
       buildTransactionResponse,
@@ -167,6 +201,7 @@ export const RESPONSE_SCHEMAS = {
   }),
   CertificateRecord: certificateRecord,
   CertificateRecords: { type: "array", minItems: 1, items: certificateRecord },
+  BatchProofs: { type: "array", minItems: 1, items: batchProof },
   UserActionChallenge: object(
     {
       address: string,

@@ -11,6 +11,7 @@
  */
 import type { ServiceName } from "../config/service-names";
 import type { SchemaName } from "./response-schemas";
+import { BATCH_BINARY_BODY_LIMIT_BYTES, BATCH_JSON_BODY_LIMIT_BYTES } from "../merkle/batch-limits";
 
 export type HttpMethod = "GET" | "POST";
 
@@ -57,11 +58,19 @@ export interface RouteSpec {
   readonly requiresProtocol?: true;
   /** The whole body (any JSON value, or raw text) is passed to the action as this param. */
   readonly wholeBodyAs?: string;
+  /**
+   * An `application/octet-stream` body is accepted too and passed to the action, as bytes, in this param (the
+   * other params then come from the query string).
+   */
+  readonly binaryBodyAs?: string;
+  /** This route's body limits, above the gateway's default (raised only for routes that need it). */
+  readonly bodyLimitBytes?: { readonly json: number; readonly binary?: number };
   /** Params the gateway adds to every call of this route (one action serving several paths). */
   readonly fixedParams?: Readonly<Record<string, string>>;
 }
 
 const TX_HASH = "^[0-9a-fA-F]{64}$";
+const BATCH_BODY_LIMITS = { json: BATCH_JSON_BODY_LIMIT_BYTES, binary: BATCH_BINARY_BODY_LIMIT_BYTES } as const;
 
 /** What every connected-goods build can answer about its request, and what a build of a wallet's transaction can. */
 const GOODS_REQUEST_ERRORS = ["INVALID_PASSWORD", "INVALID_CONTEXT", "INVALID_SOCIAL_HUB", "INVALID_ADDRESS", "NOT_CONFIGURED"] as const;
@@ -138,6 +147,36 @@ export const ROUTES = [
   },
   {
     method: "POST",
+    path: "/batch/build",
+    requiresProtocol: true,
+    action: "tx-builder.buildBatch",
+    tag: "batch",
+    summary: "Build the anchoring of a Merkle batch of up to 1,000,000 hashes (one certificate: the tree's root)",
+    request:
+      "BatchBuildRequest { address, hashes: [64-hex…], algorithm?: merkle-sha256-rfc9162, metadata?, stateId? } as JSON, or the hashes as application/octet-stream (32 bytes each, back to back) with address, metadata and stateId in the query string",
+    response: "BuildTransactionResponse plus merkleRoot, treeId, leafCount",
+    statuses: {
+      400: "malformed hashes, empty batch, more than 1,000,000 hashes (maxHashes), or a refused build",
+      409: "PENDING_TRANSACTION",
+    },
+    query: [
+      { name: "address", required: false, description: "with an application/octet-stream body: the wallet address that pays and signs" },
+      {
+        name: "metadata",
+        required: false,
+        description: "with an application/octet-stream body: the certificate metadata (JSON object text)",
+      },
+      { name: "stateId", required: false, description: "with an application/octet-stream body: the state to use" },
+    ],
+    responseSchema: "BatchBuildResponse",
+    errors: ["ERROR", "UNKNOWN_ERROR", "INSUFFICIENT_FUNDS", "COLLATERAL_REQUIRED", "PENDING_TRANSACTION"],
+    failureSchema: "BuildFailure",
+    binaryBodyAs: "hashes",
+    bodyLimitBytes: BATCH_BODY_LIMITS,
+    implemented: true,
+  },
+  {
+    method: "POST",
     path: "/transaction/submit",
     action: "submitter.submit",
     tag: "transaction",
@@ -204,6 +243,20 @@ export const ROUTES = [
     statuses: { 404: "not found" },
     pathPatterns: { transactionHash: TX_HASH },
     responseSchema: "CertificateRecord",
+    errors: ["NOT_FOUND"],
+    implemented: true,
+  },
+  {
+    method: "GET",
+    path: "/proof/{hash}",
+    action: "verifier.proof",
+    tag: "verify",
+    summary: "Inclusion proof of a hash anchored inside a Merkle batch, checkable offline",
+    response:
+      "array of proofs (one per anchored batch holding the hash): scheme, leaf, leafIndex, treeSize, path, root, treeId and the anchoring transaction",
+    statuses: { 404: "no anchored batch holds this hash (or its anchoring transaction is not on chain)" },
+    pathPatterns: { hash: TX_HASH },
+    responseSchema: "BatchProofs",
     errors: ["NOT_FOUND"],
     implemented: true,
   },
