@@ -3,3 +3,5 @@ export * from "./layout";
 export * from "./list-view";
 export * from "./list-store";
 export * from "./list-plugin";
+export * from "./list-source";
+export * from "./transaction-parts";
