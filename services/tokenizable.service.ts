@@ -7,25 +7,54 @@
 import type { Context, ServiceSchema } from "moleculer";
 import { createChainClient, type ChainClient } from "../shared/chain";
 import { networkIdOfNetwork } from "../shared/config/network";
-import { stillStarting } from "../shared/domain/errors";
+import { notFound, stillStarting } from "../shared/domain/errors";
+import { TX_HASH_PARAM } from "../shared/mesh/action-params";
+import type { TransactionRecord } from "../shared/records/protocol-records";
 import { InflightRegistry } from "../shared/inflight";
 import { createIssuanceEnv } from "../shared/issuance";
 import { httpStatusOfType } from "../shared/mesh/error-mapping";
 import { addReadinessCheck } from "../shared/mesh/health-middleware";
-import { defineRouteActions } from "../shared/mesh/route-actions";
+import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import type { BootstrapInfo, LibraryEntry, PointerInfo, StateInfo } from "../shared/records/protocol-records";
-import { indexerListSource } from "../shared/sorted-list";
+import { chainRebuildPorts, indexerListSource, ListBuildLog, rebuildBeaten, rebuildLogged, type Rebuilder } from "../shared/sorted-list";
 import { handleTokenizableBuild, TokenizableScripts, tokenizableStatus, type TokenizableEnv } from "../shared/tokenizable";
 import type { CertificateRecord } from "../shared/verifier/certificate-projection";
 
 type Meta = { $statusCode?: number; $responseType?: string; $responseHeaders?: Record<string, string> };
 
 export default function createTokenizableService(deps: ServiceDeps): ServiceSchema {
-  const locals: { env?: TokenizableEnv; client?: ChainClient } = {};
+  const locals: { env?: TokenizableEnv; client?: ChainClient; log?: ListBuildLog; checking?: Promise<unknown> } = {};
   const envOf = (): TokenizableEnv => {
     if (!locals.env) throw stillStarting("tokenizable");
     return locals.env;
+  };
+  const logOf = (): ListBuildLog => {
+    if (!locals.log) throw stillStarting("tokenizable");
+    return locals.log;
+  };
+  const rebuilder = (env: TokenizableEnv): Rebuilder => ({
+    build: (body) => handleTokenizableBuild(env, body),
+    expireInflight: () => env.issuance.registry.expire(),
+  });
+  /** One check of the logged builds at a time; a block or rollback meanwhile is covered by the next one. */
+  const checkBeaten = (broker: Context["broker"], logger: Context["broker"]["logger"]): void => {
+    const { env, log } = locals;
+    if (!env || !log || locals.checking) return;
+    const ports = chainRebuildPorts(
+      env.issuance.chain,
+      async (id) => (await broker.call<TransactionRecord | null, { id: string }>("indexer.transaction", { id })) !== null,
+    );
+    locals.checking = rebuildBeaten(rebuilder(env), log, ports)
+      .catch((err: unknown) =>
+        logger.warn("Rebuilding beaten tokenizable builds failed", { error: err instanceof Error ? err.message : String(err) }),
+      )
+      .finally(() => (locals.checking = undefined));
+  };
+  const onChainEvent = {
+    handler(this: { broker: Context["broker"]; logger: Context["broker"]["logger"] }) {
+      checkBeaten(this.broker, this.logger);
+    },
   };
   const networkId = networkIdOfNetwork(deps.config.network);
   const scripts = new TokenizableScripts(networkId);
@@ -45,6 +74,7 @@ export default function createTokenizableService(deps: ServiceDeps): ServiceSche
               return { ...out.data, error: out.error, message: out.message };
             }
             const b = out.built;
+            await logOf().record(b.txId, ctx.params ?? {}, b.spends, b.policyId);
             ctx.meta.$responseHeaders = { "X-Policy-Id": b.policyId };
             if (out.form === "reference") {
               ctx.meta.$responseType = "text/plain; charset=utf-8";
@@ -73,8 +103,26 @@ export default function createTokenizableService(deps: ServiceDeps): ServiceSche
         metadataScript: {
           handler: () => ({ scriptHash: scripts.metadata.hash, address: scripts.metadata.address }),
         },
+        pending: {
+          params: { txHash: TX_HASH_PARAM },
+          async handler(ctx: Context<{ txHash: string }>) {
+            const b = await logOf().find(ctx.params.txHash.toLowerCase());
+            if (!b?.rebuilt) throw notFound(`nothing was rebuilt for transaction ${ctx.params.txHash.toLowerCase()}`);
+            return { rebuiltTransaction: b.rebuilt };
+          },
+        },
+      }),
+      ...internalActions({
+        /** The submitter's question after refusing a transaction whose inputs are taken: can it be rebuilt? */
+        rebuild: {
+          params: { txHash: TX_HASH_PARAM },
+          async handler(ctx: Context<{ txHash: string }>) {
+            return (await rebuildLogged(rebuilder(envOf()), logOf(), ctx.params.txHash.toLowerCase())) ?? null;
+          },
+        },
       }),
     },
+    events: { "chain.block": onChainEvent, "chain.rollback": onChainEvent },
     async started() {
       const store = await deps.resources.store();
       const chain = await deps.resources.chain();
@@ -98,6 +146,7 @@ export default function createTokenizableService(deps: ServiceDeps): ServiceSche
           protocol: () => broker.call<{ pointer: PointerInfo | null; library: LibraryEntry[] }>("indexer.protocol"),
         },
       });
+      locals.log = await ListBuildLog.open(store, "tokenizable", deps.now);
       locals.env = {
         issuance,
         lists: indexerListSource("tokenizable", (action, params) => broker.call(action, params)),

@@ -684,6 +684,19 @@ export const ROUTES = [
     responseSchema: "TokenizableMetadataScript",
     implemented: true,
   },
+  {
+    method: "GET",
+    path: "/extension/tokenizable-certificate/pending/{txHash}",
+    action: "tokenizable.pending",
+    tag: "tokenizable-certificate",
+    summary: "The replacement of a tokenizable transaction that lost its list entry to another transaction",
+    response: "{ rebuiltTransaction }: the unsigned replacement to sign and submit",
+    responseSchema: "FractionizedPending",
+    errors: ["NOT_FOUND"],
+    statuses: { 404: "nothing was rebuilt for that transaction (it is unknown, too old, or has not lost its entry)" },
+    pathPatterns: { txHash: TX_HASH },
+    implemented: true,
+  },
 
   // ── statistics ──────────────────────────────────────────────────────────────────────────────────
   {

@@ -5,3 +5,5 @@ export * from "./list-store";
 export * from "./list-plugin";
 export * from "./list-source";
 export * from "./transaction-parts";
+export * from "./build-log";
+export * from "./rebuild";
