@@ -56,7 +56,7 @@ export function createLostRequestMiddleware(): Middleware {
       broker.localBus.on("$node.connected", seen);
       broker.localBus.on("$node.updated", seen);
     },
-    started(broker: ServiceBroker) {
+    async started(broker: ServiceBroker) {
       // Moleculer's NATS transporter does not report reconnections; the NATS client's status stream does. After
       // one, this node announces itself and asks every node to do so: whichever side reconnected last, the nodes
       // hear from each other once both are back, and only then are the lost requests sent again.

@@ -15,7 +15,7 @@ import { createStore, type Store } from "../../../shared/store";
 import type { Wallet } from "../../../shared/wallet";
 import { http, pollUntil } from "../../../fixtures/mesh/helpers";
 import { startMesh, type RunningMesh } from "../../../fixtures/mesh/mesh-harness";
-import { defaultBootstrap, ProtocolFixture } from "../../../fixtures/onchain/protocol-fixture";
+import { defaultBootstrap, ProtocolFixture, type StateUtxo } from "../../../fixtures/onchain/protocol-fixture";
 import type { ServiceName } from "../../../shared/config/service-names";
 import { deploymentEnv } from "../../support/deployed-mesh";
 
@@ -47,7 +47,7 @@ async function snapshot(store: Store): Promise<Record<string, string[]>> {
       // the fact log's rollback markers record history, not chain content
       .filter((d) => (d as { kind?: string }).kind !== "rollback")
       .map((d) => {
-        const { _id, seq: _seq, ...rest } = d as Record<string, unknown>;
+        const { _id, seq: _seq, ...rest } = d as unknown as Record<string, unknown>;
         // fact ids carry the transaction id and position (deterministic); other ids may be counters
         return JSON.stringify(name === "indexer_facts" ? rest : { _id, ...rest });
       })
@@ -135,12 +135,12 @@ describe("fault campaign: rollbacks of 1, 3 and 10 blocks across every kind of p
     const blocks: OnchainCertificate[][] = [];
     const auth = cert(alice, { uv_tid: "IdentityAuth", t: "AUTH", ct: `ROUND${round}` });
     const first = [cert(alice)];
-    let a = await f.mintState(alice, first);
+    let a: StateUtxo = await f.mintState(alice, first);
     blocks.push(first);
     a = (await f.update(a, alice, [auth])).state;
     blocks.push([auth]);
     const bobCerts = [cert(bob)];
-    let b = await f.mintState(bob, bobCerts);
+    let b: StateUtxo = await f.mintState(bob, bobCerts);
     blocks.push(bobCerts);
     const revoke = cert(alice, { uv_tid: "IdentityAuth", t: "REVOKE", th: auth.hash });
     a = (await f.update(a, alice, [revoke])).state;
