@@ -37,7 +37,7 @@ describe("fault campaign: load, 20 wallets × 10 certificates through two tx-bui
   it("loses nothing, answers no 5xx, and every build is 200 or 409", async () => {
     const wallets = Array.from({ length: WALLETS }, () => Wallet.fromMnemonic(generateMnemonic()));
     await sys.fund(wallets);
-    const clients = wallets.map((wallet) => new IssuingWallet({ api: () => sys.api, wallet, retryMs: 250 }));
+    const clients = wallets.map((wallet) => new IssuingWallet({ api: () => sys.api, wallet, retryMs: 250, confirmPollMs: 250 }));
     const started = Date.now();
     await Promise.all(
       clients.map(async (c, w) => {
