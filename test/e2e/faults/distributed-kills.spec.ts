@@ -3,8 +3,9 @@
  * tx-builder, submitter, indexer, verifier, user-state; library, credential and stats together), the devnet in its
  * own. While five wallets issue certificates without pause, the campaign kills each service process in turn with
  * SIGKILL and restarts it on its DATA_DIR, then restarts the NATS server, then kills and restarts the devnet
- * (its chain persisted under its data folder) while the indexer follows it. After every fault each wallet must
- * confirm a new certificate within one minute of the restart; at the end no confirmed certificate is lost (each
+ * (its chain persisted under its data folder) while the indexer follows it, then freezes it for five seconds. After
+ * every fault each wallet must confirm a new certificate within one minute of the restart; at the end no confirmed
+ * certificate is lost (each
  * still confirms and verifies), no input was spent twice, and the restarted read side caught up.
  */
 import { expect } from "chai";
@@ -105,6 +106,14 @@ describe("fault campaign: kill -9 of each service process, NATS and devnet resta
     await new Promise((r) => setTimeout(r, 500));
     await sys.startDevnet();
     await everyWalletIssues("devnet restart");
+  });
+
+  it("the devnet frozen (SIGSTOP) for five seconds, its connections open but silent: every wallet issues again within a minute", async () => {
+    await everyWalletIssues("warm-up before freezing the devnet");
+    sys.devnet.child.kill("SIGSTOP");
+    await new Promise((r) => setTimeout(r, 5000));
+    sys.devnet.child.kill("SIGCONT");
+    await everyWalletIssues("devnet frozen 5 s");
   });
 
   it("lost no confirmed certificate and spent no input twice", async () => {
