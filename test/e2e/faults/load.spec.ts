@@ -70,5 +70,8 @@ describe("fault campaign: load, 20 wallets × 10 certificates through two tx-bui
         `(${builds.filter((b) => b.status === 409).length} × 409); build latency p50 ${percentile(ok, 50)} ms, p99 ${percentile(ok, 99)} ms; ` +
         `replicas ${JSON.stringify(sys.buildsServed)}\n`,
     );
+    const conflicts = new Map<string, number>();
+    for (const c of clients) for (const [k, n] of c.conflicts) conflicts.set(k, (conflicts.get(k) ?? 0) + n);
+    for (const [k, n] of conflicts) process.stdout.write(`      409 × ${n}: ${k}\n`);
   });
 });
