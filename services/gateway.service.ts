@@ -24,6 +24,7 @@ import type { CertificateRecord } from "../shared/verifier/certificate-projectio
 
 /** Extension identifiers of GET /extensions and the service that provides each (docs/api.md#extensions). */
 export const EXTENSION_SERVICES = {
+  "connected-goods": "connected-goods",
   "fractionized-certificate": "fractionized",
   "tokenizable-certificate": "tokenizable",
 } as const;

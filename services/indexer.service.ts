@@ -16,6 +16,7 @@ import { currentPointer, libraryEntries, liveBootstraps, liveStates } from "../s
 import { networkIdOfNetwork } from "../shared/config/network";
 import { protocolViewOf } from "../shared/indexer/protocol-view";
 import { slotToTimeFrom } from "../shared/indexer/slot-time";
+import { currentBatch, hubsOfBatch } from "../shared/connected-goods/goods-state";
 import { createLookupPlugin } from "../shared/lookups/lookup-plugin";
 import { LookupStore } from "../shared/lookups/lookup-store";
 import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
@@ -123,6 +124,16 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
               stateScriptHashes: view.stateScriptHashes,
             };
           },
+        },
+        /** A connected-goods batch's current output (null: unknown or closed). */
+        goodsBatch: {
+          params: { batchId: { type: "string", length: 64, hex: true } },
+          handler: (ctx: Context<{ batchId: string }>) => currentBatch(indexerOf().log, ctx.params.batchId.toLowerCase()),
+        },
+        /** The social hubs minted from a batch, each at its current output. */
+        goodsHubs: {
+          params: { batchId: { type: "string", length: 64, hex: true } },
+          handler: (ctx: Context<{ batchId: string }>) => hubsOfBatch(indexerOf().log, ctx.params.batchId.toLowerCase()),
         },
         pluginSnapshot: { handler: () => locals.pipeline.snapshot() },
       }),

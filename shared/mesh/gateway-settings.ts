@@ -124,6 +124,11 @@ function replyFor(service: GatewayThis, req: GatewayRequest, err: unknown): Http
   return { ...reply, body: { error: "NOT_FOUND", message: `No route ${req.method} ${path}.` } };
 }
 
+/** A connected-goods read carries the item id, or the claiming password itself, as its last segment: never log it. */
+export function redactPath(method: string | undefined, path: string): string {
+  return method === "GET" ? path.replace(/(\/extension\/connected-goods\/[^/]+\/)[^/]+$/, "$1<itemId>") : path;
+}
+
 /** Global error writer (moleculer-web `onError`): every error response of the gateway goes through here. */
 function onError(this: GatewayThis, req: IncomingMessage, res: ServerResponse, err: unknown): void {
   const greq = req as GatewayRequest;
@@ -140,7 +145,7 @@ function onError(this: GatewayThis, req: IncomingMessage, res: ServerResponse, e
     // Never the body or query: they may hold passwords or signatures.
     const entry = {
       method: req.method,
-      path: greq.parsedUrl ?? (req.url ?? "").split("?")[0],
+      path: redactPath(req.method, greq.parsedUrl ?? (req.url ?? "").split("?")[0] ?? ""),
       status: reply.status,
       name: e.name,
       type: e.type,

@@ -22,6 +22,24 @@ const object = (properties: Record<string, Schema>, required: readonly string[] 
 });
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
+/** The profile fields of a SocialHub, in datum order ("" when unset). */
+const SOCIAL_HUB_FIELDS = [
+  "picture",
+  "name",
+  "subtitle",
+  "x",
+  "telegram",
+  "discord",
+  "youtube",
+  "website",
+  "email",
+  "ada_handle",
+  "reddit",
+  "instagram",
+  "github",
+  "linkedin",
+] as const;
+
 const buildTransactionResponse = object(
   {
     unsignedTransaction: nullable({ type: "string", pattern: HEX }),
@@ -83,6 +101,18 @@ export const RESPONSE_SCHEMAS = {
   OpenApiDocument: object({ openapi: string, info: { type: "object" }, paths: { type: "object" } }),
   Extensions: { type: "object", additionalProperties: { type: "boolean" } },
   BuildTransactionResponse: buildTransactionResponse,
+  MintConnectedGoodsResponse: {
+    allOf: [
+      buildTransactionResponse,
+      object({ batch_id: { type: "string", pattern: HASH_32 }, batchId: { type: "string", pattern: HASH_32 }, items: integer }),
+    ],
+  },
+  SocialHub: object({
+    owner: string,
+    batch_id: { type: "string", pattern: HASH_32 },
+    item_name: string,
+    ...Object.fromEntries(SOCIAL_HUB_FIELDS.map((f) => [f, string])),
+  }),
   /** A build that produced no transaction: the build response plus `error` and `message`. */
   BuildFailure: { allOf: [ref("Error"), buildTransactionResponse] },
   SubmitResponse: object({ transactionHash: { type: "string", pattern: HASH_32 } }),

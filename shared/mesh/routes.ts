@@ -61,6 +61,10 @@ export interface RouteSpec {
 
 const TX_HASH = "^[0-9a-fA-F]{64}$";
 
+/** What every connected-goods build can answer about its request, and what a build of a wallet's transaction can. */
+const GOODS_REQUEST_ERRORS = ["INVALID_PASSWORD", "INVALID_CONTEXT", "INVALID_SOCIAL_HUB", "INVALID_ADDRESS", "NOT_CONFIGURED"] as const;
+const GOODS_BUILD_ERRORS = ["ERROR", "UNKNOWN_ERROR", "INSUFFICIENT_FUNDS", "COLLATERAL_REQUIRED", "PENDING_TRANSACTION"] as const;
+
 const pluginListRoutes = (segment: string, label: string) =>
   [
     {
@@ -109,7 +113,7 @@ export const ROUTES = [
     action: "gateway.extensions",
     tag: "meta",
     summary: "Which extensions this instance runs",
-    response: "object: extension identifier → enabled (fractionized-certificate, tokenizable-certificate)",
+    response: "object: extension identifier → enabled (connected-goods, fractionized-certificate, tokenizable-certificate)",
     responseSchema: "Extensions",
     implemented: true,
   },
@@ -442,10 +446,12 @@ export const ROUTES = [
     requiresProtocol: true,
     action: "connected-goods.mintBatch",
     tag: "connected-goods",
-    summary: "Build the mint of a batch of connected goods",
-    request: "MintConnectedGoodsRequest (goods with asset name and claiming password)",
-    response: "MintConnectedGoodsResponse { unsigned_transaction, batch_id, status }",
-    implemented: false,
+    summary: "Build the mint of a batch of connected goods (the issuer is the address's payment key)",
+    request: "MintConnectedGoodsRequest { address, items: [{ asset_name, password }] }",
+    response: "BuildTransactionResponse + batch_id, batchId, items",
+    responseSchema: "MintConnectedGoodsResponse",
+    errors: [...GOODS_REQUEST_ERRORS, "INVALID_ITEMS", ...GOODS_BUILD_ERRORS],
+    implemented: true,
   },
   {
     method: "POST",
@@ -453,10 +459,12 @@ export const ROUTES = [
     requiresProtocol: true,
     action: "connected-goods.claimItem",
     tag: "connected-goods",
-    summary: "Build the claim of one item with its password",
-    request: "ClaimUpdateConnectedGoodsRequest { password, batch_id, user_address, social_hub }",
-    response: "unsigned transaction (CBOR hex)",
-    implemented: false,
+    summary: "Build the claim of one item with its password (returned signed by the item key)",
+    request: "ClaimUpdateConnectedGoodsRequest { password, batch_id, user_address, social_hub, asset_name? }",
+    response: "the claim transaction (CBOR hex text) with the item key's signature; the buyer's wallet adds its own",
+    responseType: "text/plain",
+    errors: [...GOODS_REQUEST_ERRORS, "WRONG_PASSWORD", "UNKNOWN_BATCH", "ITEM_ALREADY_CLAIMED", ...GOODS_BUILD_ERRORS],
+    implemented: true,
   },
   {
     method: "POST",
@@ -464,20 +472,37 @@ export const ROUTES = [
     requiresProtocol: true,
     action: "connected-goods.updateItem",
     tag: "connected-goods",
-    summary: "Build the update of a claimed item's social-hub data",
-    request: "ClaimUpdateConnectedGoodsRequest",
-    response: "unsigned transaction (CBOR hex)",
-    implemented: false,
+    summary: "Build the update of a claimed item's social hub (signed by its owner)",
+    request: "ClaimUpdateConnectedGoodsRequest { password, batch_id, user_address, social_hub }",
+    response: "unsigned transaction (CBOR hex text)",
+    responseType: "text/plain",
+    errors: [...GOODS_REQUEST_ERRORS, "WRONG_PASSWORD", "UNKNOWN_BATCH", "NOT_ITEM_OWNER", ...GOODS_BUILD_ERRORS],
+    implemented: true,
+  },
+  {
+    method: "POST",
+    path: "/extension/connected-goods/transfer/item",
+    requiresProtocol: true,
+    action: "connected-goods.transferItem",
+    tag: "connected-goods",
+    summary: "Build the transfer of a claimed item to a new owner (signed by its owner)",
+    request: "{ password, batch_id, user_address, new_owner_address }",
+    response: "unsigned transaction (CBOR hex text)",
+    responseType: "text/plain",
+    errors: [...GOODS_REQUEST_ERRORS, "WRONG_PASSWORD", "UNKNOWN_BATCH", "NOT_ITEM_OWNER", ...GOODS_BUILD_ERRORS],
+    implemented: true,
   },
   {
     method: "GET",
     path: "/extension/connected-goods/{batchIds}/{itemId}",
     action: "connected-goods.socialHub",
     tag: "connected-goods",
-    summary: "Decrypted social-hub data of an item",
+    summary: "Decrypted social-hub data of an item (itemId: SHA-256 hex of the password, or the password)",
     response: "SocialHub",
-    statuses: { 400: "decryption failed for this item id" },
-    implemented: false,
+    responseSchema: "SocialHub",
+    errors: ["INVALID_CONTEXT", "INVALID_PASSWORD", "WRONG_PASSWORD", "NOT_CONFIGURED"],
+    statuses: { 400: "malformed batch ids, or no claimed item of these batches opens with this item id" },
+    implemented: true,
   },
 
   // ── fractionized certificates ───────────────────────────────────────────────────────────────────

@@ -27,6 +27,7 @@ const CORE_SERVICES = [
   "indexer",
   "stats",
   "plugin-monitor",
+  "connected-goods",
 ] as const;
 
 describe("the whole core API: operator plugins and malformed input", function () {
