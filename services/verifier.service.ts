@@ -8,6 +8,7 @@ import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { CertificateProjection } from "../shared/verifier/certificate-projection";
 import { isShortCode } from "../shared/domain/short-code";
 import { ShortLinkResolver } from "../shared/short-links/short-link-resolver";
+import { certificateEtag, type CertificateAnswerMeta } from "../shared/mesh/read-caching";
 
 export default function createVerifierService(deps: ServiceDeps): ServiceSchema {
   let shortLinks: ShortLinkResolver | undefined;
@@ -20,24 +21,32 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
       });
       return certificates;
     },
-    routes: (ready) => ({
+    // Answers carry their ETag, and the fact sequence read before the projection, so the gateway can remember the
+    // validator (shared/mesh/validator-cache.ts).
+    routes: (ready, appliedSeq) => ({
       byHash: {
         params: { hash: DATA_HASH_PARAM },
-        async handler(ctx: Context<{ hash: string }>) {
-          const records = await ready().byHash(ctx.params.hash);
-          if (records.length === 0) throw notFound(`no certificate anchors the hash ${ctx.params.hash.toLowerCase()}`);
+        async handler(ctx: Context<{ hash: string }, CertificateAnswerMeta>) {
+          const seq = appliedSeq();
+          const { records, newest } = await ready().findByHash(ctx.params.hash);
+          if (!newest) throw notFound(`no certificate anchors the hash ${ctx.params.hash.toLowerCase()}`);
+          ctx.meta.$responseHeaders = { ETag: certificateEtag(newest) };
+          if (seq !== undefined) ctx.meta.$factSeq = seq;
           return records;
         },
       },
       byTransactionHash: {
         params: { transactionHash: TX_HASH_PARAM, dataHash: DATA_HASH_PARAM },
-        async handler(ctx: Context<{ transactionHash: string; dataHash: string }>) {
-          const record = await ready().byTransaction(ctx.params.transactionHash, ctx.params.dataHash);
-          if (!record)
+        async handler(ctx: Context<{ transactionHash: string; dataHash: string }, CertificateAnswerMeta>) {
+          const seq = appliedSeq();
+          const found = await ready().findByTransaction(ctx.params.transactionHash, ctx.params.dataHash);
+          if (!found)
             throw notFound(
               `transaction ${ctx.params.transactionHash.toLowerCase()} anchors no certificate of hash ${ctx.params.dataHash.toLowerCase()}`,
             );
-          return record;
+          ctx.meta.$responseHeaders = { ETag: certificateEtag(found.position) };
+          if (seq !== undefined) ctx.meta.$factSeq = seq;
+          return found.record;
         },
       },
       resolve: {

@@ -18,6 +18,8 @@ export interface FactFollower {
   poke(): void;
   /** Resolves once caught up with what the indexer has now. */
   catchUp(): Promise<number>;
+  /** The fact sequence the projection holds everything through (FactConsumer.appliedSeq). */
+  appliedSeq(): number | undefined;
   stop(): void;
 }
 
@@ -47,6 +49,7 @@ export function followFacts(
   return {
     poke: () => void run(),
     catchUp: () => consumer.catchUp(),
+    appliedSeq: () => consumer.appliedSeq(),
     stop: () => clearInterval(timer),
   };
 }
@@ -78,6 +81,10 @@ export function projectionLifecycle<P extends Projection>(service: string, deps:
     ready(): P {
       if (!projection) throw stillStarting(service);
       return projection;
+    },
+    /** The fact sequence the open projection holds everything through; undefined before its first catch-up. */
+    appliedSeq(): number | undefined {
+      return follower?.appliedSeq();
     },
     /**
      * Mixin for the service: the internal `sync` action (catch up with the indexer now; resolves with the consumer
@@ -113,7 +120,7 @@ export function projectionLifecycle<P extends Projection>(service: string, deps:
 export function projectionService<S extends ServiceName, P extends Projection>(
   name: S,
   deps: ServiceDeps,
-  spec: { open: (store: Store) => Promise<P>; routes: (ready: () => P) => RouteActions<S> },
+  spec: { open: (store: Store) => Promise<P>; routes: (ready: () => P, appliedSeq: () => number | undefined) => RouteActions<S> },
 ): ServiceSchema {
   const lifecycle = projectionLifecycle(name, deps, spec.open);
   return {
@@ -121,7 +128,10 @@ export function projectionService<S extends ServiceName, P extends Projection>(
     mixins: [lifecycle.mixin],
     actions: defineRouteActions(
       name,
-      spec.routes(() => lifecycle.ready()),
+      spec.routes(
+        () => lifecycle.ready(),
+        () => lifecycle.appliedSeq(),
+      ),
     ),
   };
 }

@@ -16,6 +16,17 @@ import { AdminDisabledError, InvalidBodyError, NotImplementedError, Unauthorized
 import { API_PREFIX, toAliasPath } from "./openapi";
 import { clientIp, createPostRateLimit } from "./rate-limiter";
 import { serviceOfAction, type RouteSpec } from "./routes";
+import {
+  certificateCacheControl,
+  ifNoneMatchNames,
+  LOOKUP_CACHE_CONTROL,
+  lookupEtag,
+  newestHeightOf,
+  NOT_FOUND_CACHE_CONTROL,
+  validatorKeyOf,
+  type CertificateAnswerMeta,
+} from "./read-caching";
+import type { ValidatorCache } from "./validator-cache";
 
 export interface GatewayOptions {
   port: number;
@@ -34,6 +45,8 @@ export interface GatewayOptions {
   /** the request line and headers must arrive within this */
   headersTimeoutMs?: number;
   now: () => number;
+  /** Remembered certificate validators: conditional verify requests answer 304 from here (validator-cache.ts). */
+  validators?: ValidatorCache;
 }
 
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -110,6 +123,10 @@ function replyFor(service: GatewayThis, req: GatewayRequest, err: unknown): Http
   const reply = toHttpErrorReply(err);
   const e = err as { name?: unknown; type?: unknown };
   const noRoute = reply.status === 404 && e.name === "NotFoundError" && req.$alias === undefined;
+  // A cacheable thing not found now may exist in the next block: never stored.
+  if (reply.status === 404 && req.$alias?.routeSpec?.cache !== undefined) {
+    return { ...reply, headers: { ...reply.headers, "Cache-Control": NOT_FOUND_CACHE_CONTROL } };
+  }
   if (!noRoute) return reply;
   const path = req.parsedUrl ?? (req.url ?? "/").split("?")[0]!;
   const allowed = allowedMethods(service, path);
@@ -157,8 +174,8 @@ function corsSettings(origins: AppConfig["corsOrigins"]): ApiSettingsSchema["cor
   return {
     origin: origins === "*" ? "*" : [...origins],
     methods: ["GET", "HEAD", "POST", "OPTIONS"],
-    allowedHeaders: ["Content-Type", "X-Api-Key", "Authorization", "X-Request-ID"],
-    exposedHeaders: ["Retry-After", "X-Rate-Limit-Remaining", "X-Request-ID"],
+    allowedHeaders: ["Content-Type", "X-Api-Key", "Authorization", "X-Request-ID", "If-None-Match"],
+    exposedHeaders: ["Retry-After", "X-Rate-Limit-Remaining", "X-Request-ID", "ETag"],
     // Credentials only with an explicit origin list ("*" with credentials is rejected by browsers).
     credentials: origins !== "*",
     maxAge: 600,
@@ -228,6 +245,81 @@ function createMethodSemantics(corsEnabled: boolean) {
     const allowed = allowedMethods(this, greq.parsedUrl ?? (req.url ?? "/").split("?")[0]!);
     res.writeHead(204, { Allow: [...allowed, "OPTIONS"].join(", "), "Content-Length": "0" });
     res.end();
+  };
+}
+
+/**
+ * Answers a conditional GET of a certificate answer 304 when the validator it names is the one the gateway
+ * remembers (validator-cache.ts): no call, no store. Anything else goes on to the route, where moleculer-web
+ * still answers 304 when the ETag the service gives matches.
+ */
+function createConditionalGet(validators: ValidatorCache | undefined) {
+  return function conditionalGet(this: GatewayThis, req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void {
+    const condition = req.headers["if-none-match"];
+    if (condition === undefined || validators === undefined || !validators.started || req.method !== "GET") return next();
+    const greq = req as GatewayRequest;
+    let found: ReturnType<GatewayThis["resolveAlias"]>;
+    try {
+      found = this.resolveAlias(greq.parsedUrl ?? (req.url ?? "/").split("?")[0]!, "GET");
+    } catch {
+      return next(); // undecodable parameter: the route answers it
+    }
+    if (found === false) return next();
+    const kind = found.alias.routeSpec?.cache;
+    const key = validatorKeyOf(kind, found.params);
+    const known = key && validators.find(key.dataHash, key.routeKey);
+    if (!known || !ifNoneMatchNames(condition, known.etag)) return next();
+    if (greq.$route?.cors) {
+      try {
+        this.writeCorsHeaders(greq.$route, req, res, false);
+      } catch {
+        return next(); // origin not allowed: the route answers 403
+      }
+    }
+    res.writeHead(304, {
+      ETag: known.etag,
+      "Cache-Control": certificateCacheControl(kind as "certificate-list" | "certificate-record", known.newestHeight, validators.tipHeight),
+    });
+    res.end();
+  };
+}
+
+/**
+ * After a cacheable route's call: its `Cache-Control`, a lookup's ETag, the certificate validator to remember,
+ * and 304 when the request's If-None-Match names the ETag. (moleculer-web's own check ignores a conditional request
+ * that also says `Cache-Control: no-cache`, which fetch() adds to every request with If-None-Match; an origin server
+ * answers the condition whatever the request's cache directives, RFC 9110 §13.2.1.)
+ */
+function afterCall(validators: ValidatorCache | undefined) {
+  return function onAfterCall(
+    this: Service,
+    ctx: { meta: CertificateAnswerMeta & { $statusCode?: number } },
+    _route: unknown,
+    req: IncomingMessage,
+    res: ServerResponse,
+    data: unknown,
+  ): unknown {
+    const greq = req as GatewayRequest;
+    const kind = greq.$alias?.routeSpec?.cache;
+    if (kind === undefined) return data;
+    const condition = req.headers["if-none-match"];
+    if (kind === "lookup") {
+      const etag = lookupEtag(data);
+      ctx.meta.$responseHeaders = { ...ctx.meta.$responseHeaders, ETag: etag };
+      res.setHeader("Cache-Control", LOOKUP_CACHE_CONTROL);
+      if (ifNoneMatchNames(condition, etag)) ctx.meta.$statusCode = 304;
+      return data;
+    }
+    const etag = ctx.meta.$responseHeaders?.["ETag"];
+    const newestHeight = newestHeightOf(data);
+    if (etag === undefined || newestHeight === undefined) return data;
+    res.setHeader("Cache-Control", certificateCacheControl(kind, newestHeight, validators?.tipHeight));
+    const key = validatorKeyOf(kind, greq.$params);
+    if (validators && key && ctx.meta.$factSeq !== undefined) {
+      validators.remember(key.dataHash, key.routeKey, { etag, newestHeight }, ctx.meta.$factSeq);
+    }
+    if (ifNoneMatchNames(condition, etag)) ctx.meta.$statusCode = 304;
+    return data;
   };
 }
 
@@ -323,12 +415,14 @@ export function buildGatewaySettings(opts: GatewayOptions): ApiSettingsSchema {
     mergeParams: true,
     use: [
       createMethodSemantics(opts.corsOrigins !== null),
+      createConditionalGet(opts.validators),
       createAdminGuard(opts.adminApiKey, opts.adminOpenWithoutKey ?? true),
       // Rate limit next, so a rejected request's body is never read.
       createPostRateLimit({ limitPerMinute: opts.rateLimitPostPerMinute, trustProxy: opts.trustProxy, now: opts.now }),
       readBodyForRoute(opts.bodyLimitBytes ?? BODY_LIMIT_BYTES),
     ].map(keepingErrorData) as unknown as ApiRouteSchema["use"],
     onBeforeCall: beforeCall(opts.adminApiKey, opts.trustProxy) as unknown as ApiRouteSchema["onBeforeCall"],
+    onAfterCall: afterCall(opts.validators) as unknown as ApiRouteSchema["onAfterCall"],
     logging: true,
   };
   return {
