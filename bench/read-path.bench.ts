@@ -15,7 +15,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ServiceBroker } from "moleculer";
+import { ServiceBroker, type Context, type ServiceSchema } from "moleculer";
 import { createBrokerOptions } from "../moleculer.config";
 import { buildPayment } from "../shared/csl";
 import { Devnet } from "../shared/devnet";
@@ -27,13 +27,16 @@ import { httpUrl, listenAddresses } from "../shared/mesh/listen-addresses";
 import { loadServices } from "../shared/mesh/service-loader";
 import { createStore, type Store } from "../shared/store";
 import { CertificateProjection } from "../shared/verifier/certificate-projection";
+import { FactLog } from "../shared/indexer/fact-log";
+import { certificateEtag } from "../shared/mesh/read-caching";
 import { Wallet, generateMnemonic } from "../shared/wallet";
 import { startNatsServer } from "../fixtures/processes/nats-server";
 import { startServiceProcess } from "../fixtures/processes/service-process";
 import { serveDevnet } from "./served-devnet";
 
 interface AutocannonResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
+  "3xx": number;
   latency: { p50: number; p99: number };
   errors: number;
   non2xx: number;
@@ -44,7 +47,7 @@ const autocannon = require("autocannon") as (opts: Record<string, unknown>) => P
 const CERTIFICATES = 100_000;
 const DURATION_S = 8;
 
-async function seed(store: Store): Promise<string[]> {
+export async function seed(store: Store): Promise<string[]> {
   const issuer = "d4".repeat(28);
   const hashes: string[] = [];
   const docs = [];
@@ -73,20 +76,84 @@ async function seed(store: Store): Promise<string[]> {
   return hashes;
 }
 
-async function load(base: string, hashes: string[]): Promise<Record<string, number>> {
+interface LoadFigures {
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+  [k: string]: number;
+}
+
+/** GET `<base>/<hash>` over the sampled hashes for DURATION_S; with `etags`, each request names its hash's ETag. */
+export async function load(base: string, hashes: string[], etags?: Map<string, string>, durationS = DURATION_S): Promise<LoadFigures> {
   let n = 0;
+  const path = new URL(base).pathname;
   const r = await autocannon({
     url: base,
     connections: 50,
-    duration: DURATION_S,
-    requests: [{ setupRequest: (req: { path: string }) => ({ ...req, path: `${new URL(base).pathname}/${hashes[n++ % hashes.length]}` }) }],
+    duration: durationS,
+    requests: [
+      {
+        setupRequest: (req: { path: string; headers?: Record<string, string> }) => {
+          const hash = hashes[n++ % hashes.length]!;
+          const etag = etags?.get(hash);
+          return { ...req, path: `${path}/${hash}`, headers: etag ? { ...req.headers, "if-none-match": etag } : req.headers };
+        },
+      },
+    ],
   });
-  return { reqPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+  // With ETags every answer should be 304: `non2xx` then counts the answers that were not.
+  return {
+    reqPerSec: Math.round(r.requests.average),
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    errors: r.errors,
+    non2xx: etags ? r.requests.total - r["3xx"] : r.non2xx,
+  };
+}
+
+/** The ETag each hash answers now (one plain GET per hash). */
+export async function etagsOf(base: string, hashes: string[]): Promise<Map<string, string>> {
+  const etags = new Map<string, string>();
+  for (const hash of hashes) {
+    const res = await fetch(`${base}/${hash}`);
+    await res.arrayBuffer();
+    const etag = res.headers.get("etag");
+    if (res.status !== 200 || !etag) throw new Error(`GET ${base}/${hash} answered ${res.status} without an ETag`);
+    etags.set(hash, etag);
+  }
+  return etags;
 }
 
 const benchEnv = TEST_ENV;
 
-async function gatewayBroker(env: Record<string, string>, services: ("gateway" | "verifier")[], store: Store | null) {
+/**
+ * The fact log the gateway and verifier follow, served like the indexer's internal actions (the benchmark runs
+ * no chain): an empty, real FactLog on the benchmark's store, so the gateway can remember validators.
+ */
+function factLogService(log: FactLog, calls: { status: number; after: number }): ServiceSchema {
+  return {
+    name: "indexer",
+    actions: {
+      status: { visibility: "public", handler: () => ((calls.status += 1), { state: "following", lastSeq: log.lastSeq() }) },
+      factsAfter: {
+        visibility: "public",
+        handler: (ctx: Context<{ cursor: number; limit?: number }>) => (
+          (calls.after += 1),
+          log.after(ctx.params.cursor, ctx.params.limit ?? 1000)
+        ),
+      },
+    },
+  };
+}
+
+export async function gatewayBroker(
+  env: Record<string, string>,
+  services: ("gateway" | "verifier")[],
+  store: Store | null,
+  factLog?: FactLog,
+) {
   const config = loadConfig({ ...benchEnv, NAMESPACE: `bench-${randomUUID()}`, ...env });
   const broker = new ServiceBroker(createBrokerOptions(config, { overrides: { skipProcessEventRegistration: true } }));
   const resources = {
@@ -100,30 +167,60 @@ async function gatewayBroker(env: Record<string, string>, services: ("gateway" |
   };
   for (const s of loadServices(services, { config, now: Date.now, resources }, join(__dirname, "..", "services")).schemas)
     broker.createService(s);
+  const calls = { status: 0, after: 0 };
+  if (factLog) broker.createService(factLogService(factLog, calls));
   await broker.start();
-  return { broker, api: httpUrl(listenAddresses(broker).api!, "/api/v1") };
+  return {
+    broker,
+    api: httpUrl(listenAddresses(broker).api!, "/api/v1"),
+    /** Resolves once the gateway has read the fact log (its validator memory is on). */
+    following: async () => {
+      while (calls.after === 0) await new Promise((r) => setTimeout(r, 50));
+    },
+  };
 }
 
-async function ceiling(store: Store, hashes: string[]): Promise<Record<string, number>> {
+/**
+ * The ceiling: a plain node:http server answering from the same projection, with the same JSON, the ETag the
+ * verifier gives, and 304 to a matching If-None-Match from a map of the ETags it answered (what a 304 costs at
+ * the least).
+ */
+export async function startCeiling(store: Store) {
   const projection = await CertificateProjection.open(store, 0);
+  const known = new Map<string, string>();
   const server = createServer((req, res) => {
     const hash = (req.url ?? "").split("/").pop() ?? "";
-    projection.byHash(hash).then(
-      (records) => {
-        res.writeHead(records.length ? 200 : 404, { "content-type": "application/json" });
-        res.end(JSON.stringify(records));
+    const condition = req.headers["if-none-match"];
+    if (condition !== undefined && known.get(hash) === condition) {
+      res.writeHead(304, { etag: condition }).end();
+      return;
+    }
+    projection.findByHash(hash).then(
+      ({ records, newest }) => {
+        if (!newest) {
+          res.writeHead(404, { "content-type": "application/json" }).end("{}");
+          return;
+        }
+        const etag = certificateEtag(newest);
+        known.set(hash, etag);
+        const body = JSON.stringify(records);
+        res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), etag });
+        res.end(body);
       },
       () => res.writeHead(500).end(),
     );
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  try {
-    return await load(`http://127.0.0.1:${(server.address() as AddressInfo).port}/verify`, hashes);
-  } finally {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-  }
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/verify`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
 }
+
+const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
 
 export async function indexerReplay(blocks: number): Promise<Record<string, number>> {
   const wallet = Wallet.fromMnemonic(generateMnemonic());
@@ -174,43 +271,73 @@ export default async function (): Promise<Record<string, unknown>> {
   const hashes = await seed(store);
   const seedMs = Math.round(performance.now() - seedStart);
   const sample = hashes.filter((_, i) => i % 97 === 0);
+  const ceiling = await startCeiling(store);
 
-  const embedded = await gatewayBroker({}, ["gateway", "verifier"], store);
-  const embeddedFigures = await load(`${embedded.api}/verify`, sample);
+  // Embedded: gateway and verifier in this process. Each figure is measured right after a ceiling run, so both
+  // see the same machine load; the ceiling is the mean of the runs around the figures.
+  const embedded = await gatewayBroker({}, ["gateway", "verifier"], store, await FactLog.open(store));
+  await embedded.broker.call("verifier.sync");
+  await embedded.following();
+  const warm = await load(`${embedded.api}/verify`, sample, undefined, 1);
+  const ceilingEtags = await etagsOf(ceiling.url, sample);
+  const embeddedEtags = await etagsOf(`${embedded.api}/verify`, sample);
+  const c1 = await load(ceiling.url, sample);
+  const verifyEmbedded = await load(`${embedded.api}/verify`, sample);
+  const c2 = await load(ceiling.url, sample, ceilingEtags);
+  const notModifiedEmbedded = await load(`${embedded.api}/verify`, sample, embeddedEtags);
   await embedded.broker.stop();
-  const ceilingFigures = await ceiling(store, sample);
   await store.close();
 
-  // Through NATS: the verifier in its own process, on NeDB files holding the same 100,000 records.
+  // Through NATS: the verifier in its own process, on NeDB files holding the same number of records.
   const dataDir = mkdtempSync(join(tmpdir(), "bench-verifier-"));
   const fileStore = await createStore({ dataDir });
   const fileHashes = await seed(fileStore);
   await fileStore.close();
+  const fileSample = fileHashes.filter((_, i) => i % 97 === 0);
   const nats = await startNatsServer();
   const env = { TRANSPORTER: nats.url, NAMESPACE: `bench-${randomUUID()}`, OGMIOS_URL: "ws://127.0.0.1:9", NETWORK: "devnet" };
   const verifier = startServiceProcess({ ...env, ...benchEnv, SERVICES: "verifier", DATA_DIR: dataDir, LOG_LEVEL: "error" });
-  let natsFigures: Record<string, number>;
+  const logStore = await createStore({ inMemory: true });
+  let verifyThroughNats: LoadFigures;
+  let notModifiedThroughNats: LoadFigures;
+  let c3: LoadFigures;
   try {
     await verifier.waitFor(/mode: scale \(NATS\)/, 120_000);
-    const gw = await gatewayBroker({ ...env, SERVICES: "gateway" }, ["gateway"], null);
+    const gw = await gatewayBroker({ ...env, SERVICES: "gateway" }, ["gateway"], null, await FactLog.open(logStore));
     await gw.broker.waitForServices(["verifier"], 30_000);
-    natsFigures = await load(
-      `${gw.api}/verify`,
-      fileHashes.filter((_, i) => i % 97 === 0),
-    );
+    await gw.broker.call("verifier.sync");
+    await gw.following();
+    await load(`${gw.api}/verify`, fileSample, undefined, 1);
+    const natsEtags = await etagsOf(`${gw.api}/verify`, fileSample);
+    c3 = await load(ceiling.url, sample);
+    verifyThroughNats = await load(`${gw.api}/verify`, fileSample);
+    notModifiedThroughNats = await load(`${gw.api}/verify`, fileSample, natsEtags);
     await gw.broker.stop();
   } finally {
     await verifier.stop();
     await nats.stop();
+    await logStore.close();
   }
+  await ceiling.close();
 
+  const ceilingReqPerSec = Math.round((c1.reqPerSec + c3.reqPerSec) / 2);
   return {
     certificatesInStore: CERTIFICATES,
     seedMs,
-    verifyEmbedded: embeddedFigures,
-    verifyThroughNats: natsFigures,
-    ceilingNodeHttp: ceilingFigures,
-    embeddedToCeiling: Number((embeddedFigures.reqPerSec! / ceilingFigures.reqPerSec!).toFixed(2)),
+    warmUpReqPerSec: warm.reqPerSec,
+    ceilingNodeHttp: { ...c1, reqPerSecAfterNats: c3.reqPerSec, meanReqPerSec: ceilingReqPerSec },
+    ceilingNotModified: c2,
+    verifyEmbedded,
+    verifyThroughNats,
+    notModifiedEmbedded,
+    notModifiedThroughNats,
+    ratios: {
+      embeddedToCeiling: { value: ratio(verifyEmbedded.reqPerSec, c1.reqPerSec), target: 0.9 },
+      natsToCeiling: { value: ratio(verifyThroughNats.reqPerSec, c3.reqPerSec), target: 0.7 },
+      embeddedP99ToCeilingP99: { value: ratio(verifyEmbedded.p99Ms, c1.p99Ms), target: 2, lowerIsBetter: true },
+      notModifiedEmbeddedToCeiling: { value: ratio(notModifiedEmbedded.reqPerSec, c2.reqPerSec), target: 0.9 },
+      notModifiedToFullAnswerEmbedded: { value: ratio(notModifiedEmbedded.reqPerSec, verifyEmbedded.reqPerSec) },
+    },
     indexerReplay: await indexerReplay(1000),
   };
 }

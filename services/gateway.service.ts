@@ -12,7 +12,13 @@ import pkg from "../package.json";
 import type { AppConfig } from "../shared/config/config";
 import { BODY_LIMIT_BYTES } from "../shared/mesh/body-reader";
 import { answerClientErrorsWithJson } from "../shared/mesh/client-error";
-import { applyServerTimeouts, buildGatewaySettings, type GatewayOptions } from "../shared/mesh/gateway-settings";
+import {
+  answerFromRememberedValidator,
+  applyServerTimeouts,
+  buildGatewaySettings,
+  type GatewayOptions,
+  type GatewayThis,
+} from "../shared/mesh/gateway-settings";
 import { buildOpenApiDocument } from "../shared/mesh/openapi";
 import { defineRouteActions } from "../shared/mesh/route-actions";
 import { ROUTES } from "../shared/mesh/routes";
@@ -40,6 +46,7 @@ export function gatewayOptionsFromConfig(config: AppConfig, now: () => number): 
     trustProxy: config.trustProxy,
     adminApiKey: config.adminApiKey,
     adminOpenWithoutKey: config.network === "devnet",
+    logRequests: config.logLevel === "debug" || config.logLevel === "trace",
     now,
   };
 }
@@ -141,6 +148,9 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
         });
         attachPageHandler(server, handler);
       }
+      // Conditional verify requests the gateway can answer from memory go first (docs/api.md#caching).
+      if (server)
+        attachPageHandler(server, (req, res) => answerFromRememberedValidator(this as unknown as GatewayThis, validators, req, res));
     },
     async started() {
       // Build (or read) the page assets now, so a broken bundle fails the start instead of the first visitor.

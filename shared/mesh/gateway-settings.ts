@@ -45,6 +45,8 @@ export interface GatewayOptions {
   /** the request line and headers must arrive within this */
   headersTimeoutMs?: number;
   now: () => number;
+  /** Log a line per request and response at debug (when LOG_LEVEL is debug or trace). */
+  logRequests?: boolean;
   /** Remembered certificate validators: conditional verify requests answer 304 from here (validator-cache.ts). */
   validators?: ValidatorCache;
 }
@@ -69,7 +71,7 @@ interface AliasLike {
 }
 
 /** The gateway service instance, as far as the error writer needs it. */
-type GatewayThis = Service & {
+export type GatewayThis = Service & {
   aliases: AliasLike[];
   /** moleculer-web's own alias lookup, the one its router uses */
   resolveAlias(url: string, method: string): { alias: AliasLike; params: Record<string, unknown> } | false;
@@ -78,12 +80,20 @@ type GatewayThis = Service & {
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** A request's resolved route, kept so the hooks resolve each request once (null: no route). */
+const RESOLVED_ROUTE = Symbol("resolvedRoute");
+
 /** The route the router itself resolves for a request (for a CORS preflight: for the method it announces). */
 function routeSpecOf(service: GatewayThis, req: IncomingMessage): RouteSpec | undefined {
+  const memo = req as IncomingMessage & { [RESOLVED_ROUTE]?: RouteSpec | null };
+  const known = memo[RESOLVED_ROUTE];
+  if (known !== undefined) return known ?? undefined;
   const greq = req as GatewayRequest;
   const method = req.method === "OPTIONS" ? String(req.headers["access-control-request-method"] ?? "") : (req.method ?? "GET");
   const found = service.resolveAlias(greq.parsedUrl ?? (req.url ?? "/").split("?")[0]!, method);
-  return found === false ? undefined : found.alias.routeSpec;
+  const spec = found === false ? undefined : found.alias.routeSpec;
+  memo[RESOLVED_ROUTE] = spec ?? null;
+  return spec;
 }
 
 /** The methods the route table serves on a path, for `Allow` headers. */
@@ -249,39 +259,43 @@ function createMethodSemantics(corsEnabled: boolean) {
 }
 
 /**
- * Answers a conditional GET of a certificate answer 304 when the validator it names is the one the gateway
- * remembers (validator-cache.ts): no call, no store. Anything else goes on to the route, where moleculer-web
- * still answers 304 when the ETag the service gives matches.
+ * Answers a conditional GET (or HEAD) of a certificate answer 304 when the validator it names is the one the
+ * gateway remembers (validator-cache.ts): no action call, no store. Runs on the HTTP server before moleculer-web's
+ * router (a profile showed the router costing as much as the rest of a 304), so it only takes plain paths the
+ * router itself resolves to a certificate route; anything else — including an Origin CORS refuses — returns false
+ * and goes the usual way, where the route still answers 304 when the service's ETag matches.
+ * @returns whether the request was answered
  */
-function createConditionalGet(validators: ValidatorCache | undefined) {
-  return function conditionalGet(this: GatewayThis, req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void {
-    const condition = req.headers["if-none-match"];
-    if (condition === undefined || validators === undefined || !validators.started || req.method !== "GET") return next();
-    const greq = req as GatewayRequest;
-    let found: ReturnType<GatewayThis["resolveAlias"]>;
+export function answerFromRememberedValidator(
+  service: Pick<GatewayThis, "resolveAlias" | "writeCorsHeaders">,
+  validators: ValidatorCache,
+  req: IncomingMessage,
+  res: ServerResponse,
+): boolean {
+  const condition = req.headers["if-none-match"];
+  if (condition === undefined || !validators.started || (req.method !== "GET" && req.method !== "HEAD")) return false;
+  const url = req.url ?? "";
+  if (!url.startsWith(`${API_PREFIX}/verify/`) || url.includes("?") || url.includes("%") || url.endsWith("/")) return false;
+  const found = service.resolveAlias(url, "GET");
+  if (found === false) return false;
+  const kind = found.alias.routeSpec?.cache;
+  const key = validatorKeyOf(kind, found.params);
+  const known = key && validators.find(key.dataHash, key.routeKey);
+  if (!known || !ifNoneMatchNames(condition, known.etag)) return false;
+  const route = (found.alias as AliasLike & { route?: { cors?: unknown } }).route;
+  if (route?.cors) {
     try {
-      found = this.resolveAlias(greq.parsedUrl ?? (req.url ?? "/").split("?")[0]!, "GET");
+      service.writeCorsHeaders(route, req, res, false);
     } catch {
-      return next(); // undecodable parameter: the route answers it
+      return false; // origin not allowed: the router answers 403
     }
-    if (found === false) return next();
-    const kind = found.alias.routeSpec?.cache;
-    const key = validatorKeyOf(kind, found.params);
-    const known = key && validators.find(key.dataHash, key.routeKey);
-    if (!known || !ifNoneMatchNames(condition, known.etag)) return next();
-    if (greq.$route?.cors) {
-      try {
-        this.writeCorsHeaders(greq.$route, req, res, false);
-      } catch {
-        return next(); // origin not allowed: the route answers 403
-      }
-    }
-    res.writeHead(304, {
-      ETag: known.etag,
-      "Cache-Control": certificateCacheControl(kind as "certificate-list" | "certificate-record", known.newestHeight, validators.tipHeight),
-    });
-    res.end();
-  };
+  }
+  res.writeHead(304, {
+    ETag: known.etag,
+    "Cache-Control": certificateCacheControl(kind as "certificate-list" | "certificate-record", known.newestHeight, validators.tipHeight),
+  });
+  res.end();
+  return true;
 }
 
 /**
@@ -366,8 +380,11 @@ function beforeCall(adminApiKey: string | null, trustProxy: number) {
 
 /** The body reader, told by the resolved route whether raw text is accepted besides JSON. */
 function readBodyForRoute(limitBytes: number) {
+  let reader: ReturnType<typeof createBodyReader> | undefined;
   return function readBody(this: GatewayThis, req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void {
-    createBodyReader(limitBytes, () => routeSpecOf(this, req)?.wholeBodyAs !== undefined)(req, res, next);
+    // `this` is the one gateway service: the reader is made once, on the first request.
+    reader ??= createBodyReader(limitBytes, (r) => routeSpecOf(this, r)?.wholeBodyAs !== undefined);
+    reader(req, res, next);
   };
 }
 
@@ -415,7 +432,6 @@ export function buildGatewaySettings(opts: GatewayOptions): ApiSettingsSchema {
     mergeParams: true,
     use: [
       createMethodSemantics(opts.corsOrigins !== null),
-      createConditionalGet(opts.validators),
       createAdminGuard(opts.adminApiKey, opts.adminOpenWithoutKey ?? true),
       // Rate limit next, so a rejected request's body is never read.
       createPostRateLimit({ limitPerMinute: opts.rateLimitPostPerMinute, trustProxy: opts.trustProxy, now: opts.now }),
@@ -423,7 +439,9 @@ export function buildGatewaySettings(opts: GatewayOptions): ApiSettingsSchema {
     ].map(keepingErrorData) as unknown as ApiRouteSchema["use"],
     onBeforeCall: beforeCall(opts.adminApiKey, opts.trustProxy) as unknown as ApiRouteSchema["onBeforeCall"],
     onAfterCall: afterCall(opts.validators) as unknown as ApiRouteSchema["onAfterCall"],
-    logging: true,
+    // moleculer-web formats a colored line for every response whenever `logging` is on, even when the level drops
+    // it (a profile showed it on the verify path): on only when request lines are wanted.
+    logging: opts.logRequests ?? false,
   };
   return {
     port: opts.port,
@@ -435,7 +453,7 @@ export function buildGatewaySettings(opts: GatewayOptions): ApiSettingsSchema {
     onError: onError as unknown as ApiSettingsSchema["onError"],
     requestTimeout: opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
     qsOptions: { parameterLimit: 100, depth: 2, arrayLimit: 20 },
-    // Per-request lines at debug (info costs ~35% throughput); params and response data are never logged.
+    // Per-request lines at debug, when `logRequests` (info costs ~35% throughput); params and data are never logged.
     logRequest: "debug",
     logResponse: "debug",
     logRequestParams: null,
