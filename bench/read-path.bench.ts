@@ -270,8 +270,8 @@ export async function indexerReplay(blocks: number): Promise<Record<string, numb
 }
 
 /** Rounds of (ceiling, figure) load, alternated so both see the same moments of a machine shared with others. */
-const ROUNDS = 4;
-const ROUND_S = 3;
+const ROUNDS = 8;
+const ROUND_S = 2;
 
 interface Paired {
   figure: LoadFigures;

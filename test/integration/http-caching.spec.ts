@@ -173,9 +173,11 @@ describe("HTTP caching of verify and lookup answers: ETag, Cache-Control, 304", 
     const res = await get(`/verify/${certs[0]!.hash}`);
     expect(res.status).to.equal(200);
     await mesh.broker.destroyService(mesh.broker.getLocalService("verifier") as Service);
-    const conditional = await get(`/verify/${certs[0]!.hash}`, { "If-None-Match": etagOf(res) });
+    const conditional = await get(`/verify/${certs[0]!.hash}`, { "If-None-Match": etagOf(res), Origin: "https://app.example" });
     expect(conditional.status).to.equal(304);
     expect(etagOf(conditional)).to.equal(etagOf(res));
+    expect(conditional.headers.get("access-control-allow-origin")).to.equal("*");
+    expect(conditional.headers.get("access-control-expose-headers")).to.include("ETag");
     // Without a validator the request needs the verifier, which is gone.
     expect((await get(`/verify/${certs[0]!.hash}`)).status).to.equal(503);
   });
