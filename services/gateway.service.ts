@@ -20,7 +20,7 @@ import {
   type GatewayThis,
 } from "../shared/mesh/gateway-settings";
 import { buildOpenApiDocument } from "../shared/mesh/openapi";
-import { defineRouteActions } from "../shared/mesh/route-actions";
+import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
 import { ROUTES } from "../shared/mesh/routes";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { networkIdOfNetwork } from "../shared/config/network";
@@ -118,6 +118,9 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
         bulkhead: { enabled: false },
         circuitBreaker: { enabled: false },
       } as never,
+      // Read the fact log now (confirm calls it on every replica before answering 200: read-your-writes also holds
+      // for the ETags this gateway remembers).
+      ...internalActions({ sync: { handler: () => validators.catchUp() } }),
       ...defineRouteActions("gateway", {
         openapi: {
           handler: () => openapi,

@@ -56,12 +56,20 @@ export function followFacts(
 
 /**
  * Brings every projection service of the mesh up to the indexer's head (each answers its internal `sync`), so a
- * read that follows sees what the indexer has. Services not running are skipped.
+ * read that follows sees what the indexer has. Every replica is asked, not one: a replica may keep what it follows
+ * in memory (the gateway's remembered ETags, a consumer's applied sequence). Services not running are skipped.
  */
 export async function catchUpProjections(broker: ServiceBroker): Promise<void> {
-  const actions = broker.registry.getActionList({ onlyAvailable: true, skipInternal: true }) as { name: string }[];
-  const syncs = [...new Set(actions.map((a) => a.name).filter((n) => n.endsWith(".sync")))];
-  await Promise.all(syncs.map((name) => broker.call(name).catch(() => undefined)));
+  const actions = broker.registry.getActionList({ onlyAvailable: true, skipInternal: true, withEndpoints: true }) as {
+    name: string;
+    endpoints?: { nodeID: string; available: boolean }[];
+  }[];
+  const calls = actions
+    .filter((a) => a.name.endsWith(".sync"))
+    .flatMap((a) =>
+      [...new Set((a.endpoints ?? []).filter((e) => e.available).map((e) => e.nodeID))].map((nodeID) => ({ name: a.name, nodeID })),
+    );
+  await Promise.all(calls.map(({ name, nodeID }) => broker.call(name, {}, { nodeID }).catch(() => undefined)));
 }
 
 /** Event handlers that poke a follower; they bypass the bulkhead so bursts of blocks are never rejected. */

@@ -49,7 +49,7 @@ describe("HTTP caching of verify and lookup answers: ETag, Cache-Control, 304", 
     server = await startDevnetServer(f.chain.devnet, { port: 0 });
     store = await createStore({ inMemory: true });
     mesh = await startMesh({
-      services: ["gateway", "indexer", "verifier"],
+      services: ["gateway", "indexer", "verifier", "submitter"],
       store,
       chain: { ogmiosUrl: server.url, network: "devnet", devnet: f.chain.devnet },
       env: {
@@ -114,10 +114,15 @@ describe("HTTP caching of verify and lookup answers: ETag, Cache-Control, 304", 
     }
   });
 
-  it("changes the ETag when the same hash is anchored again, so the old one answers the new list", async () => {
+  it("changes the ETag when the same hash is anchored again, so the old one answers the new list as soon as confirm says 200", async () => {
     const before = await get(`/verify/${certs[0]!.hash}`);
     const state = f.findState(f.findStateIdsOf(f.actors.alice)[0]!);
-    await f.update(state, f.actors.alice, [certs[0]!]);
+    const again = await f.update(state, f.actors.alice, [certs[0]!]);
+    // Read-your-writes: once confirm answers 200, the old ETag no longer answers 304 (no polling of verify).
+    await pollUntil(async () => ((await get(`/transaction/confirm/${again.txId}`)).status === 200 ? true : undefined), "confirmed");
+    const first = await get(`/verify/${certs[0]!.hash}`, { "If-None-Match": etagOf(before) });
+    expect(first.status).to.equal(200);
+    expect(first.json).to.have.length(2);
     const after = await verified(certs[0]!.hash, 2);
     expect(etagOf(after)).to.match(STRONG_ETAG).and.not.equal(etagOf(before));
     const conditional = await get(`/verify/${certs[0]!.hash}`, { "If-None-Match": etagOf(before) });
