@@ -127,6 +127,10 @@ async function main(): Promise<number> {
   const lines = compare(ratios, baseline);
   process.stdout.write(`node ${process.version}, ${cpus().length} cpus; ratios are figure ÷ ceiling (or floor) in this run\n\n`);
   process.stdout.write(`${formatReport(lines)}\n`);
+  // Areas that state no ratios yet: their raw figures, so nothing measured goes unseen.
+  for (const [area, r] of Object.entries(results)) {
+    if (Object.keys(ratiosOf(area, r)).length === 0) process.stdout.write(`\n${area} (no ratios yet): ${JSON.stringify(r, replacer)}\n`);
+  }
   if (flags.has("--update-baseline")) {
     const ran = new Set(Object.keys(results));
     const kept = Object.fromEntries(Object.entries(baseline).filter(([name]) => !ran.has(name.split(".")[0]!)));
