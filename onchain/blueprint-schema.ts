@@ -2,11 +2,12 @@
  * The CIP-57 description of our validators: titles, parameter and datum/redeemer schemas, and the shared
  * definitions. Pure data (no plu-ts), used by scripts/build-onchain.ts to write onchain/plutus.json.
  * Layouts mirror onchain/types.ts and shared/protocol. The extensions' definitions and entries are in
- * blueprint-schema-fractionized.ts and blueprint-schema-goods.ts; the helpers in blueprint-schema-parts.ts.
+ * blueprint-schema-fractionized.ts, blueprint-schema-tokenizable.ts and blueprint-schema-goods.ts; the helpers in blueprint-schema-parts.ts.
  */
 import type { ValidatorName } from "./validator-names";
 import { type Schema, type ValidatorEntrySpec, constr, enumOf, field, ref } from "./blueprint-schema-parts";
 import { FRACTIONIZED_DEFINITIONS, FRACTIONIZED_VALIDATOR_SPECS } from "./blueprint-schema-fractionized";
+import { TOKENIZABLE_DEFINITIONS, TOKENIZABLE_VALIDATOR_SPECS } from "./blueprint-schema-tokenizable";
 import { GOODS_DEFINITIONS, GOODS_VALIDATOR_SPECS } from "./blueprint-schema-goods";
 
 export const DEFINITIONS: Record<string, Schema> = {
@@ -85,6 +86,7 @@ export const DEFINITIONS: Record<string, Schema> = {
     anyOf: [ref("ProxyDatum"), ref("BootstrapDatum"), ref("StateDatum")],
   },
   ...FRACTIONIZED_DEFINITIONS,
+  ...TOKENIZABLE_DEFINITIONS,
   ...GOODS_DEFINITIONS,
 };
 
@@ -138,5 +140,6 @@ export const VALIDATOR_SPECS: Record<ValidatorName, ValidatorEntrySpec> = {
     ],
   },
   ...FRACTIONIZED_VALIDATOR_SPECS,
+  ...TOKENIZABLE_VALIDATOR_SPECS,
   ...GOODS_VALIDATOR_SPECS,
 };

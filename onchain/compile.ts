@@ -9,6 +9,8 @@ import { makeProxyValidator } from "./proxy";
 import { makeStateValidator } from "./state";
 import { makeLibraryValidator } from "./library";
 import { makeFractionizedValidator } from "./fractionized";
+import { makeTokenizableValidator } from "./tokenizable";
+import { makeTokenizableMetadataValidator } from "./tokenizable-metadata";
 import { makeConnectedGoodsValidator } from "./connected-goods";
 import { makeSocialHubValidator } from "./social-hub";
 import type { BuildOptions } from "./rules";
@@ -21,6 +23,8 @@ const FACTORIES: Record<ValidatorName, (opts: BuildOptions) => AnyTerm> = {
   state: makeStateValidator,
   library: makeLibraryValidator,
   fractionized: makeFractionizedValidator,
+  tokenizable: makeTokenizableValidator,
+  tokenizable_metadata: makeTokenizableMetadataValidator,
   connected_goods: makeConnectedGoodsValidator,
   social_hub: makeSocialHubValidator,
 };
@@ -29,7 +33,13 @@ const FACTORIES: Record<ValidatorName, (opts: BuildOptions) => AnyTerm> = {
  * Validators compiled without delayed hoists (lib/compile-eager-hoists.ts, docs/protocol.md#plu-ts-pitfalls, 7);
  * every other validator keeps plu-ts' default `compile`, so its hash does not change.
  */
-const EAGER_HOISTS: ReadonlySet<ValidatorName> = new Set<ValidatorName>(["fractionized", "connected_goods", "social_hub"]);
+const EAGER_HOISTS: ReadonlySet<ValidatorName> = new Set<ValidatorName>([
+  "fractionized",
+  "tokenizable",
+  "tokenizable_metadata",
+  "connected_goods",
+  "social_hub",
+]);
 
 /** CBOR major type 2 header + bytes. */
 function cborWrapBytes(b: Uint8Array): Uint8Array {

@@ -7,13 +7,12 @@
  */
 import { data, passert, perror, pfn, plet, pmatch, PScriptContext, PTxOutRef, punsafeConvertType, unit } from "@harmoniclabs/plu-ts";
 import { makeRule, type BuildOptions } from "./rules";
-import { listAddressData, makeSortedList } from "./sorted-list";
+import { isValidListSpend, listAddressData, makeSortedList } from "./sorted-list";
 import { FRACTIONIZED_LAYOUT, FractionizedRedeemer } from "./fractionized/types";
 import type { FractionizedEnv } from "./fractionized/env";
 import { isValidInit } from "./fractionized/init";
 import { isValidInsert } from "./fractionized/insert";
 import { isValidClaim } from "./fractionized/claim";
-import { isValidSpend } from "./fractionized/spend";
 import type { AnyTerm } from "./lib/term";
 import { withTxView, type TxView } from "./lib/tx-view";
 
@@ -43,7 +42,7 @@ export function makeFractionizedValidator(opts: BuildOptions): AnyTerm {
               ),
             ),
           )
-          .onSpending(({ utxoRef }: AnyTerm) => passert.$(isValidSpend(rule, tx, utxoRef, r)))
+          .onSpending(({ utxoRef }: AnyTerm) => passert.$(isValidListSpend(rule, tx, utxoRef, r)))
           ._((_: AnyTerm) => perror(unit)),
       ),
     ),

@@ -5,6 +5,9 @@ export const VALIDATOR_NAMES = [
   "library",
   // fractionized extension
   "fractionized",
+  // tokenizable extension
+  "tokenizable",
+  "tokenizable_metadata",
   // connected-goods extension
   "connected_goods",
   "social_hub",

@@ -32,6 +32,7 @@ import type { FactRecord } from "../shared/indexer/fact-log";
 
 /** Extension identifiers of GET /extensions and the service that provides each (docs/api.md#extensions). */
 export const EXTENSION_SERVICES = {
+  "connected-goods": "connected-goods",
   "fractionized-certificate": "fractionized",
   "tokenizable-certificate": "tokenizable",
 } as const;

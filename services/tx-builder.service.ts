@@ -1,5 +1,5 @@
 /**
- * tx-builder: `POST /transaction/build` and `/transaction/prepare-collateral` (shared/issuance), plus the
+ * tx-builder: `POST /transaction/build`, `/transaction/prepare-collateral` and `/batch/build` (shared/issuance), plus the
  * internal `burnStates` the user-state service's OPT_OUT uses. Stateless apart from the shared in-flight
  * registry in the store, so it scales to several replicas. Confirmed blocks release in-flight locks.
  */
@@ -13,6 +13,7 @@ import type { BootstrapInfo, LibraryEntry, PointerInfo, StateInfo } from "../sha
 import { InflightRegistry } from "../shared/inflight";
 import {
   createIssuanceEnv,
+  handleBatchBuild,
   handleBuild,
   handleBurnStates,
   handlePrepareCollateral,
@@ -22,12 +23,13 @@ import {
   type IssuanceEnv,
 } from "../shared/issuance";
 import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
+import { MerkleTreeStore } from "../shared/merkle/tree-store";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 
 type Body = Record<string, unknown>;
 
 export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema {
-  const locals: { env?: IssuanceEnv; client?: ChainClient; registry?: InflightRegistry } = {};
+  const locals: { env?: IssuanceEnv; client?: ChainClient; registry?: InflightRegistry; trees?: MerkleTreeStore } = {};
   const envOf = (): IssuanceEnv => {
     if (!locals.env) throw stillStarting("tx-builder");
     return locals.env;
@@ -50,6 +52,14 @@ export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema
         build: {
           async handler(ctx: Context<Body>) {
             return respond(ctx, await handleBuild(await fresh(), ctx.params ?? {}));
+          },
+        },
+        /** The anchoring of a Merkle batch (shared/issuance/batch-build.ts); `hashes` may be bytes. */
+        buildBatch: {
+          async handler(ctx: Context<Body>) {
+            const env = await fresh();
+            if (!locals.trees) throw stillStarting("tx-builder");
+            return respond(ctx, await handleBatchBuild(env, locals.trees, ctx.params ?? {}));
           },
         },
         prepareCollateral: {
@@ -102,6 +112,7 @@ export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema
       const client = createChainClient({ url: chain.ogmiosUrl });
       locals.client = client;
       locals.registry = await InflightRegistry.open(store, deps.now);
+      locals.trees = await MerkleTreeStore.open(store, deps.now);
       const broker = this.broker;
       addReadinessCheck(broker, "tx-builder reaches the chain and the indexer", async () => {
         await Promise.all([client.networkTip(), broker.call("indexer.status")]);

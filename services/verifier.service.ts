@@ -1,4 +1,7 @@
-/** verifier: answers `/verify/...` from its projection of the indexer's certificate facts. */
+/**
+ * verifier: answers `/verify/...` from its projection of the indexer's certificate facts, and finds hashes anchored
+ * inside Merkle batches (stored trees whose root a certificate anchors) for `/verify/{hash}` and `/proof/{hash}`.
+ */
 import { DATA_HASH_PARAM, TX_HASH_PARAM } from "../shared/mesh/action-params";
 import { DomainError, notFound, stillStarting } from "../shared/domain/errors";
 import type { Context, ServiceSchema } from "moleculer";
@@ -8,10 +11,17 @@ import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { CertificateProjection } from "../shared/verifier/certificate-projection";
 import { isShortCode } from "../shared/domain/short-code";
 import { ShortLinkResolver } from "../shared/short-links/short-link-resolver";
-import { certificateEtag, type CertificateAnswerMeta } from "../shared/mesh/read-caching";
+import { MerkleTreeStore } from "../shared/merkle/tree-store";
+import { findInBatches, proofOfRecord } from "../shared/verifier/batch-lookup";
+import { batchedAnswerEtag, certificateEtag, type CertificateAnswerMeta } from "../shared/mesh/read-caching";
 
 export default function createVerifierService(deps: ServiceDeps): ServiceSchema {
   let shortLinks: ShortLinkResolver | undefined;
+  let trees: MerkleTreeStore | undefined;
+  const treesOf = (): MerkleTreeStore => {
+    if (!trees) throw stillStarting("verifier");
+    return trees;
+  };
   return projectionService("verifier", deps, {
     open: async (store) => {
       const certificates = await CertificateProjection.open(store, networkIdOfNetwork(deps.config.network));
@@ -19,6 +29,7 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
         frontendUrl: deps.config.frontendUrl,
         shortLinkDomain: deps.config.shortLinkDomain,
       });
+      trees = await MerkleTreeStore.open(store, deps.now);
       return certificates;
     },
     // Answers carry their ETag, and the fact sequence read before the projection, so the gateway can remember the
@@ -28,11 +39,21 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
         params: { hash: DATA_HASH_PARAM },
         async handler(ctx: Context<{ hash: string }, CertificateAnswerMeta>) {
           const seq = appliedSeq();
-          const { records, newest } = await ready().findByHash(ctx.params.hash);
-          if (!newest) throw notFound(`no certificate anchors the hash ${ctx.params.hash.toLowerCase()}`);
-          ctx.meta.$responseHeaders = { ETag: certificateEtag(newest) };
+          const { records: direct, newest } = await ready().findByHash(ctx.params.hash);
+          const inBatches = ctx.params.hash.length === 64 ? await findInBatches(ready(), treesOf(), ctx.params.hash) : [];
+          const records = [...direct, ...inBatches];
+          if (records.length === 0) throw notFound(`no certificate anchors the hash ${ctx.params.hash.toLowerCase()}`);
+          ctx.meta.$responseHeaders = { ETag: inBatches.length === 0 && newest ? certificateEtag(newest) : batchedAnswerEtag(records) };
           if (seq !== undefined) ctx.meta.$factSeq = seq;
           return records;
+        },
+      },
+      proof: {
+        params: { hash: TX_HASH_PARAM },
+        async handler(ctx: Context<{ hash: string }>) {
+          const records = await findInBatches(ready(), treesOf(), ctx.params.hash);
+          if (records.length === 0) throw notFound(`no anchored batch holds the hash ${ctx.params.hash.toLowerCase()}`);
+          return records.map((r) => proofOfRecord(ctx.params.hash, r));
         },
       },
       byTransactionHash: {

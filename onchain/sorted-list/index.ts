@@ -41,4 +41,5 @@ export type { SortedListLayout } from "./layout";
 export type { ListEnv, NewNode } from "./env";
 export { initList } from "./init-list";
 export { insertLink } from "./insert-link";
-export { listAddressData, listInputsOf, outputsHolding } from "./list-utxos";
+export { headReferencesOf, listAddressData, listInputsOf, outputsHolding } from "./list-utxos";
+export { isValidListSpend } from "./defer-to-mint";

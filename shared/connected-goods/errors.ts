@@ -1,7 +1,17 @@
 /** Typed errors of the connected-goods helpers. Messages and data never carry passwords or keys. */
 import { TypedError } from "../domain/errors";
 
-export type ConnectedGoodsErrorType = "INVALID_PASSWORD" | "INVALID_CONTEXT";
+export type ConnectedGoodsErrorType =
+  | "INVALID_PASSWORD"
+  | "INVALID_CONTEXT"
+  /** a mint request's items are malformed (names, passwords, duplicates, too many) */
+  | "INVALID_ITEMS"
+  | "INVALID_SOCIAL_HUB"
+  /** the password opens no item of the batch */
+  | "WRONG_PASSWORD"
+  | "UNKNOWN_BATCH"
+  | "ITEM_ALREADY_CLAIMED"
+  | "NOT_ITEM_OWNER";
 
 export class ConnectedGoodsError extends TypedError<ConnectedGoodsErrorType> {
   override readonly name = "ConnectedGoodsError";

@@ -59,6 +59,11 @@ function keyOf(fact: ProtocolFact): string | null {
       return "pointer";
     case "library.deployed":
       return `library:${outRefKey(fact.outRef)}`;
+    case "goods.batch":
+    case "goods.batch.closed":
+      return `batch:${fact.batchId}`;
+    case "goods.hub":
+      return `hub:${fact.hubName}`;
     default:
       return null;
   }
@@ -103,6 +108,7 @@ export class FactLog {
       { fields: { key: 1 } },
       { fields: { "fact.type": 1 } },
       { fields: { "fact.owner": 1 } },
+      { fields: { "fact.batchId": 1 } },
     ]);
     const [last] = await log.facts.find({}, { sort: { seq: -1 }, limit: 1 });
     log.nextSeq = (last?.seq ?? 0) + 1;

@@ -16,6 +16,7 @@ import type { PluginPipeline } from "./plugin-pipeline";
 import type { BlockContext, ProtocolEvent } from "./plugin-types";
 import { decodeProtocolTransaction, isProxyAddress, type ProtocolFact, type ProtocolView } from "./protocol-decoder";
 import { StateScriptTrust } from "./state-script-trust";
+import { isGoodsRelevant } from "../connected-goods/goods-decoder";
 import type { Store } from "../store";
 
 export interface IndexerLogger {
@@ -155,9 +156,10 @@ export class Indexer {
     this.retryTimer.unref();
   }
 
-  /** Does the transaction touch the protocol (state withdrawal, proxy mint or outputs, library outputs)? */
+  /** Does the transaction touch the protocol (state withdrawal, proxy mint or outputs, library outputs, connected goods)? */
   isProtocolRelevant(tx: Transaction): boolean {
     const v = this.view;
+    if (isGoodsRelevant(tx, v.goods)) return true;
     if (tx.mint && v.proxyPolicyId in tx.mint) return true;
     if (tx.outputs.some((o) => o.address === v.libraryAddress || isProxyAddress(o.address, v))) return true;
     const everTrusted = this.trust.everTrusted();

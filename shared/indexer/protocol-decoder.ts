@@ -14,6 +14,7 @@
  */
 import type { Transaction, TransactionOutput } from "@cardano-ogmios/schema";
 import type { OutRef } from "../domain/out-ref";
+import { decodeGoodsTransaction, type GoodsFact, type GoodsView } from "../connected-goods/goods-decoder";
 import type { BootstrapInfo, PointerInfo, StateInfo } from "../records/protocol-records";
 import { keyHashOfPublicKey, paymentCredentialOf, rewardCredentialOf } from "../csl/address";
 import { sortRewardAccounts } from "../csl/redeemer-pointers";
@@ -36,6 +37,8 @@ export interface ProtocolView {
   stateScriptHashes: ReadonlySet<string>;
   libraryAddress: string;
   libraryAdmin: string;
+  /** the connected-goods scripts (absent: their transactions are not decoded) */
+  goods?: GoodsView;
 }
 
 export type ProtocolFact =
@@ -56,7 +59,8 @@ export type ProtocolFact =
   | BootstrapInfo
   | { type: "bootstrap.burned"; name: string; tokenName: string }
   | ({ type: "pointer.set" } & PointerInfo)
-  | { type: "library.deployed"; scriptHash: string; language: string; cbor: string; outRef: OutRef };
+  | { type: "library.deployed"; scriptHash: string; language: string; cbor: string; outRef: OutRef }
+  | GoodsFact;
 
 /** The decoded facts of one transaction, and what could not be decoded (kept for the plugin metrics). */
 export interface DecodedTransaction {
@@ -247,5 +251,8 @@ export function decodeProtocolTransaction(tx: Transaction, view: ProtocolView): 
       }
     });
   }
+  const goods = decodeGoodsTransaction(tx, view.goods);
+  facts.push(...goods.facts);
+  errors.push(...goods.errors);
   return { facts, errors };
 }

@@ -4,3 +4,4 @@ export * from "./build-request";
 export * from "./build-dispatch";
 export * from "./create-env";
 export type { IssuanceEnv, ProtocolSource, Deployment } from "./issuance-env";
+export * from "./batch-build";

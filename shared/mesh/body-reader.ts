@@ -4,7 +4,9 @@
  * - a body sent as anything but JSON is a 415 before it is read, unless the route accepts raw text;
  * - an oversized body is a 413 JSON error (by Content-Length up front, or by counting a chunked stream);
  * - a body that is not valid JSON does not fail here: the route decides (most routes answer 400 MALFORMED_JSON, a
- *   route with `wholeBodyAs` takes the raw text).
+ *   route with `wholeBodyAs` takes the raw text);
+ * - a route that takes bytes (`binaryBodyAs`) reads an `application/octet-stream` body as a Buffer, and a route may
+ *   have larger limits than the default (the batch route, for its million hashes).
  */
 import type { IncomingMessage } from "node:http";
 import { MalformedJsonError, PayloadTooLargeError, UnsupportedMediaTypeError } from "./errors";
@@ -18,6 +20,16 @@ export interface BodyState {
   $bodyError?: MalformedJsonError;
   /** The raw text of a body that was not JSON (for routes that accept raw text). */
   $rawBody?: string;
+  /** The bytes of an `application/octet-stream` body (routes that accept bytes). */
+  $binaryBody?: Buffer;
+}
+
+/** What the matched route accepts besides JSON within the default limit. */
+export interface RouteBodyPolicy {
+  acceptsRawText?: boolean;
+  acceptsOctetStream?: boolean;
+  /** this route's limits (JSON or text, and bytes) */
+  limitBytes?: { json: number; binary?: number };
 }
 
 type Next = (err?: unknown) => void;
@@ -44,6 +56,11 @@ export function isJsonContentType(contentType: string | undefined): boolean {
   return type === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
+/** `application/octet-stream`, with any parameters. */
+export function isOctetStreamContentType(contentType: string | undefined): boolean {
+  return (contentType ?? "").split(";")[0]!.trim().toLowerCase() === "application/octet-stream";
+}
+
 /** Whether the request carries a body at all (a declared non-zero length, or a chunked stream). */
 function hasBody(req: IncomingMessage): boolean {
   const declared = Number(req.headers["content-length"]);
@@ -51,20 +68,30 @@ function hasBody(req: IncomingMessage): boolean {
 }
 
 /**
- * Connect-style middleware: fills `req.body` (parsed JSON) or `req.$bodyError` + `req.$rawBody`.
- * `acceptsRawText(req)` says whether the matched route takes raw text too (then any Content-Type is read).
+ * Connect-style middleware: fills `req.body` (parsed JSON), `req.$bodyError` + `req.$rawBody`, or `req.$binaryBody`.
+ * `policyOf(req)` says what the matched route takes besides JSON: `true` is raw text (then any Content-Type is read).
  */
-export function createBodyReader(limitBytes: number = BODY_LIMIT_BYTES, acceptsRawText: (req: IncomingMessage) => boolean = () => false) {
+export function createBodyReader(
+  limitBytes: number = BODY_LIMIT_BYTES,
+  policyOf: (req: IncomingMessage) => boolean | RouteBodyPolicy = () => false,
+) {
   return function readBody(req: IncomingMessage & BodyState, _res: unknown, next: Next): void {
     if (METHODS_WITHOUT_BODY.has(req.method ?? "GET")) return next();
     const contentType = req.headers["content-type"];
-    if (hasBody(req) && !isJsonContentType(contentType) && !acceptsRawText(req)) {
+    const found = policyOf(req);
+    const policy: RouteBodyPolicy = typeof found === "boolean" ? { acceptsRawText: found } : found;
+    const binary = policy.acceptsOctetStream === true && isOctetStreamContentType(contentType);
+    if (hasBody(req) && !binary && !isJsonContentType(contentType) && policy.acceptsRawText !== true) {
       // Not read: drain what the client sends so it can read the 415 instead of a reset.
       req.resume();
-      return next(new UnsupportedMediaTypeError(contentType));
+      return next(new UnsupportedMediaTypeError(contentType, policy.acceptsOctetStream === true));
     }
+    const limit = binary ? (policy.limitBytes?.binary ?? limitBytes) : (policy.limitBytes?.json ?? limitBytes);
     const declared = Number(req.headers["content-length"]);
-    if (Number.isFinite(declared) && declared > limitBytes) return next(new PayloadTooLargeError(limitBytes));
+    if (Number.isFinite(declared) && declared > limit) {
+      req.resume();
+      return next(new PayloadTooLargeError(limit));
+    }
 
     const chunks: Buffer[] = [];
     let size = 0;
@@ -79,15 +106,19 @@ export function createBodyReader(limitBytes: number = BODY_LIMIT_BYTES, acceptsR
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > limitBytes) {
+      if (size > limit) {
         // Keep draining (discarding) so the client can read our 413 instead of a reset.
         req.resume();
-        finish(new PayloadTooLargeError(limitBytes));
+        finish(new PayloadTooLargeError(limit));
         return;
       }
       chunks.push(chunk);
     };
     const onEnd = (): void => {
+      if (binary) {
+        req.$binaryBody = Buffer.concat(chunks, size);
+        return finish();
+      }
       const text = Buffer.concat(chunks).toString("utf8");
       const parsed = parseJsonBody(text);
       if (parsed.ok) req.body = parsed.value;

@@ -98,6 +98,25 @@ export const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   UNKNOWN_ERROR: 400,
   INSUFFICIENT_FUNDS: 400,
   COLLATERAL_REQUIRED: 400,
+  // fractionized-certificate refusals (shared/fractionized/errors.ts)
+  UNKNOWN_LIST: 400,
+  UNKNOWN_KEY: 400,
+  DUPLICATE_KEY: 400,
+  NOT_ALLOWED_INSERTER: 400,
+  CLAIMER_NOT_LISTED: 400,
+  AMOUNT_OUT_OF_RANGE: 400,
+  TOKENS_EXHAUSTED: 400,
+  ASSET_NAME_IN_USE: 400,
+  INIT_UTXO_UNAVAILABLE: 400,
+  // connected goods (docs/connected-goods.md#errors)
+  INVALID_PASSWORD: 400,
+  INVALID_CONTEXT: 400,
+  INVALID_ITEMS: 400,
+  INVALID_SOCIAL_HUB: 400,
+  WRONG_PASSWORD: 400,
+  UNKNOWN_BATCH: 400,
+  ITEM_ALREADY_CLAIMED: 400,
+  NOT_ITEM_OWNER: 400,
   // who is asking
   UNAUTHORIZED: 401,
   INVALID_SIGNATURE: 401,
@@ -114,6 +133,7 @@ export const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   CHALLENGE_REPLAYED: 409,
   PENDING_TRANSACTION: 409,
   INPUTS_IN_FLIGHT: 409,
+  ENTRY_TAKEN: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
@@ -200,6 +220,21 @@ export function toHttpErrorReply(err: unknown): HttpErrorReply {
       body: { error: type, message: "Requests from this origin are not allowed (CORS_ORIGINS)." },
       headers: {},
       log: null,
+    };
+  }
+
+  // A call whose params exceed the NATS server's max_payload (a large Merkle batch in scale mode): the request is
+  // too large for this deployment, not a server failure.
+  if (e.name === "NatsError" && e.code === "MAX_PAYLOAD_EXCEEDED") {
+    return {
+      status: 413,
+      body: {
+        error: "PAYLOAD_TOO_LARGE",
+        message:
+          "The request is larger than the message bus between the gateway and the services accepts (NATS max_payload): send a smaller batch, or raise max_payload.",
+      },
+      headers: {},
+      log: "warn",
     };
   }
 

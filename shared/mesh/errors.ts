@@ -36,13 +36,13 @@ export class PayloadTooLargeError extends TypedError<"PAYLOAD_TOO_LARGE"> {
   }
 }
 
-/** The body is not JSON (415): the routes take `application/json`, except those that accept raw text. */
+/** The body is not JSON (415): the routes take `application/json`, except those that accept raw text or bytes. */
 export class UnsupportedMediaTypeError extends TypedError<"UNSUPPORTED_MEDIA_TYPE"> {
   override readonly name = "UnsupportedMediaTypeError";
-  constructor(contentType: string | undefined) {
+  constructor(contentType: string | undefined, octetStreamToo = false) {
     super(
       "UNSUPPORTED_MEDIA_TYPE",
-      `Request bodies must be JSON: send Content-Type: application/json${contentType ? ` (got ${JSON.stringify(contentType.slice(0, 80))})` : " (none was sent)"}.`,
+      `Request bodies must be JSON: send Content-Type: application/json${octetStreamToo ? " (or application/octet-stream)" : ""}${contentType ? ` (got ${JSON.stringify(contentType.slice(0, 80))})` : " (none was sent)"}.`,
       { contentType: contentType?.slice(0, 80) ?? null },
     );
   }

@@ -8,7 +8,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { Errors, type Service } from "moleculer";
 import type { ApiRouteSchema, ApiSettingsSchema } from "moleculer-web";
 import type { AppConfig } from "../config/config";
-import { BODY_LIMIT_BYTES, createBodyReader, type BodyState } from "./body-reader";
+import { BODY_LIMIT_BYTES, createBodyReader, type BodyState, type RouteBodyPolicy } from "./body-reader";
 import { DomainError, TypedError } from "../domain/errors";
 import { findHealthMiddleware, PROTOCOL_DEPLOYMENT_CHECK } from "./health-middleware";
 import { httpStatusOfError, toHttpErrorReply, type HttpErrorReply } from "./error-mapping";
@@ -151,6 +151,11 @@ function replyFor(service: GatewayThis, req: GatewayRequest, err: unknown): Http
   return { ...reply, body: { error: "NOT_FOUND", message: `No route ${req.method} ${path}.` } };
 }
 
+/** A connected-goods read carries the item id, or the claiming password itself, as its last segment: never log it. */
+export function redactPath(method: string | undefined, path: string): string {
+  return method === "GET" ? path.replace(/(\/extension\/connected-goods\/[^/]+\/)[^/]+$/, "$1<itemId>") : path;
+}
+
 /** Global error writer (moleculer-web `onError`): every error response of the gateway goes through here. */
 function onError(this: GatewayThis, req: IncomingMessage, res: ServerResponse, err: unknown): void {
   const greq = req as GatewayRequest;
@@ -167,7 +172,7 @@ function onError(this: GatewayThis, req: IncomingMessage, res: ServerResponse, e
     // Never the body or query: they may hold passwords or signatures.
     const entry = {
       method: req.method,
-      path: greq.parsedUrl ?? (req.url ?? "").split("?")[0],
+      path: redactPath(req.method, greq.parsedUrl ?? (req.url ?? "").split("?")[0] ?? ""),
       status: reply.status,
       name: e.name,
       type: e.type,
@@ -366,7 +371,9 @@ function beforeCall(adminApiKey: string | null, trustProxy: number) {
       const given = presentedApiKey(req);
       if (given === undefined || !sameSecret(given, adminApiKey)) throw new UnauthorizedError();
     }
-    if (spec.wholeBodyAs !== undefined) {
+    if (spec.binaryBodyAs !== undefined && greq.$binaryBody !== undefined) {
+      greq.$params[spec.binaryBodyAs] = greq.$binaryBody;
+    } else if (spec.wholeBodyAs !== undefined) {
       const value = greq.$bodyError !== undefined ? greq.$rawBody : greq.body;
       if (value !== undefined) greq.$params[spec.wholeBodyAs] = value;
     } else if (greq.$bodyError !== undefined) {
@@ -378,12 +385,20 @@ function beforeCall(adminApiKey: string | null, trustProxy: number) {
   };
 }
 
-/** The body reader, told by the resolved route whether raw text is accepted besides JSON. */
+/** The body reader, told by the resolved route what it accepts besides JSON, and its own limits. */
 function readBodyForRoute(limitBytes: number) {
   let reader: ReturnType<typeof createBodyReader> | undefined;
   return function readBody(this: GatewayThis, req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void {
     // `this` is the one gateway service: the reader is made once, on the first request.
-    reader ??= createBodyReader(limitBytes, (r) => routeSpecOf(this, r)?.wholeBodyAs !== undefined);
+    reader ??= createBodyReader(limitBytes, (r) => {
+      const spec = routeSpecOf(this, r);
+      const policy: RouteBodyPolicy = {
+        acceptsRawText: spec?.wholeBodyAs !== undefined,
+        acceptsOctetStream: spec?.binaryBodyAs !== undefined,
+      };
+      if (spec?.bodyLimitBytes !== undefined) policy.limitBytes = spec.bodyLimitBytes;
+      return policy;
+    });
     reader(req, res, next);
   };
 }

@@ -92,7 +92,9 @@ const GENERIC_DESCRIPTION: Record<number, string> = {
 function responsesOf(route: RouteSpec, opts: OpenApiOptions): Json {
   const contentType = route.responseType ?? "application/json";
   const success = contentType === "application/json" ? (route.responseSchema ? schemaRef(route.responseSchema) : {}) : { type: "string" };
-  const responses: Json = { "200": { description: route.response, content: { [contentType]: { schema: success } } } };
+  const content: Json = { [contentType]: { schema: success } };
+  if (route.alsoJson) content["application/json"] = { schema: schemaRef(route.alsoJson) };
+  const responses: Json = { "200": { description: route.response, content } };
   if (route.cache !== undefined) {
     // docs/api.md#caching: validators and freshness on the answer, 304 to a conditional request that names it.
     const headers = {
@@ -121,9 +123,12 @@ function responsesOf(route: RouteSpec, opts: OpenApiOptions): Json {
       ...(own.length > 0 ? [failureOf(route.failureSchema ?? "Error", own, status)] : []),
       ...(gateway.length > 0 ? [failureOf("Error", gateway, status)] : []),
     ];
+    const routeLimits = route.bodyLimitBytes;
     const limits =
       status === 413
-        ? ` (over ${Math.round(opts.bodyLimitBytes / 1024)} KiB)`
+        ? routeLimits
+          ? ` (JSON over ${Math.round(routeLimits.json / 1024)} KiB${routeLimits.binary !== undefined ? `, bytes over ${Math.round(routeLimits.binary / 1024)} KiB` : ""})`
+          : ` (over ${Math.round(opts.bodyLimitBytes / 1024)} KiB)`
         : status === 429 && opts.rateLimitPostPerMinute > 0
           ? ` (more than ${opts.rateLimitPostPerMinute} POST requests per minute from one client)`
           : "";
@@ -173,7 +178,10 @@ function operation(route: RouteSpec, opts: OpenApiOptions): Json {
         : {
             required: route.request !== "none",
             description: route.request ?? "",
-            content: { "application/json": { schema: { type: "object" } } },
+            content: {
+              "application/json": { schema: { type: "object" } },
+              ...(route.binaryBodyAs !== undefined ? { "application/octet-stream": { schema: { type: "string", format: "binary" } } } : {}),
+            },
           };
   }
   if (route.auth === "admin" && opts.adminKeyConfigured) op.security = [{ adminApiKey: [] }];

@@ -38,6 +38,14 @@ export function certificateEtag(newest: Pick<ChainPosition, "blockHash" | "trans
   return `"c1.${newest.blockHash.slice(0, 24)}.${newest.transactionHash.slice(0, 24)}.${newest.position}"`;
 }
 
+/**
+ * Strong ETag of a verify answer that holds certificates anchored inside Merkle batches: a digest of the whole
+ * answer (the batch records carry their tree and inclusion path, which the chain position alone does not name).
+ */
+export function batchedAnswerEtag(records: readonly unknown[]): string {
+  return `"c1b.${createHash("sha256").update(JSON.stringify(records)).digest("base64url").slice(0, 27)}"`;
+}
+
 /** Strong ETag of a lookup answer: a digest of its JSON text. */
 export function lookupEtag(body: unknown): string {
   return `"l1.${createHash("sha256").update(JSON.stringify(body)).digest("base64url").slice(0, 27)}"`;
@@ -77,11 +85,12 @@ export function validatorKeyOf(
   return undefined;
 }
 
-/** Block height of the newest record of a certificate answer (a list is oldest first). */
+/** Block height of the newest record of a certificate answer (one record, or a list of them). */
 export function newestHeightOf(data: unknown): number | undefined {
-  const newest = Array.isArray(data) ? (data[data.length - 1] as unknown) : data;
-  const height = (newest as { blockNumber?: unknown } | null | undefined)?.blockNumber;
-  return typeof height === "number" ? height : undefined;
+  const heights = (Array.isArray(data) ? data : [data])
+    .map((r) => (r as { blockNumber?: unknown } | null | undefined)?.blockNumber)
+    .filter((h): h is number => typeof h === "number");
+  return heights.length === 0 ? undefined : Math.max(...heights);
 }
 
 /** `Cache-Control` of a 200 lookup answer. */

@@ -22,6 +22,24 @@ const object = (properties: Record<string, Schema>, required: readonly string[] 
 });
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
+/** The profile fields of a SocialHub, in datum order ("" when unset). */
+const SOCIAL_HUB_FIELDS = [
+  "picture",
+  "name",
+  "subtitle",
+  "x",
+  "telegram",
+  "discord",
+  "youtube",
+  "website",
+  "email",
+  "ada_handle",
+  "reddit",
+  "instagram",
+  "github",
+  "linkedin",
+] as const;
+
 const buildTransactionResponse = object(
   {
     unsignedTransaction: nullable({ type: "string", pattern: HEX }),
@@ -33,7 +51,7 @@ const buildTransactionResponse = object(
   ["unsignedTransaction", "type", "status"],
 );
 
-const certificateRecord = object({
+const certificateFields = {
   hash: { type: "string", pattern: HEX },
   address: string,
   issuer: { type: "string", pattern: HASH_28 },
@@ -45,6 +63,30 @@ const certificateRecord = object({
   metadata: string,
   bootstrapTokenName: nullable(string),
   algorithm: string,
+};
+/** A hash anchored inside a Merkle batch: the anchoring certificate's record (its `hash` is the root) plus these. */
+const batchFields = {
+  merkleRoot: { type: "string", pattern: HASH_32 },
+  treeId: { type: "string", pattern: "^[0-9a-f]{32}$" },
+  leafIndex: integer,
+  treeSize: integer,
+  proof: { type: "array", items: { type: "string", pattern: HASH_32 } },
+};
+const certificateRecord = object({ ...certificateFields, ...batchFields }, Object.keys(certificateFields));
+
+const batchProof = object({
+  scheme: { type: "string", enum: ["merkle-sha256-rfc9162"] },
+  leaf: { type: "string", pattern: HASH_32 },
+  leafIndex: integer,
+  treeSize: integer,
+  path: { type: "array", items: { type: "string", pattern: HASH_32 } },
+  root: { type: "string", pattern: HASH_32 },
+  treeId: { type: "string", pattern: "^[0-9a-f]{32}$" },
+  transactionHash: { type: "string", pattern: HASH_32 },
+  blockHash: { type: "string", pattern: HASH_32 },
+  blockNumber: integer,
+  slot: integer,
+  creationTime: integer,
 });
 
 const credential = object(
@@ -82,7 +124,70 @@ export const RESPONSE_SCHEMAS = {
   },
   OpenApiDocument: object({ openapi: string, info: { type: "object" }, paths: { type: "object" } }),
   Extensions: { type: "object", additionalProperties: { type: "boolean" } },
+  FractionizedBuild: object({
+    unsignedTransaction: { type: "string", pattern: HEX },
+    policyId: { type: "string", pattern: HASH_28 },
+    initUtxoTxHash: { type: "string", pattern: HASH_32 },
+    initUtxoOutputIndex: integer,
+    key: { type: "string", pattern: HEX },
+  }),
+  FractionizedPending: object({ rebuiltTransaction: { type: "string", pattern: HEX } }),
+  FractionizedStatus: object(
+    {
+      key: { type: "string", pattern: HEX },
+      exists: { type: "boolean" },
+      policyId: nullable({ type: "string", pattern: HASH_28 }),
+      initUtxoTxHash: nullable({ type: "string", pattern: HASH_32 }),
+      initUtxoOutputIndex: nullable(integer),
+      totalAmount: integer,
+      remainingAmount: integer,
+      exhausted: { type: "boolean" },
+      status: nullable({ type: "string", enum: ["TokensAvailable", "TokensExhausted", null] }),
+      claimants: { type: "array", items: { type: "string", pattern: HASH_28 } },
+      assetName: nullable({ type: "string", pattern: HEX }),
+      next: nullable({ type: "string", pattern: HEX }),
+      certificate: object({ transactionHash: nullable({ type: "string", pattern: HASH_32 }), blockNumber: nullable(integer) }),
+      keys: { type: "array", items: { type: "string", pattern: HEX } },
+    },
+    [
+      "key",
+      "exists",
+      "policyId",
+      "initUtxoTxHash",
+      "initUtxoOutputIndex",
+      "totalAmount",
+      "remainingAmount",
+      "exhausted",
+      "status",
+      "claimants",
+      "assetName",
+      "next",
+      "certificate",
+    ],
+  ),
   BuildTransactionResponse: buildTransactionResponse,
+  BatchBuildResponse: {
+    allOf: [
+      buildTransactionResponse,
+      object({
+        merkleRoot: { type: "string", pattern: HASH_32 },
+        treeId: { type: "string", pattern: "^[0-9a-f]{32}$" },
+        leafCount: integer,
+      }),
+    ],
+  },
+  MintConnectedGoodsResponse: {
+    allOf: [
+      buildTransactionResponse,
+      object({ batch_id: { type: "string", pattern: HASH_32 }, batchId: { type: "string", pattern: HASH_32 }, items: integer }),
+    ],
+  },
+  SocialHub: object({
+    owner: string,
+    batch_id: { type: "string", pattern: HASH_32 },
+    item_name: string,
+    ...Object.fromEntries(SOCIAL_HUB_FIELDS.map((f) => [f, string])),
+  }),
   /** A build that produced no transaction: the build response plus `error` and `message`. */
   BuildFailure: { allOf: [ref("Error"), buildTransactionResponse] },
   SubmitResponse: object({ transactionHash: { type: "string", pattern: HASH_32 } }),
@@ -96,6 +201,7 @@ export const RESPONSE_SCHEMAS = {
   }),
   CertificateRecord: certificateRecord,
   CertificateRecords: { type: "array", minItems: 1, items: certificateRecord },
+  BatchProofs: { type: "array", minItems: 1, items: batchProof },
   UserActionChallenge: object(
     {
       address: string,

@@ -12,6 +12,7 @@
 import type { ServiceName } from "../config/service-names";
 import type { SchemaName } from "./response-schemas";
 import type { CacheKind } from "./read-caching";
+import { BATCH_BINARY_BODY_LIMIT_BYTES, BATCH_JSON_BODY_LIMIT_BYTES } from "../merkle/batch-limits";
 
 export type HttpMethod = "GET" | "POST";
 
@@ -38,6 +39,8 @@ export interface RouteSpec {
   readonly responseType?: "application/json" | "text/html" | "text/plain";
   /** Schema of a 200 JSON body (response-schemas.ts). */
   readonly responseSchema?: SchemaName;
+  /** A `text/plain` route whose 200 is JSON of this schema instead for some bodies (the request form decides). */
+  readonly alsoJson?: SchemaName;
   /** The error codes the route's service answers (their statuses come from HTTP_STATUS_OF_TYPE). */
   readonly errors?: readonly string[];
   /** Schema of those errors' bodies, when they carry the route's own fields beside `error` and `message`. */
@@ -56,6 +59,13 @@ export interface RouteSpec {
   readonly requiresProtocol?: true;
   /** The whole body (any JSON value, or raw text) is passed to the action as this param. */
   readonly wholeBodyAs?: string;
+  /**
+   * An `application/octet-stream` body is accepted too and passed to the action, as bytes, in this param (the
+   * other params then come from the query string).
+   */
+  readonly binaryBodyAs?: string;
+  /** This route's body limits, above the gateway's default (raised only for routes that need it). */
+  readonly bodyLimitBytes?: { readonly json: number; readonly binary?: number };
   /** Params the gateway adds to every call of this route (one action serving several paths). */
   readonly fixedParams?: Readonly<Record<string, string>>;
   /** Answers carry `ETag` and `Cache-Control` and may answer 304 (read-caching.ts, docs/api.md#caching). */
@@ -63,6 +73,11 @@ export interface RouteSpec {
 }
 
 const TX_HASH = "^[0-9a-fA-F]{64}$";
+const BATCH_BODY_LIMITS = { json: BATCH_JSON_BODY_LIMIT_BYTES, binary: BATCH_BINARY_BODY_LIMIT_BYTES } as const;
+
+/** What every connected-goods build can answer about its request, and what a build of a wallet's transaction can. */
+const GOODS_REQUEST_ERRORS = ["INVALID_PASSWORD", "INVALID_CONTEXT", "INVALID_SOCIAL_HUB", "INVALID_ADDRESS", "NOT_CONFIGURED"] as const;
+const GOODS_BUILD_ERRORS = ["ERROR", "UNKNOWN_ERROR", "INSUFFICIENT_FUNDS", "COLLATERAL_REQUIRED", "PENDING_TRANSACTION"] as const;
 
 const pluginListRoutes = (segment: string, label: string) =>
   [
@@ -112,7 +127,7 @@ export const ROUTES = [
     action: "gateway.extensions",
     tag: "meta",
     summary: "Which extensions this instance runs",
-    response: "object: extension identifier → enabled (fractionized-certificate, tokenizable-certificate)",
+    response: "object: extension identifier → enabled (connected-goods, fractionized-certificate, tokenizable-certificate)",
     responseSchema: "Extensions",
     implemented: true,
   },
@@ -135,6 +150,36 @@ export const ROUTES = [
   },
   {
     method: "POST",
+    path: "/batch/build",
+    requiresProtocol: true,
+    action: "tx-builder.buildBatch",
+    tag: "batch",
+    summary: "Build the anchoring of a Merkle batch of up to 1,000,000 hashes (one certificate: the tree's root)",
+    request:
+      "BatchBuildRequest { address, hashes: [64-hex…], algorithm?: merkle-sha256-rfc9162, metadata?, stateId? } as JSON, or the hashes as application/octet-stream (32 bytes each, back to back) with address, metadata and stateId in the query string",
+    response: "BuildTransactionResponse plus merkleRoot, treeId, leafCount",
+    statuses: {
+      400: "malformed hashes, empty batch, more than 1,000,000 hashes (maxHashes), or a refused build",
+      409: "PENDING_TRANSACTION",
+    },
+    query: [
+      { name: "address", required: false, description: "with an application/octet-stream body: the wallet address that pays and signs" },
+      {
+        name: "metadata",
+        required: false,
+        description: "with an application/octet-stream body: the certificate metadata (JSON object text)",
+      },
+      { name: "stateId", required: false, description: "with an application/octet-stream body: the state to use" },
+    ],
+    responseSchema: "BatchBuildResponse",
+    errors: ["ERROR", "UNKNOWN_ERROR", "INSUFFICIENT_FUNDS", "COLLATERAL_REQUIRED", "PENDING_TRANSACTION"],
+    failureSchema: "BuildFailure",
+    binaryBodyAs: "hashes",
+    bodyLimitBytes: BATCH_BODY_LIMITS,
+    implemented: true,
+  },
+  {
+    method: "POST",
     path: "/transaction/submit",
     action: "submitter.submit",
     tag: "transaction",
@@ -143,10 +188,10 @@ export const ROUTES = [
     response: "{ transactionHash }",
     statuses: {
       400: "malformed CBOR (INVALID_TRANSACTION) or rejected by the ledger (LEDGER_REJECTED: the reason in `message`, the Ogmios `code`)",
-      409: "an input is already spent by a transaction still in flight (INPUTS_IN_FLIGHT); for extension inserts that lost a race the body carries rebuiltTransaction",
+      409: "an input is already spent by a transaction still in flight (INPUTS_IN_FLIGHT), or a confirmed one took the list entry an extension transaction spends (ENTRY_TAKEN); for extension transactions that lost a race the body carries rebuiltTransaction",
     },
     responseSchema: "SubmitResponse",
-    errors: ["INVALID_TRANSACTION", "LEDGER_REJECTED", "INPUTS_IN_FLIGHT", "CHAIN_UNAVAILABLE"],
+    errors: ["INVALID_TRANSACTION", "LEDGER_REJECTED", "INPUTS_IN_FLIGHT", "ENTRY_TAKEN", "CHAIN_UNAVAILABLE"],
     implemented: true,
   },
   {
@@ -203,6 +248,20 @@ export const ROUTES = [
     statuses: { 404: "not found" },
     pathPatterns: { transactionHash: TX_HASH },
     responseSchema: "CertificateRecord",
+    errors: ["NOT_FOUND"],
+    implemented: true,
+  },
+  {
+    method: "GET",
+    path: "/proof/{hash}",
+    action: "verifier.proof",
+    tag: "verify",
+    summary: "Inclusion proof of a hash anchored inside a Merkle batch, checkable offline",
+    response:
+      "array of proofs (one per anchored batch holding the hash): scheme, leaf, leafIndex, treeSize, path, root, treeId and the anchoring transaction",
+    statuses: { 404: "no anchored batch holds this hash (or its anchoring transaction is not on chain)" },
+    pathPatterns: { hash: TX_HASH },
+    responseSchema: "BatchProofs",
     errors: ["NOT_FOUND"],
     implemented: true,
   },
@@ -447,10 +506,12 @@ export const ROUTES = [
     requiresProtocol: true,
     action: "connected-goods.mintBatch",
     tag: "connected-goods",
-    summary: "Build the mint of a batch of connected goods",
-    request: "MintConnectedGoodsRequest (goods with asset name and claiming password)",
-    response: "MintConnectedGoodsResponse { unsigned_transaction, batch_id, status }",
-    implemented: false,
+    summary: "Build the mint of a batch of connected goods (the issuer is the address's payment key)",
+    request: "MintConnectedGoodsRequest { address, items: [{ asset_name, password }] }",
+    response: "BuildTransactionResponse + batch_id, batchId, items",
+    responseSchema: "MintConnectedGoodsResponse",
+    errors: [...GOODS_REQUEST_ERRORS, "INVALID_ITEMS", ...GOODS_BUILD_ERRORS],
+    implemented: true,
   },
   {
     method: "POST",
@@ -458,10 +519,12 @@ export const ROUTES = [
     requiresProtocol: true,
     action: "connected-goods.claimItem",
     tag: "connected-goods",
-    summary: "Build the claim of one item with its password",
-    request: "ClaimUpdateConnectedGoodsRequest { password, batch_id, user_address, social_hub }",
-    response: "unsigned transaction (CBOR hex)",
-    implemented: false,
+    summary: "Build the claim of one item with its password (returned signed by the item key)",
+    request: "ClaimUpdateConnectedGoodsRequest { password, batch_id, user_address, social_hub, asset_name? }",
+    response: "the claim transaction (CBOR hex text) with the item key's signature; the buyer's wallet adds its own",
+    responseType: "text/plain",
+    errors: [...GOODS_REQUEST_ERRORS, "WRONG_PASSWORD", "UNKNOWN_BATCH", "ITEM_ALREADY_CLAIMED", ...GOODS_BUILD_ERRORS],
+    implemented: true,
   },
   {
     method: "POST",
@@ -469,20 +532,37 @@ export const ROUTES = [
     requiresProtocol: true,
     action: "connected-goods.updateItem",
     tag: "connected-goods",
-    summary: "Build the update of a claimed item's social-hub data",
-    request: "ClaimUpdateConnectedGoodsRequest",
-    response: "unsigned transaction (CBOR hex)",
-    implemented: false,
+    summary: "Build the update of a claimed item's social hub (signed by its owner)",
+    request: "ClaimUpdateConnectedGoodsRequest { password, batch_id, user_address, social_hub }",
+    response: "unsigned transaction (CBOR hex text)",
+    responseType: "text/plain",
+    errors: [...GOODS_REQUEST_ERRORS, "WRONG_PASSWORD", "UNKNOWN_BATCH", "NOT_ITEM_OWNER", ...GOODS_BUILD_ERRORS],
+    implemented: true,
+  },
+  {
+    method: "POST",
+    path: "/extension/connected-goods/transfer/item",
+    requiresProtocol: true,
+    action: "connected-goods.transferItem",
+    tag: "connected-goods",
+    summary: "Build the transfer of a claimed item to a new owner (signed by its owner)",
+    request: "{ password, batch_id, user_address, new_owner_address }",
+    response: "unsigned transaction (CBOR hex text)",
+    responseType: "text/plain",
+    errors: [...GOODS_REQUEST_ERRORS, "WRONG_PASSWORD", "UNKNOWN_BATCH", "NOT_ITEM_OWNER", ...GOODS_BUILD_ERRORS],
+    implemented: true,
   },
   {
     method: "GET",
     path: "/extension/connected-goods/{batchIds}/{itemId}",
     action: "connected-goods.socialHub",
     tag: "connected-goods",
-    summary: "Decrypted social-hub data of an item",
+    summary: "Decrypted social-hub data of an item (itemId: SHA-256 hex of the password, or the password)",
     response: "SocialHub",
-    statuses: { 400: "decryption failed for this item id" },
-    implemented: false,
+    responseSchema: "SocialHub",
+    errors: ["INVALID_CONTEXT", "INVALID_PASSWORD", "WRONG_PASSWORD", "NOT_CONFIGURED"],
+    statuses: { 400: "malformed batch ids, or no claimed item of these batches opens with this item id" },
+    implemented: true,
   },
 
   // ── fractionized certificates ───────────────────────────────────────────────────────────────────
@@ -493,10 +573,31 @@ export const ROUTES = [
     action: "fractionized.build",
     tag: "fractionized-certificate",
     summary: "Build an issue (Init/Insert) or a Claim of fractionized tokens",
-    request: "spec form (type Init|Insert|Claim, certificate, tokenAmount, …) or reference form (type CREATE|REDEEM, …)",
-    response: "unsigned transaction (raw hex text)",
+    request:
+      "spec form { type: Init|Insert|Claim, address, policyId?, certificate { hash, metadata?, algorithm? }, tokenAmount, assetName, claimants, claimer, amount, key } or reference form { type: CREATE|REDEEM, senderAddress, initUtxoTxHash, initUtxoOutputIndex, config?, key, totalAmount, claimants, assetName, bootstrapTokenName?, amount }",
+    response:
+      "reference form: the unsigned transaction as raw hex text; spec form: { unsignedTransaction, policyId, initUtxoTxHash, initUtxoOutputIndex, key }; header X-Policy-Id",
     responseType: "text/plain",
-    implemented: false,
+    alsoJson: "FractionizedBuild",
+    errors: [
+      "INVALID_FIELD",
+      "UNKNOWN_LIST",
+      "UNKNOWN_KEY",
+      "DUPLICATE_KEY",
+      "NOT_ALLOWED_INSERTER",
+      "CLAIMER_NOT_LISTED",
+      "AMOUNT_OUT_OF_RANGE",
+      "TOKENS_EXHAUSTED",
+      "ASSET_NAME_IN_USE",
+      "INIT_UTXO_UNAVAILABLE",
+      "ERROR",
+      "UNKNOWN_ERROR",
+      "INSUFFICIENT_FUNDS",
+      "COLLATERAL_REQUIRED",
+      "PENDING_TRANSACTION",
+    ],
+    statuses: { 409: "PENDING_TRANSACTION: an output the build needs was just taken by a transaction in flight; retry in a few seconds" },
+    implemented: true,
   },
   {
     method: "GET",
@@ -504,13 +605,28 @@ export const ROUTES = [
     action: "fractionized.status",
     tag: "fractionized-certificate",
     summary: "On-chain state of a fractionized certificate node",
-    response: "node state: remaining amount, claimants, status",
+    response: "FractionizedStatus: the node as the indexer recorded it; exists false with zeros and nulls for an unknown list or key",
+    responseSchema: "FractionizedStatus",
+    errors: ["INVALID_FIELD"],
     query: [
       { name: "policyId", required: false, description: "policy id of the list" },
       { name: "initUtxoTxHash", required: false, description: "init UTxO transaction hash (reference form)" },
       { name: "initUtxoOutputIndex", required: false, description: "init UTxO output index (reference form)" },
     ],
-    implemented: false,
+    implemented: true,
+  },
+  {
+    method: "GET",
+    path: "/extension/fractionized-certificate/pending/{txHash}",
+    action: "fractionized.pending",
+    tag: "fractionized-certificate",
+    summary: "The replacement of a fractionized transaction that lost its list entry to another transaction",
+    response: "{ rebuiltTransaction }: the unsigned replacement to sign and submit",
+    responseSchema: "FractionizedPending",
+    errors: ["NOT_FOUND"],
+    statuses: { 404: "nothing was rebuilt for that transaction (it is unknown, too old, or has not lost its entry)" },
+    pathPatterns: { txHash: TX_HASH },
+    implemented: true,
   },
 
   // ── tokenizable certificates ────────────────────────────────────────────────────────────────────

@@ -6,7 +6,8 @@
  * fact and rollback marker after the sequence number it started from. It remembers the ETag of an answer the
  * verifier gave, keyed by data hash, only when that answer provably reflects every change of that hash the cache
  * knows about (the verifier reports the fact sequence it had applied before it read), and forgets it as soon as
- * a new certificate of the hash appears in the log. Any rollback marker forgets everything: rollbacks are rare,
+ * a new certificate of the hash appears in the log. Any rollback marker, and any certificate anchoring a Merkle
+ * batch root (it anchors every hash of its tree, which the fact does not list), forgets everything: both are rare,
  * and correctness after one matters more than a few extra reads. A remembered ETag therefore always names what the
  * verifier would answer now, up to the lag both have behind the indexer.
  *
@@ -15,6 +16,7 @@
  */
 import type { FactRecord } from "../indexer/fact-log";
 import type { FactSource } from "../indexer/fact-consumer";
+import { MERKLE_SCHEME } from "../merkle/merkle-tree";
 
 export interface RememberedValidator {
   etag: string;
@@ -109,6 +111,11 @@ export class ValidatorCache {
     }
     if (this.tipHeight === undefined || r.height > this.tipHeight) this.tipHeight = r.height;
     if (r.fact.type !== "certificate.issued") return;
+    // A Merkle batch root anchors every hash of its tree (docs/merkle-batches.md), which the fact does not list.
+    if (r.fact.algorithm === MERKLE_SCHEME) {
+      this.forgetAll(r.seq);
+      return;
+    }
     const hash = r.fact.hash;
     this.validators.delete(hash);
     this.changedAt.set(hash, r.seq);

@@ -5,7 +5,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { ProtocolError } from "./errors";
 
-export type ValidatorName = "proxy" | "state" | "library" | "fractionized" | "connected_goods" | "social_hub";
+export type ValidatorName =
+  "proxy" | "state" | "library" | "fractionized" | "tokenizable" | "tokenizable_metadata" | "connected_goods" | "social_hub";
 
 export interface BlueprintValidator {
   readonly title: string;

@@ -27,6 +27,8 @@ const CORE_SERVICES = [
   "indexer",
   "stats",
   "plugin-monitor",
+  "connected-goods",
+  "fractionized",
 ] as const;
 
 describe("the whole core API: operator plugins and malformed input", function () {

@@ -110,7 +110,7 @@ describe("mesh: gateway /api/v1", function () {
   });
 
   it("answers 400 MALFORMED_JSON for malformed JSON, also on routes not built yet", async () => {
-    for (const path of ["/mesh-test/echo", "/extension/connected-goods/mint/batch"]) {
+    for (const path of ["/mesh-test/echo", "/extension/tokenizable-certificate/build"]) {
       const res = await http(`${gw.api}${path}`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
@@ -264,13 +264,13 @@ describe("mesh: gateway /api/v1", function () {
 
   it("reports extensions from the services that are running", async () => {
     const res = await http(`${gw.api}/extensions`);
-    expect(res.json).to.deep.equal({ "fractionized-certificate": false, "tokenizable-certificate": false });
+    expect(res.json).to.deep.equal({ "connected-goods": false, "fractionized-certificate": false, "tokenizable-certificate": false });
     gw.broker.createService({ name: "tokenizable", actions: { status: { visibility: "published", handler: () => null } } });
     const after = await pollUntil(async () => {
       const r = await http(`${gw.api}/extensions`);
       return (r.json as Record<string, boolean>)["tokenizable-certificate"] ? r : undefined;
     }, "tokenizable to register");
-    expect(after.json).to.deep.equal({ "fractionized-certificate": false, "tokenizable-certificate": true });
+    expect(after.json).to.deep.equal({ "connected-goods": false, "fractionized-certificate": false, "tokenizable-certificate": true });
     await gw.broker.destroyService(gw.broker.getLocalService("tokenizable")!);
   });
 });
@@ -385,7 +385,7 @@ describe("mesh: OpenAPI document", function () {
     };
     expect(doc.paths["/api/v1/transaction/build"]?.post?.responses).to.include.keys("200", "400", "413", "429");
     expect(
-      doc.paths["/api/v1/extension/connected-goods/mint/batch"]?.post?.responses,
+      doc.paths["/api/v1/extension/tokenizable-certificate/build"]?.post?.responses,
       "an unbuilt route documents its 501",
     ).to.include.keys("501");
     expect(doc.paths["/api/v1/verify/by-transaction-hash/{transactionHash}/{dataHash}"]?.get?.parameters.map((p) => p.name)).to.deep.equal([

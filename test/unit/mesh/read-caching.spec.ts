@@ -7,10 +7,12 @@ import {
   FINAL_LIST_MAX_AGE_S,
   FINAL_RECORD_MAX_AGE_S,
   ifNoneMatchNames,
+  newestHeightOf,
   RECENT_MAX_AGE_S,
   ROLLBACK_HORIZON_BLOCKS,
 } from "../../../shared/mesh/read-caching";
 import { ValidatorCache, type ValidatorSource } from "../../../shared/mesh/validator-cache";
+import { MERKLE_SCHEME } from "../../../shared/merkle/merkle-tree";
 
 const H1 = "aa".repeat(32);
 const H2 = "bb".repeat(32);
@@ -24,7 +26,7 @@ class Log implements ValidatorSource {
   async after(cursor: number, limit: number) {
     return this.records.filter((r) => r.seq > cursor).slice(0, limit);
   }
-  certificate(hash: string, height: number): number {
+  certificate(hash: string, height: number, algorithm = "SHA-256"): number {
     const seq = this.records.length + 1;
     this.records.push({
       _id: `tx${seq}:0`,
@@ -41,7 +43,7 @@ class Log implements ValidatorSource {
         type: "certificate.issued",
         position: 0,
         hash,
-        algorithm: "SHA-256",
+        algorithm,
         issuer: "",
         metadata: "",
         stateId: null,
@@ -87,6 +89,12 @@ describe("read caching policy", () => {
     expect(certificateEtag(at)).to.equal(certificateEtag({ ...at }));
     expect(certificateEtag({ ...at, blockHash: "33".repeat(32) })).to.not.equal(certificateEtag(at));
     expect(certificateEtag({ ...at, position: 1 })).to.not.equal(certificateEtag(at));
+  });
+
+  it("takes the freshness of a list from its newest record, wherever it sits (batch records follow direct ones)", () => {
+    expect(newestHeightOf([{ blockNumber: 9 }, { blockNumber: 3 }])).to.equal(9);
+    expect(newestHeightOf({ blockNumber: 4 })).to.equal(4);
+    expect(newestHeightOf([])).to.equal(undefined);
   });
 
   it("matches If-None-Match lists, weak forms and *", () => {
@@ -140,6 +148,18 @@ describe("gateway validator memory", () => {
     expect(cache.find(H2, "list")).to.equal(undefined);
     cache.remember(H2, "list", v('"b"'), marker);
     expect(cache.find(H2, "list")?.etag).to.equal('"b"');
+  });
+
+  it("forgets everything when a certificate anchors a Merkle batch root (it anchors hashes the fact does not name)", async () => {
+    const log = new Log();
+    const cache = new ValidatorCache(log);
+    await cache.catchUp();
+    cache.remember(H2, "list", v('"b"'), 0);
+    const root = log.certificate(H1, 1, MERKLE_SCHEME);
+    await cache.catchUp();
+    expect(cache.find(H2, "list")).to.equal(undefined);
+    cache.remember(H2, "list", v('"b"'), root - 1);
+    expect(cache.find(H2, "list")).to.equal(undefined);
   });
 
   it("remembers nothing before it has read the log, and starts over when the log is behind what it knew", async () => {

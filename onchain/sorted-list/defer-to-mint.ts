@@ -1,8 +1,9 @@
 /**
- * Spending a HEAD or node. Every transition mints under the list's own policy and the mint handler validates
- * the whole transition, so a spend only has to prove that the mint handler runs on the same action: the own
- * policy's mint redeemer in this transaction must equal this spend's redeemer. That closes redeemer confusion
- * (a node spent with Insert while the mint claims, or the reverse). Init never spends a list entry.
+ * Spending a HEAD or node, for any list whose redeemer has Init as constructor 0. Every transition mints under
+ * the list's own policy and the mint handler validates the whole transition, so a spend only has to prove that
+ * the mint handler runs on the same action: the own policy's mint redeemer in this transaction must equal this
+ * spend's redeemer. That closes redeemer confusion (a node spent with Insert while the mint claims or redeems,
+ * or the reverse). Init never spends a list entry.
  */
 import { pBool, peqData, plet, pmatch, punsafeConvertType } from "@harmoniclabs/plu-ts";
 import { requireAll, type Rule } from "../rules";
@@ -11,7 +12,7 @@ import type { AnyTerm } from "../lib/term";
 
 const INIT = 0;
 
-export function isValidSpend(rule: Rule, tx: AnyTerm, utxoRef: AnyTerm, redeemer: AnyTerm): AnyTerm {
+export function isValidListSpend(rule: Rule, tx: AnyTerm, utxoRef: AnyTerm, redeemer: AnyTerm): AnyTerm {
   return plet(tx.inputs.filter((i: AnyTerm) => i.utxoRef.eq(utxoRef)).head.resolved.address.credential.hash).in((own: AnyTerm) =>
     requireAll(rule, [
       ["spend is not an init", punsafeConvertType(redeemer, PAnyConstr.type).raw.index.gt(INIT)],

@@ -1,0 +1,10 @@
+/**
+ * Execution units (and their share of the per-transaction limits), transaction sizes and the script sizes of the
+ * tokenizable list's paths and its CIP-68 metadata script (shipped build), measured through the devnet on real
+ * CSL-built transactions. `npm run bench -- tokenizable`.
+ */
+import { measureTokenizablePaths } from "../fixtures/onchain/tokenizable-figures";
+
+export default async function (): Promise<Record<string, unknown>> {
+  return { ...(await measureTokenizablePaths()) };
+}

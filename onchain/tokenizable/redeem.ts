@@ -1,0 +1,145 @@
+/**
+ * Redeem{key}: the single list entry spent is the node of `key`, still Available; the owner signs; the node is
+ * re-created as a list output with at least its ADA and a datum equal to the old one except status Redeemed
+ * (so a node is redeemed once, for good). The config comes from the HEAD, which must be a reference input:
+ * - without `cip68_script_hash`: the own-policy mint is exactly one `asset_name`, and an output at the owner's
+ *   key credential holds it;
+ * - with `Some(h)`: the mint is exactly one `(222)asset_name` and one `(100)asset_name`; an output at the owner's
+ *   key credential holds the user token, and an output at the payment credential `Script(h)` holds the
+ *   reference token with a CIP-68 metadata datum naming this certificate (lib/cip68.ts).
+ */
+import {
+  bool,
+  data,
+  pBSToData,
+  pByteString,
+  pConstrToData,
+  peqData,
+  pif,
+  pisEmpty,
+  plet,
+  pnil,
+  pnot,
+  punBData,
+  punsafeConvertType,
+} from "@harmoniclabs/plu-ts";
+import { requireAll } from "../rules";
+import { isKeyAddress, isScriptAddress } from "../lib/addresses";
+import { CIP68_REFERENCE_LABEL, CIP68_USER_LABEL, hasCip68Metadata } from "../lib/cip68";
+import { PAnyConstr } from "../lib/constr-data";
+import { inlineDatumOf } from "../lib/inline-datum";
+import { OPTION_SOME } from "../lib/option";
+import { isSignedBy } from "../lib/signatures";
+import type { AnyTerm } from "../lib/term";
+import { headReferencesOf, listInputsOf, outputsHolding } from "../sorted-list";
+import { AVAILABLE, REDEEMED, TokenizableNode } from "./types";
+import { cip68OptionOf, configOf } from "./config";
+import type { TokenizableEnv } from "./env";
+
+export function isValidRedeem(env: TokenizableEnv, key: AnyTerm): AnyTerm {
+  const { rule, tx, own, list } = env;
+  return plet(listInputsOf(tx, own)).in((ins: AnyTerm) =>
+    requireAll(rule, [["exactly one list entry is spent", ins.length.eq(1)]]).and(
+      plet(ins.head.resolved).in((spent: AnyTerm) =>
+        plet(punsafeConvertType(inlineDatumOf(spent), TokenizableNode.type)).in((node: AnyTerm) =>
+          plet(list.names.node.$(key)).in((nodeName: AnyTerm) =>
+            // checked alone first: the node's fields are only read once the entry is known to be that node
+            requireAll(rule, [
+              [
+                "spent entry is the node of the key",
+                node.raw.index.eq(list.layout.node.constr).and(node.key.eq(key)).and(spent.value.pamountOf.$(own).$(nodeName).eq(1)),
+              ],
+            ]).and(redeemRules(env, key, spent, node, nodeName)),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+function redeemRules(env: TokenizableEnv, key: AnyTerm, spent: AnyTerm, node: AnyTerm, nodeName: AnyTerm): AnyTerm {
+  const { rule, tx, own, list, signatories } = env;
+  return plet(node.raw.fields).in((f: AnyTerm) =>
+    plet(node.owner).in((owner: AnyTerm) =>
+      plet(outputsHolding(tx.outputs, own, nodeName)).in((nodeOuts: AnyTerm) =>
+        plet(headReferencesOf(tx, own, list.names.head)).in((headRefs: AnyTerm) =>
+          requireAll(rule, [
+            ["node is not redeemed yet", node.status.raw.index.eq(AVAILABLE)],
+            ["owner signed", isSignedBy(signatories, owner)],
+            ["HEAD is a reference input", pnot.$(pisEmpty.$(headRefs))],
+            ["re-created node exists", pnot.$(pisEmpty.$(nodeOuts))],
+          ]).and(
+            plet(nodeOuts.head).in((nodeOut: AnyTerm) =>
+              requireAll(rule, [
+                ["re-created node is a list output", list.isListOutput(env, nodeOut, nodeName)],
+                ["re-created node keeps its ADA", nodeOut.value.lovelaces.gtEq(spent.value.lovelaces)],
+                [
+                  "re-created node only records the redemption",
+                  peqData.$(inlineDatumOf(nodeOut)).$(
+                    pConstrToData.$(list.layout.node.constr).$(
+                      pnil(data)
+                        .prepend(pConstrToData.$(REDEEMED).$(pnil(data)))
+                        .prepend(f.at(3))
+                        .prepend(f.at(2))
+                        .prepend(f.at(1))
+                        .prepend(f.at(0)),
+                    ),
+                  ),
+                ],
+              ]).and(
+                plet(
+                  configOf(
+                    punsafeConvertType(inlineDatumOf(headRefs.head.resolved), PAnyConstr.type).raw.fields.at(list.layout.head.config),
+                  ),
+                ).in((config: AnyTerm) =>
+                  plet(cip68OptionOf(config)).in((cip68: AnyTerm) =>
+                    pif(bool)
+                      .$(cip68.raw.index.eq(OPTION_SOME))
+                      .then(cip68Mint(env, key, owner, node.assetName, punBData.$(cip68.raw.fields.head)))
+                      .else(plainMint(env, owner, node.assetName)),
+                  ),
+                ),
+              ),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Whether some output at the owner's key credential holds exactly one `name` token of the own policy. */
+function ownerReceives(env: TokenizableEnv, owner: AnyTerm, name: AnyTerm): AnyTerm {
+  const { tx, own } = env;
+  return tx.outputs.some((o: AnyTerm) => isKeyAddress(o.address, owner).and(o.value.pamountOf.$(own).$(name).eq(1)));
+}
+
+function plainMint(env: TokenizableEnv, owner: AnyTerm, assetName: AnyTerm): AnyTerm {
+  const { rule, tx, own, minted } = env;
+  return plet(assetName).in((name: AnyTerm) =>
+    requireAll(rule, [
+      ["exactly one token is minted", minted.length.eq(1).and(tx.mint.pamountOf.$(own).$(name).eq(1))],
+      ["owner receives the token", ownerReceives(env, owner, name)],
+    ]),
+  );
+}
+
+function cip68Mint(env: TokenizableEnv, key: AnyTerm, owner: AnyTerm, assetName: AnyTerm, metadataScript: AnyTerm): AnyTerm {
+  const { rule, tx, own, minted } = env;
+  return plet(pByteString(CIP68_USER_LABEL).concat(assetName)).in((userName: AnyTerm) =>
+    plet(pByteString(CIP68_REFERENCE_LABEL).concat(assetName)).in((refName: AnyTerm) =>
+      plet(tx.outputs.filter((o: AnyTerm) => isScriptAddress(o.address, metadataScript).and(o.value.pamountOf.$(own).$(refName).eq(1)))).in(
+        (refOuts: AnyTerm) =>
+          requireAll(rule, [
+            [
+              "exactly one user and one reference token are minted",
+              minted.length.eq(2).and(tx.mint.pamountOf.$(own).$(userName).eq(1)).and(tx.mint.pamountOf.$(own).$(refName).eq(1)),
+            ],
+            ["owner receives the user token", ownerReceives(env, owner, userName)],
+            ["reference token goes to the metadata script", pnot.$(pisEmpty.$(refOuts))],
+            ["reference token carries the CIP-68 metadata", refOuts.some((o: AnyTerm) => hasCip68Metadata(o, pBSToData.$(key)))],
+          ]),
+      ),
+    ),
+  );
+}

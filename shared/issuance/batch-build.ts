@@ -1,0 +1,137 @@
+/**
+ * `POST /batch/build` (docs/api.md#batch-build): the Merkle tree of up to MAX_BATCH_HASHES submitted 32-byte hashes
+ * (shared/merkle), anchored as ONE ordinary certificate whose hash is the tree's root and whose `algorithm` names
+ * the tree scheme; its metadata records the tree id and leaf count. The build itself is the `default` build
+ * (certificate-issuance.ts), so the validators see a one-certificate update or fork like any other. The tree is
+ * stored once the transaction is built, so proofs can be served when the root is on chain.
+ */
+import { MAX_BATCH_HASHES } from "../merkle/batch-limits";
+import { MERKLE_SCHEME, NODE_BYTES } from "../merkle/merkle-tree";
+import { buildTree, type MerkleTreeStore } from "../merkle/tree-store";
+import { BuildRefusal, isBuildRefusal, refusalResponse, refuse, successResponse, type BuildTransactionResponse } from "./build-outcome";
+import { buildCertificateTransaction } from "./certificate-issuance";
+import type { IssuanceEnv } from "./issuance-env";
+
+/** Metadata a caller may add to the anchoring certificate (JSON text; it goes on chain, within the transaction size limit). */
+export const MAX_BATCH_METADATA_BYTES = 2048;
+
+export interface BatchBuildResponse extends BuildTransactionResponse {
+  merkleRoot?: string;
+  treeId?: string;
+  leafCount?: number;
+  /** refusals of the batch itself: the limit */
+  maxHashes?: number;
+}
+
+export interface ParsedBatch {
+  address: string | undefined;
+  leaves: Buffer;
+  metadata: Record<string, unknown>;
+  stateId?: string;
+}
+
+type Body = Record<string, unknown>;
+
+const HASH_HEX = /^[0-9a-fA-F]{64}$/;
+
+function tooMany(count: number): never {
+  return refuse("ERROR", `A batch holds at most ${MAX_BATCH_HASHES.toLocaleString("en")} hashes (got ${count}).`, {
+    maxHashes: MAX_BATCH_HASHES,
+  });
+}
+
+/** The packed hashes of a body: a JSON array of hex strings, or the raw bytes of an application/octet-stream body. */
+function packedHashes(raw: unknown): Buffer {
+  if (raw === undefined || raw === null) return refuse("ERROR", "hashes is required: an array of 32-byte hashes as 64 hex digits");
+  // Raw bytes: a Buffer in one process; across NATS the JSON serializer turns it into { type: "Buffer", data }.
+  const bytes = Buffer.isBuffer(raw)
+    ? raw
+    : typeof raw === "object" && !Array.isArray(raw) && (raw as Body)["type"] === "Buffer" && Array.isArray((raw as Body)["data"])
+      ? Buffer.from((raw as { data: number[] }).data)
+      : undefined;
+  if (bytes !== undefined) {
+    if (bytes.length === 0) refuse("ERROR", "The batch is empty: send at least one 32-byte hash.");
+    if (bytes.length % NODE_BYTES !== 0)
+      refuse("ERROR", `An application/octet-stream body is 32-byte hashes back to back; ${bytes.length} bytes is not a multiple of 32.`);
+    if (bytes.length / NODE_BYTES > MAX_BATCH_HASHES) tooMany(bytes.length / NODE_BYTES);
+    return bytes;
+  }
+  if (!Array.isArray(raw)) return refuse("ERROR", "hashes must be an array of 32-byte hashes as 64 hex digits");
+  if (raw.length === 0) refuse("ERROR", "The batch is empty: send at least one 32-byte hash.");
+  if (raw.length > MAX_BATCH_HASHES) tooMany(raw.length);
+  const packed = Buffer.allocUnsafe(raw.length * NODE_BYTES);
+  for (let i = 0; i < raw.length; i++) {
+    const h: unknown = raw[i];
+    if (typeof h !== "string" || !HASH_HEX.test(h))
+      refuse("ERROR", `hashes[${i}] must be a 32-byte hash as 64 hex digits`, { field: `hashes[${i}]` });
+    packed.write(h, i * NODE_BYTES, "hex");
+  }
+  return packed;
+}
+
+function userMetadata(raw: unknown): Record<string, unknown> {
+  if (raw === undefined || raw === null || raw === "") return {};
+  let value: unknown = raw;
+  if (typeof raw === "string") {
+    if (Buffer.byteLength(raw) > MAX_BATCH_METADATA_BYTES) refuse("ERROR", `metadata is larger than ${MAX_BATCH_METADATA_BYTES} bytes`);
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      return refuse("ERROR", "metadata must be a JSON object (or its JSON text)");
+    }
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return refuse("ERROR", "metadata must be a JSON object");
+  if (Buffer.byteLength(JSON.stringify(value)) > MAX_BATCH_METADATA_BYTES)
+    refuse("ERROR", `metadata is larger than ${MAX_BATCH_METADATA_BYTES} bytes`);
+  if ("merkle" in value) refuse("ERROR", "metadata.merkle is reserved: the service writes the tree id and leaf count there");
+  return value as Record<string, unknown>;
+}
+
+/** @throws BuildRefusal ERROR naming the problem */
+export function parseBatchRequest(body: Body): ParsedBatch {
+  const algorithm = body["algorithm"];
+  if (algorithm !== undefined && algorithm !== null && algorithm !== MERKLE_SCHEME)
+    refuse("ERROR", `algorithm names the tree scheme; the only one is ${MERKLE_SCHEME}`);
+  const address = body["address"];
+  if (address !== undefined && typeof address !== "string") refuse("ERROR", "address must be a bech32 string");
+  const stateId = body["stateId"];
+  if (stateId !== undefined && (typeof stateId !== "string" || !/^[0-9a-fA-F]{64}$/.test(stateId)))
+    refuse("ERROR", "stateId must be 64 hexadecimal digits (a state token name)");
+  const parsed: ParsedBatch = { address: address?.trim(), leaves: packedHashes(body["hashes"]), metadata: userMetadata(body["metadata"]) };
+  if (typeof stateId === "string") parsed.stateId = stateId.toLowerCase();
+  return parsed;
+}
+
+/** The whole route: parse, build the tree, build the anchoring transaction, store the tree. Never throws. */
+export async function handleBatchBuild(env: IssuanceEnv, trees: MerkleTreeStore, body: Body): Promise<BatchBuildResponse> {
+  try {
+    const req = parseBatchRequest(body);
+    const tree = buildTree(req.leaves);
+    const root = tree.root.toString("hex");
+    const metadata = JSON.stringify({ ...req.metadata, merkle: { treeId: tree.treeId, leafCount: tree.leafCount } });
+    const built = await buildCertificateTransaction(env, {
+      type: "default",
+      address: req.address,
+      certificates: [{ hash: root, algorithm: MERKLE_SCHEME, metadata }],
+      ...(req.stateId ? { stateId: req.stateId } : {}),
+    });
+    await trees.save(tree);
+    return {
+      ...successResponse(
+        "default",
+        built.cborHex,
+        `Batch of ${tree.leafCount} hashes: root ${root} in ${built.kind === "fork" ? `new state ${built.stateId}` : `state ${built.stateId}`}; sign and submit.`,
+      ),
+      merkleRoot: root,
+      treeId: tree.treeId,
+      leafCount: tree.leafCount,
+    };
+  } catch (err) {
+    const refusal = isBuildRefusal(err)
+      ? err
+      : new BuildRefusal("UNKNOWN_ERROR", `The batch could not be built: ${err instanceof Error ? err.message : String(err)}`);
+    const answer: BatchBuildResponse = refusalResponse("default", refusal);
+    if (typeof refusal.data["maxHashes"] === "number") answer.maxHashes = refusal.data["maxHashes"];
+    return answer;
+  }
+}

@@ -1,0 +1,4 @@
+export * from "./merkle-tree";
+export * from "./inclusion-proof";
+export * from "./tree-store";
+export * from "./batch-limits";

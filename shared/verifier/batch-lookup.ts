@@ -1,0 +1,77 @@
+/**
+ * Hashes anchored inside Merkle batches (docs/merkle-batches.md): a stored tree holds the hash, AND a certificate
+ * on chain anchors that tree's root with the tree scheme and the tree's id in its metadata. The second condition
+ * comes from the certificate projection, which follows rollbacks: while the anchoring transaction is rolled back,
+ * the hash is simply not anchored.
+ */
+import { parseMetadataObject } from "../domain/certificate-metadata";
+import { MERKLE_SCHEME } from "../merkle/merkle-tree";
+import type { InclusionProof } from "../merkle/inclusion-proof";
+import type { MerkleTreeStore } from "../merkle/tree-store";
+import type { CertificateProjection, CertificateRecord } from "./certificate-projection";
+
+/** The anchoring certificate's record (its `hash` is the root) and where the hash sits in the tree. */
+export interface BatchRecord extends CertificateRecord {
+  merkleRoot: string;
+  treeId: string;
+  leafIndex: number;
+  treeSize: number;
+  /** the inclusion path, bottom first (RFC 9162 §2.1.3.1) */
+  proof: string[];
+}
+
+/** A proof that needs nothing but SHA-256 to check, plus where its root is anchored. */
+export interface AnchoredProof extends InclusionProof {
+  treeId: string;
+  transactionHash: string;
+  blockHash: string;
+  blockNumber: number;
+  slot: number;
+  creationTime: number;
+}
+
+/** The tree id and leaf count a batch certificate's metadata records, if it is one. */
+export function batchOfMetadata(metadata: string): { treeId: string; leafCount: number } | undefined {
+  const merkle = parseMetadataObject(metadata)?.["merkle"];
+  if (merkle === null || typeof merkle !== "object" || Array.isArray(merkle)) return undefined;
+  const { treeId, leafCount } = merkle as Record<string, unknown>;
+  return typeof treeId === "string" && typeof leafCount === "number" ? { treeId, leafCount } : undefined;
+}
+
+/** Every anchored batch holding this 32-byte hash, oldest anchoring first. */
+export async function findInBatches(certificates: CertificateProjection, trees: MerkleTreeStore, hash: string): Promise<BatchRecord[]> {
+  const found: BatchRecord[] = [];
+  for (const inclusion of await trees.findLeaf(hash)) {
+    for (const record of await certificates.byHash(inclusion.root)) {
+      const batch = record.algorithm === MERKLE_SCHEME ? batchOfMetadata(record.metadata) : undefined;
+      // The certificate must name this very tree: same id, and the size the path is checked against.
+      if (batch?.treeId !== inclusion.treeId || batch.leafCount !== inclusion.treeSize) continue;
+      found.push({
+        ...record,
+        merkleRoot: inclusion.root,
+        treeId: inclusion.treeId,
+        leafIndex: inclusion.leafIndex,
+        treeSize: inclusion.treeSize,
+        proof: inclusion.path,
+      });
+    }
+  }
+  return found.sort((a, b) => a.slot - b.slot);
+}
+
+export function proofOfRecord(leaf: string, r: BatchRecord): AnchoredProof {
+  return {
+    scheme: MERKLE_SCHEME,
+    leaf: leaf.toLowerCase(),
+    leafIndex: r.leafIndex,
+    treeSize: r.treeSize,
+    path: r.proof,
+    root: r.merkleRoot,
+    treeId: r.treeId,
+    transactionHash: r.transactionHash,
+    blockHash: r.blockHash,
+    blockNumber: r.blockNumber,
+    slot: r.slot,
+    creationTime: r.creationTime,
+  };
+}

@@ -1,0 +1,298 @@
+/**
+ * Connected goods over HTTP on the embedded mesh, with real wallets signing and the devnet's ledger and Plutus
+ * evaluation: an issuer mints a batch, buyers claim items with their passwords (two in one block, the second built
+ * on the first's pending batch output), the social hubs read back decrypted, the owner updates one; wrong passwords,
+ * second claims, strangers' updates and malformed requests are refused with 400 JSON.
+ */
+import { createHash } from "node:crypto";
+import { expect } from "chai";
+import type { Wallet } from "../../shared/wallet";
+import { errorBody, http, pollUntil, postJson, type HttpResult } from "../../fixtures/mesh/helpers";
+import type { ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
+import type { RunningMesh } from "../../fixtures/mesh/mesh-harness";
+import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
+import { enterpriseAddressOfKeyHash } from "../../shared/csl/address";
+import type { BatchFact } from "../../shared/connected-goods";
+
+type Json = Record<string, unknown>;
+
+/** A batch of 20, as a brand would mint for one product line. */
+const ITEMS = Array.from({ length: 20 }, (_, i) => `shoe-${String(i + 1).padStart(4, "0")}`);
+const passwordOf = (name: string) => `correct horse ${name} battery`;
+const sha256Hex = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
+describe("connected goods: mint, claim, update and read over HTTP", function () {
+  this.timeout(240_000);
+  let world: DeployedMesh;
+  let f: ProtocolFixture;
+  let mesh: RunningMesh;
+  let batchId: string;
+
+  const post = (path: string, body: unknown) => postJson(`${mesh.api}/extension/connected-goods${path}`, body);
+  const get = (path: string) => http(`${mesh.api}/extension/connected-goods${path}`);
+  const indexed = (tx: string) =>
+    pollUntil(
+      async () => ((await mesh.broker.call<unknown, { id: string }>("indexer.transaction", { id: tx })) ? true : undefined),
+      `${tx} indexed`,
+    );
+  const txBlock = async (tx: string) =>
+    (await mesh.broker.call<{ blockId: string }, { id: string }>("indexer.transaction", { id: tx })).blockId;
+  /** Submits through the API with the wallet's witness set merged in, as a client would. */
+  const submit = async (wallet: Wallet, unsigned: string): Promise<string> => {
+    const res = await postJson(`${mesh.api}/transaction/submit`, { transaction: unsigned, witnessSet: wallet.signTx(unsigned) });
+    expect(res.status, res.text).to.equal(200);
+    return (res.json as { transactionHash: string }).transactionHash;
+  };
+  const confirm = async (...txs: string[]) => {
+    f.chain.devnet.produceBlock();
+    for (const tx of txs) await indexed(tx);
+  };
+  const refused = (res: HttpResult, error: string) => {
+    expect(res.status, res.text).to.equal(400);
+    expect(res.headers.get("content-type")).to.match(/^application\/json/);
+    expect(errorBody(res).error).to.equal(error);
+  };
+  const claimBody = (password: string, buyer: Wallet, extra: Json = {}) => ({
+    password,
+    batch_id: batchId,
+    user_address: buyer.address,
+    social_hub: { name: `${buyer === f.actors.alice ? "Alice" : "Someone"}'s shoes`, website: "https://example.org/me", x: "@owner" },
+    ...extra,
+  });
+  const batch = () => mesh.broker.call<BatchFact | null, { batchId: string }>("indexer.goodsBatch", { batchId });
+
+  before(async () => {
+    world = await startDeployedMesh({ services: ["gateway", "indexer", "tx-builder", "submitter", "connected-goods"], bootstrap: false });
+    ({ f, mesh } = world);
+    // every wallet that runs a script needs its dedicated collateral, made through the API like a client would
+    const wallets = [f.actors.issuer, f.actors.alice, f.actors.bob, f.actors.feeA];
+    const txs: string[] = [];
+    for (const w of wallets) {
+      const res = await postJson(`${mesh.api}/transaction/prepare-collateral`, { senderAddress: w.address });
+      expect(res.status, res.text).to.equal(200);
+      txs.push(await submit(w, (res.json as { unsignedTransaction: string }).unsignedTransaction));
+    }
+    await confirm(...txs);
+  });
+  after(() => world?.close());
+
+  it("lists connected-goods among the enabled extensions", async () => {
+    const res = await http(`${mesh.api}/extensions`);
+    expect((res.json as Json)["connected-goods"]).to.equal(true);
+  });
+
+  it("builds the mint of a batch whose issuer is the caller's key; signed and submitted, the indexer records it", async () => {
+    const issuer = f.actors.issuer;
+    const res = await post("/mint/batch", {
+      address: issuer.address,
+      items: ITEMS.map((n) => ({ asset_name: n, password: passwordOf(n) })),
+    });
+    expect(res.status, res.text).to.equal(200);
+    const body = res.json as Json & { status: { code: string } };
+    expect(body.status.code).to.equal("SUCCESS");
+    expect(body["batch_id"])
+      .to.match(/^[0-9a-f]{64}$/)
+      .and.equal(body["batchId"]);
+    batchId = body["batch_id"] as string;
+    const unsigned = body["unsignedTransaction"] as string;
+    for (const n of ITEMS) expect(unsigned.includes(Buffer.from(passwordOf(n)).toString("hex")), "password in the mint").to.equal(false);
+    await confirm(await submit(issuer, unsigned));
+    const recorded = await batch();
+    expect(recorded?.issuer).to.equal(issuer.paymentKeyHash);
+    expect(recorded?.items.map((i) => Buffer.from(i.tokenName, "hex").toString("utf8"))).to.deep.equal(ITEMS);
+  });
+
+  const claimTxs: string[] = [];
+
+  it("claims three items in one block: item key signed, no password on chain, each claim built on the previous pending batch", async () => {
+    const first = await post("/claim/item", claimBody(passwordOf("shoe-0002"), f.actors.alice, { asset_name: "shoe-0002" }));
+    expect(first.status, first.text).to.equal(200);
+    expect(first.headers.get("content-type")).to.match(/^text\/plain/);
+    const tx = Buffer.from(first.text, "hex");
+    const pw = passwordOf("shoe-0002");
+    for (const secret of [Buffer.from(pw), createHash("sha256").update(pw).digest(), createHash("sha3-256").update(pw).digest()]) {
+      expect(tx.includes(secret), "claim bytes contain the password or a hash of it").to.equal(false);
+    }
+    claimTxs.push(await submit(f.actors.alice, first.text));
+
+    // bob and carol name no item: the service finds it from the password alone
+    for (const [name, buyer] of [
+      ["shoe-0005", f.actors.bob],
+      ["shoe-0003", f.actors.feeA],
+    ] as const) {
+      const res = await post("/claim/item", claimBody(passwordOf(name), buyer));
+      expect(res.status, res.text).to.equal(200);
+      claimTxs.push(await submit(buyer, res.text));
+    }
+    await confirm(...claimTxs);
+    const blocks = await Promise.all(claimTxs.map(txBlock));
+    expect(new Set(blocks).size, "one block").to.equal(1);
+    const left = (await batch())!.items.map((i) => Buffer.from(i.tokenName, "hex").toString("utf8"));
+    expect(left).to.deep.equal(ITEMS.filter((n) => !["shoe-0002", "shoe-0003", "shoe-0005"].includes(n)));
+  });
+
+  it("reads a hub decrypted, by the SHA-256 of the password or by the password, among several batch ids", async () => {
+    const byHash = await get(`/${batchId}/${sha256Hex(passwordOf("shoe-0002"))}`);
+    expect(byHash.status, byHash.text).to.equal(200);
+    expect(byHash.json).to.deep.include({
+      owner: enterpriseAddressOfKeyHash(f.actors.alice.paymentKeyHash, 0),
+      batch_id: batchId,
+      item_name: "shoe-0002",
+      name: "Alice's shoes",
+      website: "https://example.org/me",
+      x: "@owner",
+      picture: "",
+      ada_handle: "",
+    });
+    const other = "ab".repeat(32);
+    const byPassword = await get(`/${other},${batchId}/${encodeURIComponent(passwordOf("shoe-0005"))}`);
+    expect(byPassword.status, byPassword.text).to.equal(200);
+    expect(byPassword.json).to.deep.include({ owner: enterpriseAddressOfKeyHash(f.actors.bob.paymentKeyHash, 0), item_name: "shoe-0005" });
+  });
+
+  it("refuses a wrong password, a second claim and an unknown batch with 400 JSON", async () => {
+    refused(await post("/claim/item", claimBody("not the right password", f.actors.bob)), "WRONG_PASSWORD");
+    refused(await post("/claim/item", claimBody("not the right password", f.actors.bob, { asset_name: "shoe-0001" })), "WRONG_PASSWORD");
+    refused(await post("/claim/item", claimBody(passwordOf("shoe-0002"), f.actors.bob)), "ITEM_ALREADY_CLAIMED");
+    refused(
+      await post("/claim/item", claimBody(passwordOf("shoe-0002"), f.actors.bob, { asset_name: "shoe-0002" })),
+      "ITEM_ALREADY_CLAIMED",
+    );
+    refused(await post("/claim/item", { ...claimBody(passwordOf("shoe-0001"), f.actors.bob), batch_id: "cd".repeat(32) }), "UNKNOWN_BATCH");
+    refused(await get(`/${batchId}/${sha256Hex("not the right password")}`), "WRONG_PASSWORD");
+    refused(await get(`/${batchId}/${sha256Hex(passwordOf("shoe-0001"))}`), "WRONG_PASSWORD"); // not claimed yet
+  });
+
+  it("refuses malformed requests with 400 JSON naming the problem", async () => {
+    const buyer = f.actors.bob;
+    refused(
+      await post("/claim/item", { ...claimBody(passwordOf("shoe-0001"), buyer), social_hub: { website: "javascript:alert(1)" } }),
+      "INVALID_SOCIAL_HUB",
+    );
+    refused(
+      await post("/claim/item", { ...claimBody(passwordOf("shoe-0001"), buyer), social_hub: { name: "x".repeat(160) } }),
+      "INVALID_SOCIAL_HUB",
+    );
+    refused(await post("/claim/item", { ...claimBody(passwordOf("shoe-0001"), buyer), social_hub: {} }), "INVALID_SOCIAL_HUB");
+    refused(await post("/claim/item", { ...claimBody(passwordOf("shoe-0001"), buyer), user_address: "addr_nonsense" }), "INVALID_ADDRESS");
+    refused(await post("/claim/item", { ...claimBody(passwordOf("shoe-0001"), buyer), batch_id: "xyz" }), "INVALID_CONTEXT");
+    refused(await post("/claim/item", { ...claimBody("short", buyer) }), "INVALID_PASSWORD");
+    const issuer = f.actors.issuer.address;
+    refused(await post("/mint/batch", { address: issuer, items: [] }), "INVALID_ITEMS");
+    refused(
+      await post("/mint/batch", {
+        address: issuer,
+        items: [
+          { asset_name: "a", password: "same password" },
+          { asset_name: "b", password: "same password" },
+        ],
+      }),
+      "INVALID_ITEMS",
+    );
+    refused(
+      await post("/mint/batch", { address: issuer, items: [{ asset_name: "n".repeat(33), password: "long enough" }] }),
+      "INVALID_ITEMS",
+    );
+    refused(await get(`/not-a-batch/${sha256Hex("x")}`), "INVALID_CONTEXT");
+    // refused, not split: the message gives the limit (checked before any key is derived)
+    const huge = Array.from({ length: 250 }, (_, i) => ({
+      asset_name: `${"n".repeat(28)}${String(i).padStart(4, "0")}`,
+      password: `password ${i}`,
+    }));
+    const tooLarge = await post("/mint/batch", { address: issuer, items: huge });
+    refused(tooLarge, "INVALID_ITEMS");
+    expect(errorBody(tooLarge).message).to.match(/limit is 9000 bytes/);
+  });
+
+  it("updates a hub when its owner signs; refuses a stranger's update", async () => {
+    const stranger = f.actors.feeA;
+    const pw = passwordOf("shoe-0002");
+    refused(await post("/update/item", { ...claimBody(pw, stranger), social_hub: { name: "Mine now" } }), "NOT_ITEM_OWNER");
+    refused(await post("/update/item", { ...claimBody("not the right password", f.actors.alice) }), "WRONG_PASSWORD");
+
+    const res = await post("/update/item", {
+      ...claimBody(pw, f.actors.alice),
+      social_hub: { name: "Alice's trail shoes", github: "alice" },
+    });
+    expect(res.status, res.text).to.equal(200);
+    expect(res.headers.get("content-type")).to.match(/^text\/plain/);
+    await confirm(await submit(f.actors.alice, res.text));
+    const hub = await get(`/${batchId}/${sha256Hex(pw)}`);
+    expect(hub.json).to.deep.include({ name: "Alice's trail shoes", github: "alice", website: "", x: "" });
+    expect((hub.json as Json)["owner"]).to.equal(enterpriseAddressOfKeyHash(f.actors.alice.paymentKeyHash, 0));
+  });
+
+  it("transfers a hub to a new owner when its owner signs; the old owner can no longer update it, the new one can", async () => {
+    const pw = passwordOf("shoe-0002");
+    const carol = f.actors.feeA;
+    const body = { password: pw, batch_id: batchId, user_address: f.actors.bob.address, new_owner_address: carol.address };
+    refused(await post("/transfer/item", body), "NOT_ITEM_OWNER");
+    const res = await post("/transfer/item", { ...body, user_address: f.actors.alice.address });
+    expect(res.status, res.text).to.equal(200);
+    await confirm(await submit(f.actors.alice, res.text));
+    const hub = await get(`/${batchId}/${sha256Hex(pw)}`);
+    expect(hub.json).to.deep.include({ owner: enterpriseAddressOfKeyHash(carol.paymentKeyHash, 0), name: "Alice's trail shoes" });
+
+    refused(await post("/update/item", { ...claimBody(pw, f.actors.alice), social_hub: { name: "Still mine?" } }), "NOT_ITEM_OWNER");
+    const update = await post("/update/item", { ...claimBody(pw, carol), social_hub: { name: "Carol's shoes now" } });
+    expect(update.status, update.text).to.equal(200);
+    await confirm(await submit(carol, update.text));
+    expect((await get(`/${batchId}/${sha256Hex(pw)}`)).json).to.deep.include({ name: "Carol's shoes now" });
+  });
+
+  it("follows a rollback of a claim: the item is unclaimed again until the claim is re-included", async () => {
+    const pw = passwordOf("shoe-0001");
+    const res = await post("/claim/item", claimBody(pw, f.actors.bob, { asset_name: "shoe-0001" }));
+    expect(res.status, res.text).to.equal(200);
+    await confirm(await submit(f.actors.bob, res.text));
+    expect((await get(`/${batchId}/${sha256Hex(pw)}`)).status).to.equal(200);
+    const names = async () => ((await batch())?.items ?? []).map((i) => Buffer.from(i.tokenName, "hex").toString("utf8"));
+    expect(await names()).to.not.include("shoe-0001");
+
+    f.chain.devnet.rollback(1);
+    await pollUntil(async () => ((await names()).includes("shoe-0001") ? true : undefined), "claim rolled back");
+    refused(await get(`/${batchId}/${sha256Hex(pw)}`), "WRONG_PASSWORD");
+
+    f.chain.devnet.produceBlock(); // the rolled-back claim went back to the mempool
+    await pollUntil(async () => ((await names()).includes("shoe-0001") ? undefined : true), "claim re-included");
+    expect((await get(`/${batchId}/${sha256Hex(pw)}`)).json).to.deep.include({
+      owner: enterpriseAddressOfKeyHash(f.actors.bob.paymentKeyHash, 0),
+    });
+  });
+
+  it("two claims built on the same batch output before either is submitted: the second submit is refused (409), its rebuild chains", async () => {
+    const a = await post("/claim/item", claimBody(passwordOf("shoe-0004"), f.actors.alice, { asset_name: "shoe-0004" }));
+    const b = await post("/claim/item", claimBody(passwordOf("shoe-0006"), f.actors.bob, { asset_name: "shoe-0006" }));
+    expect([a.status, b.status]).to.deep.equal([200, 200]);
+    const first = await submit(f.actors.alice, a.text);
+    const late = await postJson(`${mesh.api}/transaction/submit`, { transaction: b.text, witnessSet: f.actors.bob.signTx(b.text) });
+    expect(late.status, late.text).to.equal(409);
+    expect(errorBody(late).error).to.equal("INPUTS_IN_FLIGHT");
+    const again = await post("/claim/item", claimBody(passwordOf("shoe-0006"), f.actors.bob, { asset_name: "shoe-0006" }));
+    expect(again.status, again.text).to.equal(200);
+    const second = await submit(f.actors.bob, again.text);
+    await confirm(first, second);
+    expect(await txBlock(first)).to.equal(await txBlock(second));
+    const left = (await batch())!.items.map((i) => Buffer.from(i.tokenName, "hex").toString("utf8"));
+    expect(left).to.not.include.members(["shoe-0004", "shoe-0006"]);
+  });
+
+  it("claims from a batch whose mint is still waiting for its block: mint and claim land in the same block", async () => {
+    const issuer = f.actors.issuer;
+    const names = ["cap-0001", "cap-0002"];
+    const mint = await post("/mint/batch", {
+      address: issuer.address,
+      items: names.map((n) => ({ asset_name: n, password: passwordOf(n) })),
+    });
+    expect(mint.status, mint.text).to.equal(200);
+    const minted = mint.json as { batch_id: string; unsignedTransaction: string };
+    const mintTx = await submit(issuer, minted.unsignedTransaction);
+    const res = await post("/claim/item", { ...claimBody(passwordOf("cap-0002"), f.actors.alice), batch_id: minted.batch_id });
+    expect(res.status, res.text).to.equal(200);
+    const claimTx = await submit(f.actors.alice, res.text);
+    await confirm(mintTx, claimTx);
+    expect(await txBlock(mintTx)).to.equal(await txBlock(claimTx));
+    const hub = await get(`/${batchId},${minted.batch_id}/${sha256Hex(passwordOf("cap-0002"))}`);
+    expect(hub.json).to.deep.include({ batch_id: minted.batch_id, item_name: "cap-0002" });
+  });
+});
