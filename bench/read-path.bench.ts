@@ -2,7 +2,7 @@
  * Read-path figures (load generator in the same process, on the same cores: read them as ratios, `ratios` below):
  * - GET /api/v1/verify/{hash} against a store of 100,000 certificates: embedded (gateway + verifier in one
  *   process), through NATS (verifier in its own process), and a plain node:http server answering from the same
- *   projection as the ceiling (same JSON, Content-Length and ETag); figure and ceiling alternate in short rounds and
+ *   projection and Merkle trees as the ceiling (the same answer: direct and batch lookups, JSON, Content-Length, ETag); figure and ceiling alternate in short rounds and
  *   the ratio is the median of the rounds' ratios, so bursts of load from other work on the machine hit both;
  * - the same with If-None-Match naming each answer's ETag (304 answers), against the ceiling server answering 304
  *   from a map of the ETags it gave;
@@ -31,7 +31,9 @@ import { loadServices } from "../shared/mesh/service-loader";
 import { createStore, type Store } from "../shared/store";
 import { CertificateProjection } from "../shared/verifier/certificate-projection";
 import { FactLog } from "../shared/indexer/fact-log";
-import { certificateEtag } from "../shared/mesh/read-caching";
+import { batchedAnswerEtag, certificateEtag } from "../shared/mesh/read-caching";
+import { MerkleTreeStore } from "../shared/merkle/tree-store";
+import { findInBatches } from "../shared/verifier/batch-lookup";
 import { Wallet, generateMnemonic } from "../shared/wallet";
 import { startNatsServer } from "../fixtures/processes/nats-server";
 import { startServiceProcess } from "../fixtures/processes/service-process";
@@ -190,6 +192,7 @@ export async function gatewayBroker(
  */
 export async function startCeiling(store: Store) {
   const projection = await CertificateProjection.open(store, 0);
+  const trees = await MerkleTreeStore.open(store, Date.now);
   const known = new Map<string, string>();
   const server = createServer((req, res) => {
     const hash = (req.url ?? "").split("/").pop() ?? "";
@@ -198,13 +201,15 @@ export async function startCeiling(store: Store) {
       res.writeHead(304, { etag: condition }).end();
       return;
     }
-    projection.findByHash(hash).then(
-      ({ records, newest }) => {
-        if (!newest) {
+    // The same answer as the verifier's: direct certificates, then those inside Merkle batches.
+    Promise.all([projection.findByHash(hash), hash.length === 64 ? findInBatches(projection, trees, hash) : []]).then(
+      ([{ records: direct, newest }, inBatches]) => {
+        const records = [...direct, ...inBatches];
+        if (records.length === 0) {
           res.writeHead(404, { "content-type": "application/json" }).end("{}");
           return;
         }
-        const etag = certificateEtag(newest);
+        const etag = inBatches.length === 0 && newest ? certificateEtag(newest) : batchedAnswerEtag(records);
         known.set(hash, etag);
         const body = JSON.stringify(records);
         res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), etag });
