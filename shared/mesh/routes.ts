@@ -11,6 +11,7 @@
  */
 import type { ServiceName } from "../config/service-names";
 import type { SchemaName } from "./response-schemas";
+import type { CacheKind } from "./read-caching";
 import { BATCH_BINARY_BODY_LIMIT_BYTES, BATCH_JSON_BODY_LIMIT_BYTES } from "../merkle/batch-limits";
 
 export type HttpMethod = "GET" | "POST";
@@ -67,6 +68,8 @@ export interface RouteSpec {
   readonly bodyLimitBytes?: { readonly json: number; readonly binary?: number };
   /** Params the gateway adds to every call of this route (one action serving several paths). */
   readonly fixedParams?: Readonly<Record<string, string>>;
+  /** Answers carry `ETag` and `Cache-Control` and may answer 304 (read-caching.ts, docs/api.md#caching). */
+  readonly cache?: CacheKind;
 }
 
 const TX_HASH = "^[0-9a-fA-F]{64}$";
@@ -225,6 +228,7 @@ export const ROUTES = [
     method: "GET",
     path: "/verify/{hash}",
     action: "verifier.byHash",
+    cache: "certificate-list",
     tag: "verify",
     summary: "Certificates anchoring this data hash (oldest first)",
     response: "array of certificate records",
@@ -237,6 +241,7 @@ export const ROUTES = [
     method: "GET",
     path: "/verify/by-transaction-hash/{transactionHash}/{dataHash}",
     action: "verifier.byTransactionHash",
+    cache: "certificate-record",
     tag: "verify",
     summary: "The certificate of this data hash in this transaction",
     response: "one certificate record",
@@ -679,6 +684,7 @@ export const ROUTES = [
     method: "GET",
     path: "/scripts/{scriptHash}",
     action: "indexer.script",
+    cache: "lookup",
     tag: "scripts",
     summary: "A script seen on chain",
     response: "ScriptDto",
@@ -691,6 +697,7 @@ export const ROUTES = [
     method: "GET",
     path: "/scripts/{scriptHash}/json",
     action: "indexer.scriptJson",
+    cache: "lookup",
     tag: "scripts",
     summary: "A native script as JSON",
     response: "ScriptJsonDto",
@@ -703,6 +710,7 @@ export const ROUTES = [
     method: "GET",
     path: "/scripts/{scriptHash}/details",
     action: "indexer.scriptDetails",
+    cache: "lookup",
     tag: "scripts",
     summary: "Script details",
     response: "ScriptDetailDto",
@@ -715,6 +723,7 @@ export const ROUTES = [
     method: "GET",
     path: "/scripts/{scriptHash}/cbor",
     action: "indexer.scriptCbor",
+    cache: "lookup",
     tag: "scripts",
     summary: "Script CBOR",
     response: "ScriptCborDto",
@@ -727,6 +736,7 @@ export const ROUTES = [
     method: "GET",
     path: "/scripts/datum/{datumHash}",
     action: "indexer.datum",
+    cache: "lookup",
     tag: "scripts",
     summary: "A datum as JSON",
     response: "JSON datum",
@@ -739,6 +749,7 @@ export const ROUTES = [
     method: "GET",
     path: "/scripts/datum/{datumHash}/cbor",
     action: "indexer.datumCbor",
+    cache: "lookup",
     tag: "scripts",
     summary: "A datum's CBOR",
     response: "{ cbor }",
@@ -751,6 +762,7 @@ export const ROUTES = [
     method: "GET",
     path: "/txs/{txHash}/scripts",
     action: "indexer.txScripts",
+    cache: "lookup",
     tag: "txs",
     summary: "Scripts run by a transaction",
     response: "array of TxContractDetails",
@@ -762,6 +774,7 @@ export const ROUTES = [
     method: "GET",
     path: "/txs/{txHash}/redeemers",
     action: "indexer.txRedeemers",
+    cache: "lookup",
     tag: "txs",
     summary: "Redeemers of a transaction",
     response: "array of TxRedeemerDto",
