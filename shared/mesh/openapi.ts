@@ -92,7 +92,9 @@ const GENERIC_DESCRIPTION: Record<number, string> = {
 function responsesOf(route: RouteSpec, opts: OpenApiOptions): Json {
   const contentType = route.responseType ?? "application/json";
   const success = contentType === "application/json" ? (route.responseSchema ? schemaRef(route.responseSchema) : {}) : { type: "string" };
-  const responses: Json = { "200": { description: route.response, content: { [contentType]: { schema: success } } } };
+  const responses: Json = {
+    [String(route.successStatus ?? 200)]: { description: route.response, content: { [contentType]: { schema: success } } },
+  };
 
   const byStatus = new Map<number, { own: string[]; gateway: string[] }>();
   const add = (code: string, kind: "own" | "gateway") => {

@@ -135,6 +135,22 @@ export const RESPONSE_SCHEMAS = {
       }),
     ],
   },
+  CalendarReceipt: object(
+    {
+      receiptId: { type: "string", pattern: "^[0-9a-f]{32}$" },
+      hash: { type: "string", pattern: HASH_32 },
+      status: { type: "string", enum: ["pending", "submitted", "anchored"] },
+      submittedAt: integer,
+      statusUrl: string,
+      expectedAnchorBy: integer,
+      merkleRoot: { type: "string", pattern: HASH_32 },
+      treeId: { type: "string", pattern: "^[0-9a-f]{32}$" },
+      transactionHash: { type: "string", pattern: HASH_32 },
+      proofUrl: string,
+    },
+    ["receiptId", "hash", "status", "submittedAt", "statusUrl"],
+  ),
+  CalendarSubmitResponse: object({ receipts: { type: "array", items: ref("CalendarReceipt") }, pending: integer }),
   MintConnectedGoodsResponse: {
     allOf: [
       buildTransactionResponse,
