@@ -29,6 +29,9 @@ export interface CalendarLeafDocument extends StoredDocument {
   _id: string;
   hash: string;
   submittedAt: number;
+  /** the request that brought the leaf (random) and the leaf's position in it: leaves keep their request's order */
+  request: string;
+  position: number;
   /** the tree id of the round that took the leaf; "" while pending */
   round: string;
 }
@@ -125,7 +128,7 @@ export class MerkleCalendar {
     onRound?: (outcome: RoundOutcome) => void;
   }): Promise<MerkleCalendar> {
     const leaves = opts.store.collection<CalendarLeafDocument>("merkle_calendar_leaves");
-    await leaves.ensureIndexes([{ fields: { round: 1, submittedAt: 1 } }]);
+    await leaves.ensureIndexes([{ fields: { round: 1, submittedAt: 1, request: 1, position: 1 } }]);
     const rounds = opts.store.collection<CalendarRoundDocument>("merkle_calendar_rounds");
     const lease = await createLeaseTable(opts.store.collection("merkle_calendar_lease"), opts.now);
     return new MerkleCalendar(leaves, rounds, lease, opts.trees, opts.anchorer, opts.settings, opts.now, opts.onRound ?? (() => undefined));
@@ -165,7 +168,15 @@ export class MerkleCalendar {
       );
     }
     const submittedAt = this.now();
-    const docs = hashes.map((hash): CalendarLeafDocument => ({ _id: randomBytes(16).toString("hex"), hash, submittedAt, round: PENDING }));
+    const request = randomBytes(8).toString("hex");
+    const docs = hashes.map((hash, position): CalendarLeafDocument => ({
+      _id: randomBytes(16).toString("hex"),
+      hash,
+      submittedAt,
+      request,
+      position,
+      round: PENDING,
+    }));
     await this.leaves.insertMany(docs);
     const pending = waiting + docs.length;
     if (pending >= this.settings.maxLeaves) void this.anchorRound();
@@ -219,7 +230,10 @@ export class MerkleCalendar {
       if ((await this.pendingCount()) === 0) return { kind: "idle" };
       acquired = (await this.lease.acquire([LEASE_KEY], this.holder, LEASE_TTL_MS)).acquired;
       if (!acquired) return { kind: "busy" };
-      const docs = await this.leaves.find({ round: PENDING }, { sort: { submittedAt: 1, _id: 1 }, limit: this.settings.maxLeaves });
+      const docs = await this.leaves.find(
+        { round: PENDING },
+        { sort: { submittedAt: 1, request: 1, position: 1 }, limit: this.settings.maxLeaves },
+      );
       if (docs.length === 0) return { kind: "idle" };
       const packed = Buffer.allocUnsafe(docs.length * NODE_BYTES);
       docs.forEach((d, i) => packed.write(d.hash, i * NODE_BYTES, "hex"));
