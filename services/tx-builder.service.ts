@@ -94,8 +94,7 @@ export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema
         calendarReceipt: {
           async handler(ctx: Context<{ receiptId: string }>) {
             const id = String(ctx.params.receiptId).toLowerCase();
-            const onChain = async (txId: string) => Boolean(await ctx.call("indexer.transaction", { id: txId }));
-            const receipt = await calendarOf().receipt(id, onChain);
+            const receipt = await calendarOf().receipt(id);
             if (!receipt) throw notFound(`No calendar receipt ${id}.`);
             return receipt;
           },
@@ -183,6 +182,10 @@ export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema
           store,
           trees: locals.trees,
           anchorer: serviceWalletAnchorer(locals.env, walletOf),
+          chain: {
+            onChain: async (txId) => Boolean(await broker.call("indexer.transaction", { id: txId })),
+            inMempoolAmong: (txIds) => client.inMempoolAmong(txIds),
+          },
           settings: calendarConfig,
           now: deps.now,
           onRound: (outcome) => {

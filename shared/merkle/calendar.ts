@@ -43,6 +43,20 @@ export interface CalendarRoundDocument extends StoredDocument {
   leafCount: number;
   transactionHash: string;
   submittedAt: number;
+  /** when the transaction was first seen in a block (unset while it is not) */
+  onChainSince?: number;
+  /** rounds in a row that found the transaction neither in a block nor in the mempool */
+  missing: number;
+  /** on chain for SETTLE_MS: no longer watched */
+  settled: boolean;
+}
+
+/** What the calendar asks about its rounds' transactions. */
+export interface CalendarChainView {
+  /** is the transaction in a block (as the indexer has it now; rollbacks take it out) */
+  onChain(txId: string): Promise<boolean>;
+  /** which of these transactions the node's mempool holds now */
+  inMempoolAmong(txIds: readonly string[]): Promise<Set<string>>;
 }
 
 export interface CalendarReceipt {
@@ -77,6 +91,12 @@ export type RoundOutcome =
 const HASH_HEX = /^[0-9a-fA-F]{64}$/;
 const LEASE_KEY = "merkle-calendar";
 const PENDING = "";
+/** A round's transaction on chain this long (chain clock) is beyond rollbacks: Cardano's k blocks take about 12 h. */
+export const SETTLE_MS = 12 * 3600_000;
+/** A round whose transaction this many rounds in a row found neither in a block nor in the mempool is lost. */
+export const LOST_AFTER_ROUNDS = 2;
+/** Unsettled rounds looked at per round, oldest first. */
+const WATCHED_ROUNDS = 100;
 /** How long one round may hold the lease: a round of a million leaves takes about ten seconds. */
 const LEASE_TTL_MS = 120_000;
 export const RECEIPT_ID = /^[0-9a-f]{32}$/;
@@ -111,6 +131,7 @@ export class MerkleCalendar {
     private readonly lease: LeaseTable,
     private readonly trees: MerkleTreeStore,
     private readonly anchorer: CalendarAnchorer,
+    private readonly chain: CalendarChainView,
     private readonly settings: CalendarSettings,
     private readonly now: () => number,
     private readonly onRound: (outcome: RoundOutcome) => void,
@@ -122,6 +143,7 @@ export class MerkleCalendar {
     store: Store;
     trees: MerkleTreeStore;
     anchorer: CalendarAnchorer;
+    chain: CalendarChainView;
     settings: CalendarSettings;
     now: () => number;
     /** told every round's outcome (for the log) */
@@ -131,7 +153,17 @@ export class MerkleCalendar {
     await leaves.ensureIndexes([{ fields: { round: 1, submittedAt: 1, request: 1, position: 1 } }]);
     const rounds = opts.store.collection<CalendarRoundDocument>("merkle_calendar_rounds");
     const lease = await createLeaseTable(opts.store.collection("merkle_calendar_lease"), opts.now);
-    return new MerkleCalendar(leaves, rounds, lease, opts.trees, opts.anchorer, opts.settings, opts.now, opts.onRound ?? (() => undefined));
+    return new MerkleCalendar(
+      leaves,
+      rounds,
+      lease,
+      opts.trees,
+      opts.anchorer,
+      opts.chain,
+      opts.settings,
+      opts.now,
+      opts.onRound ?? (() => undefined),
+    );
   }
 
   /** Runs a round every `intervalMs` (real time) until `stop`. */
@@ -183,14 +215,12 @@ export class MerkleCalendar {
     return { receipts: docs.map((d) => this.receiptOf(d, null, false)), pending };
   }
 
-  /**
-   * The receipt's status, or null for an unknown id. `onChain` tells whether a transaction is in a block.
-   */
-  async receipt(receiptId: string, onChain: (txId: string) => Promise<boolean>): Promise<CalendarReceipt | null> {
+  /** The receipt's status, or null for an unknown id. */
+  async receipt(receiptId: string): Promise<CalendarReceipt | null> {
     const doc = await this.leaves.findOne({ _id: receiptId });
     if (!doc) return null;
     const round = doc.round === PENDING ? null : ((await this.rounds.findOne({ _id: doc.round })) ?? null);
-    return this.receiptOf(doc, round, round !== null && (await onChain(round.transactionHash)));
+    return this.receiptOf(doc, round, round !== null && (await this.chain.onChain(round.transactionHash)));
   }
 
   private receiptOf(doc: CalendarLeafDocument, round: CalendarRoundDocument | null, anchored: boolean): CalendarReceipt {
@@ -223,13 +253,40 @@ export class MerkleCalendar {
     return this.round;
   }
 
+  /**
+   * Follows the transactions of unsettled rounds: one on chain for SETTLE_MS is settled; one found neither in a
+   * block nor in the mempool LOST_AFTER_ROUNDS rounds in a row (it expired, or a rollback dropped it for good) is
+   * lost, and its leaves go back to pending for this round to anchor again. Two looks, because between the block
+   * that takes a transaction and the indexer's record of it, it is in neither place.
+   */
+  private async watchRounds(): Promise<void> {
+    const open = await this.rounds.find({ settled: false }, { sort: { submittedAt: 1 }, limit: WATCHED_ROUNDS });
+    if (open.length === 0) return;
+    const inMempool = await this.chain.inMempoolAmong(open.map((r) => r.transactionHash));
+    const now = this.now();
+    for (const r of open) {
+      if (await this.chain.onChain(r.transactionHash)) {
+        const since = r.onChainSince ?? now;
+        await this.rounds.updateOne({ _id: r._id }, { $set: { onChainSince: since, missing: 0, settled: now - since >= SETTLE_MS } });
+      } else if (inMempool.has(r.transactionHash)) {
+        if (r.missing !== 0 || r.onChainSince !== undefined) await this.rounds.updateOne({ _id: r._id }, { $set: { missing: 0 } });
+      } else if (r.missing + 1 >= LOST_AFTER_ROUNDS) {
+        await this.leaves.updateMany({ round: r._id }, { $set: { round: PENDING } });
+        await this.rounds.deleteOne({ _id: r._id });
+      } else {
+        await this.rounds.updateOne({ _id: r._id }, { $set: { missing: r.missing + 1 } });
+      }
+    }
+  }
+
   private async runRound(): Promise<RoundOutcome> {
     this.nextRoundAt = this.now() + this.settings.intervalMs;
     let acquired = false;
     try {
-      if ((await this.pendingCount()) === 0) return { kind: "idle" };
+      if ((await this.pendingCount()) === 0 && (await this.rounds.count({ settled: false })) === 0) return { kind: "idle" };
       acquired = (await this.lease.acquire([LEASE_KEY], this.holder, LEASE_TTL_MS)).acquired;
       if (!acquired) return { kind: "busy" };
+      await this.watchRounds();
       const docs = await this.leaves.find(
         { round: PENDING },
         { sort: { submittedAt: 1, request: 1, position: 1 }, limit: this.settings.maxLeaves },
@@ -245,7 +302,7 @@ export class MerkleCalendar {
       await this.anchorer.submit(signedCborHex, txId);
       await this.rounds.updateOne(
         { _id: tree.treeId },
-        { $set: { root, leafCount: tree.leafCount, transactionHash: txId, submittedAt: this.now() } },
+        { $set: { root, leafCount: tree.leafCount, transactionHash: txId, submittedAt: this.now(), missing: 0, settled: false } },
         { upsert: true },
       );
       await this.leaves.updateMany({ _id: { $in: docs.map((d) => d._id) } }, { $set: { round: tree.treeId } });

@@ -8,7 +8,15 @@ import { expect } from "chai";
 import { randomBytes } from "node:crypto";
 import { loadConfig, NETWORKS } from "../../../shared/config/config";
 import { httpStatusOfType } from "../../../shared/mesh/error-mapping";
-import { buildTree, checkCalendarAccess, MerkleCalendar, MerkleTreeStore, type CalendarAnchorer } from "../../../shared/merkle";
+import {
+  buildTree,
+  checkCalendarAccess,
+  MerkleCalendar,
+  MerkleTreeStore,
+  SETTLE_MS,
+  type CalendarAnchorer,
+  type CalendarChainView,
+} from "../../../shared/merkle";
 import { createStore, type Store } from "../../../shared/store";
 
 const caught = (run: () => unknown): { type: string; message: string; data?: Record<string, unknown> } => {
@@ -56,24 +64,37 @@ describe("merkle calendar: access policy and bounds", () => {
   describe("over a store shared by two replicas", () => {
     let store: Store;
     const handed: number[] = [];
+    let hold = true;
     let release: () => void = () => undefined;
+    // where the rounds' transactions are, as the test decides
+    const mempool = new Set<string>();
+    const blocks = new Set<string>();
+    const chain: CalendarChainView = {
+      onChain: async (txId) => blocks.has(txId),
+      inMempoolAmong: async (txIds) => new Set(txIds.filter((t) => mempool.has(t))),
+    };
     const anchorer: CalendarAnchorer = {
       async build(tree) {
         handed.push(tree.leafCount);
-        await new Promise<void>((resolve) => (release = resolve));
+        if (hold) await new Promise<void>((resolve) => (release = resolve));
         return { signedCborHex: "", txId: randomBytes(32).toString("hex") };
       },
-      async submit() {},
+      async submit(_signed, txId) {
+        mempool.add(txId);
+      },
     };
     // a clock that moves on every reading: two requests are never in the same millisecond
     let ms = 1_800_000_000_000;
     const now = () => ms++;
     const open = async () =>
-      MerkleCalendar.open({ store, trees: await MerkleTreeStore.open(store, now), anchorer, settings: SETTINGS, now });
+      MerkleCalendar.open({ store, trees: await MerkleTreeStore.open(store, now), anchorer, chain, settings: SETTINGS, now });
 
     beforeEach(async () => {
       store = await createStore({ inMemory: true });
       handed.length = 0;
+      hold = true;
+      mempool.clear();
+      blocks.clear();
     });
     afterEach(() => store.close());
 
@@ -124,12 +145,46 @@ describe("merkle calendar: access policy and bounds", () => {
           build: () => Promise.reject(new Error("INSUFFICIENT_FUNDS: the service wallet cannot pay")),
           submit: () => Promise.resolve(),
         },
+        chain,
         settings: SETTINGS,
         now: Date.now,
       });
       await failing.submit(hashes(3));
       expect(await failing.anchorRound()).to.deep.equal({ kind: "failed", message: "INSUFFICIENT_FUNDS: the service wallet cannot pay" });
       expect(await failing.pendingCount()).to.equal(3);
+    });
+
+    it("anchors again the leaves of a round whose transaction is lost (neither in a block nor in the mempool, twice)", async () => {
+      hold = false;
+      const calendar = await open();
+      const { receipts } = await calendar.submit(hashes(3));
+      const first = await calendar.anchorRound();
+      expect(first).to.include({ kind: "anchored", leafCount: 3 });
+      const firstTx = (first as { transactionHash: string }).transactionHash;
+      expect((await calendar.receipt(receipts[0]!.receiptId))?.status).to.equal("submitted");
+
+      mempool.delete(firstTx); // dropped: it expired, or a rollback could not take it back
+      expect(await calendar.anchorRound(), "one look is not enough: the indexer may lag a block").to.deep.equal({ kind: "idle" });
+      expect(await calendar.pendingCount()).to.equal(0);
+      const again = await calendar.anchorRound();
+      expect(again).to.include({ kind: "anchored", leafCount: 3, treeId: (first as { treeId: string }).treeId });
+      const secondTx = (again as { transactionHash: string }).transactionHash;
+      expect(secondTx).to.not.equal(firstTx);
+      expect(handed).to.deep.equal([3, 3]);
+
+      // on chain: anchored, never lost, and settled (no longer watched) after SETTLE_MS
+      mempool.delete(secondTx);
+      blocks.add(secondTx);
+      expect((await calendar.receipt(receipts[2]!.receiptId))?.status).to.equal("anchored");
+      expect(await calendar.anchorRound()).to.deep.equal({ kind: "idle" });
+      expect(await calendar.anchorRound()).to.deep.equal({ kind: "idle" });
+      expect(handed).to.have.length(2);
+      ms += SETTLE_MS;
+      await calendar.anchorRound();
+      blocks.delete(secondTx); // a settled round is not looked at again
+      expect(await calendar.anchorRound()).to.deep.equal({ kind: "idle" });
+      expect(await calendar.anchorRound()).to.deep.equal({ kind: "idle" });
+      expect(handed).to.have.length(2);
     });
   });
 });
