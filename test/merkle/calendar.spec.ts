@@ -2,8 +2,8 @@
  * The aggregated Merkle calendar on the embedded mesh and the devnet (issue #17): callers hand in hashes through
  * POST /batch/submit and get receipts; the service anchors the pending leaves from its own wallet as one batch
  * certificate, at once when BATCH_MAX_LEAVES leaves wait, else every BATCH_INTERVAL_MS; the leaves then verify
- * through /verify and /proof with proofs that check offline. Pending leaves survive a restart. Malformed bodies
- * are 4xx JSON.
+ * through /verify and /proof with proofs that check offline. Pending leaves survive a restart; leaves whose
+ * transaction a rollback drops for good are anchored again. Malformed bodies are 4xx JSON.
  */
 import { expect } from "chai";
 import { randomBytes } from "node:crypto";
@@ -27,7 +27,12 @@ describe("merkle calendar: POST /batch/submit anchors pending leaves from the se
   const receipt = (id: string) => http(`${api()}/batch/receipt/${id}`);
 
   /** Polls the receipts until all are anchored, producing a block now and then so the round's transaction lands. */
-  async function anchoredReceipts(ids: readonly string[], what: string): Promise<CalendarReceipt[]> {
+  const anchoredReceipts = (ids: readonly string[], what: string) => anchoredReceiptsWhere(ids, () => true, what);
+  async function anchoredReceiptsWhere(
+    ids: readonly string[],
+    also: (r: CalendarReceipt) => boolean,
+    what: string,
+  ): Promise<CalendarReceipt[]> {
     let lastBlock = 0;
     return pollUntil(
       async () => {
@@ -36,7 +41,7 @@ describe("merkle calendar: POST /batch/submit anchors pending leaves from the se
           lastBlock = Date.now();
         }
         const all = await Promise.all(ids.map(async (id) => (await receipt(id)).json as CalendarReceipt));
-        return all.every((r) => r.status === "anchored") ? all : undefined;
+        return all.every((r) => r.status === "anchored" && also(r)) ? all : undefined;
       },
       what,
       120_000,
@@ -143,6 +148,34 @@ describe("merkle calendar: POST /batch/submit anchors pending leaves from the se
     await expectProven([...fromA, ...fromB], early[0]!.merkleRoot!, early[0]!.transactionHash!, size);
     const last = anchored[3]!;
     await expectProven(fromC, last.merkleRoot!, last.transactionHash!, size === 4 ? 4 : 1);
+  });
+
+  it("anchors the leaves again when a rollback drops their round's transaction for good", async () => {
+    const leaves = hashes(2);
+    const { receipts } = (await submit({ hashes: leaves })).json as SubmitAnswer;
+    const ids = receipts.map((r) => r.receiptId);
+    const statusOf = async () => Promise.all(ids.map(async (id) => (await receipt(id)).json as CalendarReceipt));
+    // the round (BATCH_INTERVAL_MS 1.5 s since the restart) sends its transaction; one block takes it
+    const sent = await pollUntil(
+      async () => {
+        const all = await statusOf();
+        return all.every((r) => r.status === "submitted") ? all : undefined;
+      },
+      "round submitted",
+      60_000,
+    );
+    const lostTx = sent[0]!.transactionHash!;
+    w.f.chain.devnet.produceBlock();
+    await pollUntil(async () => ((await statusOf()).every((r) => r.status === "anchored") ? true : undefined), "first anchoring on chain");
+
+    // past the transaction's validity, the rollback cannot put it back in the mempool: it is lost
+    w.f.chain.advanceSlots(700);
+    w.f.chain.devnet.rollback(1);
+    const again = await anchoredReceiptsWhere(ids, (r) => r.transactionHash !== lostTx, "anchored again in another transaction");
+    expect(new Set(again.map((r) => r.transactionHash)).size).to.equal(1);
+    // the same leaves make the same tree: same root, now anchored by the new transaction only
+    expect(again[0]!.merkleRoot).to.equal(sent[0]!.merkleRoot);
+    await expectProven(leaves, again[0]!.merkleRoot!, again[0]!.transactionHash!, 2);
   });
 
   it("answers malformed submissions and unknown receipts with 4xx JSON naming the problem", async () => {
