@@ -7,7 +7,7 @@
  */
 import { addReadinessCheck } from "../shared/mesh/health-middleware";
 import { httpStatusOfType } from "../shared/mesh/error-mapping";
-import { stillStarting } from "../shared/domain/errors";
+import { DomainError, notFound, stillStarting } from "../shared/domain/errors";
 import type { Context, ServiceSchema } from "moleculer";
 import { createChainClient, type ChainClient } from "../shared/chain";
 import { networkIdOfNetwork } from "../shared/config/network";
@@ -29,7 +29,6 @@ import { MerkleTreeStore } from "../shared/merkle/tree-store";
 import { checkCalendarAccess, MerkleCalendar } from "../shared/merkle";
 import { serviceWalletAnchorer } from "../shared/issuance/calendar-anchor";
 import { loadOrCreateServiceWallet } from "../shared/first-start/service-wallet";
-import { notFound } from "../shared/domain/errors";
 import type { Wallet } from "../shared/wallet";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 
@@ -93,6 +92,11 @@ export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema
         },
         calendarReceipt: {
           async handler(ctx: Context<{ receiptId: string }>) {
+            if (!deps.config.batchCalendar.enabled)
+              throw new DomainError(
+                "CALENDAR_DISABLED",
+                "The aggregated calendar is disabled on this service (BATCH_CALENDAR_ENABLED=false).",
+              );
             const id = String(ctx.params.receiptId).toLowerCase();
             const receipt = await calendarOf().receipt(id);
             if (!receipt) throw notFound(`No calendar receipt ${id}.`);

@@ -95,6 +95,8 @@ const PENDING = "";
 export const SETTLE_MS = 12 * 3600_000;
 /** A round whose transaction this many rounds in a row found neither in a block nor in the mempool is lost. */
 export const LOST_AFTER_ROUNDS = 2;
+/** Leaves marked per update when a round is recorded. */
+const MARK_SLICE = 500;
 /** Unsettled rounds looked at per round, oldest first. */
 const WATCHED_ROUNDS = 100;
 /** How long one round may hold the lease: a round of a million leaves takes about ten seconds. */
@@ -305,7 +307,11 @@ export class MerkleCalendar {
         { $set: { root, leafCount: tree.leafCount, transactionHash: txId, submittedAt: this.now(), missing: 0, settled: false } },
         { upsert: true },
       );
-      await this.leaves.updateMany({ _id: { $in: docs.map((d) => d._id) } }, { $set: { round: tree.treeId } });
+      // in slices: a store may test `$in` against the whole list for every document it matches
+      for (let i = 0; i < docs.length; i += MARK_SLICE) {
+        const ids = docs.slice(i, i + MARK_SLICE).map((d) => d._id);
+        await this.leaves.updateMany({ _id: { $in: ids } }, { $set: { round: tree.treeId } });
+      }
       return { kind: "anchored", treeId: tree.treeId, root, leafCount: tree.leafCount, transactionHash: txId };
     } catch (err) {
       return { kind: "failed", message: err instanceof Error ? err.message : String(err) };

@@ -275,10 +275,10 @@ export const ROUTES = [
     summary: "Status of a calendar receipt: pending, submitted (its batch's transaction is sent) or anchored",
     response:
       "CalendarReceipt { receiptId, hash, status, submittedAt, statusUrl, expectedAnchorBy? (pending), merkleRoot?, treeId?, transactionHash?, proofUrl? (anchored) }",
-    statuses: { 404: "no receipt with this id" },
+    statuses: { 403: "the calendar is disabled (BATCH_CALENDAR_ENABLED=false)", 404: "no receipt with this id" },
     pathPatterns: { receiptId: "^[0-9a-f]{32}$" },
     responseSchema: "CalendarReceipt",
-    errors: ["NOT_FOUND"],
+    errors: ["NOT_FOUND", "CALENDAR_DISABLED"],
     implemented: true,
   },
   {

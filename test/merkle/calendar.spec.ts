@@ -204,4 +204,16 @@ describe("merkle calendar: POST /batch/submit anchors pending leaves from the se
     expect(unknown.status).to.equal(404);
     expect(errorBody(unknown).error).to.equal("NOT_FOUND");
   });
+
+  it("refuses submissions and receipts with 403 CALENDAR_DISABLED when BATCH_CALENDAR_ENABLED=false", async () => {
+    const kept = ((await submit({ hashes: hashes(1) })).json as SubmitAnswer).receipts[0]!.receiptId;
+    await w.restartMesh({ BATCH_CALENDAR_ENABLED: "false" });
+    const refused = await submit({ hashes: hashes(1) });
+    expect(refused.status).to.equal(403);
+    expect(errorBody(refused)).to.include({ error: "CALENDAR_DISABLED" });
+    expect(errorBody(refused).message).to.match(/BATCH_CALENDAR_ENABLED=false/);
+    const receiptRefused = await receipt(kept);
+    expect(receiptRefused.status).to.equal(403);
+    expect(errorBody(receiptRefused).error).to.equal("CALENDAR_DISABLED");
+  });
 });
