@@ -95,6 +95,8 @@ const PENDING = "";
 export const SETTLE_MS = 12 * 3600_000;
 /** A round whose transaction this many rounds in a row found neither in a block nor in the mempool is lost. */
 export const LOST_AFTER_ROUNDS = 2;
+/** How long a failed round keeps submissions from starting rounds early. */
+const EARLY_ROUND_PAUSE_MS = 10_000;
 /** Leaves marked per update when a round is recorded. */
 const MARK_SLICE = 500;
 /** Unsettled rounds looked at per round, oldest first. */
@@ -126,6 +128,8 @@ export class MerkleCalendar {
   private timer: NodeJS.Timeout | null = null;
   private nextRoundAt: number;
   private readonly holder = randomBytes(8).toString("hex");
+  /** After a failed round, submissions do not start rounds early before this instant (real time): the timer does. */
+  private earlyRoundsAfter = 0;
 
   private constructor(
     private readonly leaves: Collection<CalendarLeafDocument>,
@@ -213,7 +217,7 @@ export class MerkleCalendar {
     }));
     await this.leaves.insertMany(docs);
     const pending = waiting + docs.length;
-    if (pending >= this.settings.maxLeaves) void this.anchorRound();
+    if (pending >= this.settings.maxLeaves && Date.now() >= this.earlyRoundsAfter) void this.anchorRound();
     return { receipts: docs.map((d) => this.receiptOf(d, null, false)), pending };
   }
 
@@ -246,6 +250,8 @@ export class MerkleCalendar {
   anchorRound(): Promise<RoundOutcome> {
     this.round ??= this.runRound()
       .then((outcome) => {
+        // a round that failed (say, the previous round's transaction is not confirmed yet) would fail again at once
+        if (outcome.kind === "failed") this.earlyRoundsAfter = Date.now() + Math.min(this.settings.intervalMs, EARLY_ROUND_PAUSE_MS);
         this.onRound(outcome);
         return outcome;
       })
