@@ -20,6 +20,8 @@ import { currentBatch, hubsOfBatch } from "../shared/connected-goods/goods-state
 import { createLookupPlugin } from "../shared/lookups/lookup-plugin";
 import { LookupStore } from "../shared/lookups/lookup-store";
 import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
+import { createSortedListPlugin, SortedListStore } from "../shared/sorted-list";
+import { FractionizedScripts, fractionizedLayout } from "../shared/fractionized/list-layout";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 
 interface IndexerLocals {
@@ -27,10 +29,12 @@ interface IndexerLocals {
   client?: ChainClient;
   pipeline: PluginPipeline<Transaction>;
   lookups?: LookupStore;
+  /** the sorted lists of the extensions, by layout name (shared/sorted-list) */
+  sortedLists: Map<string, SortedListStore>;
 }
 
 export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
-  const locals: IndexerLocals = { pipeline: new PluginPipeline<Transaction>({ clock: deps.now }) };
+  const locals: IndexerLocals = { pipeline: new PluginPipeline<Transaction>({ clock: deps.now }), sortedLists: new Map() };
   const indexerOf = (): Indexer => {
     if (!locals.indexer) throw stillStarting("indexer");
     return locals.indexer;
@@ -136,6 +140,26 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
           handler: (ctx: Context<{ batchId: string }>) => hubsOfBatch(indexerOf().log, ctx.params.batchId.toLowerCase()),
         },
         pluginSnapshot: { handler: () => locals.pipeline.snapshot() },
+        /** One extension list (by policy id or init output reference) and its current entries; list null when unknown. */
+        sortedList: {
+          params: {
+            name: { type: "string", max: 32 },
+            policyId: { type: "string", length: 56, hex: true, optional: true },
+            initTxHash: { type: "string", length: 64, hex: true, optional: true },
+            initIndex: { type: "number", integer: true, min: 0, optional: true },
+          },
+          async handler(ctx: Context<{ name: string; policyId?: string; initTxHash?: string; initIndex?: number }>) {
+            const lists = locals.sortedLists.get(ctx.params.name);
+            if (!lists) throw stillStarting("indexer");
+            const { policyId, initTxHash, initIndex } = ctx.params;
+            const list = policyId
+              ? await lists.listByPolicy(policyId)
+              : initTxHash !== undefined && initIndex !== undefined
+                ? await lists.listByInitRef({ txHash: initTxHash, index: initIndex })
+                : undefined;
+            return { list: list ?? null, entries: list ? await lists.currentEntries(list.policyId) : [] };
+          },
+        },
       }),
     },
     async started() {
@@ -157,6 +181,13 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
         notify: (event, payload) => {
           // The lookups forget a rolled-back block before the next block is recorded (their writes are serialised).
           if (event === "chain.rollback") {
+            for (const lists of locals.sortedLists.values()) {
+              lists
+                .rollback(Number(payload["slot"]))
+                .catch((err: unknown) =>
+                  this.logger.error("sorted lists: rollback failed", { error: err instanceof Error ? err.message : String(err) }),
+                );
+            }
             locals.lookups
               ?.rollback(Number(payload["slot"]))
               .catch((err: unknown) =>
@@ -173,6 +204,12 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
         createLookupPlugin(locals.lookups, (tx) => indexer.isProtocolRelevant(tx)),
         { critical: true },
       );
+      const fractionized = await SortedListStore.open(
+        store,
+        fractionizedLayout(new FractionizedScripts(networkIdOfNetwork(deps.config.network))),
+      );
+      locals.sortedLists.set(fractionized.layout.name, fractionized);
+      locals.pipeline.register(createSortedListPlugin(fractionized), { critical: true });
       locals.pipeline.startSchedulers();
       addReadinessCheck(this.broker, "indexer follows the chain", () => indexer.status().state === "following");
       await locals.indexer.start();

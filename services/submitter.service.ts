@@ -8,8 +8,9 @@
  */
 import { addReadinessCheck } from "../shared/mesh/health-middleware";
 import { utxoKey } from "../shared/csl/utxo";
+import { txIdOf } from "../shared/csl/witnesses";
 import { TX_HASH_PARAM } from "../shared/mesh/action-params";
-import { notFound, stillStarting } from "../shared/domain/errors";
+import { DomainError, notFound, stillStarting } from "../shared/domain/errors";
 import { parseOutRefKey } from "../shared/domain/out-ref";
 import type { Context, ServiceBroker, ServiceSchema } from "moleculer";
 import { createChainClient, type ChainClient } from "../shared/chain";
@@ -22,6 +23,42 @@ import { InflightRegistry } from "../shared/inflight";
 import { submitSignedTransaction } from "../shared/submission/submit-transaction";
 
 const CBOR_HEX = { type: "string", optional: true, max: 65_536 * 2 } as const;
+/** Ogmios code of a submission whose inputs the ledger does not know (spent, or never existed). */
+const UNKNOWN_INPUTS_CODE = 3117;
+
+/**
+ * A submission refused because an input is taken: when it is an extension transaction that lost its list entry
+ * to another transaction, the extension builds it again on top of the winner, and the refusal (409) carries the
+ * replacement in `rebuiltTransaction` (docs/decisions.md#racing-extension-inserts). Any other failure is unchanged.
+ */
+async function withRebuiltTransaction(broker: ServiceBroker, err: unknown, transaction: string): Promise<unknown> {
+  const e = err as { type?: unknown; message?: unknown; data?: Record<string, unknown> };
+  const taken = e.type === "INPUTS_IN_FLIGHT" || (e.type === "LEDGER_REJECTED" && e.data?.["code"] === UNKNOWN_INPUTS_CODE);
+  if (!taken || !(broker.registry as unknown as { hasService(name: string): boolean }).hasService("fractionized")) return err;
+  let txHash: string;
+  try {
+    txHash = txIdOf(transaction);
+  } catch {
+    return err;
+  }
+  const rebuilt = await broker
+    .call<{ rebuiltTransaction: string } | null, { txHash: string }>("fractionized.rebuild", { txHash })
+    .catch(() => null);
+  if (!rebuilt) return err;
+  const data = { ...(e.data ?? {}), rebuiltTransaction: rebuilt.rebuiltTransaction };
+  return e.type === "INPUTS_IN_FLIGHT"
+    ? new DomainError(
+        "INPUTS_IN_FLIGHT",
+        `${String(e.message)} A replacement built on top of it is in rebuiltTransaction: sign and submit that.`,
+        data,
+      )
+    : new DomainError(
+        "ENTRY_TAKEN",
+        "Another transaction took the list entry this transaction spends. A replacement built on the list as it is now is in rebuiltTransaction: sign and submit that.",
+        data,
+      );
+}
+
 /** How often in-flight records are expired and reconciled without a block. */
 const EXPIRY_INTERVAL_MS = 30_000;
 
@@ -94,7 +131,9 @@ export default function createSubmitterService(deps: ServiceDeps): ServiceSchema
               now: deps.now,
               inflight: locals.inflight,
             },
-          );
+          ).catch(async (err: unknown) => {
+            throw await withRebuiltTransaction(ctx.broker, err, ctx.params.transaction);
+          });
           return { transactionHash: result.transactionHash };
         },
       },

@@ -162,6 +162,21 @@ export class InflightRegistry {
     return candidates.filter((_, i) => !locked.has(keys[i]!));
   }
 
+  /**
+   * Every pending output at `address` that no pending tx spends, whoever signed its transaction (script
+   * addresses such as an extension's list, where a build chains off anyone's transaction), newest first.
+   */
+  async pendingOutputsAt(address: string): Promise<OgmiosUtxo[]> {
+    const docs = await this.txs.find({ addresses: address, expiresAt: { $gt: this.clock() } });
+    const outputs = docs
+      .sort((a, b) => b.submittedAt - a.submittedAt || b.seq - a.seq)
+      .flatMap((d) => this.outputsOf(d))
+      .filter((u) => u.address === address);
+    const keys = outputs.map(utxoKey);
+    const locked = await this.lockedAmong(keys);
+    return outputs.filter((_, i) => !locked.has(keys[i]!));
+  }
+
   /** The newest pending output holding `policyId.assetName` that no later pending tx spends. */
   async pendingOutputWith(policyId: string, assetName: string): Promise<OgmiosUtxo | undefined> {
     const docs = await this.txs.find(

@@ -11,7 +11,7 @@ import type { OgmiosUtxo } from "../csl/utxo";
 import { makeCertificate, type BootstrapDatum } from "../protocol";
 import { refuse } from "./build-outcome";
 import { keyHashOfAddress, type BuildRequest } from "./build-request";
-import { buildEvaluatedAndClaim } from "./evaluated-build";
+import { buildEvaluatedAndClaim, type BuildSpec } from "./evaluated-build";
 import { forkSpec } from "./fork-state";
 import type { IssuanceEnv } from "./issuance-env";
 import { outRefKey } from "../domain/out-ref";
@@ -70,8 +70,27 @@ function explainNoPlan(bootstraps: readonly BootstrapTerms[], credential: string
   return refuse("ERROR", "No state or bootstrap datum can carry this request.");
 }
 
+/**
+ * A certificate transaction ready to build: the update or fork spec, the budget-hint key of its shape, and the
+ * live protocol it references. Extensions that anchor their keys as certificates add their own parts to `spec`.
+ */
+export interface CertificatePlan {
+  spec: BuildSpec;
+  hintKey: string;
+  kind: "fork" | "update";
+  stateId: string;
+  live: LiveProtocol;
+}
+
 /** @throws BuildRefusal */
 export async function buildCertificateTransaction(env: IssuanceEnv, req: BuildRequest): Promise<IssuanceResult> {
+  const plan = await planCertificateTransaction(env, req);
+  const built = await buildEvaluatedAndClaim(env, plan.spec, plan.hintKey);
+  return { cborHex: built.cborHex, txId: built.txId, kind: plan.kind, stateId: plan.stateId };
+}
+
+/** Chooses the state to update or the bootstrap to fork, pre-checks it, and returns the spec. @throws BuildRefusal */
+export async function planCertificateTransaction(env: IssuanceEnv, req: BuildRequest): Promise<CertificatePlan> {
   const deployment = requireDeployment(env);
   const owner = keyHashOfAddress(req.address, env.networkId);
   const address = req.address!;
@@ -137,8 +156,7 @@ export async function buildCertificateTransaction(env: IssuanceEnv, req: BuildRe
     const datum = stateDatumOf(utxo) ?? d;
     checkCountdown(datum.countdown, `State ${d.id}`);
     const spec = updateSpec({ ...(await txInput(live, window)), state: { utxo, datum } });
-    const built = await buildEvaluatedAndClaim(env, spec, `update:${batch}:${isFeeDue(datum, datum.countdown)}`);
-    return { cborHex: built.cborHex, txId: built.txId, kind: "update", stateId: d.id };
+    return { spec, hintKey: `update:${batch}:${isFeeDue(datum, datum.countdown)}`, kind: "update", stateId: d.id, live };
   }
 
   const boot = bootstrapDatumOf(chosen.boot);
@@ -153,6 +171,5 @@ export async function buildCertificateTransaction(env: IssuanceEnv, req: BuildRe
   const bootUtxo = live.extra.get(outRefKey(chosen.boot.outRef));
   if (!bootUtxo) refuse("PENDING_TRANSACTION", `${what} is not visible on chain right now; retry in a few seconds.`);
   const { spec, stateId } = forkSpec({ ...(await txInput(live, window)), bootstrap: { utxo: bootUtxo, datum: boot }, owner });
-  const built = await buildEvaluatedAndClaim(env, spec, `fork:${batch}:${isFeeDue(boot, boot.transactionLimit)}`);
-  return { cborHex: built.cborHex, txId: built.txId, kind: "fork", stateId };
+  return { spec, hintKey: `fork:${batch}:${isFeeDue(boot, boot.transactionLimit)}`, kind: "fork", stateId, live };
 }

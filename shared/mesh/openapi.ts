@@ -92,9 +92,9 @@ const GENERIC_DESCRIPTION: Record<number, string> = {
 function responsesOf(route: RouteSpec, opts: OpenApiOptions): Json {
   const contentType = route.responseType ?? "application/json";
   const success = contentType === "application/json" ? (route.responseSchema ? schemaRef(route.responseSchema) : {}) : { type: "string" };
-  const responses: Json = {
-    [String(route.successStatus ?? 200)]: { description: route.response, content: { [contentType]: { schema: success } } },
-  };
+  const content: Json = { [contentType]: { schema: success } };
+  if (route.alsoJson) content["application/json"] = { schema: schemaRef(route.alsoJson) };
+  const responses: Json = { [String(route.successStatus ?? 200)]: { description: route.response, content } };
 
   const byStatus = new Map<number, { own: string[]; gateway: string[] }>();
   const add = (code: string, kind: "own" | "gateway") => {

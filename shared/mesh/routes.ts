@@ -40,6 +40,8 @@ export interface RouteSpec {
   readonly responseType?: "application/json" | "text/html" | "text/plain";
   /** Schema of a 200 JSON body (response-schemas.ts). */
   readonly responseSchema?: SchemaName;
+  /** A `text/plain` route whose 200 is JSON of this schema instead for some bodies (the request form decides). */
+  readonly alsoJson?: SchemaName;
   /** The error codes the route's service answers (their statuses come from HTTP_STATUS_OF_TYPE). */
   readonly errors?: readonly string[];
   /** Schema of those errors' bodies, when they carry the route's own fields beside `error` and `message`. */
@@ -185,10 +187,10 @@ export const ROUTES = [
     response: "{ transactionHash }",
     statuses: {
       400: "malformed CBOR (INVALID_TRANSACTION) or rejected by the ledger (LEDGER_REJECTED: the reason in `message`, the Ogmios `code`)",
-      409: "an input is already spent by a transaction still in flight (INPUTS_IN_FLIGHT); for extension inserts that lost a race the body carries rebuiltTransaction",
+      409: "an input is already spent by a transaction still in flight (INPUTS_IN_FLIGHT), or a confirmed one took the list entry an extension transaction spends (ENTRY_TAKEN); for extension transactions that lost a race the body carries rebuiltTransaction",
     },
     responseSchema: "SubmitResponse",
-    errors: ["INVALID_TRANSACTION", "LEDGER_REJECTED", "INPUTS_IN_FLIGHT", "CHAIN_UNAVAILABLE"],
+    errors: ["INVALID_TRANSACTION", "LEDGER_REJECTED", "INPUTS_IN_FLIGHT", "ENTRY_TAKEN", "CHAIN_UNAVAILABLE"],
     implemented: true,
   },
   {
@@ -603,10 +605,31 @@ export const ROUTES = [
     action: "fractionized.build",
     tag: "fractionized-certificate",
     summary: "Build an issue (Init/Insert) or a Claim of fractionized tokens",
-    request: "spec form (type Init|Insert|Claim, certificate, tokenAmount, …) or reference form (type CREATE|REDEEM, …)",
-    response: "unsigned transaction (raw hex text)",
+    request:
+      "spec form { type: Init|Insert|Claim, address, policyId?, certificate { hash, metadata?, algorithm? }, tokenAmount, assetName, claimants, claimer, amount, key } or reference form { type: CREATE|REDEEM, senderAddress, initUtxoTxHash, initUtxoOutputIndex, config?, key, totalAmount, claimants, assetName, bootstrapTokenName?, amount }",
+    response:
+      "reference form: the unsigned transaction as raw hex text; spec form: { unsignedTransaction, policyId, initUtxoTxHash, initUtxoOutputIndex, key }; header X-Policy-Id",
     responseType: "text/plain",
-    implemented: false,
+    alsoJson: "FractionizedBuild",
+    errors: [
+      "INVALID_FIELD",
+      "UNKNOWN_LIST",
+      "UNKNOWN_KEY",
+      "DUPLICATE_KEY",
+      "NOT_ALLOWED_INSERTER",
+      "CLAIMER_NOT_LISTED",
+      "AMOUNT_OUT_OF_RANGE",
+      "TOKENS_EXHAUSTED",
+      "ASSET_NAME_IN_USE",
+      "INIT_UTXO_UNAVAILABLE",
+      "ERROR",
+      "UNKNOWN_ERROR",
+      "INSUFFICIENT_FUNDS",
+      "COLLATERAL_REQUIRED",
+      "PENDING_TRANSACTION",
+    ],
+    statuses: { 409: "PENDING_TRANSACTION: an output the build needs was just taken by a transaction in flight; retry in a few seconds" },
+    implemented: true,
   },
   {
     method: "GET",
@@ -614,13 +637,28 @@ export const ROUTES = [
     action: "fractionized.status",
     tag: "fractionized-certificate",
     summary: "On-chain state of a fractionized certificate node",
-    response: "node state: remaining amount, claimants, status",
+    response: "FractionizedStatus: the node as the indexer recorded it; exists false with zeros and nulls for an unknown list or key",
+    responseSchema: "FractionizedStatus",
+    errors: ["INVALID_FIELD"],
     query: [
       { name: "policyId", required: false, description: "policy id of the list" },
       { name: "initUtxoTxHash", required: false, description: "init UTxO transaction hash (reference form)" },
       { name: "initUtxoOutputIndex", required: false, description: "init UTxO output index (reference form)" },
     ],
-    implemented: false,
+    implemented: true,
+  },
+  {
+    method: "GET",
+    path: "/extension/fractionized-certificate/pending/{txHash}",
+    action: "fractionized.pending",
+    tag: "fractionized-certificate",
+    summary: "The replacement of a fractionized transaction that lost its list entry to another transaction",
+    response: "{ rebuiltTransaction }: the unsigned replacement to sign and submit",
+    responseSchema: "FractionizedPending",
+    errors: ["NOT_FOUND"],
+    statuses: { 404: "nothing was rebuilt for that transaction (it is unknown, too old, or has not lost its entry)" },
+    pathPatterns: { txHash: TX_HASH },
+    implemented: true,
   },
 
   // ── tokenizable certificates ────────────────────────────────────────────────────────────────────

@@ -28,6 +28,7 @@ const CORE_SERVICES = [
   "stats",
   "plugin-monitor",
   "connected-goods",
+  "fractionized",
 ] as const;
 
 describe("the whole core API: operator plugins and malformed input", function () {

@@ -117,6 +117,35 @@ describe("InflightRegistry", () => {
     expect(await reg.pendingOutputWith("cc".repeat(28), "00")).to.equal(undefined);
   });
 
+  it("offers every unspent pending output at an address, whoever signed its transaction, newest first", async () => {
+    const reg = await InflightRegistry.open(store, clock);
+    const other = newWallet();
+    const shared = newWallet().address; // stands for a script address two wallets write to
+    const hex1 = wallet.signTxFull(txHex([a], [{ address: shared, lovelace: 9_000_000n }]));
+    const tx1 = txIdOf(hex1);
+    await reg.recordSubmitted({ txId: tx1, cborHex: hex1, expiresAt: now + 60_000 });
+    now += 1;
+    const hex2 = other.signTxFull(txHex([utxo(tx1, 0, shared, 9_000_000n)], [{ address: shared, lovelace: 8_000_000n }]));
+    const tx2 = txIdOf(hex2);
+    await reg.recordSubmitted({ txId: tx2, cborHex: hex2, expiresAt: now + 60_000 });
+    now += 1;
+    const hex3 = other.signTxFull(
+      txHex(
+        [b],
+        [
+          { address: shared, lovelace: 7_000_000n },
+          { address: other.address, lovelace: 1_000_000n },
+        ],
+      ),
+    );
+    const tx3 = txIdOf(hex3);
+    await reg.recordSubmitted({ txId: tx3, cborHex: hex3, expiresAt: now + 60_000 });
+    // tx1's output is spent by tx2; outputs elsewhere are not offered
+    expect((await reg.pendingOutputsAt(shared)).map((u) => `${u.transaction.id}#${u.index}`)).to.deep.equal([`${tx3}#0`, `${tx2}#0`]);
+    now += 120_000;
+    expect(await reg.pendingOutputsAt(shared), "expired submissions offer nothing").to.deep.equal([]);
+  });
+
   it("expires submissions past their expiry", async () => {
     const reg = await InflightRegistry.open(store, clock);
     const hex = txHex([a], [{ address: wallet.address, lovelace: 9_000_000n }]);

@@ -110,7 +110,7 @@ describe("mesh: gateway /api/v1", function () {
   });
 
   it("answers 400 MALFORMED_JSON for malformed JSON, also on routes not built yet", async () => {
-    for (const path of ["/mesh-test/echo", "/extension/fractionized-certificate/build"]) {
+    for (const path of ["/mesh-test/echo", "/extension/tokenizable-certificate/build"]) {
       const res = await http(`${gw.api}${path}`, {
         method: "POST",
         headers: { "Content-Type": "application/json" },
@@ -385,7 +385,7 @@ describe("mesh: OpenAPI document", function () {
     };
     expect(doc.paths["/api/v1/transaction/build"]?.post?.responses).to.include.keys("200", "400", "413", "429");
     expect(
-      doc.paths["/api/v1/extension/fractionized-certificate/build"]?.post?.responses,
+      doc.paths["/api/v1/extension/tokenizable-certificate/build"]?.post?.responses,
       "an unbuilt route documents its 501",
     ).to.include.keys("501");
     expect(doc.paths["/api/v1/verify/by-transaction-hash/{transactionHash}/{dataHash}"]?.get?.parameters.map((p) => p.name)).to.deep.equal([

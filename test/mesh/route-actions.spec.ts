@@ -18,7 +18,7 @@ defineRouteActions("gateway", { openapi: { handler: () => ({}) } });
 // @ts-expect-error a key no route targets (a typo) must not compile
 defineRouteActions("verifier", { byHsh: { handler: () => [] } });
 // Not-yet-implemented routes may already be declared (a service in progress).
-defineRouteActions("fractionized", { build: { handler: () => ({}) } });
+defineRouteActions("tokenizable", { build: { handler: () => ({}) } });
 
 describe("mesh: route table ↔ services", function () {
   it("names only known services and has no duplicate route", () => {

@@ -1,0 +1,20 @@
+/**
+ * The indexer plugin that records sorted lists of one kind (list-store.ts): a critical pre-action, so it sees
+ * every transaction of the block (claims touch no core-protocol script and would not pass the protocol filter)
+ * and a failure makes the indexer process the block again before its checkpoint moves.
+ */
+import type { Transaction } from "@cardano-ogmios/schema";
+import type { PreActionPlugin } from "../indexer/plugin-types";
+import type { SortedListStore } from "./list-store";
+
+export function sortedListPluginName(store: SortedListStore): string {
+  return `${store.layout.name}-lists`;
+}
+
+export function createSortedListPlugin(store: SortedListStore): PreActionPlugin<Transaction> {
+  return {
+    kind: "pre-action",
+    name: sortedListPluginName(store),
+    run: (block) => store.recordBlock(block),
+  };
+}

@@ -1,0 +1,270 @@
+/**
+ * The indexer's record of every sorted list of one kind (layout.ts): per list its policy id, init output
+ * reference, address and issuer; per entry (HEAD or node) each output it has lived in, with the slot it was
+ * created and the slot it was spent. The current list is the entries' unspent outputs. Recorded from chain
+ * facts only (the transactions of each block), read by the extension's builds and status routes.
+ *
+ * Rollback-safe like the lookups (shared/lookups/lookup-store.ts): every document carries the slot that wrote
+ * it; a rollback to slot S deletes what was created after S and un-spends what was spent after S; recording a
+ * block first undoes whatever an interrupted earlier attempt at that slot left. Writes are serialised, so a
+ * rollback queued before the next block is applied before it.
+ *
+ * A list is recognised by its Init: a transaction that mints the HEAD token (the prefix) under a policy that
+ * the layout derives from one of the transaction's own inputs. Entries are the outputs at the list's address
+ * holding one of the list's HEAD or node tokens with a datum the layout reads; the validator guarantees that
+ * such tokens exist only in entries made by its transitions.
+ */
+import type { Transaction } from "@cardano-ogmios/schema";
+import { outRefKey, type OutRef } from "../domain/out-ref";
+import type { OgmiosUtxo } from "../csl/utxo";
+import type { Collection, Store, StoredDocument } from "../store";
+import type { SortedListLayout } from "./layout";
+import type { EntryOrigin, ListEntry } from "./list-view";
+
+/** One list, as recorded from its Init transaction. */
+export interface ListRecord {
+  readonly policyId: string;
+  readonly initRef: OutRef;
+  readonly address: string;
+  readonly issuer: string;
+  /** the Init transaction */
+  readonly txHash: string;
+  readonly slot: number;
+  readonly blockHeight: number;
+}
+
+type ListDoc = StoredDocument & {
+  address: string;
+  initTxHash: string;
+  initIndex: number;
+  issuer: string;
+  txHash: string;
+  slot: number;
+  height: number;
+};
+
+/** One output an entry lived in; `_id` is the output reference `txHash#index`. */
+type EntryDoc = StoredDocument & {
+  policyId: string;
+  tokenName: string;
+  /** "" for the HEAD */
+  key: string;
+  /** "" for none */
+  next: string;
+  address: string;
+  lovelace: string;
+  datum: string;
+  slot: number;
+  /** -1 while unspent */
+  spentSlot: number;
+  spentBy: string;
+  originTx: string;
+  originHeight: number;
+  originSlot: number;
+};
+
+const UNSPENT = -1;
+
+/** A quantity of an Ogmios value as a bigint (the client gives bigints, JSON from elsewhere numbers). */
+const quantity = (v: unknown): bigint =>
+  typeof v === "bigint" ? v : typeof v === "number" ? BigInt(v) : typeof v === "string" ? BigInt(v) : 0n;
+
+export class SortedListStore {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    readonly layout: SortedListLayout,
+    private readonly lists: Collection<ListDoc>,
+    private readonly entries: Collection<EntryDoc>,
+  ) {}
+
+  static async open(store: Store, layout: SortedListLayout): Promise<SortedListStore> {
+    const s = new SortedListStore(
+      layout,
+      store.collection<ListDoc>(`${layout.name}_lists`),
+      store.collection<EntryDoc>(`${layout.name}_list_entries`),
+    );
+    await s.lists.ensureIndexes([{ fields: { slot: 1 } }, { fields: { address: 1 } }, { fields: { initTxHash: 1, initIndex: 1 } }]);
+    await s.entries.ensureIndexes([{ fields: { slot: 1 } }, { fields: { spentSlot: 1 } }, { fields: { policyId: 1, spentSlot: 1 } }]);
+    return s;
+  }
+
+  private serial<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(work, work);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Records the block at `slot`. @returns the number of list outputs created or spent */
+  recordBlock(block: { slot: number; height: number; transactions: readonly Transaction[] }): Promise<number> {
+    return this.serial(async () => {
+      await this.undoAfter(block.slot - 1);
+      let changed = 0;
+      for (const tx of block.transactions) changed += await this.recordTransaction(block.slot, block.height, tx);
+      return changed;
+    });
+  }
+
+  /** Forgets everything seen after `slot` (-1 = everything). */
+  rollback(slot: number): Promise<void> {
+    return this.serial(() => this.undoAfter(slot));
+  }
+
+  private async undoAfter(slot: number): Promise<void> {
+    await this.lists.deleteMany({ slot: { $gt: slot } });
+    await this.entries.deleteMany({ slot: { $gt: slot } });
+    await this.entries.updateMany({ spentSlot: { $gt: slot } }, { $set: { spentSlot: UNSPENT, spentBy: "" } });
+  }
+
+  private async recordTransaction(slot: number, height: number, tx: Transaction): Promise<number> {
+    // A transaction whose scripts failed only moved its collateral: no list changed.
+    if (tx.spends === "collaterals") return 0;
+    const prefix = this.layout.list.prefix.toLowerCase();
+    let changed = 0;
+
+    // 1. new lists: the HEAD token minted under a policy derived from one of the spent inputs
+    for (const [policyId, assets] of Object.entries(tx.mint ?? {})) {
+      if (quantity((assets as Record<string, unknown>)[prefix]) !== 1n) continue;
+      if (await this.lists.findOne({ _id: policyId })) continue;
+      const initRef = tx.inputs
+        .map((i) => ({ txHash: i.transaction.id, index: Number(i.index) }))
+        .find((r) => this.layout.policyOf(r) === policyId);
+      if (!initRef) continue;
+      const head = tx.outputs.find(
+        (o) => quantity((o.value as Record<string, Record<string, unknown>>)[policyId]?.[prefix]) === 1n && o.datum,
+      );
+      if (!head?.datum || this.layout.decodeLinks(head.datum)?.kind !== "head") continue;
+      await this.lists.insertOne({
+        _id: policyId,
+        address: head.address,
+        initTxHash: initRef.txHash,
+        initIndex: initRef.index,
+        issuer: this.layout.issuerOf(head.datum),
+        txHash: tx.id,
+        slot,
+        height,
+      });
+    }
+
+    // 2. spent entries
+    const inputRefs = tx.inputs.map((i) => outRefKey({ txHash: i.transaction.id, index: Number(i.index) }));
+    const spent = await this.entries.find({ _id: { $in: inputRefs }, spentSlot: UNSPENT });
+    for (const e of spent) {
+      await this.entries.updateOne({ _id: e._id }, { $set: { spentSlot: slot, spentBy: tx.id } });
+      changed += 1;
+    }
+
+    // 3. created entries, at the address of a known list
+    const addresses = [...new Set(tx.outputs.map((o) => o.address))];
+    const lists = await this.lists.find({ address: { $in: addresses } });
+    for (const list of lists) {
+      const policyId = list._id;
+      const minted = (tx.mint?.[policyId] ?? {}) as Record<string, unknown>;
+      for (const [index, o] of tx.outputs.entries()) {
+        if (o.address !== list.address || !o.datum) continue;
+        const tokens = Object.entries((o.value as Record<string, Record<string, unknown>>)[policyId] ?? {});
+        if (tokens.length !== 1 || quantity(tokens[0]![1]) !== 1n) continue;
+        const tokenName = tokens[0]![0].toLowerCase();
+        if (!tokenName.startsWith(prefix)) continue;
+        const links = this.layout.decodeLinks(o.datum);
+        if (!links || (links.kind === "head") !== (tokenName === prefix)) continue;
+        const previous = spent.find((e) => e.policyId === policyId && e.tokenName === tokenName);
+        const origin: EntryOrigin =
+          quantity(minted[tokenName]) === 1n || !previous
+            ? { txHash: tx.id, blockHeight: height, slot }
+            : { txHash: previous.originTx, blockHeight: previous.originHeight, slot: previous.originSlot };
+        await this.entries.updateOne(
+          { _id: outRefKey({ txHash: tx.id, index }) },
+          {
+            $set: {
+              policyId,
+              tokenName,
+              key: links.kind === "node" ? links.key.toLowerCase() : "",
+              next: links.next?.toLowerCase() ?? "",
+              address: o.address,
+              lovelace: quantity(o.value.ada.lovelace).toString(),
+              datum: o.datum,
+              slot,
+              spentSlot: UNSPENT,
+              spentBy: "",
+              originTx: origin.txHash,
+              originHeight: origin.blockHeight,
+              originSlot: origin.slot,
+            },
+          },
+          { upsert: true },
+        );
+        changed += 1;
+      }
+    }
+    return changed;
+  }
+
+  // ---- reading ----------------------------------------------------------------------------------------------
+
+  async listByPolicy(policyId: string): Promise<ListRecord | undefined> {
+    const d = await this.lists.findOne({ _id: policyId.toLowerCase() });
+    return d ? recordOf(d) : undefined;
+  }
+
+  async listByInitRef(ref: OutRef): Promise<ListRecord | undefined> {
+    const d = await this.lists.findOne({ initTxHash: ref.txHash.toLowerCase(), initIndex: ref.index });
+    return d ? recordOf(d) : undefined;
+  }
+
+  /** The list's entries as they stand: each entry's unspent output (plain JSON, to cross the transporter). */
+  async currentEntries(policyId: string): Promise<StoredEntry[]> {
+    const docs = await this.entries.find({ policyId: policyId.toLowerCase(), spentSlot: UNSPENT });
+    return docs.map(storedEntryOf);
+  }
+}
+
+/** An entry's current output as the record holds it: JSON only (lovelace as a decimal string). */
+export interface StoredEntry {
+  readonly tokenName: string;
+  readonly key: string | null;
+  readonly next: string | null;
+  readonly outRef: OutRef;
+  readonly address: string;
+  readonly lovelace: string;
+  readonly datum: string;
+  readonly origin: EntryOrigin;
+}
+
+/** The entry as builds use it: its output as an Ogmios UTxO (ADA and its one list token, inline datum). */
+export function listEntryOf(policyId: string, e: StoredEntry): ListEntry {
+  const utxo = {
+    transaction: { id: e.outRef.txHash },
+    index: e.outRef.index,
+    address: e.address,
+    value: { ada: { lovelace: BigInt(e.lovelace) }, [policyId]: { [e.tokenName]: 1n } },
+    datum: e.datum,
+  } as unknown as OgmiosUtxo;
+  return { tokenName: e.tokenName, key: e.key, next: e.next ?? undefined, utxo, origin: e.origin };
+}
+
+function recordOf(d: ListDoc): ListRecord {
+  return {
+    policyId: d._id,
+    initRef: { txHash: d.initTxHash, index: d.initIndex },
+    address: d.address,
+    issuer: d.issuer,
+    txHash: d.txHash,
+    slot: d.slot,
+    blockHeight: d.height,
+  };
+}
+
+function storedEntryOf(d: EntryDoc): StoredEntry {
+  const [txHash, index] = d._id.split("#") as [string, string];
+  return {
+    tokenName: d.tokenName,
+    key: d.key === "" ? null : d.key,
+    next: d.next === "" ? null : d.next,
+    outRef: { txHash, index: Number(index) },
+    address: d.address,
+    lovelace: d.lovelace,
+    datum: d.datum,
+    origin: { txHash: d.originTx, blockHeight: d.originHeight, slot: d.originSlot },
+  };
+}
