@@ -76,8 +76,19 @@ export interface CalendarReceipt {
   proofUrl?: string;
 }
 
+/**
+ * The answer to a submission: what all its receipts share once, then per hash only its receipt id (kept small: at
+ * 5,000 hashes about 0.6 MB, well inside the 1 MB a NATS message carries by default).
+ */
 export interface SubmitAnswer {
-  receipts: CalendarReceipt[];
+  status: "pending";
+  submittedAt: number;
+  /** when the next round is due (Unix ms) */
+  expectedAnchorBy: number;
+  /** each receipt's status route, relative to the API base */
+  receiptUrl: "/api/v1/batch/receipt/{receiptId}";
+  /** one per submitted hash, in order */
+  receipts: { receiptId: string; hash: string }[];
   /** leaves waiting in total, these included */
   pending: number;
 }
@@ -218,7 +229,14 @@ export class MerkleCalendar {
     await this.leaves.insertMany(docs);
     const pending = waiting + docs.length;
     if (pending >= this.settings.maxLeaves && Date.now() >= this.earlyRoundsAfter) void this.anchorRound();
-    return { receipts: docs.map((d) => this.receiptOf(d, null, false)), pending };
+    return {
+      status: "pending",
+      submittedAt,
+      expectedAnchorBy: Math.max(this.nextRoundAt, this.now()),
+      receiptUrl: "/api/v1/batch/receipt/{receiptId}",
+      receipts: docs.map((d) => ({ receiptId: d._id, hash: d.hash })),
+      pending,
+    };
   }
 
   /** The receipt's status, or null for an unknown id. */

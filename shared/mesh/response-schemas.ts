@@ -191,7 +191,17 @@ export const RESPONSE_SCHEMAS = {
     },
     ["receiptId", "hash", "status", "submittedAt", "statusUrl"],
   ),
-  CalendarSubmitResponse: object({ receipts: { type: "array", items: ref("CalendarReceipt") }, pending: integer }),
+  CalendarSubmitResponse: object({
+    status: { type: "string", enum: ["pending"] },
+    submittedAt: integer,
+    expectedAnchorBy: integer,
+    receiptUrl: string,
+    receipts: {
+      type: "array",
+      items: object({ receiptId: { type: "string", pattern: "^[0-9a-f]{32}$" }, hash: { type: "string", pattern: HASH_32 } }),
+    },
+    pending: integer,
+  }),
   MintConnectedGoodsResponse: {
     allOf: [
       buildTransactionResponse,

@@ -257,7 +257,7 @@ export const ROUTES = [
     summary: "Hand hashes to the aggregated calendar: the service anchors them in its next Merkle batch, from its own wallet",
     request: "CalendarSubmitRequest { hashes: [64-hex…] } (at most BATCH_SUBMIT_MAX_HASHES)",
     response:
-      "CalendarSubmitResponse { receipts: [{ receiptId, hash, status: pending, submittedAt, expectedAnchorBy, statusUrl }], pending }",
+      "CalendarSubmitResponse { status: pending, submittedAt, expectedAnchorBy, receiptUrl: /api/v1/batch/receipt/{receiptId}, receipts: [{ receiptId, hash }], pending }",
     successStatus: 202,
     statuses: {
       400: "malformed, missing or empty hashes, or more than BATCH_SUBMIT_MAX_HASHES (maxHashes)",

@@ -101,12 +101,18 @@ describe("merkle calendar: POST /batch/submit anchors pending leaves from the se
     const answerA = a.json as SubmitAnswer;
     expect(answerA.pending).to.equal(5);
     expect(answerA.receipts.map((r) => r.hash)).to.deep.equal(first);
-    for (const r of answerA.receipts) {
-      expect(r).to.include({ status: "pending", statusUrl: `/api/v1/batch/receipt/${r.receiptId}` });
-      expect(r.expectedAnchorBy).to.be.greaterThan(r.submittedAt);
-    }
+    expect(answerA).to.include({ status: "pending", receiptUrl: "/api/v1/batch/receipt/{receiptId}" });
+    expect(answerA.expectedAnchorBy).to.be.greaterThan(answerA.submittedAt);
+    expect(new Set(answerA.receipts.map((r) => r.receiptId)).size).to.equal(5);
     const pendingNow = (await receipt(answerA.receipts[0]!.receiptId)).json as CalendarReceipt;
-    expect(pendingNow.status).to.equal("pending");
+    expect(pendingNow).to.include({
+      receiptId: answerA.receipts[0]!.receiptId,
+      hash: first[0],
+      status: "pending",
+      submittedAt: answerA.submittedAt,
+      statusUrl: `/api/v1/batch/receipt/${answerA.receipts[0]!.receiptId}`,
+    });
+    expect(pendingNow.expectedAnchorBy).to.be.greaterThan(pendingNow.submittedAt);
 
     const b = await submit({ hashes: second });
     expect(b.status, b.text).to.equal(202);

@@ -117,6 +117,20 @@ describe("merkle calendar: access policy and bounds", () => {
       expect(tooMany.data).to.include({ maxHashes: 6 });
     });
 
+    it("answers the largest request allowed (7,000 hashes) in less than the 1 MB a NATS message carries by default", async () => {
+      const calendar = await MerkleCalendar.open({
+        store,
+        trees: await MerkleTreeStore.open(store, now),
+        anchorer,
+        chain,
+        settings: { ...SETTINGS, maxLeaves: 10_000, maxPending: 10_000, maxHashesPerRequest: 7_000 },
+        now,
+      });
+      const answer = await calendar.submit(hashes(7_000));
+      expect(answer.receipts).to.have.length(7_000);
+      expect(Buffer.byteLength(JSON.stringify(answer))).to.be.below(1_000_000);
+    });
+
     it("lets one replica anchor at a time: the other's round is busy; the leaves go into one tree and stop being pending", async () => {
       const a = await open();
       const b = await open();
