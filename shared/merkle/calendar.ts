@@ -169,6 +169,7 @@ export class MerkleCalendar {
     const leaves = opts.store.collection<CalendarLeafDocument>("merkle_calendar_leaves");
     await leaves.ensureIndexes([{ fields: { round: 1, submittedAt: 1, request: 1, position: 1 } }]);
     const rounds = opts.store.collection<CalendarRoundDocument>("merkle_calendar_rounds");
+    await rounds.ensureIndexes([{ fields: { settled: 1, submittedAt: 1 } }]);
     const lease = await createLeaseTable(opts.store.collection("merkle_calendar_lease"), opts.now);
     return new MerkleCalendar(
       leaves,
