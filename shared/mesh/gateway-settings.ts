@@ -355,6 +355,10 @@ function beforeCall(adminApiKey: string | null, trustProxy: number) {
   ): Promise<void> {
     const greq = req as GatewayRequest;
     ctx.meta["clientIp"] = clientIp(req, trustProxy);
+    // Whether the caller presented the API key, for routes that serve more with it (the calendar on mainnet).
+    // Only the verdict travels, never the key.
+    const presented = presentedApiKey(req);
+    ctx.meta["apiKeyValid"] = adminApiKey !== null && presented !== undefined && sameSecret(presented, adminApiKey);
     const spec = greq.$alias?.routeSpec;
     if (spec === undefined) return;
     // On a fresh embedded devnet the first start deploys the protocol right after the API opens: until that is

@@ -94,7 +94,8 @@ function responsesOf(route: RouteSpec, opts: OpenApiOptions): Json {
   const success = contentType === "application/json" ? (route.responseSchema ? schemaRef(route.responseSchema) : {}) : { type: "string" };
   const content: Json = { [contentType]: { schema: success } };
   if (route.alsoJson) content["application/json"] = { schema: schemaRef(route.alsoJson) };
-  const responses: Json = { "200": { description: route.response, content } };
+  const success200 = String(route.successStatus ?? 200);
+  const responses: Json = { [success200]: { description: route.response, content } };
   if (route.cache !== undefined) {
     // docs/api.md#caching: validators and freshness on the answer, 304 to a conditional request that names it.
     const headers = {
@@ -104,7 +105,7 @@ function responsesOf(route: RouteSpec, opts: OpenApiOptions): Json {
         schema: { type: "string" },
       },
     };
-    (responses["200"] as Json)["headers"] = headers;
+    (responses[success200] as Json)["headers"] = headers;
     responses["304"] = { description: "not modified: If-None-Match names the current answer's ETag (no body)", headers };
   }
 

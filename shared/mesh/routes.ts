@@ -33,8 +33,10 @@ export interface RouteSpec {
   readonly summary: string;
   /** What the body carries (POST), in words. */
   readonly request?: string;
-  /** What a 200 answers, in words. */
+  /** What a 200 (or `successStatus`) answers, in words. */
   readonly response: string;
+  /** The status of a successful answer when it is not 200 (the action sets it in `ctx.meta.$statusCode`). */
+  readonly successStatus?: 202;
   /** Content type of a 200 (default application/json). */
   readonly responseType?: "application/json" | "text/html" | "text/plain";
   /** Schema of a 200 JSON body (response-schemas.ts). */
@@ -249,6 +251,41 @@ export const ROUTES = [
     pathPatterns: { transactionHash: TX_HASH },
     responseSchema: "CertificateRecord",
     errors: ["NOT_FOUND"],
+    implemented: true,
+  },
+  {
+    method: "POST",
+    path: "/batch/submit",
+    requiresProtocol: true,
+    action: "tx-builder.submitToCalendar",
+    tag: "batch",
+    summary: "Hand hashes to the aggregated calendar: the service anchors them in its next Merkle batch, from its own wallet",
+    request: "CalendarSubmitRequest { hashes: [64-hex…] } (at most BATCH_SUBMIT_MAX_HASHES)",
+    response:
+      "CalendarSubmitResponse { status: pending, submittedAt, expectedAnchorBy, receiptUrl: /api/v1/batch/receipt/{receiptId}, receipts: [{ receiptId, hash }], pending }",
+    successStatus: 202,
+    statuses: {
+      400: "malformed, missing or empty hashes, or more than BATCH_SUBMIT_MAX_HASHES (maxHashes)",
+      401: "on mainnet: the API key (X-Api-Key) is missing or wrong",
+      403: "the calendar is disabled (BATCH_CALENDAR_ENABLED=false)",
+      429: "CALENDAR_FULL: BATCH_MAX_PENDING hashes already wait (maxPending, retryAfterSeconds)",
+    },
+    responseSchema: "CalendarSubmitResponse",
+    errors: ["BAD_REQUEST", "UNAUTHORIZED", "CALENDAR_DISABLED", "CALENDAR_FULL"],
+    implemented: true,
+  },
+  {
+    method: "GET",
+    path: "/batch/receipt/{receiptId}",
+    action: "tx-builder.calendarReceipt",
+    tag: "batch",
+    summary: "Status of a calendar receipt: pending, submitted (its batch's transaction is sent) or anchored",
+    response:
+      "CalendarReceipt { receiptId, hash, status, submittedAt, statusUrl, expectedAnchorBy? (pending), merkleRoot?, treeId?, transactionHash?, proofUrl? (anchored) }",
+    statuses: { 403: "the calendar is disabled (BATCH_CALENDAR_ENABLED=false)", 404: "no receipt with this id" },
+    pathPatterns: { receiptId: "^[0-9a-f]{32}$" },
+    responseSchema: "CalendarReceipt",
+    errors: ["NOT_FOUND", "CALENDAR_DISABLED"],
     implemented: true,
   },
   {
