@@ -10,6 +10,7 @@ import type { BrokerOptions, Errors } from "moleculer";
 import pinoPretty from "pino-pretty";
 import { loadConfig, type AppConfig } from "./shared/config/config";
 import { createHealthMiddleware } from "./shared/mesh/health-middleware";
+import { createLostRequestMiddleware } from "./shared/mesh/lost-request-middleware";
 
 export interface BrokerExtras {
   /** Clock for the readiness delay; tests inject one. */
@@ -146,6 +147,8 @@ export function createBrokerOptions(config: AppConfig, extras: BrokerExtras = {}
         ...(extras.readyDelayMs !== undefined ? { readyDelayMs: extras.readyDelayMs } : {}),
         ...(extras.now !== undefined ? { now: extras.now } : {}),
       }),
+      // a restarted node or a broken NATS connection: reject (and so retry) what can no longer be answered
+      createLostRequestMiddleware(),
     ],
   };
   return { ...options, ...extras.overrides };

@@ -1,8 +1,11 @@
 /**
- * Issue #4 read-path figures (load generator on the same 2 cores, so read them as relative):
+ * Read-path figures (load generator in the same process, on the same cores: read them as ratios, `ratios` below):
  * - GET /api/v1/verify/{hash} against a store of 100,000 certificates: embedded (gateway + verifier in one
  *   process), through NATS (verifier in its own process), and a plain node:http server answering from the same
- *   projection as the ceiling;
+ *   projection and Merkle trees as the ceiling (the same answer: direct and batch lookups, JSON, Content-Length, ETag); figure and ceiling alternate in short rounds and
+ *   the ratio is the median of the rounds' ratios, so bursts of load from other work on the machine hit both;
+ * - the same with If-None-Match naming each answer's ETag (304 answers), against the ceiling server answering 304
+ *   from a map of the ETags it gave;
  * - indexer replay speed from the devnet through the Ogmios protocol (blocks of one transaction).
  * The 100,000 records are written straight into the verifier's collection (the projection's own shape), so the
  * set-up takes seconds instead of replaying 100,000 transactions.
@@ -15,7 +18,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ServiceBroker } from "moleculer";
+import { ServiceBroker, type Context, type ServiceSchema } from "moleculer";
 import { createBrokerOptions } from "../moleculer.config";
 import { buildPayment } from "../shared/csl";
 import { Devnet } from "../shared/devnet";
@@ -27,13 +30,18 @@ import { httpUrl, listenAddresses } from "../shared/mesh/listen-addresses";
 import { loadServices } from "../shared/mesh/service-loader";
 import { createStore, type Store } from "../shared/store";
 import { CertificateProjection } from "../shared/verifier/certificate-projection";
+import { FactLog } from "../shared/indexer/fact-log";
+import { batchedAnswerEtag, certificateEtag } from "../shared/mesh/read-caching";
+import { MerkleTreeStore } from "../shared/merkle/tree-store";
+import { findInBatches } from "../shared/verifier/batch-lookup";
 import { Wallet, generateMnemonic } from "../shared/wallet";
 import { startNatsServer } from "../fixtures/processes/nats-server";
 import { startServiceProcess } from "../fixtures/processes/service-process";
 import { serveDevnet } from "./served-devnet";
 
 interface AutocannonResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
+  "3xx": number;
   latency: { p50: number; p99: number };
   errors: number;
   non2xx: number;
@@ -44,7 +52,7 @@ const autocannon = require("autocannon") as (opts: Record<string, unknown>) => P
 const CERTIFICATES = 100_000;
 const DURATION_S = 8;
 
-async function seed(store: Store): Promise<string[]> {
+export async function seed(store: Store): Promise<string[]> {
   const issuer = "d4".repeat(28);
   const hashes: string[] = [];
   const docs = [];
@@ -73,20 +81,84 @@ async function seed(store: Store): Promise<string[]> {
   return hashes;
 }
 
-async function load(base: string, hashes: string[]): Promise<Record<string, number>> {
+interface LoadFigures {
+  reqPerSec: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  non2xx: number;
+  [k: string]: number;
+}
+
+/** GET `<base>/<hash>` over the sampled hashes for DURATION_S; with `etags`, each request names its hash's ETag. */
+export async function load(base: string, hashes: string[], etags?: Map<string, string>, durationS = DURATION_S): Promise<LoadFigures> {
   let n = 0;
+  const path = new URL(base).pathname;
   const r = await autocannon({
     url: base,
     connections: 50,
-    duration: DURATION_S,
-    requests: [{ setupRequest: (req: { path: string }) => ({ ...req, path: `${new URL(base).pathname}/${hashes[n++ % hashes.length]}` }) }],
+    duration: durationS,
+    requests: [
+      {
+        setupRequest: (req: { path: string; headers?: Record<string, string> }) => {
+          const hash = hashes[n++ % hashes.length]!;
+          const etag = etags?.get(hash);
+          return { ...req, path: `${path}/${hash}`, headers: etag ? { ...req.headers, "if-none-match": etag } : req.headers };
+        },
+      },
+    ],
   });
-  return { reqPerSec: Math.round(r.requests.average), p50Ms: r.latency.p50, p99Ms: r.latency.p99, errors: r.errors, non2xx: r.non2xx };
+  // With ETags every answer should be 304: `non2xx` then counts the answers that were not.
+  return {
+    reqPerSec: Math.round(r.requests.average),
+    p50Ms: r.latency.p50,
+    p99Ms: r.latency.p99,
+    errors: r.errors,
+    non2xx: etags ? r.requests.total - r["3xx"] : r.non2xx,
+  };
+}
+
+/** The ETag each hash answers now (one plain GET per hash). */
+export async function etagsOf(base: string, hashes: string[]): Promise<Map<string, string>> {
+  const etags = new Map<string, string>();
+  for (const hash of hashes) {
+    const res = await fetch(`${base}/${hash}`);
+    await res.arrayBuffer();
+    const etag = res.headers.get("etag");
+    if (res.status !== 200 || !etag) throw new Error(`GET ${base}/${hash} answered ${res.status} without an ETag`);
+    etags.set(hash, etag);
+  }
+  return etags;
 }
 
 const benchEnv = TEST_ENV;
 
-async function gatewayBroker(env: Record<string, string>, services: ("gateway" | "verifier")[], store: Store | null) {
+/**
+ * The fact log the gateway and verifier follow, served like the indexer's internal actions (the benchmark runs
+ * no chain): an empty, real FactLog on the benchmark's store, so the gateway can remember validators.
+ */
+function factLogService(log: FactLog, calls: { status: number; after: number }): ServiceSchema {
+  return {
+    name: "indexer",
+    actions: {
+      status: { visibility: "public", handler: () => ((calls.status += 1), { state: "following", lastSeq: log.lastSeq() }) },
+      factsAfter: {
+        visibility: "public",
+        handler: (ctx: Context<{ cursor: number; limit?: number }>) => (
+          (calls.after += 1),
+          log.after(ctx.params.cursor, ctx.params.limit ?? 1000)
+        ),
+      },
+    },
+  };
+}
+
+export async function gatewayBroker(
+  env: Record<string, string>,
+  services: ("gateway" | "verifier")[],
+  store: Store | null,
+  factLog?: FactLog,
+) {
   const config = loadConfig({ ...benchEnv, NAMESPACE: `bench-${randomUUID()}`, ...env });
   const broker = new ServiceBroker(createBrokerOptions(config, { overrides: { skipProcessEventRegistration: true } }));
   const resources = {
@@ -100,30 +172,64 @@ async function gatewayBroker(env: Record<string, string>, services: ("gateway" |
   };
   for (const s of loadServices(services, { config, now: Date.now, resources }, join(__dirname, "..", "services")).schemas)
     broker.createService(s);
+  const calls = { status: 0, after: 0 };
+  if (factLog) broker.createService(factLogService(factLog, calls));
   await broker.start();
-  return { broker, api: httpUrl(listenAddresses(broker).api!, "/api/v1") };
+  return {
+    broker,
+    api: httpUrl(listenAddresses(broker).api!, "/api/v1"),
+    /** Resolves once the gateway has read the fact log (its validator memory is on). */
+    following: async () => {
+      while (calls.after === 0) await new Promise((r) => setTimeout(r, 50));
+    },
+  };
 }
 
-async function ceiling(store: Store, hashes: string[]): Promise<Record<string, number>> {
+/**
+ * The ceiling: a plain node:http server answering from the same projection, with the same JSON, the ETag the
+ * verifier gives, and 304 to a matching If-None-Match from a map of the ETags it answered (what a 304 costs at
+ * the least).
+ */
+export async function startCeiling(store: Store) {
   const projection = await CertificateProjection.open(store, 0);
+  const trees = await MerkleTreeStore.open(store, Date.now);
+  const known = new Map<string, string>();
   const server = createServer((req, res) => {
     const hash = (req.url ?? "").split("/").pop() ?? "";
-    projection.byHash(hash).then(
-      (records) => {
-        res.writeHead(records.length ? 200 : 404, { "content-type": "application/json" });
-        res.end(JSON.stringify(records));
+    const condition = req.headers["if-none-match"];
+    if (condition !== undefined && known.get(hash) === condition) {
+      res.writeHead(304, { etag: condition }).end();
+      return;
+    }
+    // The same answer as the verifier's: direct certificates, then those inside Merkle batches.
+    Promise.all([projection.findByHash(hash), hash.length === 64 ? findInBatches(projection, trees, hash) : []]).then(
+      ([{ records: direct, newest }, inBatches]) => {
+        const records = [...direct, ...inBatches];
+        if (records.length === 0) {
+          res.writeHead(404, { "content-type": "application/json" }).end("{}");
+          return;
+        }
+        const etag = inBatches.length === 0 && newest ? certificateEtag(newest) : batchedAnswerEtag(records);
+        known.set(hash, etag);
+        const body = JSON.stringify(records);
+        res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body), etag });
+        res.end(body);
       },
       () => res.writeHead(500).end(),
     );
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  try {
-    return await load(`http://127.0.0.1:${(server.address() as AddressInfo).port}/verify`, hashes);
-  } finally {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-  }
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/verify`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
 }
+
+const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
+const rps = (f: LoadFigures) => `${f.reqPerSec.toLocaleString("en")} req/s`;
 
 export async function indexerReplay(blocks: number): Promise<Record<string, number>> {
   const wallet = Wallet.fromMnemonic(generateMnemonic());
@@ -168,49 +274,153 @@ export async function indexerReplay(blocks: number): Promise<Record<string, numb
   };
 }
 
+/** Rounds of (ceiling, figure) load, alternated so both see the same moments of a machine shared with others. */
+const ROUNDS = 8;
+const ROUND_S = 2;
+
+interface Paired {
+  figure: LoadFigures;
+  ceiling: LoadFigures;
+  /** Median over the rounds of figure ÷ ceiling (req/s), and of p99 figure ÷ p99 ceiling. */
+  ratio: number;
+  p99Ratio: number;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
+/** Alternates ceiling and figure rounds; figures are the medians of the rounds, the ratio the median of ratios. */
+async function paired(ceiling: () => Promise<LoadFigures>, figure: () => Promise<LoadFigures>): Promise<Paired> {
+  const cs: LoadFigures[] = [];
+  const fs: LoadFigures[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    cs.push(await ceiling());
+    fs.push(await figure());
+  }
+  const summary = (xs: LoadFigures[]): LoadFigures => ({
+    reqPerSec: Math.round(median(xs.map((x) => x.reqPerSec))),
+    p50Ms: median(xs.map((x) => x.p50Ms)),
+    p99Ms: median(xs.map((x) => x.p99Ms)),
+    errors: xs.reduce((a, x) => a + x.errors, 0),
+    non2xx: xs.reduce((a, x) => a + x.non2xx, 0),
+  });
+  return {
+    figure: summary(fs),
+    ceiling: summary(cs),
+    ratio: ratio(median(fs.map((f, i) => f.reqPerSec / cs[i]!.reqPerSec)), 1),
+    p99Ratio: ratio(median(fs.map((f, i) => f.p99Ms / Math.max(1, cs[i]!.p99Ms))), 1),
+  };
+}
+
 export default async function (): Promise<Record<string, unknown>> {
   const store = await createStore({ inMemory: true });
   const seedStart = performance.now();
   const hashes = await seed(store);
   const seedMs = Math.round(performance.now() - seedStart);
   const sample = hashes.filter((_, i) => i % 97 === 0);
+  const ceiling = await startCeiling(store);
+  const ceilingEtags = await etagsOf(ceiling.url, sample);
+  const ceilingLoad = () => load(ceiling.url, sample, undefined, ROUND_S);
+  const ceiling304 = () => load(ceiling.url, sample, ceilingEtags, ROUND_S);
 
-  const embedded = await gatewayBroker({}, ["gateway", "verifier"], store);
-  const embeddedFigures = await load(`${embedded.api}/verify`, sample);
+  // Embedded: gateway and verifier in this process.
+  const embedded = await gatewayBroker({}, ["gateway", "verifier"], store, await FactLog.open(store));
+  await embedded.broker.call("verifier.sync");
+  await embedded.following();
+  await load(`${embedded.api}/verify`, sample, undefined, 1);
+  const embeddedEtags = await etagsOf(`${embedded.api}/verify`, sample);
+  const verifyEmbedded = await paired(ceilingLoad, () => load(`${embedded.api}/verify`, sample, undefined, ROUND_S));
+  const notModifiedEmbedded = await paired(ceiling304, () => load(`${embedded.api}/verify`, sample, embeddedEtags, ROUND_S));
   await embedded.broker.stop();
-  const ceilingFigures = await ceiling(store, sample);
-  await store.close();
 
-  // Through NATS: the verifier in its own process, on NeDB files holding the same 100,000 records.
+  // Through NATS: the verifier in its own process, on NeDB files holding the same number of records.
   const dataDir = mkdtempSync(join(tmpdir(), "bench-verifier-"));
   const fileStore = await createStore({ dataDir });
   const fileHashes = await seed(fileStore);
   await fileStore.close();
+  const fileSample = fileHashes.filter((_, i) => i % 97 === 0);
   const nats = await startNatsServer();
   const env = { TRANSPORTER: nats.url, NAMESPACE: `bench-${randomUUID()}`, OGMIOS_URL: "ws://127.0.0.1:9", NETWORK: "devnet" };
   const verifier = startServiceProcess({ ...env, ...benchEnv, SERVICES: "verifier", DATA_DIR: dataDir, LOG_LEVEL: "error" });
-  let natsFigures: Record<string, number>;
+  const logStore = await createStore({ inMemory: true });
+  let verifyThroughNats: Paired;
+  let notModifiedThroughNats: Paired;
   try {
     await verifier.waitFor(/mode: scale \(NATS\)/, 120_000);
-    const gw = await gatewayBroker({ ...env, SERVICES: "gateway" }, ["gateway"], null);
+    const gw = await gatewayBroker({ ...env, SERVICES: "gateway" }, ["gateway"], null, await FactLog.open(logStore));
     await gw.broker.waitForServices(["verifier"], 30_000);
-    natsFigures = await load(
-      `${gw.api}/verify`,
-      fileHashes.filter((_, i) => i % 97 === 0),
-    );
+    // The verifier process finds the fact log (served here) once it has discovered this node: retry until it has.
+    for (let tries = 0; ; tries++) {
+      try {
+        await gw.broker.call("verifier.sync");
+        break;
+      } catch (err) {
+        if (tries > 100) throw err;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    await gw.following();
+    await load(`${gw.api}/verify`, fileSample, undefined, 1);
+    const natsEtags = await etagsOf(`${gw.api}/verify`, fileSample);
+    verifyThroughNats = await paired(ceilingLoad, () => load(`${gw.api}/verify`, fileSample, undefined, ROUND_S));
+    notModifiedThroughNats = await paired(ceiling304, () => load(`${gw.api}/verify`, fileSample, natsEtags, ROUND_S));
     await gw.broker.stop();
   } finally {
     await verifier.stop();
     await nats.stop();
+    await logStore.close();
   }
+  await ceiling.close();
+  await store.close();
 
   return {
     certificatesInStore: CERTIFICATES,
     seedMs,
-    verifyEmbedded: embeddedFigures,
-    verifyThroughNats: natsFigures,
-    ceilingNodeHttp: ceilingFigures,
-    embeddedToCeiling: Number((embeddedFigures.reqPerSec! / ceilingFigures.reqPerSec!).toFixed(2)),
+    rounds: { count: ROUNDS, seconds: ROUND_S },
+    verifyEmbedded,
+    verifyThroughNats,
+    notModifiedEmbedded,
+    notModifiedThroughNats,
+    ratios: {
+      embeddedToCeiling: {
+        value: verifyEmbedded.ratio,
+        target: 0.9,
+        figure: `${rps(verifyEmbedded.figure)} embedded`,
+        reference: `${rps(verifyEmbedded.ceiling)} plain node:http`,
+      },
+      natsToCeiling: {
+        value: verifyThroughNats.ratio,
+        target: 0.7,
+        figure: `${rps(verifyThroughNats.figure)} through NATS`,
+        reference: `${rps(verifyThroughNats.ceiling)} plain node:http`,
+      },
+      embeddedP99ToCeilingP99: {
+        value: verifyEmbedded.p99Ratio,
+        target: 2,
+        lowerIsBetter: true,
+        figure: `p99 ${verifyEmbedded.figure.p99Ms} ms embedded`,
+        reference: `p99 ${verifyEmbedded.ceiling.p99Ms} ms plain node:http`,
+      },
+      natsP99ToCeilingP99: {
+        value: verifyThroughNats.p99Ratio,
+        target: 2,
+        lowerIsBetter: true,
+        figure: `p99 ${verifyThroughNats.figure.p99Ms} ms through NATS`,
+        reference: `p99 ${verifyThroughNats.ceiling.p99Ms} ms plain node:http`,
+      },
+      notModifiedEmbeddedToCeiling: {
+        value: notModifiedEmbedded.ratio,
+        figure: `${rps(notModifiedEmbedded.figure)} 304 embedded`,
+        reference: `${rps(notModifiedEmbedded.ceiling)} 304 plain node:http`,
+      },
+      notModifiedThroughNatsToCeiling: {
+        value: notModifiedThroughNats.ratio,
+        figure: `${rps(notModifiedThroughNats.figure)} 304 through NATS`,
+        reference: `${rps(notModifiedThroughNats.ceiling)} 304 plain node:http`,
+      },
+    },
     indexerReplay: await indexerReplay(1000),
   };
 }

@@ -12,15 +12,23 @@ import pkg from "../package.json";
 import type { AppConfig } from "../shared/config/config";
 import { BODY_LIMIT_BYTES } from "../shared/mesh/body-reader";
 import { answerClientErrorsWithJson } from "../shared/mesh/client-error";
-import { applyServerTimeouts, buildGatewaySettings, type GatewayOptions } from "../shared/mesh/gateway-settings";
+import {
+  answerFromRememberedValidator,
+  applyServerTimeouts,
+  buildGatewaySettings,
+  type GatewayOptions,
+  type GatewayThis,
+} from "../shared/mesh/gateway-settings";
 import { buildOpenApiDocument } from "../shared/mesh/openapi";
-import { defineRouteActions } from "../shared/mesh/route-actions";
+import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
 import { ROUTES } from "../shared/mesh/routes";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { networkIdOfNetwork } from "../shared/config/network";
 import { loadWebAssets } from "../shared/web-pages/assets";
 import { attachPageHandler, createPageHandler } from "../shared/web-pages/page-server";
 import type { CertificateRecord } from "../shared/verifier/certificate-projection";
+import { ValidatorCache } from "../shared/mesh/validator-cache";
+import type { FactRecord } from "../shared/indexer/fact-log";
 
 /** Extension identifiers of GET /extensions and the service that provides each (docs/api.md#extensions). */
 export const EXTENSION_SERVICES = {
@@ -39,6 +47,7 @@ export function gatewayOptionsFromConfig(config: AppConfig, now: () => number): 
     trustProxy: config.trustProxy,
     adminApiKey: config.adminApiKey,
     adminOpenWithoutKey: config.network === "devnet",
+    logRequests: config.logLevel === "debug" || config.logLevel === "trace",
     now,
   };
 }
@@ -65,7 +74,26 @@ async function certificatesOf(broker: Context["broker"], hash: string): Promise<
   }
 }
 
+/** How often the gateway reads the indexer's fact log without a chain notification (a lost one, or none yet). */
+const VALIDATOR_FOLLOW_INTERVAL_MS = 5000;
+
 export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSettings): ServiceSchema<ApiSettingsSchema> {
+  // The certificate validators the gateway remembers; it follows the indexer's fact log through the broker.
+  let broker: Context["broker"] | undefined;
+  const validators = new ValidatorCache({
+    head: async () => (await broker!.call<{ lastSeq: number }, Record<string, never>>("indexer.status", {})).lastSeq,
+    after: (cursor, limit) => broker!.call<FactRecord[], { cursor: number; limit: number }>("indexer.factsAfter", { cursor, limit }),
+  });
+  let followTimer: NodeJS.Timeout | undefined;
+  const follow = () => {
+    const registry = broker?.registry as unknown as { hasService(name: string): boolean } | undefined;
+    if (registry?.hasService("indexer")) validators.catchUp().catch(() => undefined);
+  };
+  const notified = (ctx: Context<{ height?: unknown; lastSeq?: unknown }>) => {
+    const { height, lastSeq } = ctx.params ?? {};
+    validators.noteBlock(typeof height === "number" ? height : undefined, typeof lastSeq === "number" ? lastSeq : undefined);
+    follow();
+  };
   const openapi = buildOpenApiDocument(opts.routes, {
     title: "cert-anchor API",
     version: pkg.version,
@@ -77,7 +105,12 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
   return {
     name: "gateway",
     mixins: [ApiGateway],
-    settings: buildGatewaySettings(opts),
+    settings: buildGatewaySettings({ ...opts, validators }),
+    events: {
+      // Bypass the bulkhead: a burst of blocks must never be rejected.
+      "chain.block": { bulkhead: { enabled: false }, handler: notified } as never,
+      "chain.rollback": { bulkhead: { enabled: false }, handler: notified } as never,
+    },
     actions: {
       // The HTTP entry action must never be retried (it would re-run a consumed request), queued by the
       // bulkhead (it would cap HTTP concurrency), or tripped by the circuit breaker (it fails when callees do).
@@ -86,6 +119,9 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
         bulkhead: { enabled: false },
         circuitBreaker: { enabled: false },
       } as never,
+      // Read the fact log now (confirm calls it on every replica before answering 200: read-your-writes also holds
+      // for the ETags this gateway remembers).
+      ...internalActions({ sync: { handler: () => validators.catchUp() } }),
       ...defineRouteActions("gateway", {
         openapi: {
           handler: () => openapi,
@@ -101,6 +137,7 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
     created() {
       // Runs after moleculer-web's own `created`, which made the server.
       const self = this as unknown as { server?: Server; broker: Context["broker"]; logger: Context["broker"]["logger"] };
+      broker = self.broker;
       const server = self.server;
       if (server) {
         answerClientErrorsWithJson(server);
@@ -115,10 +152,19 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
         });
         attachPageHandler(server, handler);
       }
+      // Conditional verify requests the gateway can answer from memory go first (docs/api.md#caching).
+      if (server)
+        attachPageHandler(server, (req, res) => answerFromRememberedValidator(this as unknown as GatewayThis, validators, req, res));
     },
     async started() {
       // Build (or read) the page assets now, so a broken bundle fails the start instead of the first visitor.
       if (pages) await loadWebAssets();
+      followTimer = setInterval(follow, VALIDATOR_FOLLOW_INTERVAL_MS);
+      followTimer.unref();
+      void broker!.waitForServices(["indexer"]).then(follow, () => undefined);
+    },
+    stopped() {
+      clearInterval(followTimer);
     },
     methods: {
       // moleculer-web's default logs err.data of 5xx errors; ours logs (without bodies) in onError.

@@ -2,10 +2,12 @@
  * tx-builder: `POST /transaction/build`, `/transaction/prepare-collateral` and `/batch/build` (shared/issuance), plus the
  * internal `burnStates` the user-state service's OPT_OUT uses. Stateless apart from the shared in-flight
  * registry in the store, so it scales to several replicas. Confirmed blocks release in-flight locks.
+ * It also runs the aggregated Merkle calendar (`/batch/submit`, `/batch/receipt/…`, shared/merkle/calendar.ts):
+ * pending leaves live in the store and one replica at a time anchors them from the service wallet.
  */
 import { addReadinessCheck } from "../shared/mesh/health-middleware";
 import { httpStatusOfType } from "../shared/mesh/error-mapping";
-import { stillStarting } from "../shared/domain/errors";
+import { DomainError, notFound, stillStarting } from "../shared/domain/errors";
 import type { Context, ServiceSchema } from "moleculer";
 import { createChainClient, type ChainClient } from "../shared/chain";
 import { networkIdOfNetwork } from "../shared/config/network";
@@ -24,12 +26,26 @@ import {
 } from "../shared/issuance";
 import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
 import { MerkleTreeStore } from "../shared/merkle/tree-store";
+import { checkCalendarAccess, MerkleCalendar } from "../shared/merkle";
+import { serviceWalletAnchorer } from "../shared/issuance/calendar-anchor";
+import { loadOrCreateServiceWallet } from "../shared/first-start/service-wallet";
+import type { Wallet } from "../shared/wallet";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 
 type Body = Record<string, unknown>;
 
 export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema {
-  const locals: { env?: IssuanceEnv; client?: ChainClient; registry?: InflightRegistry; trees?: MerkleTreeStore } = {};
+  const locals: {
+    env?: IssuanceEnv;
+    client?: ChainClient;
+    registry?: InflightRegistry;
+    trees?: MerkleTreeStore;
+    calendar?: MerkleCalendar;
+  } = {};
+  const calendarOf = (): MerkleCalendar => {
+    if (!locals.calendar) throw stillStarting("tx-builder");
+    return locals.calendar;
+  };
   const envOf = (): IssuanceEnv => {
     if (!locals.env) throw stillStarting("tx-builder");
     return locals.env;
@@ -60,6 +76,31 @@ export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema
             const env = await fresh();
             if (!locals.trees) throw stillStarting("tx-builder");
             return respond(ctx, await handleBatchBuild(env, locals.trees, ctx.params ?? {}));
+          },
+        },
+        /** Hashes for the aggregated calendar: 202 with a receipt per hash. */
+        submitToCalendar: {
+          async handler(ctx: Context<Body, { $statusCode?: number; apiKeyValid?: boolean }>) {
+            checkCalendarAccess(
+              { enabled: deps.config.batchCalendar.enabled, network: deps.config.network },
+              ctx.meta.apiKeyValid === true,
+            );
+            const answer = await calendarOf().submit((ctx.params ?? {})["hashes"]);
+            ctx.meta.$statusCode = 202;
+            return answer;
+          },
+        },
+        calendarReceipt: {
+          async handler(ctx: Context<{ receiptId: string }>) {
+            if (!deps.config.batchCalendar.enabled)
+              throw new DomainError(
+                "CALENDAR_DISABLED",
+                "The aggregated calendar is disabled on this service (BATCH_CALENDAR_ENABLED=false).",
+              );
+            const id = String(ctx.params.receiptId).toLowerCase();
+            const receipt = await calendarOf().receipt(id);
+            if (!receipt) throw notFound(`No calendar receipt ${id}.`);
+            return receipt;
           },
         },
         prepareCollateral: {
@@ -130,8 +171,37 @@ export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema
           protocol: () => broker.call<{ pointer: PointerInfo | null; library: LibraryEntry[] }>("indexer.protocol"),
         },
       });
+      const calendarConfig = deps.config.batchCalendar;
+      if (calendarConfig.enabled) {
+        // the service wallet's keys are read (or its key file made) by the first round that has leaves to anchor
+        let wallet: Wallet | undefined;
+        const walletOf = (): Wallet =>
+          (wallet ??= loadOrCreateServiceWallet({
+            dataDir: deps.config.dataDir,
+            mnemonic: deps.config.serviceMnemonic,
+            networkId: networkIdOfNetwork(deps.config.network),
+          }).wallet);
+        const logger = this.logger;
+        locals.calendar = await MerkleCalendar.open({
+          store,
+          trees: locals.trees,
+          anchorer: serviceWalletAnchorer(locals.env, walletOf),
+          chain: {
+            onChain: async (txId) => Boolean(await broker.call("indexer.transaction", { id: txId })),
+            inMempoolAmong: (txIds) => client.inMempoolAmong(txIds),
+          },
+          settings: calendarConfig,
+          now: deps.now,
+          onRound: (outcome) => {
+            if (outcome.kind === "anchored") logger.info("calendar round anchored", outcome);
+            else if (outcome.kind === "failed") logger.warn("calendar round failed; the leaves stay pending", { message: outcome.message });
+          },
+        });
+        locals.calendar.start();
+      }
     },
     async stopped() {
+      await locals.calendar?.stop();
       await locals.client?.close();
     },
   };

@@ -13,6 +13,7 @@ import { isShortCode } from "../shared/domain/short-code";
 import { ShortLinkResolver } from "../shared/short-links/short-link-resolver";
 import { MerkleTreeStore } from "../shared/merkle/tree-store";
 import { findInBatches, proofOfRecord } from "../shared/verifier/batch-lookup";
+import { batchedAnswerEtag, certificateEtag, type CertificateAnswerMeta } from "../shared/mesh/read-caching";
 
 export default function createVerifierService(deps: ServiceDeps): ServiceSchema {
   let shortLinks: ShortLinkResolver | undefined;
@@ -31,14 +32,19 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
       trees = await MerkleTreeStore.open(store, deps.now);
       return certificates;
     },
-    routes: (ready) => ({
+    // Answers carry their ETag, and the fact sequence read before the projection, so the gateway can remember the
+    // validator (shared/mesh/validator-cache.ts).
+    routes: (ready, appliedSeq) => ({
       byHash: {
         params: { hash: DATA_HASH_PARAM },
-        async handler(ctx: Context<{ hash: string }>) {
-          const direct = await ready().byHash(ctx.params.hash);
+        async handler(ctx: Context<{ hash: string }, CertificateAnswerMeta>) {
+          const seq = appliedSeq();
+          const { records: direct, newest } = await ready().findByHash(ctx.params.hash);
           const inBatches = ctx.params.hash.length === 64 ? await findInBatches(ready(), treesOf(), ctx.params.hash) : [];
           const records = [...direct, ...inBatches];
           if (records.length === 0) throw notFound(`no certificate anchors the hash ${ctx.params.hash.toLowerCase()}`);
+          ctx.meta.$responseHeaders = { ETag: inBatches.length === 0 && newest ? certificateEtag(newest) : batchedAnswerEtag(records) };
+          if (seq !== undefined) ctx.meta.$factSeq = seq;
           return records;
         },
       },
@@ -52,13 +58,16 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
       },
       byTransactionHash: {
         params: { transactionHash: TX_HASH_PARAM, dataHash: DATA_HASH_PARAM },
-        async handler(ctx: Context<{ transactionHash: string; dataHash: string }>) {
-          const record = await ready().byTransaction(ctx.params.transactionHash, ctx.params.dataHash);
-          if (!record)
+        async handler(ctx: Context<{ transactionHash: string; dataHash: string }, CertificateAnswerMeta>) {
+          const seq = appliedSeq();
+          const found = await ready().findByTransaction(ctx.params.transactionHash, ctx.params.dataHash);
+          if (!found)
             throw notFound(
               `transaction ${ctx.params.transactionHash.toLowerCase()} anchors no certificate of hash ${ctx.params.dataHash.toLowerCase()}`,
             );
-          return record;
+          ctx.meta.$responseHeaders = { ETag: certificateEtag(found.position) };
+          if (seq !== undefined) ctx.meta.$factSeq = seq;
+          return found.record;
         },
       },
       resolve: {

@@ -3,15 +3,9 @@
  * chain-sync and mempool monitoring, over @cardano-ogmios/client 6.14.0, with per-request timeouts,
  * reconnection and typed errors (errors.ts). Only standard Ogmios methods are used.
  */
-import {
-  createLedgerStateQueryClient,
-  createTransactionSubmissionClient,
-  type LedgerStateQuery,
-  type TransactionSubmission,
-} from "@cardano-ogmios/client";
+import { createLedgerStateQueryClient, TransactionSubmission, type LedgerStateQuery } from "@cardano-ogmios/client";
 
 type LedgerStateQueryClient = LedgerStateQuery.LedgerStateQueryClient;
-type TransactionSubmissionClient = TransactionSubmission.TransactionSubmissionClient;
 import { startChainSync, type ChainSyncHandler, type ChainSyncOptions, type ChainSyncSubscription } from "./chain-sync";
 import { backoffMs, endpointOf, openContext, withTimeout, type Endpoint, type OpenedContext } from "./connection";
 import { ChainError, toChainError } from "./errors";
@@ -72,7 +66,15 @@ export interface ChainClient {
 interface RequestSession {
   opened: OpenedContext;
   query: LedgerStateQueryClient;
-  submission: TransactionSubmissionClient;
+  /**
+   * submit and evaluate, each answer matched to its request by JSON-RPC id. Not @cardano-ogmios/client's
+   * TransactionSubmissionClient: it hands each caller the next answer of the method, so concurrent calls answered
+   * out of order (a quick refusal overtaking a slow evaluation) got each other's answers.
+   */
+  submission: {
+    submitTransaction(cborHex: string): Promise<string>;
+    evaluateTransaction(cborHex: string, additionalUtxo?: UtxoEntry[]): Promise<TransactionSubmission.EvaluationResult[]>;
+  };
 }
 
 /**
@@ -92,7 +94,11 @@ export function createChainClient(opts: ChainClientOptions): ChainClient {
   const openSession = async (): Promise<RequestSession> => {
     const opened = await openContext(endpoint, timeoutMs);
     const query = await createLedgerStateQueryClient(opened.context);
-    const submission = await createTransactionSubmissionClient(opened.context);
+    const submission: RequestSession["submission"] = {
+      submitTransaction: (cborHex) => TransactionSubmission.submitTransaction(opened.context, cborHex),
+      evaluateTransaction: (cborHex, additionalUtxo) =>
+        TransactionSubmission.evaluateTransaction(opened.context, cborHex, additionalUtxo as never),
+    };
     void opened.closed.then(() => {
       // the next call reconnects
       if (current === opened) session = undefined;

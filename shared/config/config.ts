@@ -71,6 +71,21 @@ export interface AppConfig {
   readonly userActionSigningMnemonic: string | null;
   /** The test-funds faucet (never on mainnet). */
   readonly faucet: FaucetConfig;
+  /** The aggregated Merkle calendar (`POST /batch/submit`, docs/merkle-batches.md#aggregated-calendar). */
+  readonly batchCalendar: BatchCalendarConfig;
+}
+
+export interface BatchCalendarConfig {
+  /** Serve `/batch/submit` and anchor pending leaves (on mainnet only for callers presenting ADMIN_API_KEY). */
+  readonly enabled: boolean;
+  /** Pending leaves are anchored this often (Unix ms between two anchoring rounds). */
+  readonly intervalMs: number;
+  /** At most this many leaves per anchoring transaction; reaching it anchors at once. */
+  readonly maxLeaves: number;
+  /** At most this many leaves waiting in total (submissions beyond it are refused with 429). */
+  readonly maxPending: number;
+  /** At most this many hashes per `/batch/submit` request. */
+  readonly maxHashesPerRequest: number;
 }
 
 export interface FaucetConfig {
@@ -262,6 +277,32 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     default: "3000000000",
     meaning: "Lovelace the faucet pays out per UTC day in total, across every replica (shared through the store).",
   },
+  {
+    name: "BATCH_CALENDAR_ENABLED",
+    default: "true (on mainnet: only for callers presenting `ADMIN_API_KEY`)",
+    meaning:
+      "Serve `POST /batch/submit` and anchor the pending leaves from the service wallet (`SERVICE_MNEMONIC`, else `DATA_DIR/service-wallet.json`).",
+  },
+  {
+    name: "BATCH_INTERVAL_MS",
+    default: "60000",
+    meaning: "How often the calendar anchors its pending leaves (one transaction per round).",
+  },
+  {
+    name: "BATCH_MAX_LEAVES",
+    default: "100000",
+    meaning: "Leaves per calendar anchoring (at most 1,000,000, the batch limit); reaching it anchors at once, before the interval ends.",
+  },
+  {
+    name: "BATCH_MAX_PENDING",
+    default: "1000000",
+    meaning: "Leaves waiting for the calendar in total, across callers; submissions beyond it are answered 429.",
+  },
+  {
+    name: "BATCH_SUBMIT_MAX_HASHES",
+    default: "5000",
+    meaning: "Hashes per `POST /batch/submit` request at most (at most 7,000: the request must fit the default 512 KiB body).",
+  },
   { name: "REQUEST_TIMEOUT_MS", default: "30000", meaning: "Timeout of one service call (broker requestTimeout)." },
   {
     name: "SHUTDOWN_TIMEOUT_MS",
@@ -431,6 +472,23 @@ export function loadConfig(env: Env = process.env): AppConfig {
     };
   }
 
+  function batchCalendarConfig(): BatchCalendarConfig {
+    const atMost = (name: string, value: number, max: number): number => {
+      if (value <= max) return value;
+      problems.push(`${name}=${value} must be at most ${max}.`);
+      return max;
+    };
+    return {
+      enabled: bool("BATCH_CALENDAR_ENABLED", true),
+      intervalMs: integer("BATCH_INTERVAL_MS", 60_000, 100),
+      // one anchoring is one Merkle batch: the batch limit holds
+      maxLeaves: atMost("BATCH_MAX_LEAVES", integer("BATCH_MAX_LEAVES", 100_000, 1), 1_000_000),
+      maxPending: integer("BATCH_MAX_PENDING", 1_000_000, 1),
+      // a request must fit the gateway's default body limit (512 KiB: about 68 bytes per quoted hash)
+      maxHashesPerRequest: atMost("BATCH_SUBMIT_MAX_HASHES", integer("BATCH_SUBMIT_MAX_HASHES", 5_000, 1), 7_000),
+    };
+  }
+
   const config: AppConfig = {
     port: port("PORT", 3000),
     host: read("HOST") ?? (transporter === null ? "127.0.0.1" : "0.0.0.0"),
@@ -464,6 +522,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     ).replace(/\/+$/, ""),
     userActionSigningMnemonic: read("USER_ACTION_SIGNING_MNEMONIC") ?? null,
     faucet: faucetConfig(),
+    batchCalendar: batchCalendarConfig(),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

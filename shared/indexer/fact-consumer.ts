@@ -28,6 +28,7 @@ export class FactConsumer {
   private readonly cursors: Collection<CursorDoc>;
   private running: Promise<number> | undefined;
   private again = false;
+  private applied: number | undefined;
 
   constructor(
     store: Store,
@@ -40,6 +41,15 @@ export class FactConsumer {
 
   async cursor(): Promise<number> {
     return (await this.cursors.findOne({ _id: this.projection.name }))?.seq ?? 0;
+  }
+
+  /**
+   * The sequence number through which the projection holds every fact, as far as this process knows without a
+   * store read (undefined before the first catch-up). Read it before reading the projection: what the projection
+   * answers then reflects at least these facts.
+   */
+  appliedSeq(): number | undefined {
+    return this.applied;
   }
 
   /**
@@ -58,6 +68,7 @@ export class FactConsumer {
 
   private async drain(): Promise<number> {
     let cursor = await this.cursor();
+    this.applied = cursor;
     do {
       this.again = false;
       for (;;) {
@@ -74,6 +85,7 @@ export class FactConsumer {
         if (pending.length > 0) await this.projection.apply(pending);
         cursor = batch[batch.length - 1]!.seq;
         await this.cursors.updateOne({ _id: this.projection.name }, { $set: { seq: cursor } }, { upsert: true });
+        this.applied = cursor;
         if (batch.length < this.batchSize) break;
       }
     } while (this.again);

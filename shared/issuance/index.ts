@@ -5,3 +5,4 @@ export * from "./build-dispatch";
 export * from "./create-env";
 export type { IssuanceEnv, ProtocolSource, Deployment } from "./issuance-env";
 export * from "./batch-build";
+export * from "./calendar-anchor";

@@ -2,3 +2,5 @@ export * from "./merkle-tree";
 export * from "./inclusion-proof";
 export * from "./tree-store";
 export * from "./batch-limits";
+export * from "./calendar";
+export * from "./calendar-access";

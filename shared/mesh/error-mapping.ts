@@ -128,6 +128,7 @@ export const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   FORBIDDEN: 403,
   ORIGIN_NOT_ALLOWED: 403,
   FAUCET_DISABLED: 403,
+  CALENDAR_DISABLED: 403,
   // what is asked for
   NOT_FOUND: 404,
   STATE_NOT_FOUND: 404,
@@ -145,6 +146,7 @@ export const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   FAUCET_COOLDOWN: 429,
   FAUCET_IP_LIMIT: 429,
   FAUCET_DAILY_BUDGET: 429,
+  CALENDAR_FULL: 429,
   // the service side
   INTERNAL_ERROR: 500,
   NOT_IMPLEMENTED: 501,

@@ -18,6 +18,8 @@ export interface FactFollower {
   poke(): void;
   /** Resolves once caught up with what the indexer has now. */
   catchUp(): Promise<number>;
+  /** The fact sequence the projection holds everything through (FactConsumer.appliedSeq). */
+  appliedSeq(): number | undefined;
   stop(): void;
 }
 
@@ -47,18 +49,27 @@ export function followFacts(
   return {
     poke: () => void run(),
     catchUp: () => consumer.catchUp(),
+    appliedSeq: () => consumer.appliedSeq(),
     stop: () => clearInterval(timer),
   };
 }
 
 /**
  * Brings every projection service of the mesh up to the indexer's head (each answers its internal `sync`), so a
- * read that follows sees what the indexer has. Services not running are skipped.
+ * read that follows sees what the indexer has. Every replica is asked, not one: a replica may keep what it follows
+ * in memory (the gateway's remembered ETags, a consumer's applied sequence). Services not running are skipped.
  */
 export async function catchUpProjections(broker: ServiceBroker): Promise<void> {
-  const actions = broker.registry.getActionList({ onlyAvailable: true, skipInternal: true }) as { name: string }[];
-  const syncs = [...new Set(actions.map((a) => a.name).filter((n) => n.endsWith(".sync")))];
-  await Promise.all(syncs.map((name) => broker.call(name).catch(() => undefined)));
+  const actions = broker.registry.getActionList({ onlyAvailable: true, skipInternal: true, withEndpoints: true }) as {
+    name: string;
+    endpoints?: { nodeID: string; available: boolean }[];
+  }[];
+  const calls = actions
+    .filter((a) => a.name.endsWith(".sync"))
+    .flatMap((a) =>
+      [...new Set((a.endpoints ?? []).filter((e) => e.available).map((e) => e.nodeID))].map((nodeID) => ({ name: a.name, nodeID })),
+    );
+  await Promise.all(calls.map(({ name, nodeID }) => broker.call(name, {}, { nodeID }).catch(() => undefined)));
 }
 
 /** Event handlers that poke a follower; they bypass the bulkhead so bursts of blocks are never rejected. */
@@ -78,6 +89,10 @@ export function projectionLifecycle<P extends Projection>(service: string, deps:
     ready(): P {
       if (!projection) throw stillStarting(service);
       return projection;
+    },
+    /** The fact sequence the open projection holds everything through; undefined before its first catch-up. */
+    appliedSeq(): number | undefined {
+      return follower?.appliedSeq();
     },
     /**
      * Mixin for the service: the internal `sync` action (catch up with the indexer now; resolves with the consumer
@@ -113,7 +128,7 @@ export function projectionLifecycle<P extends Projection>(service: string, deps:
 export function projectionService<S extends ServiceName, P extends Projection>(
   name: S,
   deps: ServiceDeps,
-  spec: { open: (store: Store) => Promise<P>; routes: (ready: () => P) => RouteActions<S> },
+  spec: { open: (store: Store) => Promise<P>; routes: (ready: () => P, appliedSeq: () => number | undefined) => RouteActions<S> },
 ): ServiceSchema {
   const lifecycle = projectionLifecycle(name, deps, spec.open);
   return {
@@ -121,7 +136,10 @@ export function projectionService<S extends ServiceName, P extends Projection>(
     mixins: [lifecycle.mixin],
     actions: defineRouteActions(
       name,
-      spec.routes(() => lifecycle.ready()),
+      spec.routes(
+        () => lifecycle.ready(),
+        () => lifecycle.appliedSeq(),
+      ),
     ),
   };
 }

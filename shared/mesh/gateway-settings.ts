@@ -16,6 +16,17 @@ import { AdminDisabledError, InvalidBodyError, NotImplementedError, Unauthorized
 import { API_PREFIX, toAliasPath } from "./openapi";
 import { clientIp, createPostRateLimit } from "./rate-limiter";
 import { serviceOfAction, type RouteSpec } from "./routes";
+import {
+  certificateCacheControl,
+  ifNoneMatchNames,
+  LOOKUP_CACHE_CONTROL,
+  lookupEtag,
+  newestHeightOf,
+  NOT_FOUND_CACHE_CONTROL,
+  validatorKeyOf,
+  type CertificateAnswerMeta,
+} from "./read-caching";
+import type { ValidatorCache } from "./validator-cache";
 
 export interface GatewayOptions {
   port: number;
@@ -34,6 +45,10 @@ export interface GatewayOptions {
   /** the request line and headers must arrive within this */
   headersTimeoutMs?: number;
   now: () => number;
+  /** Log a line per request and response at debug (when LOG_LEVEL is debug or trace). */
+  logRequests?: boolean;
+  /** Remembered certificate validators: conditional verify requests answer 304 from here (validator-cache.ts). */
+  validators?: ValidatorCache;
 }
 
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -56,7 +71,7 @@ interface AliasLike {
 }
 
 /** The gateway service instance, as far as the error writer needs it. */
-type GatewayThis = Service & {
+export type GatewayThis = Service & {
   aliases: AliasLike[];
   /** moleculer-web's own alias lookup, the one its router uses */
   resolveAlias(url: string, method: string): { alias: AliasLike; params: Record<string, unknown> } | false;
@@ -65,12 +80,20 @@ type GatewayThis = Service & {
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** A request's resolved route, kept so the hooks resolve each request once (null: no route). */
+const RESOLVED_ROUTE = Symbol("resolvedRoute");
+
 /** The route the router itself resolves for a request (for a CORS preflight: for the method it announces). */
 function routeSpecOf(service: GatewayThis, req: IncomingMessage): RouteSpec | undefined {
+  const memo = req as IncomingMessage & { [RESOLVED_ROUTE]?: RouteSpec | null };
+  const known = memo[RESOLVED_ROUTE];
+  if (known !== undefined) return known ?? undefined;
   const greq = req as GatewayRequest;
   const method = req.method === "OPTIONS" ? String(req.headers["access-control-request-method"] ?? "") : (req.method ?? "GET");
   const found = service.resolveAlias(greq.parsedUrl ?? (req.url ?? "/").split("?")[0]!, method);
-  return found === false ? undefined : found.alias.routeSpec;
+  const spec = found === false ? undefined : found.alias.routeSpec;
+  memo[RESOLVED_ROUTE] = spec ?? null;
+  return spec;
 }
 
 /** The methods the route table serves on a path, for `Allow` headers. */
@@ -110,6 +133,10 @@ function replyFor(service: GatewayThis, req: GatewayRequest, err: unknown): Http
   const reply = toHttpErrorReply(err);
   const e = err as { name?: unknown; type?: unknown };
   const noRoute = reply.status === 404 && e.name === "NotFoundError" && req.$alias === undefined;
+  // A cacheable thing not found now may exist in the next block: never stored.
+  if (reply.status === 404 && req.$alias?.routeSpec?.cache !== undefined) {
+    return { ...reply, headers: { ...reply.headers, "Cache-Control": NOT_FOUND_CACHE_CONTROL } };
+  }
   if (!noRoute) return reply;
   const path = req.parsedUrl ?? (req.url ?? "/").split("?")[0]!;
   const allowed = allowedMethods(service, path);
@@ -162,8 +189,8 @@ function corsSettings(origins: AppConfig["corsOrigins"]): ApiSettingsSchema["cor
   return {
     origin: origins === "*" ? "*" : [...origins],
     methods: ["GET", "HEAD", "POST", "OPTIONS"],
-    allowedHeaders: ["Content-Type", "X-Api-Key", "Authorization", "X-Request-ID"],
-    exposedHeaders: ["Retry-After", "X-Rate-Limit-Remaining", "X-Request-ID"],
+    allowedHeaders: ["Content-Type", "X-Api-Key", "Authorization", "X-Request-ID", "If-None-Match"],
+    exposedHeaders: ["Retry-After", "X-Rate-Limit-Remaining", "X-Request-ID", "ETag"],
     // Credentials only with an explicit origin list ("*" with credentials is rejected by browsers).
     credentials: origins !== "*",
     maxAge: 600,
@@ -237,6 +264,85 @@ function createMethodSemantics(corsEnabled: boolean) {
 }
 
 /**
+ * Answers a conditional GET (or HEAD) of a certificate answer 304 when the validator it names is the one the
+ * gateway remembers (validator-cache.ts): no action call, no store. Runs on the HTTP server before moleculer-web's
+ * router (a profile showed the router costing as much as the rest of a 304), so it only takes plain paths the
+ * router itself resolves to a certificate route; anything else — including an Origin CORS refuses — returns false
+ * and goes the usual way, where the route still answers 304 when the service's ETag matches.
+ * @returns whether the request was answered
+ */
+export function answerFromRememberedValidator(
+  service: Pick<GatewayThis, "resolveAlias" | "writeCorsHeaders">,
+  validators: ValidatorCache,
+  req: IncomingMessage,
+  res: ServerResponse,
+): boolean {
+  const condition = req.headers["if-none-match"];
+  if (condition === undefined || !validators.started || (req.method !== "GET" && req.method !== "HEAD")) return false;
+  const url = req.url ?? "";
+  if (!url.startsWith(`${API_PREFIX}/verify/`) || url.includes("?") || url.includes("%") || url.endsWith("/")) return false;
+  const found = service.resolveAlias(url, "GET");
+  if (found === false) return false;
+  const kind = found.alias.routeSpec?.cache;
+  const key = validatorKeyOf(kind, found.params);
+  const known = key && validators.find(key.dataHash, key.routeKey);
+  if (!known || !ifNoneMatchNames(condition, known.etag)) return false;
+  const route = (found.alias as AliasLike & { route?: { cors?: unknown } }).route;
+  if (route?.cors) {
+    try {
+      service.writeCorsHeaders(route, req, res, false);
+    } catch {
+      return false; // origin not allowed: the router answers 403
+    }
+  }
+  res.writeHead(304, {
+    ETag: known.etag,
+    "Cache-Control": certificateCacheControl(kind as "certificate-list" | "certificate-record", known.newestHeight, validators.tipHeight),
+  });
+  res.end();
+  return true;
+}
+
+/**
+ * After a cacheable route's call: its `Cache-Control`, a lookup's ETag, the certificate validator to remember,
+ * and 304 when the request's If-None-Match names the ETag. (moleculer-web's own check ignores a conditional request
+ * that also says `Cache-Control: no-cache`, which fetch() adds to every request with If-None-Match; an origin server
+ * answers the condition whatever the request's cache directives, RFC 9110 §13.2.1.)
+ */
+function afterCall(validators: ValidatorCache | undefined) {
+  return function onAfterCall(
+    this: Service,
+    ctx: { meta: CertificateAnswerMeta & { $statusCode?: number } },
+    _route: unknown,
+    req: IncomingMessage,
+    res: ServerResponse,
+    data: unknown,
+  ): unknown {
+    const greq = req as GatewayRequest;
+    const kind = greq.$alias?.routeSpec?.cache;
+    if (kind === undefined) return data;
+    const condition = req.headers["if-none-match"];
+    if (kind === "lookup") {
+      const etag = lookupEtag(data);
+      ctx.meta.$responseHeaders = { ...ctx.meta.$responseHeaders, ETag: etag };
+      res.setHeader("Cache-Control", LOOKUP_CACHE_CONTROL);
+      if (ifNoneMatchNames(condition, etag)) ctx.meta.$statusCode = 304;
+      return data;
+    }
+    const etag = ctx.meta.$responseHeaders?.["ETag"];
+    const newestHeight = newestHeightOf(data);
+    if (etag === undefined || newestHeight === undefined) return data;
+    res.setHeader("Cache-Control", certificateCacheControl(kind, newestHeight, validators?.tipHeight));
+    const key = validatorKeyOf(kind, greq.$params);
+    if (validators && key && ctx.meta.$factSeq !== undefined) {
+      validators.remember(key.dataHash, key.routeKey, { etag, newestHeight }, ctx.meta.$factSeq);
+    }
+    if (ifNoneMatchNames(condition, etag)) ctx.meta.$statusCode = 304;
+    return data;
+  };
+}
+
+/**
  * The checks that need the matched route: admin key, body shape, whole-body params, fixed params. Also hands the
  * client's address (behind the trusted proxies) to the action in `meta.clientIp`, for per-client limits.
  */
@@ -249,6 +355,10 @@ function beforeCall(adminApiKey: string | null, trustProxy: number) {
   ): Promise<void> {
     const greq = req as GatewayRequest;
     ctx.meta["clientIp"] = clientIp(req, trustProxy);
+    // Whether the caller presented the API key, for routes that serve more with it (the calendar on mainnet).
+    // Only the verdict travels, never the key.
+    const presented = presentedApiKey(req);
+    ctx.meta["apiKeyValid"] = adminApiKey !== null && presented !== undefined && sameSecret(presented, adminApiKey);
     const spec = greq.$alias?.routeSpec;
     if (spec === undefined) return;
     // On a fresh embedded devnet the first start deploys the protocol right after the API opens: until that is
@@ -281,16 +391,19 @@ function beforeCall(adminApiKey: string | null, trustProxy: number) {
 
 /** The body reader, told by the resolved route what it accepts besides JSON, and its own limits. */
 function readBodyForRoute(limitBytes: number) {
+  let reader: ReturnType<typeof createBodyReader> | undefined;
   return function readBody(this: GatewayThis, req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void {
-    createBodyReader(limitBytes, () => {
-      const spec = routeSpecOf(this, req);
+    // `this` is the one gateway service: the reader is made once, on the first request.
+    reader ??= createBodyReader(limitBytes, (r) => {
+      const spec = routeSpecOf(this, r);
       const policy: RouteBodyPolicy = {
         acceptsRawText: spec?.wholeBodyAs !== undefined,
         acceptsOctetStream: spec?.binaryBodyAs !== undefined,
       };
       if (spec?.bodyLimitBytes !== undefined) policy.limitBytes = spec.bodyLimitBytes;
       return policy;
-    })(req, res, next);
+    });
+    reader(req, res, next);
   };
 }
 
@@ -344,7 +457,10 @@ export function buildGatewaySettings(opts: GatewayOptions): ApiSettingsSchema {
       readBodyForRoute(opts.bodyLimitBytes ?? BODY_LIMIT_BYTES),
     ].map(keepingErrorData) as unknown as ApiRouteSchema["use"],
     onBeforeCall: beforeCall(opts.adminApiKey, opts.trustProxy) as unknown as ApiRouteSchema["onBeforeCall"],
-    logging: true,
+    onAfterCall: afterCall(opts.validators) as unknown as ApiRouteSchema["onAfterCall"],
+    // moleculer-web formats a colored line for every response whenever `logging` is on, even when the level drops
+    // it (a profile showed it on the verify path): on only when request lines are wanted.
+    logging: opts.logRequests ?? false,
   };
   return {
     port: opts.port,
@@ -356,7 +472,7 @@ export function buildGatewaySettings(opts: GatewayOptions): ApiSettingsSchema {
     onError: onError as unknown as ApiSettingsSchema["onError"],
     requestTimeout: opts.requestTimeoutMs ?? REQUEST_TIMEOUT_MS,
     qsOptions: { parameterLimit: 100, depth: 2, arrayLimit: 20 },
-    // Per-request lines at debug (info costs ~35% throughput); params and response data are never logged.
+    // Per-request lines at debug, when `logRequests` (info costs ~35% throughput); params and data are never logged.
     logRequest: "debug",
     logResponse: "debug",
     logRequestParams: null,

@@ -94,7 +94,20 @@ function responsesOf(route: RouteSpec, opts: OpenApiOptions): Json {
   const success = contentType === "application/json" ? (route.responseSchema ? schemaRef(route.responseSchema) : {}) : { type: "string" };
   const content: Json = { [contentType]: { schema: success } };
   if (route.alsoJson) content["application/json"] = { schema: schemaRef(route.alsoJson) };
-  const responses: Json = { "200": { description: route.response, content } };
+  const success200 = String(route.successStatus ?? 200);
+  const responses: Json = { [success200]: { description: route.response, content } };
+  if (route.cache !== undefined) {
+    // docs/api.md#caching: validators and freshness on the answer, 304 to a conditional request that names it.
+    const headers = {
+      ETag: { description: "strong validator of this answer; send it back as If-None-Match", schema: { type: "string" } },
+      "Cache-Control": {
+        description: "how long the answer may be reused (shorter while a rollback may still change it)",
+        schema: { type: "string" },
+      },
+    };
+    (responses[success200] as Json)["headers"] = headers;
+    responses["304"] = { description: "not modified: If-None-Match names the current answer's ETag (no body)", headers };
+  }
 
   const byStatus = new Map<number, { own: string[]; gateway: string[] }>();
   const add = (code: string, kind: "own" | "gateway") => {

@@ -198,6 +198,32 @@ export const RESPONSE_SCHEMAS = {
       }),
     ],
   },
+  CalendarReceipt: object(
+    {
+      receiptId: { type: "string", pattern: "^[0-9a-f]{32}$" },
+      hash: { type: "string", pattern: HASH_32 },
+      status: { type: "string", enum: ["pending", "submitted", "anchored"] },
+      submittedAt: integer,
+      statusUrl: string,
+      expectedAnchorBy: integer,
+      merkleRoot: { type: "string", pattern: HASH_32 },
+      treeId: { type: "string", pattern: "^[0-9a-f]{32}$" },
+      transactionHash: { type: "string", pattern: HASH_32 },
+      proofUrl: string,
+    },
+    ["receiptId", "hash", "status", "submittedAt", "statusUrl"],
+  ),
+  CalendarSubmitResponse: object({
+    status: { type: "string", enum: ["pending"] },
+    submittedAt: integer,
+    expectedAnchorBy: integer,
+    receiptUrl: string,
+    receipts: {
+      type: "array",
+      items: object({ receiptId: { type: "string", pattern: "^[0-9a-f]{32}$" }, hash: { type: "string", pattern: HASH_32 } }),
+    },
+    pending: integer,
+  }),
   MintConnectedGoodsResponse: {
     allOf: [
       buildTransactionResponse,

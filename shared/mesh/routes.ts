@@ -11,6 +11,7 @@
  */
 import type { ServiceName } from "../config/service-names";
 import type { SchemaName } from "./response-schemas";
+import type { CacheKind } from "./read-caching";
 import { BATCH_BINARY_BODY_LIMIT_BYTES, BATCH_JSON_BODY_LIMIT_BYTES } from "../merkle/batch-limits";
 
 export type HttpMethod = "GET" | "POST";
@@ -32,8 +33,10 @@ export interface RouteSpec {
   readonly summary: string;
   /** What the body carries (POST), in words. */
   readonly request?: string;
-  /** What a 200 answers, in words. */
+  /** What a 200 (or `successStatus`) answers, in words. */
   readonly response: string;
+  /** The status of a successful answer when it is not 200 (the action sets it in `ctx.meta.$statusCode`). */
+  readonly successStatus?: 202;
   /** Content type of a 200 (default application/json). */
   readonly responseType?: "application/json" | "text/html" | "text/plain";
   /** Schema of a 200 JSON body (response-schemas.ts). */
@@ -67,6 +70,8 @@ export interface RouteSpec {
   readonly bodyLimitBytes?: { readonly json: number; readonly binary?: number };
   /** Params the gateway adds to every call of this route (one action serving several paths). */
   readonly fixedParams?: Readonly<Record<string, string>>;
+  /** Answers carry `ETag` and `Cache-Control` and may answer 304 (read-caching.ts, docs/api.md#caching). */
+  readonly cache?: CacheKind;
 }
 
 const TX_HASH = "^[0-9a-fA-F]{64}$";
@@ -225,6 +230,7 @@ export const ROUTES = [
     method: "GET",
     path: "/verify/{hash}",
     action: "verifier.byHash",
+    cache: "certificate-list",
     tag: "verify",
     summary: "Certificates anchoring this data hash (oldest first)",
     response: "array of certificate records",
@@ -237,6 +243,7 @@ export const ROUTES = [
     method: "GET",
     path: "/verify/by-transaction-hash/{transactionHash}/{dataHash}",
     action: "verifier.byTransactionHash",
+    cache: "certificate-record",
     tag: "verify",
     summary: "The certificate of this data hash in this transaction",
     response: "one certificate record",
@@ -244,6 +251,41 @@ export const ROUTES = [
     pathPatterns: { transactionHash: TX_HASH },
     responseSchema: "CertificateRecord",
     errors: ["NOT_FOUND"],
+    implemented: true,
+  },
+  {
+    method: "POST",
+    path: "/batch/submit",
+    requiresProtocol: true,
+    action: "tx-builder.submitToCalendar",
+    tag: "batch",
+    summary: "Hand hashes to the aggregated calendar: the service anchors them in its next Merkle batch, from its own wallet",
+    request: "CalendarSubmitRequest { hashes: [64-hex…] } (at most BATCH_SUBMIT_MAX_HASHES)",
+    response:
+      "CalendarSubmitResponse { status: pending, submittedAt, expectedAnchorBy, receiptUrl: /api/v1/batch/receipt/{receiptId}, receipts: [{ receiptId, hash }], pending }",
+    successStatus: 202,
+    statuses: {
+      400: "malformed, missing or empty hashes, or more than BATCH_SUBMIT_MAX_HASHES (maxHashes)",
+      401: "on mainnet: the API key (X-Api-Key) is missing or wrong",
+      403: "the calendar is disabled (BATCH_CALENDAR_ENABLED=false)",
+      429: "CALENDAR_FULL: BATCH_MAX_PENDING hashes already wait (maxPending, retryAfterSeconds)",
+    },
+    responseSchema: "CalendarSubmitResponse",
+    errors: ["BAD_REQUEST", "UNAUTHORIZED", "CALENDAR_DISABLED", "CALENDAR_FULL"],
+    implemented: true,
+  },
+  {
+    method: "GET",
+    path: "/batch/receipt/{receiptId}",
+    action: "tx-builder.calendarReceipt",
+    tag: "batch",
+    summary: "Status of a calendar receipt: pending, submitted (its batch's transaction is sent) or anchored",
+    response:
+      "CalendarReceipt { receiptId, hash, status, submittedAt, statusUrl, expectedAnchorBy? (pending), merkleRoot?, treeId?, transactionHash?, proofUrl? (anchored) }",
+    statuses: { 403: "the calendar is disabled (BATCH_CALENDAR_ENABLED=false)", 404: "no receipt with this id" },
+    pathPatterns: { receiptId: "^[0-9a-f]{32}$" },
+    responseSchema: "CalendarReceipt",
+    errors: ["NOT_FOUND", "CALENDAR_DISABLED"],
     implemented: true,
   },
   {
@@ -725,6 +767,7 @@ export const ROUTES = [
     method: "GET",
     path: "/scripts/{scriptHash}",
     action: "indexer.script",
+    cache: "lookup",
     tag: "scripts",
     summary: "A script seen on chain",
     response: "ScriptDto",
@@ -737,6 +780,7 @@ export const ROUTES = [
     method: "GET",
     path: "/scripts/{scriptHash}/json",
     action: "indexer.scriptJson",
+    cache: "lookup",
     tag: "scripts",
     summary: "A native script as JSON",
     response: "ScriptJsonDto",
@@ -749,6 +793,7 @@ export const ROUTES = [
     method: "GET",
     path: "/scripts/{scriptHash}/details",
     action: "indexer.scriptDetails",
+    cache: "lookup",
     tag: "scripts",
     summary: "Script details",
     response: "ScriptDetailDto",
@@ -761,6 +806,7 @@ export const ROUTES = [
     method: "GET",
     path: "/scripts/{scriptHash}/cbor",
     action: "indexer.scriptCbor",
+    cache: "lookup",
     tag: "scripts",
     summary: "Script CBOR",
     response: "ScriptCborDto",
@@ -773,6 +819,7 @@ export const ROUTES = [
     method: "GET",
     path: "/scripts/datum/{datumHash}",
     action: "indexer.datum",
+    cache: "lookup",
     tag: "scripts",
     summary: "A datum as JSON",
     response: "JSON datum",
@@ -785,6 +832,7 @@ export const ROUTES = [
     method: "GET",
     path: "/scripts/datum/{datumHash}/cbor",
     action: "indexer.datumCbor",
+    cache: "lookup",
     tag: "scripts",
     summary: "A datum's CBOR",
     response: "{ cbor }",
@@ -797,6 +845,7 @@ export const ROUTES = [
     method: "GET",
     path: "/txs/{txHash}/scripts",
     action: "indexer.txScripts",
+    cache: "lookup",
     tag: "txs",
     summary: "Scripts run by a transaction",
     response: "array of TxContractDetails",
@@ -808,6 +857,7 @@ export const ROUTES = [
     method: "GET",
     path: "/txs/{txHash}/redeemers",
     action: "indexer.txRedeemers",
+    cache: "lookup",
     tag: "txs",
     summary: "Redeemers of a transaction",
     response: "array of TxRedeemerDto",

@@ -95,21 +95,47 @@ export class CertificateProjection implements Projection {
 
   /** Every certificate of a data hash, oldest first. */
   async byHash(hash: string): Promise<CertificateRecord[]> {
+    return (await this.findByHash(hash)).records;
+  }
+
+  /** Every certificate of a data hash, oldest first, and the chain position of the newest (its validator). */
+  async findByHash(hash: string): Promise<{ records: CertificateRecord[]; newest: ChainPosition | undefined }> {
     const docs = await this.certs.find({ hash: hash.toLowerCase() }, { sort: { slot: 1, position: 1 } });
-    return docs.map(toRecord);
+    const last = docs[docs.length - 1];
+    return { records: docs.map(toRecord), newest: last && positionOf(last) };
   }
 
   async byTransaction(transactionHash: string, hash: string): Promise<CertificateRecord | undefined> {
+    return (await this.findByTransaction(transactionHash, hash))?.record;
+  }
+
+  /** The first certificate of a data hash in a transaction, and its chain position. */
+  async findByTransaction(
+    transactionHash: string,
+    hash: string,
+  ): Promise<{ record: CertificateRecord; position: ChainPosition } | undefined> {
     const [doc] = await this.certs.find(
       { transactionHash: transactionHash.toLowerCase(), hash: hash.toLowerCase() },
       { sort: { position: 1 }, limit: 1 },
     );
-    return doc ? toRecord(doc) : undefined;
+    return doc ? { record: toRecord(doc), position: positionOf(doc) } : undefined;
   }
 
   async count(): Promise<number> {
     return this.certs.count({});
   }
+}
+
+/** Where a certificate sits on the chain: block, transaction and position in it (shared/mesh/read-caching.ts). */
+export interface ChainPosition {
+  blockHash: string;
+  blockNumber: number;
+  transactionHash: string;
+  position: number;
+}
+
+function positionOf(d: CertificateDoc): ChainPosition {
+  return { blockHash: d.blockHash, blockNumber: d.blockNumber, transactionHash: d.transactionHash, position: d.position };
 }
 
 function toRecord(d: CertificateDoc): CertificateRecord {

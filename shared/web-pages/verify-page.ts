@@ -69,14 +69,31 @@ export function malformedPage(ctx: VerifyPageContext, what: string): RenderedPag
   return notFoundPage(ctx, 400, "Not a certificate address", markup`${what}`);
 }
 
-function anchorDetails(r: CertificateRecord, count: number, policy: UpdatePolicy, shortLink: string | undefined): SafeHtml {
+/** What `/verify/{hash}` adds to a record when the hash is a leaf of an anchored Merkle batch (its `hash` is the root). */
+type BatchFields = { merkleRoot?: string; leafIndex?: number; treeSize?: number };
+
+const batchOf = (r: CertificateRecord): Required<BatchFields> | undefined => {
+  const b = r as CertificateRecord & BatchFields;
+  return typeof b.merkleRoot === "string" && typeof b.leafIndex === "number" && typeof b.treeSize === "number"
+    ? { merkleRoot: b.merkleRoot, leafIndex: b.leafIndex, treeSize: b.treeSize }
+    : undefined;
+};
+
+function anchorDetails(hash: string, r: CertificateRecord, count: number, policy: UpdatePolicy, shortLink: string | undefined): SafeHtml {
+  const batch = batchOf(r);
+  const batchRows =
+    batch !== undefined
+      ? markup`<dt>Merkle batch</dt><dd data-field="merkle-batch">leaf <span data-field="leaf-index">${batch.leafIndex}</span> of ${batch.treeSize} · <a href="/api/v1/proof/${hash}" data-field="proof">inclusion proof</a> (checks offline with SHA-256)</dd>
+<dt>Batch root</dt><dd class="mono" data-field="merkle-root">${batch.merkleRoot}</dd>
+`
+      : "";
   const short =
     shortLink !== undefined
       ? markup`<dt>Short link</dt><dd class="mono" data-field="short-link"><a href="${shortLink}">${shortLink}</a></dd>\n`
       : "";
   return markup`<dl class="fields anchor">
-<dt>Hash</dt><dd class="mono" data-field="hash">${r.hash}</dd>
-<dt>Algorithm</dt><dd data-field="algorithm">${r.algorithm}</dd>
+<dt>Hash</dt><dd class="mono" data-field="hash">${batch !== undefined ? hash : r.hash}</dd>
+${batchRows}<dt>Algorithm</dt><dd data-field="algorithm">${r.algorithm}</dd>
 <dt>Issuer address</dt><dd class="mono" data-field="issuer-address">${r.address}</dd>
 <dt>Transaction</dt><dd class="mono" data-field="transaction">${r.transactionHash}</dd>
 <dt>Block</dt><dd data-field="block">${r.blockNumber} <span class="muted mono">${r.blockHash}</span></dd>
@@ -87,12 +104,12 @@ ${short}</dl>
 `;
 }
 
-function history(records: CertificateRecord[], shown: Set<CertificateRecord>, source: CertificateRecord): SafeHtml {
+function history(hash: string, records: CertificateRecord[], shown: Set<CertificateRecord>, source: CertificateRecord): SafeHtml {
   const items = records
     .filter((r) => shown.has(r))
     .map((r) => {
       const isSource = r === source;
-      return markup`<li${isSource ? markup` class="source"` : ""}><a href="/verify/${r.hash}/${r.transactionHash}"><time datetime="${iso(r.creationTime)}">${utc(r.creationTime)}</time></a> · block ${r.blockNumber} · by <span class="mono">${r.address}</span>${isSource ? " (speaks for this certificate)" : ""}</li>\n`;
+      return markup`<li${isSource ? markup` class="source"` : ""}><a href="/verify/${hash}/${r.transactionHash}"><time datetime="${iso(r.creationTime)}">${utc(r.creationTime)}</time></a> · block ${r.blockNumber} · by <span class="mono">${r.address}</span>${batchOf(r) !== undefined ? " · in a Merkle batch" : ""}${isSource ? " (speaks for this certificate)" : ""}</li>\n`;
     });
   const hiddenCount = records.length - items.length;
   const hidden =
@@ -146,7 +163,7 @@ export function renderVerifyPage(
 `
     : markup`<section class="status status-verified" role="status">
 <h1>✓ Certificate verified</h1>
-<p>This hash is anchored on the Cardano blockchain${revealed.some((f) => f.state === "match") ? " and every value this link reveals matches it" : ""}.</p>
+<p>This hash is anchored on the Cardano blockchain${batchOf(anchor) !== undefined ? " as a leaf of a Merkle batch whose root a transaction anchors" : ""}${revealed.some((f) => f.state === "match") ? " and every value this link reveals matches it" : ""}.</p>
 </section>
 `;
   const linkedNote =
@@ -166,8 +183,8 @@ export function renderVerifyPage(
       data: { verification: mismatch ? "mismatch" : "verified", template: templateId ?? "" },
       main: markup`${status}${linkedNote}${renderCertificateCard(templateId, display.preview, revealed)}${ignored}<section class="details">
 <h2>On chain</h2>
-${anchorDetails(anchor, input.records.length, display.policy, shortLink)}</section>
-${history(input.records, shown, display.source)}`,
+${anchorDetails(hash, anchor, input.records.length, display.policy, shortLink)}</section>
+${history(hash, input.records, shown, display.source)}`,
     }),
   };
 }

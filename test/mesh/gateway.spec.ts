@@ -415,12 +415,13 @@ describe("mesh: OpenAPI document", function () {
         const response = op.responses[String(status)];
         if (status < 500 && response?.content?.["application/json"]) expect(codesOf(response), `${where} ${code}`).to.contain(`"${code}"`);
       }
-      expect(op.responses, where).to.include.keys("200", "400", "403", "500", "503", "504");
+      const success = String(route.successStatus ?? 200);
+      expect(op.responses, where).to.include.keys(success, "400", "403", "500", "503", "504");
       if (route.method === "POST") expect(op.responses, where).to.include.keys("413", "415", "429");
       if (route.auth === "admin") expect(codesOf(op.responses["401"])).to.contain('"UNAUTHORIZED"');
       if (route.implemented && (route.responseType ?? "application/json") === "application/json") {
-        const schema = op.responses["200"]?.content?.["application/json"]?.schema as { $ref?: string } | undefined;
-        expect(schema?.$ref, `${where} has a 200 schema`).to.match(/^#\/components\/schemas\//);
+        const schema = op.responses[success]?.content?.["application/json"]?.schema as { $ref?: string } | undefined;
+        expect(schema?.$ref, `${where} has a ${success} schema`).to.match(/^#\/components\/schemas\//);
         expect(doc.components.schemas).to.have.property(schema!.$ref!.split("/").pop()!);
       }
       if (route.method === "GET")

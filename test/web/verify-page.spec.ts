@@ -230,4 +230,34 @@ describe("web pages: the certificate page (server rendering)", () => {
     );
     expect(page.html).to.match(/data-field="short-link"><a href="https:\/\/go\.test\/[0-9A-Za-z]{10}\?name=Ada\+Lovelace">/);
   });
+
+  it("says a hash inside a Merkle batch is a leaf of it: the leaf as the hash, its index, the batch root and a link to the proof", () => {
+    const root = sha("root");
+    const leafRecord = {
+      ...record({ merkle: { treeId: "ab".repeat(16), leafCount: 1000 } }),
+      hash: root,
+      algorithm: "merkle-sha256-rfc9162",
+      merkleRoot: root,
+      treeId: "ab".repeat(16),
+      leafIndex: 17,
+      treeSize: 1000,
+      proof: [sha("sibling")],
+    };
+    const page = render([leafRecord]);
+    expect(page.status).to.equal(200);
+    expect(bodyAttr(page.html, "verification")).to.equal("verified");
+    expect(page.html).to.contain(`<dd class="mono" data-field="hash">${HASH}</dd>`);
+    expect(page.html).to.not.contain(`data-field="hash">${root}`);
+    expect(page.html).to.match(/data-field="merkle-batch">leaf <span data-field="leaf-index">17<\/span> of 1000/);
+    expect(page.html).to.contain(`<dd class="mono" data-field="merkle-root">${root}</dd>`);
+    expect(page.html).to.contain(`<a href="/api/v1/proof/${HASH}" data-field="proof">`);
+    expect(page.html).to.contain("as a leaf of a Merkle batch");
+    // the anchor history links to this hash's page, not the root's
+    expect(page.html).to.contain(`href="/verify/${HASH}/${leafRecord.transactionHash}"`);
+
+    // a certificate of the hash itself shows no batch
+    const plain = render([record({})]);
+    expect(plain.html).to.not.contain("merkle-batch");
+    expect(plain.html).to.not.contain("Merkle batch");
+  });
 });

@@ -1,0 +1,190 @@
+/** The caching policy of the read routes (shared/mesh/read-caching.ts) and the gateway's validator memory. */
+import { expect } from "chai";
+import type { FactRecord } from "../../../shared/indexer/fact-log";
+import {
+  certificateCacheControl,
+  certificateEtag,
+  FINAL_LIST_MAX_AGE_S,
+  FINAL_RECORD_MAX_AGE_S,
+  ifNoneMatchNames,
+  newestHeightOf,
+  RECENT_MAX_AGE_S,
+  ROLLBACK_HORIZON_BLOCKS,
+} from "../../../shared/mesh/read-caching";
+import { ValidatorCache, type ValidatorSource } from "../../../shared/mesh/validator-cache";
+import { MERKLE_SCHEME } from "../../../shared/merkle/merkle-tree";
+
+const H1 = "aa".repeat(32);
+const H2 = "bb".repeat(32);
+
+/** A fact log in memory, in the indexer's record shape. */
+class Log implements ValidatorSource {
+  records: FactRecord[] = [];
+  async head() {
+    return this.records.at(-1)?.seq ?? 0;
+  }
+  async after(cursor: number, limit: number) {
+    return this.records.filter((r) => r.seq > cursor).slice(0, limit);
+  }
+  certificate(hash: string, height: number, algorithm = "SHA-256"): number {
+    const seq = this.records.length + 1;
+    this.records.push({
+      _id: `tx${seq}:0`,
+      seq,
+      slot: height,
+      blockId: `b${height}`,
+      height,
+      time: 0,
+      txId: `tx${seq}`,
+      kind: "fact",
+      key: null,
+      txFee: "0",
+      fact: {
+        type: "certificate.issued",
+        position: 0,
+        hash,
+        algorithm,
+        issuer: "",
+        metadata: "",
+        stateId: null,
+        bootstrapName: null,
+        purpose: "update",
+      } as never,
+    });
+    return seq;
+  }
+  rollback(to: number): number {
+    const seq = this.records.length + 1;
+    this.records.push({
+      _id: `rollback:${seq}`,
+      seq,
+      slot: to,
+      blockId: "b",
+      height: to,
+      time: 0,
+      txId: "",
+      kind: "rollback",
+      rollbackTo: to,
+    });
+    return seq;
+  }
+}
+
+describe("read caching policy", () => {
+  it("keeps an answer fresh for seconds until its newest anchor is deeper than the rollback horizon", () => {
+    expect(certificateCacheControl("certificate-list", 100, undefined)).to.equal(`public, max-age=${RECENT_MAX_AGE_S}`);
+    expect(certificateCacheControl("certificate-list", 100, 100 + ROLLBACK_HORIZON_BLOCKS - 1)).to.equal(
+      `public, max-age=${RECENT_MAX_AGE_S}`,
+    );
+    expect(certificateCacheControl("certificate-list", 100, 100 + ROLLBACK_HORIZON_BLOCKS)).to.equal(
+      `public, max-age=${FINAL_LIST_MAX_AGE_S}`,
+    );
+    expect(certificateCacheControl("certificate-record", 100, 100 + ROLLBACK_HORIZON_BLOCKS)).to.equal(
+      `public, max-age=${FINAL_RECORD_MAX_AGE_S}`,
+    );
+  });
+
+  it("names a certificate answer by the chain position of its newest record", () => {
+    const at = { blockHash: "11".repeat(32), transactionHash: "22".repeat(32), position: 0 };
+    expect(certificateEtag(at)).to.equal(certificateEtag({ ...at }));
+    expect(certificateEtag({ ...at, blockHash: "33".repeat(32) })).to.not.equal(certificateEtag(at));
+    expect(certificateEtag({ ...at, position: 1 })).to.not.equal(certificateEtag(at));
+  });
+
+  it("takes the freshness of a list from its newest record, wherever it sits (batch records follow direct ones)", () => {
+    expect(newestHeightOf([{ blockNumber: 9 }, { blockNumber: 3 }])).to.equal(9);
+    expect(newestHeightOf({ blockNumber: 4 })).to.equal(4);
+    expect(newestHeightOf([])).to.equal(undefined);
+  });
+
+  it("matches If-None-Match lists, weak forms and *", () => {
+    expect(ifNoneMatchNames('"x", "y"', '"y"')).to.equal(true);
+    expect(ifNoneMatchNames('W/"y"', '"y"')).to.equal(true);
+    expect(ifNoneMatchNames("*", '"y"')).to.equal(true);
+    expect(ifNoneMatchNames('"x"', '"y"')).to.equal(false);
+    expect(ifNoneMatchNames(undefined, '"y"')).to.equal(false);
+  });
+});
+
+describe("gateway validator memory", () => {
+  const v = (etag: string) => ({ etag, newestHeight: 1 });
+
+  it("remembers an answer read after every change of its hash, and forgets it at the next certificate of that hash", async () => {
+    const log = new Log();
+    log.certificate(H1, 1);
+    const cache = new ValidatorCache(log);
+    await cache.catchUp();
+    cache.remember(H1, "list", v('"a"'), 1);
+    cache.remember(H2, "list", v('"b"'), 1);
+    expect(cache.find(H1, "list")?.etag).to.equal('"a"');
+    log.certificate(H1, 2);
+    await cache.catchUp();
+    expect(cache.find(H1, "list")).to.equal(undefined);
+    expect(cache.find(H2, "list")?.etag).to.equal('"b"');
+  });
+
+  it("refuses an answer read before a change of its hash it already knows", async () => {
+    const log = new Log();
+    const cache = new ValidatorCache(log);
+    await cache.catchUp();
+    const changed = log.certificate(H1, 1);
+    await cache.catchUp();
+    cache.remember(H1, "list", v('"old"'), changed - 1);
+    expect(cache.find(H1, "list")).to.equal(undefined);
+    cache.remember(H1, "list", v('"new"'), changed);
+    expect(cache.find(H1, "list")?.etag).to.equal('"new"');
+  });
+
+  it("forgets everything at a rollback marker, and refuses answers read before it", async () => {
+    const log = new Log();
+    log.certificate(H1, 1);
+    const cache = new ValidatorCache(log);
+    await cache.catchUp();
+    cache.remember(H2, "list", v('"b"'), 1);
+    const marker = log.rollback(0);
+    await cache.catchUp();
+    expect(cache.find(H2, "list")).to.equal(undefined);
+    cache.remember(H2, "list", v('"b"'), marker - 1);
+    expect(cache.find(H2, "list")).to.equal(undefined);
+    cache.remember(H2, "list", v('"b"'), marker);
+    expect(cache.find(H2, "list")?.etag).to.equal('"b"');
+  });
+
+  it("forgets everything when a certificate anchors a Merkle batch root (it anchors hashes the fact does not name)", async () => {
+    const log = new Log();
+    const cache = new ValidatorCache(log);
+    await cache.catchUp();
+    cache.remember(H2, "list", v('"b"'), 0);
+    const root = log.certificate(H1, 1, MERKLE_SCHEME);
+    await cache.catchUp();
+    expect(cache.find(H2, "list")).to.equal(undefined);
+    cache.remember(H2, "list", v('"b"'), root - 1);
+    expect(cache.find(H2, "list")).to.equal(undefined);
+  });
+
+  it("remembers nothing before it has read the log, and starts over when the log is behind what it knew", async () => {
+    const log = new Log();
+    const cache = new ValidatorCache(log);
+    cache.remember(H1, "list", v('"a"'), 5);
+    expect(cache.find(H1, "list")).to.equal(undefined);
+    log.certificate(H2, 1);
+    log.certificate(H2, 2);
+    await cache.catchUp();
+    cache.remember(H1, "list", v('"a"'), 2);
+    expect(cache.find(H1, "list")?.etag).to.equal('"a"');
+    cache.noteBlock(3, 0); // a new, empty log
+    expect(cache.find(H1, "list")).to.equal(undefined);
+    expect(cache.tipHeight).to.equal(3);
+  });
+
+  it("stays within its bounds by forgetting", async () => {
+    const log = new Log();
+    const cache = new ValidatorCache(log, { maxHashes: 2, maxChanges: 10 });
+    await cache.catchUp();
+    cache.remember("01", "list", v('"1"'), 0);
+    cache.remember("02", "list", v('"2"'), 0);
+    cache.remember("03", "list", v('"3"'), 0);
+    expect(cache.find("01", "list")).to.equal(undefined);
+    expect(cache.find("03", "list")?.etag).to.equal('"3"');
+  });
+});
