@@ -22,6 +22,7 @@ import { LookupStore } from "../shared/lookups/lookup-store";
 import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
 import { createSortedListPlugin, SortedListStore } from "../shared/sorted-list";
 import { FractionizedScripts, fractionizedLayout } from "../shared/fractionized/list-layout";
+import { TokenizableScripts, tokenizableLayout } from "../shared/tokenizable/list-layout";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 
 interface IndexerLocals {
@@ -204,12 +205,12 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
         createLookupPlugin(locals.lookups, (tx) => indexer.isProtocolRelevant(tx)),
         { critical: true },
       );
-      const fractionized = await SortedListStore.open(
-        store,
-        fractionizedLayout(new FractionizedScripts(networkIdOfNetwork(deps.config.network))),
-      );
-      locals.sortedLists.set(fractionized.layout.name, fractionized);
-      locals.pipeline.register(createSortedListPlugin(fractionized), { critical: true });
+      const networkId = networkIdOfNetwork(deps.config.network);
+      for (const layout of [fractionizedLayout(new FractionizedScripts(networkId)), tokenizableLayout(new TokenizableScripts(networkId))]) {
+        const lists = await SortedListStore.open(store, layout);
+        locals.sortedLists.set(layout.name, lists);
+        locals.pipeline.register(createSortedListPlugin(lists), { critical: true });
+      }
       locals.pipeline.startSchedulers();
       addReadinessCheck(this.broker, "indexer follows the chain", () => indexer.status().state === "following");
       await locals.indexer.start();

@@ -23,6 +23,8 @@ import { InflightRegistry } from "../shared/inflight";
 import { submitSignedTransaction } from "../shared/submission/submit-transaction";
 
 const CBOR_HEX = { type: "string", optional: true, max: 65_536 * 2 } as const;
+/** The extensions whose list transactions can be rebuilt after losing their entry (an internal `rebuild` action). */
+const LIST_EXTENSIONS = ["fractionized", "tokenizable"] as const;
 /** Ogmios code of a submission whose inputs the ledger does not know (spent, or never existed). */
 const UNKNOWN_INPUTS_CODE = 3117;
 
@@ -34,16 +36,21 @@ const UNKNOWN_INPUTS_CODE = 3117;
 async function withRebuiltTransaction(broker: ServiceBroker, err: unknown, transaction: string): Promise<unknown> {
   const e = err as { type?: unknown; message?: unknown; data?: Record<string, unknown> };
   const taken = e.type === "INPUTS_IN_FLIGHT" || (e.type === "LEDGER_REJECTED" && e.data?.["code"] === UNKNOWN_INPUTS_CODE);
-  if (!taken || !(broker.registry as unknown as { hasService(name: string): boolean }).hasService("fractionized")) return err;
+  const registry = broker.registry as unknown as { hasService(name: string): boolean };
+  const extensions = LIST_EXTENSIONS.filter((name) => registry.hasService(name));
+  if (!taken || extensions.length === 0) return err;
   let txHash: string;
   try {
     txHash = txIdOf(transaction);
   } catch {
     return err;
   }
-  const rebuilt = await broker
-    .call<{ rebuiltTransaction: string } | null, { txHash: string }>("fractionized.rebuild", { txHash })
-    .catch(() => null);
+  // Each extension knows only its own builds: the first that logged this transaction answers.
+  let rebuilt: { rebuiltTransaction: string } | null = null;
+  for (const name of extensions) {
+    rebuilt = await broker.call<{ rebuiltTransaction: string } | null, { txHash: string }>(`${name}.rebuild`, { txHash }).catch(() => null);
+    if (rebuilt) break;
+  }
   if (!rebuilt) return err;
   const data = { ...(e.data ?? {}), rebuiltTransaction: rebuilt.rebuiltTransaction };
   return e.type === "INPUTS_IN_FLIGHT"

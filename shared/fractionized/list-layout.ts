@@ -38,18 +38,21 @@ export class FractionizedScripts {
   }
 }
 
+/** The links of a fractionized datum, or undefined when the datum is not one. */
+export function fractionizedLinks(datumCbor: string): EntryLinks | undefined {
+  try {
+    const d = decodeFractionizedDatum(dataFromCborHex(datumCbor));
+    return d.kind === "head" ? { kind: "head", next: d.next } : { kind: "node", key: d.key, next: d.next };
+  } catch {
+    return undefined;
+  }
+}
+
 export function fractionizedLayout(scripts: FractionizedScripts): SortedListLayout {
   return {
     name: "fractionized",
     list: FRACTIONIZED_LIST,
-    decodeLinks(datumCbor: string): EntryLinks | undefined {
-      try {
-        const d = decodeFractionizedDatum(dataFromCborHex(datumCbor));
-        return d.kind === "head" ? { kind: "head", next: d.next } : { kind: "node", key: d.key, next: d.next };
-      } catch {
-        return undefined;
-      }
-    },
+    decodeLinks: fractionizedLinks,
     policyOf: (initRef) => scripts.of(initRef).policyId,
     issuerOf(headDatumCbor: string): string {
       const d = decodeFractionizedDatum(dataFromCborHex(headDatumCbor));

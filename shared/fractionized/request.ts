@@ -14,8 +14,9 @@ import { refuseFractionized } from "./errors";
 
 export type BodyForm = "reference" | "spec";
 
-/** Which list: by policy id or by its init output reference. */
-export type ListRef = { readonly policyId: string } | { readonly initRef: OutRef };
+import type { ListRef } from "../sorted-list";
+
+export type { ListRef };
 
 export interface IssueTerms {
   readonly key: string;

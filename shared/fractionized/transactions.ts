@@ -3,11 +3,9 @@
  * to the anchoring certificate transaction (Init, Insert) or to a plain payment (Claim). The list script is
  * attached to the transaction (each list has its own script: the init output reference is its parameter).
  */
-import type { MintSpec, PlutusScriptWitness, ScriptInputSpec } from "../csl/build-tx";
-import { outputFrom, type OutputSpec } from "../csl/outputs";
+import type { PlutusScriptWitness } from "../csl/build-tx";
 import type { OgmiosUtxo } from "../csl/utxo";
 import {
-  type Data,
   type FractionizedConfig,
   type FractionizedHead,
   type FractionizedNode,
@@ -19,41 +17,10 @@ import {
   encodeFractionizedRedeemer,
   fractionizedNodeTokenName,
 } from "../protocol";
-import type { BuildSpec } from "../issuance/evaluated-build";
-
-/** The parts a transition adds to a base transaction. */
-export interface ListParts {
-  keyInputs?: OgmiosUtxo[];
-  scriptInputs?: ScriptInputSpec[];
-  referenceInputs?: OgmiosUtxo[];
-  mints: MintSpec[];
-  outputs: OutputSpec[];
-  requiredSigners: string[];
-}
+import { combine, keepingAda, listOutput, type ListParts } from "../sorted-list";
 
 const witness = (script: FractionizedScript): PlutusScriptWitness => ({ language: "plutus:v3", cbor: script.code });
 const redeemerHex = (r: FractionizedRedeemer): string => dataToCborHex(encodeFractionizedRedeemer(r));
-
-function listOutput(script: FractionizedScript, tokenName: string, datum: Data, lovelace?: bigint): OutputSpec {
-  return {
-    address: script.address,
-    assets: { [script.policyId]: { [tokenName]: 1n } },
-    inlineDatum: dataToCborHex(datum),
-    ...(lovelace !== undefined ? { lovelace } : {}),
-  };
-}
-
-/** A re-created entry keeps at least its ADA, topped up to the min-ADA of its (possibly larger) datum. */
-function keepingAda(out: OutputSpec, old: OgmiosUtxo, coinsPerByte: bigint): OutputSpec {
-  const min = BigInt(
-    outputFrom({ ...out, lovelace: undefined }, coinsPerByte)
-      .amount()
-      .coin()
-      .to_str(),
-  );
-  const kept = BigInt(old.value.ada.lovelace);
-  return { ...out, lovelace: kept > min ? kept : min };
-}
 
 export interface NewNodeTerms {
   readonly totalAmount: bigint;
@@ -145,20 +112,4 @@ export function claimParts(
   };
 }
 
-const refKey = (u: OgmiosUtxo) => `${u.transaction.id}#${u.index}`;
-
-/** The base transaction plus the list's parts (the list's outputs first). */
-export function combine(base: BuildSpec, parts: ListParts): BuildSpec {
-  const spent = new Set((parts.scriptInputs ?? []).map((s) => refKey(s.utxo)));
-  const keyInputs = [...(base.keyInputs ?? []), ...(parts.keyInputs ?? [])];
-  return {
-    ...base,
-    utxos: base.utxos.filter((u) => !spent.has(refKey(u))),
-    keyInputs: [...new Map(keyInputs.map((u) => [refKey(u), u])).values()],
-    scriptInputs: [...(parts.scriptInputs ?? []), ...(base.scriptInputs ?? [])],
-    referenceInputs: [...(base.referenceInputs ?? []), ...(parts.referenceInputs ?? [])],
-    mints: [...(base.mints ?? []), ...parts.mints],
-    outputs: [...parts.outputs, ...(base.outputs ?? [])],
-    requiredSigners: [...new Set([...(base.requiredSigners ?? []), ...parts.requiredSigners])],
-  };
-}
+export { combine, type ListParts };

@@ -108,6 +108,10 @@ export const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   TOKENS_EXHAUSTED: 400,
   ASSET_NAME_IN_USE: 400,
   INIT_UTXO_UNAVAILABLE: 400,
+  // tokenizable-certificate refusals (shared/tokenizable/errors.ts; the shared ones above apply too)
+  ALREADY_REDEEMED: 400,
+  NOT_OWNER: 400,
+  METADATA_TOO_LARGE: 400,
   // connected goods (docs/connected-goods.md#errors)
   INVALID_PASSWORD: 400,
   INVALID_CONTEXT: 400,

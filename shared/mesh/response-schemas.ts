@@ -131,6 +131,28 @@ export const RESPONSE_SCHEMAS = {
     initUtxoOutputIndex: integer,
     key: { type: "string", pattern: HEX },
   }),
+  TokenizableBuild: object({
+    unsignedTransaction: { type: "string", pattern: HEX },
+    policyId: { type: "string", pattern: HASH_28 },
+    initUtxoTxHash: { type: "string", pattern: HASH_32 },
+    initUtxoOutputIndex: integer,
+    key: { type: "string", pattern: HEX },
+  }),
+  TokenizableMetadataScript: object({ scriptHash: { type: "string", pattern: HASH_28 }, address: string }),
+  TokenizableStatus: object({
+    key: { type: "string", pattern: HEX },
+    exists: { type: "boolean" },
+    claimed: { type: "boolean" },
+    status: nullable({ type: "string", enum: ["Available", "Redeemed", null] }),
+    owner: nullable(string),
+    ownerPubKeyHash: nullable({ type: "string", pattern: HASH_28 }),
+    assetName: nullable({ type: "string", pattern: HEX }),
+    next: nullable({ type: "string", pattern: HEX }),
+    policyId: nullable({ type: "string", pattern: HASH_28 }),
+    initUtxoTxHash: nullable({ type: "string", pattern: HASH_32 }),
+    initUtxoOutputIndex: nullable(integer),
+    certificate: object({ transactionHash: nullable({ type: "string", pattern: HASH_32 }) }),
+  }),
   FractionizedPending: object({ rebuiltTransaction: { type: "string", pattern: HEX } }),
   FractionizedStatus: object(
     {

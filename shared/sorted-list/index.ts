@@ -3,3 +3,7 @@ export * from "./layout";
 export * from "./list-view";
 export * from "./list-store";
 export * from "./list-plugin";
+export * from "./list-source";
+export * from "./transaction-parts";
+export * from "./build-log";
+export * from "./rebuild";

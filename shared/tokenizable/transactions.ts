@@ -1,0 +1,136 @@
+/**
+ * The list parts of the tokenizable transitions (docs/extensions-onchain.md), added to the anchoring certificate
+ * transaction (Init, Insert) or to a plain payment (Redeem). The list script is attached to the transaction (each
+ * list has its own script: the init output reference is its parameter).
+ */
+import type { PlutusScriptWitness } from "../csl/build-tx";
+import type { OutputSpec } from "../csl/outputs";
+import type { OgmiosUtxo } from "../csl/utxo";
+import {
+  type Cip68Metadata,
+  type MetadataScript,
+  type TokenizableConfig,
+  type TokenizableHead,
+  type TokenizableNode,
+  type TokenizableRedeemer,
+  type TokenizableScript,
+  dataToCborHex,
+  encodeCip68Datum,
+  encodeTokenizableHead,
+  encodeTokenizableNode,
+  encodeTokenizableRedeemer,
+  redeemedTokens,
+  tokenizableNodeTokenName,
+} from "../protocol";
+import { keepingAda, listOutput, type ListParts } from "../sorted-list";
+
+const witness = (script: TokenizableScript): PlutusScriptWitness => ({ language: "plutus:v3", cbor: script.code });
+const redeemerHex = (r: TokenizableRedeemer): string => dataToCborHex(encodeTokenizableRedeemer(r));
+
+export interface NewNodeTerms {
+  readonly owner: string;
+  readonly assetName: string;
+}
+
+const newNode = (key: string, next: string | undefined, t: NewNodeTerms): TokenizableNode => ({
+  key,
+  next,
+  owner: t.owner,
+  assetName: t.assetName,
+  status: "Available",
+});
+
+export function initParts(
+  script: TokenizableScript,
+  initUtxo: OgmiosUtxo,
+  key: string,
+  config: TokenizableConfig,
+  t: NewNodeTerms,
+): ListParts {
+  const node = tokenizableNodeTokenName(key);
+  const redeemer = redeemerHex({ action: "Init", key });
+  return {
+    keyInputs: [initUtxo],
+    mints: [{ policy: witness(script), redeemer, assets: { [script.headTokenName]: 1n, [node]: 1n } }],
+    outputs: [
+      listOutput(script, script.headTokenName, encodeTokenizableHead({ next: key, config })),
+      listOutput(script, node, encodeTokenizableNode(newNode(key, undefined, t))),
+    ],
+    requiredSigners: [config.deployer],
+  };
+}
+
+export type Predecessor =
+  | { readonly kind: "head"; readonly utxo: OgmiosUtxo; readonly datum: TokenizableHead }
+  | { readonly kind: "node"; readonly utxo: OgmiosUtxo; readonly datum: TokenizableNode; readonly head: OgmiosUtxo };
+
+export function insertParts(
+  script: TokenizableScript,
+  pred: Predecessor,
+  key: string,
+  inserter: string,
+  t: NewNodeTerms,
+  coinsPerByte: bigint,
+): ListParts {
+  const node = tokenizableNodeTokenName(key);
+  const redeemer = redeemerHex({ action: "Insert", key });
+  const oldNext = pred.datum.next;
+  const relinked =
+    pred.kind === "head"
+      ? listOutput(script, script.headTokenName, encodeTokenizableHead({ ...pred.datum, next: key }))
+      : listOutput(script, tokenizableNodeTokenName(pred.datum.key), encodeTokenizableNode({ ...pred.datum, next: key }));
+  return {
+    scriptInputs: [{ utxo: pred.utxo, script: witness(script), redeemer }],
+    referenceInputs: pred.kind === "node" ? [pred.head] : [],
+    mints: [{ policy: witness(script), redeemer, assets: { [node]: 1n } }],
+    outputs: [keepingAda(relinked, pred.utxo, coinsPerByte), listOutput(script, node, encodeTokenizableNode(newNode(key, oldNext, t)))],
+    requiredSigners: [inserter],
+  };
+}
+
+/**
+ * Redeem: the node re-created as Redeemed; the plain token (or the CIP-68 user token) to the owner's address,
+ * and in CIP-68 mode the reference token with its metadata datum to the metadata script.
+ */
+export function redeemParts(
+  script: TokenizableScript,
+  node: { utxo: OgmiosUtxo; datum: TokenizableNode },
+  head: { utxo: OgmiosUtxo; config: TokenizableConfig },
+  ownerAddress: string,
+  metadata: { script: MetadataScript; datum: Cip68Metadata } | undefined,
+  coinsPerByte: bigint,
+): ListParts {
+  const d = node.datum;
+  const redeemer = redeemerHex({ action: "Redeem", key: d.key });
+  const tokens = redeemedTokens(head.config, d.assetName);
+  const outputs: OutputSpec[] = [
+    keepingAda(
+      listOutput(script, tokenizableNodeTokenName(d.key), encodeTokenizableNode({ ...d, status: "Redeemed" })),
+      node.utxo,
+      coinsPerByte,
+    ),
+  ];
+  const userName = tokens.mode === "plain" ? tokens.token : tokens.user;
+  outputs.push({ address: ownerAddress, assets: { [script.policyId]: { [userName]: 1n } } });
+  if (tokens.mode === "cip68") {
+    if (!metadata) throw new Error("a CIP-68 list needs the metadata of the reference token");
+    outputs.push({
+      address: metadata.script.address,
+      assets: { [script.policyId]: { [tokens.reference]: 1n } },
+      inlineDatum: dataToCborHex(encodeCip68Datum(metadata.datum)),
+    });
+  }
+  return {
+    scriptInputs: [{ utxo: node.utxo, script: witness(script), redeemer }],
+    referenceInputs: [head.utxo],
+    mints: [
+      {
+        policy: witness(script),
+        redeemer,
+        assets: tokens.mode === "plain" ? { [tokens.token]: 1n } : { [tokens.user]: 1n, [tokens.reference]: 1n },
+      },
+    ],
+    outputs,
+    requiredSigners: [d.owner],
+  };
+}

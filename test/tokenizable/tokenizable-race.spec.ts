@@ -1,0 +1,137 @@
+/**
+ * Racing tokenizable list transactions on the embedded mesh, over the machinery shared with fractionized lists
+ * (shared/sorted-list: build log, rebuilds, the submitter's 409): two inserts built on one predecessor before either
+ * is submitted both land — the loser through the replacement its 409 carries — and a build beaten by a block is
+ * rebuilt from the chain event and kept at GET /pending/{txHash}.
+ */
+import { expect } from "chai";
+import { decodeTx, txIdOf } from "../../shared/csl";
+import type { Wallet } from "../../shared/wallet";
+import { errorBody, http, pollUntil, postJson } from "../../fixtures/mesh/helpers";
+import { defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";
+import { ISSUANCE_SERVICES, IssuanceWorld } from "../../fixtures/issuance/issuance-world";
+
+const API = "/extension/tokenizable-certificate";
+const hex = (s: string) => Buffer.from(s, "utf8").toString("hex");
+const key = (byte: number) => byte.toString(16).padStart(2, "0").repeat(32);
+
+describe("tokenizable certificates: racing transactions on one list", function () {
+  this.timeout(300_000);
+  let w: IssuanceWorld;
+  let alice: Wallet;
+  let bob: Wallet;
+  let list: { initUtxoTxHash: string; initUtxoOutputIndex: number };
+  let query = "";
+
+  const create = (wallet: Wallet, k: string, asset: string) =>
+    postJson(`${w.mesh.api}${API}/build`, {
+      type: "CREATE",
+      ...list,
+      senderAddress: wallet.address,
+      certificate: { hash: k },
+      ownerPubKeyHash: bob.paymentKeyHash,
+      assetName: hex(asset),
+    });
+  const submit = (unsigned: string, signer: Wallet) =>
+    postJson(`${w.mesh.api}/transaction/submit`, { transaction: signer.signTxFull(unsigned) });
+  const statusOf = async (k: string): Promise<{ exists: boolean; next: string | null }> =>
+    (await http(`${w.mesh.api}${API}/status/${k}?${query}`)).json as { exists: boolean; next: string | null };
+  /** The keys in order, walking `next` from the first key. */
+  const keysFrom = async (first: string): Promise<string[]> => {
+    const keys: string[] = [];
+    let k: string | null = first;
+    while (k !== null && keys.length < 20) {
+      const s = await statusOf(k);
+      if (!s.exists) break;
+      keys.push(k);
+      k = s.next;
+    }
+    return keys;
+  };
+
+  before(async () => {
+    w = await IssuanceWorld.create([...ISSUANCE_SERVICES, "tokenizable"]);
+    ({ alice, bob } = w.f.actors);
+    await w.f.mintBootstrap(defaultBootstrap(w.f.actors, { fee: 0n, transactionLimit: 1000n }));
+    await pollUntil(
+      async () => ((await w.mesh.broker.call<unknown[], { name?: string }>("indexer.bootstraps", {})).length > 0 ? true : undefined),
+      "bootstrap",
+    );
+    for (const wallet of [alice, bob]) await w.ensureCollateral(wallet);
+    const init = w.f.chain
+      .utxosAt(alice.address)
+      .filter((u) => Object.keys(u.value).length === 1)
+      .sort((a, b) => (BigInt(b.value.ada.lovelace) > BigInt(a.value.ada.lovelace) ? 1 : -1))[0]!;
+    list = { initUtxoTxHash: init.transaction.id, initUtxoOutputIndex: init.index };
+    query = `initUtxoTxHash=${init.transaction.id}&initUtxoOutputIndex=${init.index}`;
+    const res = await postJson(`${w.mesh.api}${API}/build`, {
+      type: "CREATE",
+      ...list,
+      senderAddress: alice.address,
+      config: { deployer: alice.paymentKeyHash, allowedInserters: [alice.paymentKeyHash, bob.paymentKeyHash], cip68ScriptAddress: null },
+      certificate: { hash: key(0x10) },
+      ownerPubKeyHash: bob.paymentKeyHash,
+      assetName: hex("R-10"),
+    });
+    expect(res.status, res.text).to.equal(200);
+    await w.confirm(await w.signAndSubmit(res.text, [alice]));
+    await pollUntil(async () => ((await statusOf(key(0x10))).exists ? true : undefined), "the list");
+  });
+  after(async () => w?.close());
+
+  it("two inserts built on one predecessor both land: the second submission answers 409 with a replacement built on the first", async () => {
+    const a = await create(alice, key(0x50), "R-50");
+    const b = await create(bob, key(0x60), "R-60");
+    expect([a.status, b.status], `${a.text} ${b.text}`).to.deep.equal([200, 200]);
+    const spent = (tx: string) => decodeTx(tx).inputs.map((i) => `${i.txHash}#${i.index}`);
+    expect(spent(a.text).filter((r) => spent(b.text).includes(r))).to.have.length.greaterThan(0);
+
+    const first = await submit(a.text, alice);
+    expect(first.status, first.text).to.equal(200);
+    const lost = await submit(b.text, bob);
+    expect(lost.status, lost.text).to.equal(409);
+    const body = errorBody(lost) as { error: string; rebuiltTransaction?: string };
+    expect(body.error).to.equal("INPUTS_IN_FLIGHT");
+    expect(body.rebuiltTransaction).to.match(/^[0-9a-f]+$/);
+    const aliceTx = (first.json as { transactionHash: string }).transactionHash;
+    expect(decodeTx(body.rebuiltTransaction!).inputs.map((i) => i.txHash)).to.include(aliceTx);
+
+    const pending = await http(`${w.mesh.api}${API}/pending/${txIdOf(b.text)}`);
+    expect(pending.status, pending.text).to.equal(200);
+    expect((pending.json as { rebuiltTransaction: string }).rebuiltTransaction).to.equal(body.rebuiltTransaction);
+    expect((await http(`${w.mesh.api}${API}/pending/${aliceTx}`)).status).to.equal(404);
+
+    const second = await submit(body.rebuiltTransaction!, bob);
+    expect(second.status, second.text).to.equal(200);
+    await w.confirm((second.json as { transactionHash: string }).transactionHash);
+    const keys = await pollUntil(async () => {
+      const k = await keysFrom(key(0x10));
+      return k.length === 3 ? k : undefined;
+    }, "both inserts");
+    expect(keys).to.deep.equal([key(0x10), key(0x50), key(0x60)]);
+  });
+
+  it("a build beaten by a block is rebuilt from the chain event and kept at GET /pending/{txHash}", async () => {
+    const a = await create(alice, key(0x70), "R-70");
+    const b = await create(bob, key(0x80), "R-80");
+    expect([a.status, b.status], `${a.text} ${b.text}`).to.deep.equal([200, 200]);
+    const beaten = txIdOf(b.text);
+    expect((await http(`${w.mesh.api}${API}/pending/${beaten}`)).status).to.equal(404);
+    await w.confirm(await w.signAndSubmit(a.text, [alice]));
+    const rebuilt = await pollUntil(async () => {
+      const res = await http(`${w.mesh.api}${API}/pending/${beaten}`);
+      return res.status === 200 ? (res.json as { rebuiltTransaction: string }).rebuiltTransaction : undefined;
+    }, "the rebuilt insert");
+    const landed = await submit(rebuilt, bob);
+    expect(landed.status, landed.text).to.equal(200);
+    await w.confirm((landed.json as { transactionHash: string }).transactionHash);
+    const keys = await pollUntil(async () => {
+      const k = await keysFrom(key(0x10));
+      return k.length === 5 ? k : undefined;
+    }, "both inserts");
+    expect(keys).to.deep.equal([key(0x10), key(0x50), key(0x60), key(0x70), key(0x80)]);
+    const stale = await submit(b.text, bob);
+    expect(stale.status, stale.text).to.equal(409);
+    expect(errorBody(stale)).to.include({ error: "ENTRY_TAKEN", rebuiltTransaction: rebuilt });
+  });
+});
