@@ -12,24 +12,13 @@ import { startDevnetServer, type DevnetServer } from "../../shared/devnet";
 import { ROUTES, type RouteSpec } from "../../shared/mesh/routes";
 import { makeCertificate } from "../../shared/protocol";
 import { createStore, type Store } from "../../shared/store";
+import { SERVICE_NAMES } from "../../shared/config/service-names";
 import { http, pollUntil } from "../../fixtures/mesh/helpers";
 import { defaultBootstrap, ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
 import { startMesh, type RunningMesh } from "../../fixtures/mesh/mesh-harness";
 
-const CORE_SERVICES = [
-  "gateway",
-  "tx-builder",
-  "submitter",
-  "verifier",
-  "user-state",
-  "credential",
-  "library",
-  "indexer",
-  "stats",
-  "plugin-monitor",
-  "connected-goods",
-  "fractionized",
-] as const;
+/** Every service: all thirteen are built, so every route of the table is exercised. */
+const ALL_SERVICES = SERVICE_NAMES;
 
 describe("the whole core API: operator plugins and malformed input", function () {
   this.timeout(180_000);
@@ -49,7 +38,7 @@ describe("the whole core API: operator plugins and malformed input", function ()
       'let seen = 0;\nmodule.exports = [\n  { kind: "post-action", name: "block-audit", run: (block) => block.transactions.length },\n  { kind: "event-handler", name: "certificate-audit", events: ["certificate.issued"], handle: () => { seen++; } },\n];\n',
     );
     mesh = await startMesh({
-      services: CORE_SERVICES,
+      services: ALL_SERVICES,
       store,
       chain: { ogmiosUrl: server.url, network: "devnet", devnet: f.chain.devnet },
       env: {
