@@ -202,7 +202,7 @@ describe("fault campaign: rollbacks of 1, 3 and 10 blocks across every kind of p
    * mint, a state update with the tokenizable Insert, the fractionized Init and the batch mint.
    * The extension transactions are built over HTTP, signed by feeA/feeB and submitted before the fixture's own
    * transaction, so they land in the block it produces. Returns the hashes each block anchored (the fractionized
-   * keys are anchored as certificates) and the number of transactions in each block, oldest first.
+   * and tokenizable keys are anchored as certificates) and the number of transactions in each block, oldest first.
    */
   const workload = async (round: number): Promise<{ blocks: string[][]; txs: number[]; ext: Extensions }> => {
     const { alice, bob, issuer, service, feeA, feeB } = f.actors;
