@@ -2,11 +2,12 @@
  * Fault campaign, rollbacks: the devnet's test-only rollback removes the last 1, 3 and 10 blocks after a workload of
  * certificate, credential (AUTH, REVOKE), state (mint, update, burn), bootstrap and library transactions, one block
  * each, with extension transactions built over HTTP and signed for real riding in some of those blocks: a
- * fractionized Init, Insert and Claim, and a connected-goods batch mint and item claim. After each rollback every
+ * fractionized Init, Insert and Claim, a connected-goods batch mint and item claim, and a tokenizable Init, Insert
+ * and the owner's Redeem. After each rollback every
  * projection store (indexer with its facts and extension sorted lists, verifier, credential, stats, lookups) holds
  * exactly what a fresh sync from origin of the shortened chain gives — the same documents, ignoring sequence numbers
  * and cursors — the rolled-back certificates answer 404, and the extension routes (fractionized status,
- * connected-goods hub read) answer the shortened chain's state. The rolled-back transactions went back to the
+ * connected-goods hub read, tokenizable status) answer the shortened chain's state. The rolled-back transactions went back to the
  * mempool: the next block re-includes them, after which the stores again equal a fresh sync, every certificate
  * verifies and the extension routes answer as before the rollback.
  */
@@ -31,6 +32,8 @@ const PROJECTIONS = [
   "indexer_facts",
   "fractionized_lists",
   "fractionized_list_entries",
+  "tokenizable_lists",
+  "tokenizable_list_entries",
   "verifier_certificates",
   "verifier_short_codes",
   "credential_auths",
@@ -120,6 +123,17 @@ describe("fault campaign: rollbacks of 1, 3 and 10 blocks across every kind of p
   };
   const fractionized = (body: Record<string, unknown>) => postJson(`${mesh.api}/extension/fractionized-certificate/build`, body);
   const goods = (path: string, body: Record<string, unknown>) => postJson(`${mesh.api}/extension/connected-goods${path}`, body);
+  const tokenizable = async (body: Record<string, unknown>) => {
+    const res = await postJson(`${mesh.api}/extension/tokenizable-certificate/build`, body);
+    expect(res.status, res.text).to.equal(200);
+    return res.json as { unsignedTransaction: string; policyId: string };
+  };
+  /** The tokenizable status of `key` in the list of `policyId`. */
+  const tokenStatus = async (policyId: string, key: string) => {
+    const res = await http(`${mesh.api}/extension/tokenizable-certificate/status/${key}?policyId=${policyId}`);
+    expect(res.status, res.text).to.equal(200);
+    return res.json as { exists: boolean; status: string | null; ownerPubKeyHash: string | null };
+  };
   /** The fractionized status of `key` in the list of `policyId`. */
   const nodeStatus = async (policyId: string, key: string) => {
     const res = await http(`${mesh.api}/extension/fractionized-certificate/status/${key}?policyId=${policyId}`);
@@ -140,7 +154,7 @@ describe("fault campaign: rollbacks of 1, 3 and 10 blocks across every kind of p
     server = await startDevnetServer(f.chain.devnet, { port: 0 });
     store = await createStore({ inMemory: true });
     mesh = await startMesh({
-      services: ["gateway", "tx-builder", "submitter", "fractionized", "connected-goods", ...READ_SIDE],
+      services: ["gateway", "tx-builder", "submitter", "fractionized", "connected-goods", "tokenizable", ...READ_SIDE],
       store,
       chain: { ogmiosUrl: server.url, network: "devnet", devnet: f.chain.devnet },
       env: env(),
@@ -171,6 +185,12 @@ describe("fault campaign: rollbacks of 1, 3 and 10 blocks across every kind of p
     batchId: string;
     /** the password of the connected-goods item claimed in block 10 */
     claimedPassword: string;
+    /** the tokenizable list (Init in block 4) */
+    tokenPolicyId: string;
+    /** its Init key, redeemed by its owner in block 9 */
+    tokenInitKey: string;
+    /** the node inserted in block 7 */
+    tokenInsertedKey: string;
   }
   const TOTAL = 10;
   const CLAIMED = 4;
@@ -178,10 +198,11 @@ describe("fault campaign: rollbacks of 1, 3 and 10 blocks across every kind of p
   /**
    * Ten blocks, the last ones the most varied: rolling back 1 removes a state mint carrying an AUTH credential, a
    * fractionized Claim and a connected-goods claim; 3 also a state burn with a fractionized Insert and a certificate
-   * update; 10 also a REVOKE, a library deployment, a bootstrap mint, the fractionized Init and the batch mint.
+   * update and a tokenizable Redeem; 10 also a REVOKE with the tokenizable Init, a library deployment, a bootstrap
+   * mint, a state update with the tokenizable Insert, the fractionized Init and the batch mint.
    * The extension transactions are built over HTTP, signed by feeA/feeB and submitted before the fixture's own
    * transaction, so they land in the block it produces. Returns the hashes each block anchored (the fractionized
-   * keys are anchored as certificates) and the number of transactions in each block, oldest first.
+   * and tokenizable keys are anchored as certificates) and the number of transactions in each block, oldest first.
    */
   const workload = async (round: number): Promise<{ blocks: string[][]; txs: number[]; ext: Extensions }> => {
     const { alice, bob, issuer, service, feeA, feeB } = f.actors;
@@ -220,16 +241,41 @@ describe("fault campaign: rollbacks of 1, 3 and 10 blocks across every kind of p
     let b: StateUtxo = await f.mintState(bob, bobCerts);
     push(bobCerts, [initKey], 2);
 
+    // block 4: a tokenizable Init (feeB deploys an open plain list, feeA owns its first node) rides with the REVOKE
+    await synced(mesh, store);
+    const tokenInitKey = randomBytes(32).toString("hex");
+    const tokInit = await tokenizable({
+      type: "Init",
+      address: feeB.address,
+      certificate: { hash: tokenInitKey, metadata: { name: `round ${round}` } },
+      owner: feeA.paymentKeyHash,
+      assetName: Buffer.from(`T${round}-INIT`).toString("hex"),
+      config: { allowedInserters: [] },
+    });
+    const tokenPolicyId = tokInit.policyId;
+    await submit(tokInit.unsignedTransaction, feeB);
     const revoke = cert(alice, { uv_tid: "IdentityAuth", t: "REVOKE", th: auth.hash });
     a = (await f.update(a, alice, [revoke])).state;
-    push([revoke]);
+    push([revoke], [tokenInitKey], 1);
     await f.chain.deployReferenceScripts(service, f.scripts.library.address, [f.scripts.state.code]);
     push([]);
     await f.mintBootstrap(defaultBootstrap(f.actors, { fee: 0n, tokenName: Buffer.from(`round-${round}`).toString("hex") }));
     push([]);
+    // block 7: a tokenizable Insert (feeB) rides with bob's state update
+    await synced(mesh, store);
+    const tokenInsertedKey = randomBytes(32).toString("hex");
+    const tokInsert = await tokenizable({
+      type: "Insert",
+      address: feeB.address,
+      policyId: tokenPolicyId,
+      certificate: { hash: tokenInsertedKey },
+      owner: feeA.paymentKeyHash,
+      assetName: Buffer.from(`T${round}-NODE`).toString("hex"),
+    });
+    await submit(tokInsert.unsignedTransaction, feeB);
     const bobMore = [cert(bob)];
     b = (await f.update(b, bob, bobMore)).state;
-    push(bobMore);
+    push(bobMore, [tokenInsertedKey], 1);
 
     // block 8: a fractionized Insert into feeA's list rides with bob's state burn
     await synced(mesh, store);
@@ -248,9 +294,13 @@ describe("fault campaign: rollbacks of 1, 3 and 10 blocks across every kind of p
     await f.chain.submit(f.burnStatesSpec([b], bob), [bob]);
     push([], [insertedKey], 1);
 
+    // block 9: the owner (feeA) redeems the tokenizable Init node alongside alice's update
+    await synced(mesh, store);
+    const redeem = await tokenizable({ type: "Redeem", address: feeA.address, policyId: tokenPolicyId, key: tokenInitKey });
+    await submit(redeem.unsignedTransaction, feeA);
     const aliceMore = [cert(alice), cert(alice)];
     await f.update(a, alice, aliceMore);
-    push(aliceMore);
+    push(aliceMore, [], 1);
 
     // block 10: a fractionized Claim (feeB) and a connected-goods claim (feeA) ride with the issuer's state mint
     await synced(mesh, store);
@@ -269,13 +319,34 @@ describe("fault campaign: rollbacks of 1, 3 and 10 blocks across every kind of p
     const lastAuth = cert(issuer, { uv_tid: "IdentityAuth", t: "AUTH", ct: `LAST${round}` });
     await f.mintState(issuer, [lastAuth]);
     push([lastAuth], [], 2);
-    return { blocks, txs, ext: { policyId, insertedKey, batchId, claimedPassword } };
+    return {
+      blocks,
+      txs,
+      ext: { policyId, insertedKey, batchId, claimedPassword, tokenPolicyId, tokenInitKey, tokenInsertedKey },
+    };
   };
 
   /** The extension routes answer the chain that keeps its last `removed` workload blocks (0: all of them). */
   const expectExtensions = async (ext: Extensions, removed: number) => {
     const node = await nodeStatus(ext.policyId, ext.insertedKey);
     const hub = await hubRead(ext.batchId, ext.claimedPassword);
+    const tokenInit = await tokenStatus(ext.tokenPolicyId, ext.tokenInitKey);
+    const tokenInserted = await tokenStatus(ext.tokenPolicyId, ext.tokenInsertedKey);
+    const owner = f.actors.feeA.paymentKeyHash;
+    if (removed < 3) {
+      expect(tokenInit, "the tokenizable Init node is redeemed").to.deep.include({
+        exists: true,
+        status: "Redeemed",
+        ownerPubKeyHash: owner,
+      });
+      expect(tokenInserted, "the tokenizable Insert node").to.deep.include({ exists: true, status: "Available" });
+    } else if (removed === 3) {
+      expect(tokenInit, "the redeem is gone").to.deep.include({ exists: true, status: "Available", ownerPubKeyHash: owner });
+      expect(tokenInserted, "the insert is kept").to.deep.include({ exists: true, status: "Available" });
+    } else {
+      expect(tokenInit, "the tokenizable list is gone").to.deep.include({ exists: false, status: null });
+      expect(tokenInserted, "the tokenizable list is gone").to.deep.include({ exists: false, status: null });
+    }
     if (removed === 0) {
       expect(node).to.deep.include({ exists: true, remainingAmount: TOTAL - CLAIMED, status: "TokensAvailable" });
       expect(hub, "the claimed item's hub").to.deep.include({ owner: enterpriseAddressOfKeyHash(f.actors.feeA.paymentKeyHash, 0) });
@@ -338,6 +409,8 @@ describe("fault campaign: rollbacks of 1, 3 and 10 blocks across every kind of p
         "indexer_facts",
         "stats_certificates",
         "fractionized_lists",
+        "tokenizable_lists",
+        "tokenizable_list_entries",
       ])
         expect(restored[name]!.length, `${name} after re-inclusion`).to.equal(full[name]!.length);
       for (const h of all) expect(await verifyStatus(h), `re-included ${h}`).to.equal(200);
