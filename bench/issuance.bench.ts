@@ -99,6 +99,7 @@ async function twoReplicasOverNats(): Promise<{
 }
 
 export default async function (): Promise<Record<string, unknown>> {
+  if (!natsServerAvailable()) throw new Error("nats-server is not installed: the two-replica figure cannot be measured");
   const w = await IssuanceWorld.create();
   let closed = false;
   try {
@@ -186,7 +187,6 @@ export default async function (): Promise<Record<string, unknown>> {
     const r2 = (x: number) => Number(x.toFixed(2));
     await w.close();
     closed = true;
-    if (!natsServerAvailable()) throw new Error("nats-server is not installed: the two-replica figure cannot be measured");
     const nats = await twoReplicasOverNats();
     return {
       singleWallet: { n: SINGLE_BUILDS, p50Ms: singleP50, p99Ms: percentile(latencies, 99) },
