@@ -1,9 +1,14 @@
 /**
- * `default` build latency of a one-certificate UPDATE in embedded mode (gateway → tx-builder → indexer/devnet over
- * HTTP and Ogmios, in one process), each build signed and submitted so the next one chains off the pending state
- * output; plus the floor: the same update built straight with CSL and evaluated once by the devnet (no HTTP, no
- * store, no indexer), measured before and after the HTTP run because the devnet's evaluation slows as its chain
- * grows.
+ * Issuance figures of a one-certificate `default` UPDATE in embedded mode (gateway → tx-builder → indexer/devnet
+ * over HTTP and Ogmios, in one process), each build signed and submitted so the next one chains off the pending
+ * state output:
+ * - the floor: the same update built straight with CSL and evaluated once by the devnet (no HTTP, no store, no
+ *   indexer), for a wallet idle at the time: before the runs, alternating with the single-wallet builds (so bursts
+ *   of load from other work hit both), and after the runs (the devnet's evaluation slows as its chain grows);
+ * - one wallet building back to back over HTTP (p50 ÷ floor p50 over all floor samples, target ≤ 1.3);
+ * - 8 wallets building concurrently (each build → sign → submit → next build, a block every 40 submissions):
+ *   builds/s over the wall time of the run, against the target of 60 builds/s; stated as a ratio to the floor's
+ *   one-at-a-time rate (1000 ÷ floor p50), with the target converted the same way.
  */
 import { percentile } from "./percentile";
 import { performance } from "node:perf_hooks";
@@ -11,9 +16,92 @@ import { randomBytes } from "node:crypto";
 import { buildTx } from "../shared/csl";
 import { IssuanceWorld } from "../fixtures/issuance/issuance-world";
 import { defaultBootstrap } from "../fixtures/onchain/protocol-fixture";
+import { Wallet, generateMnemonic } from "../shared/wallet";
+import { postJson } from "../fixtures/mesh/helpers";
+import { IssuingWallet } from "../fixtures/faults/issuing-wallet";
+import { natsServerAvailable } from "../fixtures/processes/nats-server";
+import { DistributedSystem } from "../test/e2e/faults/support/distributed-system";
+
+const SINGLE_BUILDS = 40;
+const WALLETS = 8;
+const BUILDS_PER_WALLET = 15;
+const TARGET_CONCURRENT_PER_SECOND = 60;
+const TARGET_SINGLE_TO_FLOOR = 1.3;
+const TARGET_TWO_REPLICAS_PER_SECOND = 100;
+
+/**
+ * 8 wallets building concurrently through the gateway and two tx-builder replicas over a real nats-server (the
+ * fault campaign's system: gateway and read side in their own processes, the devnet in its own producing a block
+ * every 200 ms, the two replicas as brokers of this process on one shared store). Each wallet first lands its fork,
+ * then builds, signs and submits back to back; a 409 (its state output still settling) is retried and counted.
+ */
+async function twoReplicasOverNats(): Promise<{
+  buildsPerSecond: number;
+  builds: number;
+  conflicts: number;
+  wallMs: number;
+  buildP50Ms: number;
+  replicas: Record<string, number>;
+}> {
+  const sys = new DistributedSystem();
+  try {
+    await sys.startInfrastructure();
+    await Promise.all([
+      sys.start("gateway", "gateway"),
+      sys.start("reader", "indexer,verifier,library,user-state,credential,stats"),
+      sys.startBuilderReplicas(),
+    ]);
+    await sys.deploy();
+    const wallets = Array.from({ length: WALLETS }, () => Wallet.fromMnemonic(generateMnemonic()));
+    await sys.fund(wallets, 2_000_000_000n);
+    const clients = wallets.map((wallet) => new IssuingWallet({ api: () => sys.api, wallet, retryMs: 100, confirmPollMs: 100 }));
+    await Promise.all(clients.map(async (c, k) => (await c.ensureCollateral(), await c.issue(`fork-${k}`))));
+    for (const k of Object.keys(sys.buildsServed)) delete sys.buildsServed[k];
+
+    const latencies: number[] = [];
+    let conflicts = 0;
+    const started = performance.now();
+    await Promise.all(
+      wallets.map(async (x, k) => {
+        for (let i = 0; i < BUILDS_PER_WALLET;) {
+          const t0 = performance.now();
+          const res = await postJson(`${sys.api}/transaction/build`, {
+            type: "default",
+            address: x.address,
+            certificates: [{ hash: randomBytes(32).toString("hex"), algorithm: "SHA-256", metadata: { uv_tid: "notary" } }],
+          });
+          if (res.status === 409) {
+            conflicts++;
+            await new Promise((r) => setTimeout(r, 50));
+            continue;
+          }
+          const tx = (res.json as { unsignedTransaction?: string }).unsignedTransaction;
+          if (res.status !== 200 || !tx) throw new Error(`wallet ${k}: build ${res.status} ${res.text.slice(0, 300)}`);
+          latencies.push(performance.now() - t0);
+          const sub = await postJson(`${sys.api}/transaction/submit`, { transaction: tx, witnessSet: x.signTx(tx) });
+          if (sub.status !== 200) throw new Error(`wallet ${k}: submit ${sub.status} ${sub.text.slice(0, 300)}`);
+          i++;
+        }
+      }),
+    );
+    const wallMs = performance.now() - started;
+    return {
+      buildsPerSecond: Number(((WALLETS * BUILDS_PER_WALLET) / (wallMs / 1000)).toFixed(1)),
+      builds: WALLETS * BUILDS_PER_WALLET,
+      conflicts,
+      wallMs: Math.round(wallMs),
+      buildP50Ms: percentile(latencies, 50),
+      replicas: { ...sys.buildsServed },
+    };
+  } finally {
+    await sys.stop();
+  }
+}
 
 export default async function (): Promise<Record<string, unknown>> {
+  if (!natsServerAvailable()) throw new Error("nats-server is not installed: the two-replica figure cannot be measured");
   const w = await IssuanceWorld.create();
+  let closed = false;
   try {
     const alice = w.f.actors.alice;
     await w.f.mintBootstrap(defaultBootstrap(w.f.actors, { fee: 0n, transactionLimit: 100_000n, batchSize: 10n }));
@@ -21,12 +109,30 @@ export default async function (): Promise<Record<string, unknown>> {
     const cert = () => ({ hash: randomBytes(32).toString("hex"), metadata: { uv_tid: "notary" } });
     await w.issue({ address: alice.address, certificates: [cert()] }, [alice]); // the fork
 
+    // 8 more wallets, each paid a spending output and a collateral output by alice, each with its own fork.
+    const wallets = Array.from({ length: WALLETS }, () => Wallet.fromMnemonic(generateMnemonic()));
+    await w.f.chain.submit(
+      {
+        utxos: w.f.chain.utxosAt(alice.address),
+        changeAddress: alice.address,
+        outputs: wallets.flatMap((x) => [
+          { address: x.address, lovelace: 2_000_000_000n },
+          { address: x.address, lovelace: 5_000_000n },
+        ]),
+      },
+      [alice],
+    );
+    w.f.chain.devnet.produceBlock();
+    for (const x of wallets) await w.issue({ address: x.address, certificates: [cert()] }, [x]);
+
     const pp = w.f.chain.devnet.protocolParameters() as never;
+    // The floor builds for a wallet idle at the time (its state confirmed), so it never races the HTTP builds.
+    const floorWallet = wallets[0]!;
     const floor = async (n: number): Promise<number[]> => {
-      const state = w.f.findState(w.f.findStateIdsOf(alice)[0]!);
+      const state = w.f.findState(w.f.findStateIdsOf(floorWallet)[0]!);
       const out: number[] = [];
       for (let i = 0; i < n; i++) {
-        const spec = w.f.updateSpec(state, alice);
+        const spec = w.f.updateSpec(state, floorWallet);
         const t0 = performance.now();
         const tx = buildTx({ ...spec, protocolParameters: pp });
         await w.f.chain.devnet.evaluateTransaction(tx.cborHex);
@@ -36,42 +142,93 @@ export default async function (): Promise<Record<string, unknown>> {
     };
     const floorBefore = await floor(15);
 
-    const N = 60;
+    // One wallet, back to back, each build alternating with a floor sample so load from other work hits both.
     const latencies: number[] = [];
+    const floorDuring: number[] = [];
     let last = "";
-    const started = performance.now();
-    let buildMs = 0;
-    for (let i = 0; i < N; i++) {
+    for (let i = 0; i < SINGLE_BUILDS; i++) {
+      floorDuring.push(...(await floor(1)));
       const t0 = performance.now();
       const res = await w.build({ address: alice.address, certificates: [cert()] });
       const dt = performance.now() - t0;
       if (res.body.status.code !== "SUCCESS") throw new Error(JSON.stringify(res.body.status));
       latencies.push(dt);
-      buildMs += dt;
       last = await w.signAndSubmit(res.body.unsignedTransaction!, [alice]);
       if (i % 20 === 19) w.f.chain.devnet.produceBlock();
     }
-    const wallMs = performance.now() - started;
     await w.confirm(last);
+
+    // Eight wallets at once.
+    const concurrentLatencies: number[] = [];
+    let submitted = 0;
+    const lastOf: string[] = [];
+    const started = performance.now();
+    await Promise.all(
+      wallets.map(async (x, k) => {
+        for (let i = 0; i < BUILDS_PER_WALLET; i++) {
+          const t0 = performance.now();
+          const res = await w.build({ address: x.address, certificates: [cert()] });
+          concurrentLatencies.push(performance.now() - t0);
+          if (res.body.status.code !== "SUCCESS") throw new Error(`wallet ${k}: ${JSON.stringify(res.body.status)}`);
+          lastOf[k] = await w.signAndSubmit(res.body.unsignedTransaction!, [x]);
+          if (++submitted % 40 === 0) w.f.chain.devnet.produceBlock();
+        }
+      }),
+    );
+    const concurrentMs = performance.now() - started;
+    for (const txId of lastOf) await w.confirm(txId);
     const floorAfter = await floor(15);
-    const first10 = latencies.slice(0, 10);
+
+    const floorP50 = percentile([...floorBefore, ...floorDuring, ...floorAfter], 50);
+    const singleP50 = percentile(latencies, 50);
+    const concurrentBuilds = WALLETS * BUILDS_PER_WALLET;
+    const concurrentPerSecond = concurrentBuilds / (concurrentMs / 1000);
+    const floorRate = 1000 / floorP50;
+    const r2 = (x: number) => Number(x.toFixed(2));
+    await w.close();
+    closed = true;
+    const nats = await twoReplicasOverNats();
     return {
-      updateBuildHttp: {
-        n: N,
-        p50Ms: percentile(latencies, 50),
-        p99Ms: percentile(latencies, 99),
-        buildsPerSecond: Number((N / (buildMs / 1000)).toFixed(1)),
+      singleWallet: { n: SINGLE_BUILDS, p50Ms: singleP50, p99Ms: percentile(latencies, 99) },
+      concurrent: {
+        wallets: WALLETS,
+        builds: concurrentBuilds,
+        wallMs: Math.round(concurrentMs),
+        buildsPerSecond: Number(concurrentPerSecond.toFixed(1)),
+        buildP50Ms: percentile(concurrentLatencies, 50),
+        buildP99Ms: percentile(concurrentLatencies, 99),
       },
-      cycleBuildSignSubmitPerSecond: Number((N / (wallMs / 1000)).toFixed(1)),
-      updateBuildHttpFirst10: { p50Ms: percentile(first10, 50) },
+      twoReplicasOverNats: nats,
       floorCslBuildPlusOneEvaluation: {
+        p50Ms: floorP50,
+        alternatingWithSingleWallet: { n: floorDuring.length, p50Ms: percentile(floorDuring, 50) },
         beforeRun: { n: floorBefore.length, p50Ms: percentile(floorBefore, 50), p99Ms: percentile(floorBefore, 99) },
         afterRun: { n: floorAfter.length, p50Ms: percentile(floorAfter, 50), p99Ms: percentile(floorAfter, 99) },
       },
-      targets: { p50Ms: 30, buildsPerSecond: 50 },
+      ratios: {
+        singleWalletP50ToFloor: {
+          value: r2(singleP50 / floorP50),
+          target: TARGET_SINGLE_TO_FLOOR,
+          lowerIsBetter: true,
+          figure: `${singleP50.toFixed(1)} ms p50, one wallet over HTTP`,
+          reference: `${floorP50.toFixed(1)} ms p50, CSL build + one devnet evaluation`,
+        },
+        concurrent8ToFloorRate: {
+          value: r2(concurrentPerSecond / floorRate),
+          target: r2(TARGET_CONCURRENT_PER_SECOND / floorRate),
+          figure: `${concurrentPerSecond.toFixed(1)} builds/s, ${WALLETS} wallets in one process (target ${TARGET_CONCURRENT_PER_SECOND})`,
+          reference: `${floorRate.toFixed(1)} builds/s, 1000 ÷ floor p50`,
+        },
+        concurrent8TwoReplicasToFloorRate: {
+          value: r2(nats.buildsPerSecond / floorRate),
+          target: r2(TARGET_TWO_REPLICAS_PER_SECOND / floorRate),
+          figure: `${nats.buildsPerSecond} builds/s, ${WALLETS} wallets, two tx-builder replicas over NATS (target ${TARGET_TWO_REPLICAS_PER_SECOND})`,
+          reference: `${floorRate.toFixed(1)} builds/s, 1000 ÷ floor p50`,
+        },
+      },
     };
   } finally {
-    await w.close();
+    if (!closed) await w.close();
   }
 }
 

@@ -57,8 +57,20 @@ const LANGUAGES: Array<[string, () => CSL.Language]> = [
  * Cost models of every language the parameters carry. Pass the full set to `calc_script_data_hash`:
  * the builder keeps only the languages the tx uses (docs/architecture.md#csl, trap 4). Do not feed it to the standalone
  * `hash_script_data`, which does not filter.
+ *
+ * Building the models costs some 600 CSL integers parsed from strings (milliseconds per call, and every build calls
+ * it twice), so the encoded models of the last parameters seen are kept and each call decodes a fresh copy from
+ * those bytes: the same models, byte for byte, and no CSL object shared between callers.
  */
 export function costModels(pp: ProtocolParameters): CSL.Costmdls {
+  const key = JSON.stringify(pp.plutusCostModels ?? {}, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+  if (lastCostModels?.key !== key) lastCostModels = { key, bytes: buildCostModels(pp).to_bytes() };
+  return CSL.Costmdls.from_bytes(lastCostModels.bytes);
+}
+
+let lastCostModels: { key: string; bytes: Uint8Array } | undefined;
+
+function buildCostModels(pp: ProtocolParameters): CSL.Costmdls {
   const out = CSL.Costmdls.new();
   for (const [name, lang] of LANGUAGES) {
     const model = pp.plutusCostModels?.[name];

@@ -1,5 +1,5 @@
 /**
- * Runs Plutus evaluation in a worker thread that is replaced every `recycleAfter` evaluations.
+ * Runs Plutus evaluation in worker threads, each replaced after `recycleAfter` evaluations.
  * Why: `eval_phase_two_raw` of @lucid-evolution/uplc 0.2.21 leaks about 3 MB of wasm memory per call (measured:
  * RSS 291 → 894 MB after 200 calls, even after GC) and slows down as its memory grows. Wasm memory never shrinks
  * inside one instance; terminating the worker that owns it frees it all.
@@ -17,6 +17,11 @@ class EvaluatorWorker {
   private readonly pending = new Map<number, { resolve(b: EvaluationBudget[]): void; reject(e: unknown): void; done: Promise<unknown> }>();
   private nextId = 1;
   calls = 0;
+
+  /** jobs sent and not answered yet */
+  get owed(): number {
+    return this.pending.size;
+  }
 
   constructor() {
     // Under tsx (tests, `npm start`) the worker file is TypeScript and needs the same loader; compiled, it is JS.
@@ -61,19 +66,31 @@ class EvaluatorWorker {
  */
 export const DEFAULT_RECYCLE_AFTER = 20;
 
+/**
+ * `size` worker slots (default 2: the evaluations of concurrent builds no longer queue behind one thread); each job
+ * goes to the slot owing the fewest answers (the first on a tie, so one caller at a time uses one worker and a
+ * second starts only when jobs overlap), and a worker that has run `recycleAfter` jobs is replaced.
+ */
 export class EvaluatorPool {
-  private current: EvaluatorWorker | undefined;
-  /** workers started so far (the first on the first call, each successor when its predecessor retires) */
+  private readonly slots: (EvaluatorWorker | undefined)[];
+  /** workers started so far (each on the first call its slot gets, each successor when its predecessor retires) */
   workersStarted = 0;
 
-  constructor(private readonly recycleAfter = DEFAULT_RECYCLE_AFTER) {}
+  constructor(
+    private readonly recycleAfter = DEFAULT_RECYCLE_AFTER,
+    size = 2,
+  ) {
+    this.slots = Array.from({ length: Math.max(1, size) }, () => undefined);
+  }
 
   evaluate(txBytes: Uint8Array, resolved: ResolvedUtxos, systemStartMs: number): Promise<EvaluationBudget[]> {
-    const worker = (this.current ??= this.start());
+    let slot = 0;
+    for (let i = 1; i < this.slots.length; i++) if ((this.slots[i]?.owed ?? 0) < (this.slots[slot]?.owed ?? 0)) slot = i;
+    const worker = (this.slots[slot] ??= this.start());
     const result = worker.run(txBytes, resolved, systemStartMs);
     if (worker.calls >= this.recycleAfter) {
       // The successor starts now, while the caller works on this answer, so its start-up is off the next call's path.
-      this.current = this.start();
+      this.slots[slot] = this.start();
       void worker.retire();
     }
     return result;
@@ -85,8 +102,8 @@ export class EvaluatorPool {
   }
 
   async close(): Promise<void> {
-    const w = this.current;
-    this.current = undefined;
-    await w?.retire();
+    const workers = this.slots.filter((w): w is EvaluatorWorker => w !== undefined);
+    this.slots.fill(undefined);
+    await Promise.all(workers.map((w) => w.retire()));
   }
 }

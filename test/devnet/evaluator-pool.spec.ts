@@ -1,7 +1,7 @@
 /**
  * The devnet's evaluator pool (shared/devnet/evaluator-pool.ts) on a real Plutus V3 script: every worker it
- * recycles through answers the same budgets and the same script failure, and each successor is started when its
- * predecessor retires, before the next evaluation asks for it.
+ * recycles through answers the same budgets and the same script failure, each successor is started when its
+ * predecessor retires, before the next evaluation asks for it, and overlapping evaluations run on a second worker.
  */
 import { expect } from "chai";
 import { decodeTransaction } from "../../shared/devnet/decoded-transaction";
@@ -12,7 +12,7 @@ import { REDEEMER_IS_42_V3 } from "../../fixtures/devnet/test-scripts.generated"
 import { buildWithMinFee, intData, plutusV3, scriptAddress } from "../../fixtures/devnet/tx-fixtures";
 import { fundedDevnet, GENESIS_LOVELACE, type Fixture } from "./support/devnet-fixture";
 
-describe("devnet evaluator pool: recycled workers answer alike, successors start ahead", function () {
+describe("devnet evaluator pool: recycled workers answer alike, successors start ahead, overlapping calls use two workers", function () {
   this.timeout(60_000);
   let f: Fixture;
   let pool: EvaluatorPool | undefined;
@@ -24,7 +24,10 @@ describe("devnet evaluator pool: recycled workers answer alike, successors start
     await f?.close();
   });
 
-  it("evaluates through three workers with the same budgets and failure, each started before it is needed", async () => {
+  let spend: (redeemer: number) => Uint8Array;
+  let resolved: { inputs: Uint8Array[]; outputs: Uint8Array[] };
+  let systemStartMs: number;
+  before(() => {
     const script = plutusV3(REDEEMER_IS_42_V3);
     const lock = buildWithMinFee((fee) => ({
       inputs: [f.genesisOf(f.alice)],
@@ -37,7 +40,7 @@ describe("devnet evaluator pool: recycled workers answer alike, successors start
     }));
     const locked = decodeTransaction(lock.hex).produced[0]!;
     const collateral = f.genesisOf(f.bob);
-    const spend = (redeemer: number) =>
+    spend = (redeemer: number) =>
       decodeTransaction(
         buildWithMinFee((fee) => ({
           inputs: [{ txHash: locked.txId, index: locked.index }],
@@ -49,12 +52,14 @@ describe("devnet evaluator pool: recycled workers answer alike, successors start
           redeemers: [{ tag: "spend", index: 0, data: intData(redeemer), memory: 1_000_000, cpu: 500_000_000 }],
         })).hex,
       ).bytes;
-    const resolved = {
+    resolved = {
       inputs: [inputCbor({ txId: locked.txId, index: locked.index })],
       outputs: [locked.outputCbor],
     };
-    const systemStartMs = f.devnet.systemStartMs;
+    systemStartMs = f.devnet.systemStartMs;
+  });
 
+  it("evaluates through three workers with the same budgets and failure, each started before it is needed", async () => {
     pool = new EvaluatorPool(2);
     expect(pool.workersStarted).to.equal(0);
     const budgets = [];
@@ -75,5 +80,20 @@ describe("devnet evaluator pool: recycled workers answer alike, successors start
     expect(failure).to.be.instanceOf(DevnetError);
     expect((failure as DevnetError).code).to.equal(3010);
     expect(pool.workersStarted).to.equal(4);
+    await pool.close();
+    pool = undefined;
+  });
+
+  it("runs overlapping evaluations on two workers, with the same budgets and failure as one after another", async () => {
+    pool = new EvaluatorPool(20);
+    const alone = await pool.evaluate(spend(42), resolved, systemStartMs);
+    expect(pool.workersStarted, "one caller at a time uses one worker").to.equal(1);
+    const settled = await Promise.allSettled([42, 7, 42, 7].map((r) => pool!.evaluate(spend(r), resolved, systemStartMs)));
+    expect(pool.workersStarted, "overlapping calls start the second worker").to.equal(2);
+    expect(settled.map((s) => s.status)).to.deep.equal(["fulfilled", "rejected", "fulfilled", "rejected"]);
+    for (const s of settled) {
+      if (s.status === "fulfilled") expect(s.value).to.deep.equal(alone);
+      else expect((s.reason as DevnetError).code).to.equal(3010);
+    }
   });
 });
