@@ -20,7 +20,7 @@ import { Wallet, generateMnemonic } from "../shared/wallet";
 import { postJson } from "../fixtures/mesh/helpers";
 import { IssuingWallet } from "../fixtures/faults/issuing-wallet";
 import { natsServerAvailable } from "../fixtures/processes/nats-server";
-import { DistributedSystem } from "../test/e2e/faults/support/distributed-system";
+import { DistributedSystem } from "../fixtures/faults/distributed-system";
 
 const SINGLE_BUILDS = 40;
 const WALLETS = 8;

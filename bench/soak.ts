@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { generateMnemonic, Wallet } from "../shared/wallet";
 import { IssuingWallet } from "../fixtures/faults/issuing-wallet";
-import { startEmbeddedApp } from "../test/e2e/support/embedded-app";
+import { startEmbeddedApp } from "../fixtures/processes/embedded-app";
 
 interface Sample {
   minute: number;

@@ -33,7 +33,7 @@ import { generateMnemonic, Wallet } from "../../shared/wallet";
 import { http, pollUntil, postJson, testConfig } from "../../fixtures/mesh/helpers";
 import { natsServerAvailable, startNatsServer, type NatsServerHandle } from "../../fixtures/processes/nats-server";
 import { startServiceProcess, type ServiceProcess } from "../../fixtures/processes/service-process";
-import { txBuilderBuilt } from "./support/embedded-app";
+import { txBuilderBuilt } from "../../fixtures/processes/embedded-app";
 
 const REPO = join(__dirname, "..", "..");
 const CERTIFICATES = 8;

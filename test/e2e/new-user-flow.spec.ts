@@ -14,7 +14,7 @@ import { buildPayment, txIdOf } from "../../shared/csl";
 import type { OgmiosUtxo } from "../../shared/csl/utxo";
 import { generateMnemonic, writeKeyFile, type Wallet } from "../../shared/wallet";
 import { errorBody, http, pollUntil, postJson } from "../../fixtures/mesh/helpers";
-import { startEmbeddedApp, txBuilderBuilt, type EmbeddedApp } from "./support/embedded-app";
+import { startEmbeddedApp, txBuilderBuilt, type EmbeddedApp } from "../../fixtures/processes/embedded-app";
 
 interface BuildResponse {
   unsignedTransaction: string;

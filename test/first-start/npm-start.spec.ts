@@ -11,7 +11,7 @@ import { createServer } from "node:net";
 import { generateMnemonic, Wallet } from "../../shared/wallet";
 import { http, postJson } from "../../fixtures/mesh/helpers";
 import { startServiceProcess } from "../../fixtures/processes/service-process";
-import { txBuilderBuilt } from "../e2e/support/embedded-app";
+import { txBuilderBuilt } from "../../fixtures/processes/embedded-app";
 
 describe("bootstrap: first `npm start` on the embedded devnet", function () {
   this.timeout(120_000);

@@ -13,7 +13,7 @@ import { UVerifyClient } from "@uverify/sdk";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { generateMnemonic, Wallet } from "../../shared/wallet";
 import { http, pollUntil, postJson } from "../../fixtures/mesh/helpers";
-import { startEmbeddedApp, type EmbeddedApp } from "../e2e/support/embedded-app";
+import { startEmbeddedApp, type EmbeddedApp } from "../../fixtures/processes/embedded-app";
 import { axeViolations, firstLoadBytes, launchChromium, screenshot } from "./support/browser";
 import { cip30SignTx, injectTestWallet } from "./support/cip30-test-wallet";
 

@@ -13,7 +13,7 @@ import { generateMnemonic, Wallet } from "../../../shared/wallet";
 import { http } from "../../../fixtures/mesh/helpers";
 import { doubleSpentInputs, IssuingWallet, verifiedTxIds } from "../../../fixtures/faults/issuing-wallet";
 import { natsServerAvailable } from "../../../fixtures/processes/nats-server";
-import { DistributedSystem } from "./support/distributed-system";
+import { DistributedSystem } from "../../../fixtures/faults/distributed-system";
 
 const WALLETS = 5;
 /** one process per service under test; the rest of the read side shares one */

@@ -9,7 +9,7 @@ import { generateMnemonic, Wallet } from "../../../shared/wallet";
 import { percentile } from "../../../bench/percentile";
 import { doubleSpentInputs, IssuingWallet, verifiedTxIds } from "../../../fixtures/faults/issuing-wallet";
 import { natsServerAvailable } from "../../../fixtures/processes/nats-server";
-import { DistributedSystem } from "./support/distributed-system";
+import { DistributedSystem } from "../../../fixtures/faults/distributed-system";
 
 const WALLETS = 20;
 const CERTIFICATES = 10;

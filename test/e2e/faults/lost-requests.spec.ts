@@ -11,7 +11,7 @@ import { ServiceBroker } from "moleculer";
 import { createBrokerOptions } from "../../../moleculer.config";
 import { testConfig } from "../../../fixtures/mesh/helpers";
 import { natsServerAvailable } from "../../../fixtures/processes/nats-server";
-import { freePort, startNats, type Child } from "./support/distributed-system";
+import { freePort, startNats, type Child } from "../../../fixtures/faults/distributed-system";
 
 describe("fault campaign: requests lost with a restarted node or NATS connection are retried, not left to time out", function () {
   this.timeout(40_000);
