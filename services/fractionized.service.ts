@@ -8,7 +8,7 @@ import type { Context, ServiceSchema } from "moleculer";
 import { createChainClient, type ChainClient } from "../shared/chain";
 import { networkIdOfNetwork } from "../shared/config/network";
 import { notFound, stillStarting } from "../shared/domain/errors";
-import { utxoKey, type OgmiosUtxo } from "../shared/csl/utxo";
+import { chainRebuildPorts } from "../shared/sorted-list";
 import {
   FractionizedBuildLog,
   FractionizedScripts,
@@ -42,12 +42,11 @@ export default function createFractionizedService(deps: ServiceDeps): ServiceSch
     const env = locals.env;
     const log = locals.log;
     if (!env || !log || locals.checking) return;
-    const chain = env.issuance.chain;
-    locals.checking = rebuildBeaten(env, log, {
-      unspent: async (refs) => new Set(((await chain.utxosByOutputReferences(refs)) as OgmiosUtxo[]).map(utxoKey)),
-      confirmed: async (id) => (await broker.call<TransactionRecord | null, { id: string }>("indexer.transaction", { id })) !== null,
-      inMempool: async (id) => (await chain.inMempoolAmong([id])).has(id),
-    })
+    const ports = chainRebuildPorts(
+      env.issuance.chain,
+      async (id) => (await broker.call<TransactionRecord | null, { id: string }>("indexer.transaction", { id })) !== null,
+    );
+    locals.checking = rebuildBeaten(env, log, ports)
       .catch((err: unknown) =>
         logger.warn("Rebuilding beaten fractionized builds failed", { error: err instanceof Error ? err.message : String(err) }),
       )

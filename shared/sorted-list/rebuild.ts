@@ -6,6 +6,7 @@
  * `chain.block` handler); either way the replacement is kept under the old transaction id.
  */
 import type { OutRef } from "../domain/out-ref";
+import { utxoKey, type OgmiosUtxo } from "../csl/utxo";
 import type { ListBuildLog } from "./build-log";
 
 /** What a list extension's build handler answers (never throws). */
@@ -99,12 +100,7 @@ export function chainRebuildPorts(
   indexed: (txId: string) => Promise<boolean>,
 ): RebuildPorts {
   return {
-    unspent: async (refs) =>
-      new Set(
-        ((await chain.utxosByOutputReferences(refs)) as { transaction: { id: string }; index: number | bigint }[]).map(
-          (u) => `${u.transaction.id}#${Number(u.index)}`,
-        ),
-      ),
+    unspent: async (refs) => new Set(((await chain.utxosByOutputReferences(refs)) as OgmiosUtxo[]).map(utxoKey)),
     confirmed: indexed,
     inMempool: async (id) => (await chain.inMempoolAmong([id])).has(id),
   };
