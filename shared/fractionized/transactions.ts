@@ -3,7 +3,6 @@
  * to the anchoring certificate transaction (Init, Insert) or to a plain payment (Claim). The list script is
  * attached to the transaction (each list has its own script: the init output reference is its parameter).
  */
-import type { PlutusScriptWitness } from "../csl/build-tx";
 import type { OgmiosUtxo } from "../csl/utxo";
 import {
   type FractionizedConfig,
@@ -17,9 +16,18 @@ import {
   encodeFractionizedRedeemer,
   fractionizedNodeTokenName,
 } from "../protocol";
-import { combine, keepingAda, listOutput, type ListParts } from "../sorted-list";
+import {
+  combine,
+  keepingAda,
+  listInitParts,
+  listInsertParts,
+  listOutput,
+  listScriptWitness,
+  type ListCodec,
+  type ListParts,
+  type ListPredecessor,
+} from "../sorted-list";
 
-const witness = (script: FractionizedScript): PlutusScriptWitness => ({ language: "plutus:v3", cbor: script.code });
 const redeemerHex = (r: FractionizedRedeemer): string => dataToCborHex(encodeFractionizedRedeemer(r));
 
 export interface NewNodeTerms {
@@ -40,53 +48,31 @@ function newNode(key: string, next: string | undefined, t: NewNodeTerms): Fracti
   };
 }
 
-export function initParts(
+const codec: ListCodec<FractionizedHead, FractionizedNode> = {
+  nodeTokenName: fractionizedNodeTokenName,
+  encodeHead: encodeFractionizedHead,
+  encodeNode: encodeFractionizedNode,
+  redeemer: (action, key) => redeemerHex({ action, key }),
+};
+
+export const initParts = (
   script: FractionizedScript,
   initUtxo: OgmiosUtxo,
   key: string,
   config: FractionizedConfig,
   t: NewNodeTerms,
-): ListParts {
-  const node = fractionizedNodeTokenName(key);
-  const redeemer = redeemerHex({ action: "Init", key });
-  return {
-    keyInputs: [initUtxo],
-    mints: [{ policy: witness(script), redeemer, assets: { [script.headTokenName]: 1n, [node]: 1n } }],
-    outputs: [
-      listOutput(script, script.headTokenName, encodeFractionizedHead({ next: key, config })),
-      listOutput(script, node, encodeFractionizedNode(newNode(key, undefined, t))),
-    ],
-    requiredSigners: [config.deployer],
-  };
-}
+): ListParts => listInitParts(codec, script, initUtxo, { next: key, config }, newNode(key, undefined, t), config.deployer);
 
-export type Predecessor =
-  | { readonly kind: "head"; readonly utxo: OgmiosUtxo; readonly datum: FractionizedHead }
-  | { readonly kind: "node"; readonly utxo: OgmiosUtxo; readonly datum: FractionizedNode; readonly head: OgmiosUtxo };
+export type Predecessor = ListPredecessor<FractionizedHead, FractionizedNode>;
 
-export function insertParts(
+export const insertParts = (
   script: FractionizedScript,
   pred: Predecessor,
   key: string,
   inserter: string,
   t: NewNodeTerms,
   coinsPerByte: bigint,
-): ListParts {
-  const node = fractionizedNodeTokenName(key);
-  const redeemer = redeemerHex({ action: "Insert", key });
-  const oldNext = pred.datum.next;
-  const relinked =
-    pred.kind === "head"
-      ? listOutput(script, script.headTokenName, encodeFractionizedHead({ ...pred.datum, next: key }))
-      : listOutput(script, fractionizedNodeTokenName(pred.datum.key), encodeFractionizedNode({ ...pred.datum, next: key }));
-  return {
-    scriptInputs: [{ utxo: pred.utxo, script: witness(script), redeemer }],
-    referenceInputs: pred.kind === "node" ? [pred.head] : [],
-    mints: [{ policy: witness(script), redeemer, assets: { [node]: 1n } }],
-    outputs: [keepingAda(relinked, pred.utxo, coinsPerByte), listOutput(script, node, encodeFractionizedNode(newNode(key, oldNext, t)))],
-    requiredSigners: [inserter],
-  };
-}
+): ListParts => listInsertParts(codec, script, pred, newNode(key, pred.datum.next, t), inserter, coinsPerByte);
 
 export function claimParts(
   script: FractionizedScript,
@@ -101,8 +87,8 @@ export function claimParts(
   const left = d.remainingAmount - amount;
   const recreated: FractionizedNode = { ...d, remainingAmount: left, status: left === 0n ? "TokensExhausted" : "TokensAvailable" };
   return {
-    scriptInputs: [{ utxo: node.utxo, script: witness(script), redeemer }],
-    mints: [{ policy: witness(script), redeemer, assets: { [d.assetName]: amount } }],
+    scriptInputs: [{ utxo: node.utxo, script: listScriptWitness(script), redeemer }],
+    mints: [{ policy: listScriptWitness(script), redeemer, assets: { [d.assetName]: amount } }],
     outputs: [
       keepingAda(listOutput(script, fractionizedNodeTokenName(d.key), encodeFractionizedNode(recreated)), node.utxo, coinsPerByte),
       // the claimed tokens in their own output: the validator wants one output holding exactly `amount`

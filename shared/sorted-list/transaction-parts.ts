@@ -3,10 +3,10 @@
  * (the anchoring certificate transaction, or a plain payment), list outputs, and re-created entries keeping
  * their ADA.
  */
-import type { MintSpec, ScriptInputSpec } from "../csl/build-tx";
+import type { MintSpec, PlutusScriptWitness, ScriptInputSpec } from "../csl/build-tx";
 import { outputFrom, type OutputSpec } from "../csl/outputs";
 import type { OgmiosUtxo } from "../csl/utxo";
-import { type Data, dataToCborHex } from "../protocol";
+import { type Data, dataToCborHex, type PolicyScript } from "../protocol";
 import type { BuildSpec } from "../issuance/evaluated-build";
 
 /** The parts a transition adds to a base transaction. */
@@ -56,5 +56,70 @@ export function combine(base: BuildSpec, parts: ListParts): BuildSpec {
     mints: [...(base.mints ?? []), ...parts.mints],
     outputs: [...parts.outputs, ...(base.outputs ?? [])],
     requiredSigners: [...new Set([...(base.requiredSigners ?? []), ...parts.requiredSigners])],
+  };
+}
+
+/** A list's script, attached to each transaction that runs it (every list has its own: the init out-ref is its parameter). */
+export type ListScript = PolicyScript & { readonly headTokenName: string };
+
+export const listScriptWitness = (script: ListScript): PlutusScriptWitness => ({ language: "plutus:v3", cbor: script.code });
+
+/** What Init and Insert need of one kind of list: its token names and datum and redeemer encodings. */
+export interface ListCodec<
+  Head extends { readonly next: string | undefined },
+  Node extends { readonly key: string; readonly next: string | undefined },
+> {
+  nodeTokenName(key: string): string;
+  encodeHead(head: Head): Data;
+  encodeNode(node: Node): Data;
+  /** CBOR hex of the Init or Insert redeemer for a key */
+  redeemer(action: "Init" | "Insert", key: string): string;
+}
+
+/** The entry an insert links from: the HEAD, or a node (then the HEAD rides along as a reference input). */
+export type ListPredecessor<Head, Node> =
+  | { readonly kind: "head"; readonly utxo: OgmiosUtxo; readonly datum: Head }
+  | { readonly kind: "node"; readonly utxo: OgmiosUtxo; readonly datum: Node; readonly head: OgmiosUtxo };
+
+/** Init: spend the one-shot output, mint the HEAD and the first node, the deployer signs. */
+export function listInitParts<
+  Head extends { readonly next: string | undefined },
+  Node extends { readonly key: string; readonly next: string | undefined },
+>(codec: ListCodec<Head, Node>, script: ListScript, initUtxo: OgmiosUtxo, head: Head, first: Node, deployer: string): ListParts {
+  const node = codec.nodeTokenName(first.key);
+  const redeemer = codec.redeemer("Init", first.key);
+  return {
+    keyInputs: [initUtxo],
+    mints: [{ policy: listScriptWitness(script), redeemer, assets: { [script.headTokenName]: 1n, [node]: 1n } }],
+    outputs: [listOutput(script, script.headTokenName, codec.encodeHead(head)), listOutput(script, node, codec.encodeNode(first))],
+    requiredSigners: [deployer],
+  };
+}
+
+/** Insert: re-create the predecessor pointing at the new key (keeping its ADA), mint the new node, the inserter signs. */
+export function listInsertParts<
+  Head extends { readonly next: string | undefined },
+  Node extends { readonly key: string; readonly next: string | undefined },
+>(
+  codec: ListCodec<Head, Node>,
+  script: ListScript,
+  pred: ListPredecessor<Head, Node>,
+  inserted: Node,
+  inserter: string,
+  coinsPerByte: bigint,
+): ListParts {
+  const key = inserted.key;
+  const node = codec.nodeTokenName(key);
+  const redeemer = codec.redeemer("Insert", key);
+  const relinked =
+    pred.kind === "head"
+      ? listOutput(script, script.headTokenName, codec.encodeHead({ ...pred.datum, next: key }))
+      : listOutput(script, codec.nodeTokenName(pred.datum.key), codec.encodeNode({ ...pred.datum, next: key }));
+  return {
+    scriptInputs: [{ utxo: pred.utxo, script: listScriptWitness(script), redeemer }],
+    referenceInputs: pred.kind === "node" ? [pred.head] : [],
+    mints: [{ policy: listScriptWitness(script), redeemer, assets: { [node]: 1n } }],
+    outputs: [keepingAda(relinked, pred.utxo, coinsPerByte), listOutput(script, node, codec.encodeNode(inserted))],
+    requiredSigners: [inserter],
   };
 }

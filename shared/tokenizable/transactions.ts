@@ -3,7 +3,6 @@
  * transaction (Init, Insert) or to a plain payment (Redeem). The list script is attached to the transaction (each
  * list has its own script: the init output reference is its parameter).
  */
-import type { PlutusScriptWitness } from "../csl/build-tx";
 import type { OutputSpec } from "../csl/outputs";
 import type { OgmiosUtxo } from "../csl/utxo";
 import {
@@ -22,9 +21,17 @@ import {
   redeemedTokens,
   tokenizableNodeTokenName,
 } from "../protocol";
-import { keepingAda, listOutput, type ListParts } from "../sorted-list";
+import {
+  keepingAda,
+  listInitParts,
+  listInsertParts,
+  listOutput,
+  listScriptWitness,
+  type ListCodec,
+  type ListParts,
+  type ListPredecessor,
+} from "../sorted-list";
 
-const witness = (script: TokenizableScript): PlutusScriptWitness => ({ language: "plutus:v3", cbor: script.code });
 const redeemerHex = (r: TokenizableRedeemer): string => dataToCborHex(encodeTokenizableRedeemer(r));
 
 export interface NewNodeTerms {
@@ -40,53 +47,31 @@ const newNode = (key: string, next: string | undefined, t: NewNodeTerms): Tokeni
   status: "Available",
 });
 
-export function initParts(
+const codec: ListCodec<TokenizableHead, TokenizableNode> = {
+  nodeTokenName: tokenizableNodeTokenName,
+  encodeHead: encodeTokenizableHead,
+  encodeNode: encodeTokenizableNode,
+  redeemer: (action, key) => redeemerHex({ action, key }),
+};
+
+export const initParts = (
   script: TokenizableScript,
   initUtxo: OgmiosUtxo,
   key: string,
   config: TokenizableConfig,
   t: NewNodeTerms,
-): ListParts {
-  const node = tokenizableNodeTokenName(key);
-  const redeemer = redeemerHex({ action: "Init", key });
-  return {
-    keyInputs: [initUtxo],
-    mints: [{ policy: witness(script), redeemer, assets: { [script.headTokenName]: 1n, [node]: 1n } }],
-    outputs: [
-      listOutput(script, script.headTokenName, encodeTokenizableHead({ next: key, config })),
-      listOutput(script, node, encodeTokenizableNode(newNode(key, undefined, t))),
-    ],
-    requiredSigners: [config.deployer],
-  };
-}
+): ListParts => listInitParts(codec, script, initUtxo, { next: key, config }, newNode(key, undefined, t), config.deployer);
 
-export type Predecessor =
-  | { readonly kind: "head"; readonly utxo: OgmiosUtxo; readonly datum: TokenizableHead }
-  | { readonly kind: "node"; readonly utxo: OgmiosUtxo; readonly datum: TokenizableNode; readonly head: OgmiosUtxo };
+export type Predecessor = ListPredecessor<TokenizableHead, TokenizableNode>;
 
-export function insertParts(
+export const insertParts = (
   script: TokenizableScript,
   pred: Predecessor,
   key: string,
   inserter: string,
   t: NewNodeTerms,
   coinsPerByte: bigint,
-): ListParts {
-  const node = tokenizableNodeTokenName(key);
-  const redeemer = redeemerHex({ action: "Insert", key });
-  const oldNext = pred.datum.next;
-  const relinked =
-    pred.kind === "head"
-      ? listOutput(script, script.headTokenName, encodeTokenizableHead({ ...pred.datum, next: key }))
-      : listOutput(script, tokenizableNodeTokenName(pred.datum.key), encodeTokenizableNode({ ...pred.datum, next: key }));
-  return {
-    scriptInputs: [{ utxo: pred.utxo, script: witness(script), redeemer }],
-    referenceInputs: pred.kind === "node" ? [pred.head] : [],
-    mints: [{ policy: witness(script), redeemer, assets: { [node]: 1n } }],
-    outputs: [keepingAda(relinked, pred.utxo, coinsPerByte), listOutput(script, node, encodeTokenizableNode(newNode(key, oldNext, t)))],
-    requiredSigners: [inserter],
-  };
-}
+): ListParts => listInsertParts(codec, script, pred, newNode(key, pred.datum.next, t), inserter, coinsPerByte);
 
 /**
  * Redeem: the node re-created as Redeemed; the plain token (or the CIP-68 user token) to the owner's address,
@@ -121,11 +106,11 @@ export function redeemParts(
     });
   }
   return {
-    scriptInputs: [{ utxo: node.utxo, script: witness(script), redeemer }],
+    scriptInputs: [{ utxo: node.utxo, script: listScriptWitness(script), redeemer }],
     referenceInputs: [head.utxo],
     mints: [
       {
-        policy: witness(script),
+        policy: listScriptWitness(script),
         redeemer,
         assets: tokens.mode === "plain" ? { [tokens.token]: 1n } : { [tokens.user]: 1n, [tokens.reference]: 1n },
       },
