@@ -11,7 +11,7 @@ import {
   RECENT_MAX_AGE_S,
   ROLLBACK_HORIZON_BLOCKS,
 } from "../../../shared/mesh/read-caching";
-import { ValidatorCache, type ValidatorSource } from "../../../shared/mesh/validator-cache";
+import { ANSWER_ENTRY_OVERHEAD_BYTES, ValidatorCache, type ValidatorSource } from "../../../shared/mesh/validator-cache";
 import { MERKLE_SCHEME } from "../../../shared/merkle/merkle-tree";
 
 const H1 = "aa".repeat(32);
@@ -179,12 +179,53 @@ describe("gateway validator memory", () => {
 
   it("stays within its bounds by forgetting", async () => {
     const log = new Log();
-    const cache = new ValidatorCache(log, { maxHashes: 2, maxChanges: 10 });
+    const cache = new ValidatorCache(log, { maxHashes: 2, maxChanges: 10, maxBodyBytes: 0 });
     await cache.catchUp();
     cache.remember("01", "list", v('"1"'), 0);
     cache.remember("02", "list", v('"2"'), 0);
     cache.remember("03", "list", v('"3"'), 0);
     expect(cache.find("01", "list")).to.equal(undefined);
     expect(cache.find("03", "list")?.etag).to.equal('"3"');
+  });
+
+  it("keeps whole answers within its byte budget, least recently used out first, and counts hits and misses", async () => {
+    const log = new Log();
+    const body = (n: number) => Buffer.alloc(n, 0x61);
+    const entry = (n: number) => n + ANSWER_ENTRY_OVERHEAD_BYTES;
+    const cache = new ValidatorCache(log, { maxHashes: 100, maxChanges: 100, maxBodyBytes: entry(100) * 2 });
+    await cache.catchUp();
+    cache.remember("01", "list", { ...v('"1"'), body: body(100) }, 0);
+    cache.remember("02", "list", { ...v('"2"'), body: body(100) }, 0);
+    expect(cache.findAnswer("01", "list")?.body.length).to.equal(100); // 01 is now the most recently used
+    cache.remember("03", "list", { ...v('"3"'), body: body(100) }, 0);
+    expect(cache.find("02", "list"), "least recently used").to.equal(undefined);
+    expect(cache.findAnswer("01", "list")?.etag).to.equal('"1"');
+    expect(cache.findAnswer("03", "list")?.etag).to.equal('"3"');
+    expect(cache.findAnswer("02", "list")).to.equal(undefined);
+    expect(cache.stats()).to.deep.equal({ hits: 3, misses: 1, hashes: 2, bodyBytes: entry(100) * 2, maxBodyBytes: entry(100) * 2 });
+    // A body larger than the whole budget: the validator is kept, the body is not.
+    cache.remember("04", "list", { ...v('"4"'), body: body(entry(100) * 3) }, 0);
+    expect(cache.find("04", "list")?.etag).to.equal('"4"');
+    expect(cache.findAnswer("04", "list")).to.equal(undefined);
+    expect(cache.stats().bodyBytes).to.be.at.most(entry(100) * 2);
+  });
+
+  it("forgets a whole answer, and its bytes, at the next certificate of its hash and at a rollback", async () => {
+    const log = new Log();
+    const cache = new ValidatorCache(log, { maxHashes: 100, maxChanges: 100, maxBodyBytes: 1_000_000 });
+    await cache.catchUp();
+    cache.remember(H1, "list", { ...v('"a"'), body: Buffer.from("[1]") }, 0);
+    cache.remember(H1, `tx:${"ab".repeat(32)}`, { ...v('"t"'), body: Buffer.from("{}") }, 0);
+    cache.remember(H2, "list", { ...v('"b"'), body: Buffer.from("[2]") }, 0);
+    log.certificate(H1, 1);
+    await cache.catchUp();
+    expect(cache.findAnswer(H1, "list")).to.equal(undefined);
+    expect(cache.findAnswer(H1, `tx:${"ab".repeat(32)}`)).to.equal(undefined);
+    expect(cache.findAnswer(H2, "list")?.body.toString()).to.equal("[2]");
+    expect(cache.stats().bodyBytes).to.equal(3 + ANSWER_ENTRY_OVERHEAD_BYTES);
+    log.rollback(0);
+    await cache.catchUp();
+    expect(cache.findAnswer(H2, "list")).to.equal(undefined);
+    expect(cache.stats()).to.include({ hashes: 0, bodyBytes: 0 });
   });
 });
