@@ -187,7 +187,7 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     name: "VERIFY_CACHE_MB",
     default: "128",
     meaning:
-      "Memory the gateway may give to whole `GET /verify` answers it serves without the verifier (≈ 1.2 KB per one-certificate answer, least recently used out first; an answer is forgotten when its hash is anchored again or the chain rolls back); 0 = validators for 304 answers only.",
+      "Memory the gateway may give to whole `GET /verify` answers it serves without the verifier (≈ 1.2 KB per one-certificate answer, the oldest unused out first; an answer is forgotten when its hash is anchored again or the chain rolls back); 0 = validators for 304 answers only.",
   },
   {
     name: "TRUST_PROXY",

@@ -14,7 +14,7 @@
  * it answers 200, so read-your-writes holds).
  *
  * Memory is bounded: at most `maxHashes` remembered hashes and `maxBodyBytes` of answers (counted with a fixed
- * per-entry overhead; least recently used out first), and `maxChanges` tracked changes; past that it forgets
+ * per-entry overhead; oldest out first, with a second chance for those answered from since), and `maxChanges` tracked changes; past that it forgets
  * everything and starts over from the current sequence.
  */
 import type { FactRecord } from "../indexer/fact-log";
@@ -65,6 +65,8 @@ interface HashEntry {
   byTransaction?: Map<string, RememberedValidator>;
   /** Body bytes of this entry, overhead included. */
   bytes: number;
+  /** Answered from since it last came up for eviction (second chance: kept, moved to the back). */
+  used: boolean;
 }
 
 const LIST_KEY = "list";
@@ -85,7 +87,7 @@ export class ValidatorCache {
   private floor = Number.POSITIVE_INFINITY;
   /** Data hash → sequence number of its newest certificate fact since `floor`. */
   private readonly changedAt = new Map<string, number>();
-  /** Data hash → its remembered answers; iteration order is least recently used first. */
+  /** Data hash → its remembered answers, oldest (or longest unused) first. */
   private readonly entries = new Map<string, HashEntry>();
   private bodyBytes = 0;
   private hits = 0;
@@ -112,8 +114,8 @@ export class ValidatorCache {
   }
 
   /**
-   * The whole answer remembered for a route of a data hash, counted as a hit or a miss; a hit makes the hash the
-   * most recently used.
+   * The whole answer remembered for a route of a data hash, counted as a hit or a miss; a hit marks the hash used
+   * (moving it in the map on every hit made the map rehash and cost more than the rest of the answer).
    */
   findAnswer(dataHash: string, routeKey: string): (RememberedValidator & { body: Buffer }) | undefined {
     const entry = this.entries.get(dataHash);
@@ -123,8 +125,7 @@ export class ValidatorCache {
       return undefined;
     }
     this.hits += 1;
-    this.entries.delete(dataHash);
-    this.entries.set(dataHash, entry!);
+    entry!.used = true;
     return found as RememberedValidator & { body: Buffer };
   }
 
@@ -152,7 +153,7 @@ export class ValidatorCache {
     if (entry) {
       this.entries.delete(dataHash);
     } else {
-      entry = { bytes: 0 };
+      entry = { bytes: 0, used: false };
     }
     const previous = routeKey === LIST_KEY ? entry.list : entry.byTransaction?.get(routeKey);
     if (previous) this.resize(entry, -bytesOf(previous));
@@ -160,9 +161,18 @@ export class ValidatorCache {
     else (entry.byTransaction ??= new Map()).set(routeKey, kept);
     this.resize(entry, bytesOf(kept));
     this.entries.set(dataHash, entry);
-    // Least recently used out first (the entry just written last of all, should it alone be over the budget).
+    // Oldest out first, unless answered from since (second chance: moved to the back, unmarked); the entry just
+    // written goes last of all, should it alone be over the budget.
     while (this.entries.size > this.limits.maxHashes || this.bodyBytes > this.limits.maxBodyBytes) {
-      this.drop(this.entries.keys().next().value!);
+      const oldest = this.entries.keys().next().value!;
+      const candidate = this.entries.get(oldest)!;
+      if (candidate.used && oldest !== dataHash) {
+        candidate.used = false;
+        this.entries.delete(oldest);
+        this.entries.set(oldest, candidate);
+        continue;
+      }
+      this.drop(oldest);
     }
   }
 

@@ -188,7 +188,7 @@ describe("gateway validator memory", () => {
     expect(cache.find("03", "list")?.etag).to.equal('"3"');
   });
 
-  it("keeps whole answers within its byte budget, least recently used out first, and counts hits and misses", async () => {
+  it("keeps whole answers within its byte budget, the oldest unused out first, and counts hits and misses", async () => {
     const log = new Log();
     const body = (n: number) => Buffer.alloc(n, 0x61);
     const entry = (n: number) => n + ANSWER_ENTRY_OVERHEAD_BYTES;
@@ -198,7 +198,7 @@ describe("gateway validator memory", () => {
     cache.remember("02", "list", { ...v('"2"'), body: body(100) }, 0);
     expect(cache.findAnswer("01", "list")?.body.length).to.equal(100); // 01 is now the most recently used
     cache.remember("03", "list", { ...v('"3"'), body: body(100) }, 0);
-    expect(cache.find("02", "list"), "least recently used").to.equal(undefined);
+    expect(cache.find("02", "list"), "the oldest unused").to.equal(undefined);
     expect(cache.findAnswer("01", "list")?.etag).to.equal('"1"');
     expect(cache.findAnswer("03", "list")?.etag).to.equal('"3"');
     expect(cache.findAnswer("02", "list")).to.equal(undefined);
