@@ -265,6 +265,32 @@ function createMethodSemantics(corsEnabled: boolean) {
   };
 }
 
+const VERIFY_PREFIX = `${API_PREFIX}/verify/`;
+const HEX_SEGMENT = /^[0-9A-Fa-f]+$/;
+type ResolvedAlias = ReturnType<GatewayThis["resolveAlias"]>;
+/** Per gateway: the alias every one-segment hex path under /verify/ resolves to, or false when that is not certain. */
+const hexVerifyAliasOf = new WeakMap<object, ResolvedAlias>();
+
+/**
+ * The router's alias for a `/verify/…` path, without its walk through every alias for the most common shape: one
+ * segment of hex digits can only resolve to `/verify/{hash}` when that is the table's only route of one segment
+ * under `/verify/` and no route starts with a parameter (checked once per gateway; otherwise the router decides).
+ */
+function resolveVerifyPath(service: Pick<GatewayThis, "aliases" | "resolveAlias">, url: string): ResolvedAlias {
+  const rest = url.slice(VERIFY_PREFIX.length);
+  if (!HEX_SEGMENT.test(rest)) return service.resolveAlias(url, "GET");
+  let hexAlias = hexVerifyAliasOf.get(service);
+  if (hexAlias === undefined) {
+    const paths = service.aliases.map((a) => a.routeSpec?.path);
+    const oneSegment = paths.filter((p) => p === undefined || p.startsWith("/{") || /^\/verify\/[^/]+$/.test(p));
+    const probe = service.resolveAlias(`${VERIFY_PREFIX}00`, "GET");
+    const certain = oneSegment.every((p) => p === "/verify/{hash}") && probe !== false && probe.alias.routeSpec?.path === "/verify/{hash}";
+    hexAlias = certain ? probe : false;
+    hexVerifyAliasOf.set(service, hexAlias);
+  }
+  return hexAlias === false ? service.resolveAlias(url, "GET") : { alias: hexAlias.alias, params: { hash: rest } };
+}
+
 /** The request id moleculer-web would answer with: the caller's `X-Request-ID` or `X-Correlation-ID`, else a new one. */
 function requestIdOf(req: IncomingMessage): string {
   const given = req.headers["x-correlation-id"] ?? req.headers["x-request-id"];
@@ -283,7 +309,7 @@ const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
  * @returns whether the request was answered
  */
 export function answerFromMemory(
-  service: Pick<GatewayThis, "resolveAlias" | "writeCorsHeaders">,
+  service: Pick<GatewayThis, "aliases" | "resolveAlias" | "writeCorsHeaders">,
   validators: ValidatorCache,
   req: IncomingMessage,
   res: ServerResponse,
@@ -291,7 +317,7 @@ export function answerFromMemory(
   if ((req.method !== "GET" && req.method !== "HEAD") || !validators.started) return false;
   const url = req.url ?? "";
   if (!url.startsWith(`${API_PREFIX}/verify/`) || url.includes("?") || url.includes("%") || url.endsWith("/")) return false;
-  const found = service.resolveAlias(url, "GET");
+  const found = resolveVerifyPath(service, url);
   if (found === false) return false;
   const kind = found.alias.routeSpec?.cache;
   const key = validatorKeyOf(kind, found.params);
