@@ -385,14 +385,18 @@ function afterCall(validators: ValidatorCache | undefined) {
     const newestHeight = newestHeightOf(data);
     if (etag === undefined || newestHeight === undefined) return data;
     res.setHeader("Cache-Control", certificateCacheControl(kind, newestHeight, validators?.tipHeight));
+    const key = validatorKeyOf(kind, greq.$params);
+    const notModified = ifNoneMatchNames(condition, etag);
+    if (notModified) ctx.meta.$statusCode = 304;
+    if (!validators || !key || ctx.meta.$factSeq === undefined) return data;
+    if (!validators.keepsAnswers || notModified) {
+      validators.remember(key.dataHash, key.routeKey, { etag, newestHeight }, ctx.meta.$factSeq);
+      return data;
+    }
     // The JSON text is made once: sent now, and remembered for the next GET of the same answer.
     const body = answerBody(data);
     ctx.meta.$responseType = JSON_CONTENT_TYPE;
-    const key = validatorKeyOf(kind, greq.$params);
-    if (validators && key && ctx.meta.$factSeq !== undefined) {
-      validators.remember(key.dataHash, key.routeKey, { etag, newestHeight, body }, ctx.meta.$factSeq);
-    }
-    if (ifNoneMatchNames(condition, etag)) ctx.meta.$statusCode = 304;
+    validators.remember(key.dataHash, key.routeKey, { etag, newestHeight, body }, ctx.meta.$factSeq);
     return body;
   };
 }

@@ -129,6 +129,11 @@ export class ValidatorCache {
     return found as RememberedValidator & { body: Buffer };
   }
 
+  /** Whether answer bodies are kept at all (a budget above 0). */
+  get keepsAnswers(): boolean {
+    return this.limits.maxBodyBytes > 0;
+  }
+
   stats(): AnswerCacheStats {
     return {
       hits: this.hits,
