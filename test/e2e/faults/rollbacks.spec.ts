@@ -41,6 +41,7 @@ const PROJECTIONS = [
   "stats_certificates",
   "stats_fee_transactions",
   "stats_totals",
+  "stats_goods_batches",
   "lookup_scripts",
   "lookup_datums",
   "lookup_outputs",
