@@ -227,7 +227,15 @@ export const RESPONSE_SCHEMAS = {
   MintConnectedGoodsResponse: {
     allOf: [
       buildTransactionResponse,
-      object({ batch_id: { type: "string", pattern: HASH_32 }, batchId: { type: "string", pattern: HASH_32 }, items: integer }),
+      object(
+        {
+          batch_id: { type: "string", pattern: HASH_32 },
+          batchId: { type: "string", pattern: HASH_32 },
+          items: integer,
+          token_name: string,
+        },
+        ["batch_id", "batchId", "items"],
+      ),
     ],
   },
   SocialHub: object({
