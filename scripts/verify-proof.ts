@@ -4,7 +4,7 @@
 // that the transaction has the proof's id and anchors the proof's root, tree id and size. With --ogmios, also that
 // the chain behind that Ogmios endpoint holds the proof's block, with the transaction in it.
 // Prints one JSON line per proof ({ leaf, root, valid, checked, confirmations?, reason? }); exit code 0 when every
-// proof holds, 1 when one does not, 2 for an unreadable file or bad arguments.
+// proof holds, 1 when one does not, 2 for an unreadable file, bad arguments or a chain that could not be asked.
 import { readFileSync } from "node:fs";
 import { createChainClient } from "../shared/chain";
 import { checkAnchorOnChain, checkAnchorTransaction, checkInclusionProof } from "../shared/merkle";
@@ -18,6 +18,8 @@ export interface ProofReport {
   /** blocks on the chain from the anchoring block to the tip (with --ogmios) */
   confirmations?: number;
   reason?: string;
+  /** with --ogmios: the chain could not be asked (unreachable, or no answer in time) */
+  chainUnreachable?: true;
 }
 
 /** The proofs in a file's text. @throws Error when the text is not JSON or holds no proof */
@@ -72,7 +74,7 @@ export async function checkProofsAgainstChain(proofs: unknown[], ogmiosUrl: stri
       reports.push(
         onChain.valid
           ? { ...report, checked: [...report.checked, "chain"], confirmations: onChain.confirmations }
-          : { ...report, valid: false, reason: onChain.reason },
+          : { ...report, valid: false, reason: onChain.reason, ...(onChain.unreachable ? { chainUnreachable: true as const } : {}) },
       );
     }
     return reports;
@@ -114,7 +116,7 @@ async function main(): Promise<void> {
   }
   const reports = args.ogmios !== undefined ? await checkProofsAgainstChain(proofs, args.ogmios) : proofs.map(checkProofOffline);
   const text = reports.map((r) => `${JSON.stringify(r)}\n`).join("");
-  finish(process.stdout, text, reports.every((r) => r.valid) ? 0 : 1);
+  finish(process.stdout, text, reports.some((r) => r.chainUnreachable) ? 2 : reports.every((r) => r.valid) ? 0 : 1);
 }
 
 if (require.main === module) {

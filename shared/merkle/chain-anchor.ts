@@ -8,11 +8,11 @@
  */
 import type { Block, Origin, Point, Tip } from "../chain/types";
 import type { ChainClient } from "../chain/chain-client";
-import type { ProofCheck } from "./inclusion-proof";
 
 const HASH_HEX = /^[0-9a-f]{64}$/;
 
-export type ChainAnchorCheck = (ProofCheck & { valid: true; confirmations: number }) | { valid: false; reason: string };
+/** `unreachable`: the chain could not be asked, so nothing was learned about the proof. */
+export type ChainAnchorCheck = { valid: true; confirmations: number } | { valid: false; reason: string; unreachable?: true };
 
 type Outcome = { block: Block; tip: Tip | Origin } | { none: true };
 
@@ -64,7 +64,8 @@ export async function checkAnchorOnChain(
     );
     const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), timeoutMs)));
     const got = await Promise.race([outcome, timeout, sub.done.then(() => "timeout" as const)]);
-    if (got === "timeout") return { valid: false, reason: `the chain sent no block after previousBlock within ${timeoutMs} ms` };
+    if (got === "timeout")
+      return { valid: false, reason: `the chain sent no block after previousBlock within ${timeoutMs} ms`, unreachable: true };
     if ("none" in got) return { valid: false, reason: "the chain has no block after previousBlock: the anchoring block is not on it" };
     const b = got.block as Block & { slot?: number; height?: number; transactions?: { id: string }[] };
     if (b.id !== blockHash)
@@ -80,12 +81,9 @@ export async function checkAnchorOnChain(
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const notFound = (err as { type?: string }).type === "INTERSECTION_NOT_FOUND";
-    return {
-      valid: false,
-      reason: notFound
-        ? "the chain does not hold previousBlock: the anchoring block is not on it"
-        : `the chain could not be asked: ${message}`,
-    };
+    return notFound
+      ? { valid: false, reason: "the chain does not hold previousBlock: the anchoring block is not on it" }
+      : { valid: false, reason: `the chain could not be asked: ${message}`, unreachable: true };
   } finally {
     clearTimeout(timer);
     await sub?.close().catch(() => undefined);

@@ -183,6 +183,11 @@ describe("merkle batch proofs carry their anchoring transaction, checked offline
 
     const bad = await verifyProofCli([a.proof], ["--ogmios", "http://x"]);
     expect(bad.status).to.equal(2);
+    // A chain that cannot be asked proves nothing either way: exit 2, not 1.
+    const unreachable = await verifyProofCli([a.proof], ["--ogmios", "ws://127.0.0.1:1"]);
+    expect(unreachable.status, JSON.stringify(unreachable.lines)).to.equal(2);
+    expect(unreachable.lines[0]).to.include({ valid: false, chainUnreachable: true });
+    expect(unreachable.lines[0]!["reason"]).to.match(/^the chain could not be asked/);
   });
 
   it("with --ogmios, a proof whose anchoring block was rolled back fails, while it still checks offline", async () => {
