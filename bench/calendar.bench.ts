@@ -3,8 +3,10 @@
  * - intake: CALENDAR_BENCH_HASHES hashes (default 100,000) through `POST /batch/submit` in requests of 5,000, four
  *   at a time, in hashes per second; beside two ceilings measured in the same run with the same request bodies:
  *   plain HTTP (a bare node:http server that parses each JSON body and answers a JSON of receipts of the same
- *   shape), and the same request documents (one per request, the hashes packed) inserted straight into a store;
- * - the round: the last request brings the pending count to BATCH_MAX_LEAVES (= the hash count), which starts a
+ *   shape), and the same request documents (one per request, the hashes packed) inserted straight into a store.
+ *   Both HTTP sides first take WARM_UP untimed requests, then alternate in rounds of ROUND_REQUESTS requests, so both
+ *   see the same load on a shared machine;
+ * - the round: the last request brings the pending count to BATCH_MAX_LEAVES (= every hash sent), which starts a
  *   round at once: tree, storage, the service wallet's transaction; timed until every receipt says `submitted`.
  */
 import { randomBytes } from "node:crypto";
@@ -21,8 +23,15 @@ import type { Ratio } from "./run";
 
 const PER_REQUEST = 5_000;
 const CONCURRENCY = 4;
+/** Requests sent (and not timed) before each timed intake, so both sides run warm. */
+const WARM_UP = 4;
+/** Requests per alternating round (plain HTTP, then the calendar). */
+const ROUND_REQUESTS = 4;
 const ms = (t0: number) => Math.round(performance.now() - t0);
 const perSecond = (n: number, took: number) => Math.round((n / Math.max(took, 1)) * 1000);
+
+const warmUpRequests = () =>
+  Array.from({ length: WARM_UP }, () => Array.from({ length: PER_REQUEST }, () => randomBytes(32).toString("hex")));
 
 /** POSTs every request body to `url`, CONCURRENCY at a time: the time taken and each answer's first receipt id. */
 async function sendAll(url: string, requests: readonly string[][]): Promise<{ ms: number; receipts: string[] }> {
@@ -49,7 +58,7 @@ async function bodyOf(req: IncomingMessage): Promise<string> {
 }
 
 /** Ceiling: a bare node:http server that parses each JSON body and answers receipts of the same shape. */
-async function plainHttpMs(requests: readonly string[][]): Promise<number> {
+async function startPlainHttp(): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     void bodyOf(req).then((text) => {
       const { hashes } = JSON.parse(text) as { hashes: string[] };
@@ -60,12 +69,8 @@ async function plainHttpMs(requests: readonly string[][]): Promise<number> {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  try {
-    const { port } = server.address() as AddressInfo;
-    return (await sendAll(`http://127.0.0.1:${port}/`, requests)).ms;
-  } finally {
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-  }
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** Ceiling: the request documents (one per request, hashes packed) inserted straight into an in-memory store. */
@@ -98,14 +103,14 @@ export default async function (): Promise<Record<string, unknown>> {
     Array.from({ length: Math.min(PER_REQUEST, n - i * PER_REQUEST) }, () => randomBytes(32).toString("hex")),
   );
   const storeMs = await storeInsertMs(requests);
-  const httpMs = await plainHttpMs(requests);
+  const plain = await startPlainHttp();
 
   const mnemonic = generateMnemonic();
   const serviceWallet = Wallet.fromMnemonic(mnemonic, { networkId: 0 });
   const w = await IssuanceWorld.create(ISSUANCE_SERVICES, {
     SERVICE_MNEMONIC: mnemonic,
     BATCH_INTERVAL_MS: "3600000",
-    BATCH_MAX_LEAVES: String(n),
+    BATCH_MAX_LEAVES: String(n + WARM_UP * PER_REQUEST),
     BATCH_SUBMIT_MAX_HASHES: String(PER_REQUEST),
     // the intake is the figure here, not the gateway's per-client POST limit (20 a minute by default)
     RATE_LIMIT_POST_PER_MINUTE: "100000",
@@ -123,12 +128,25 @@ export default async function (): Promise<Record<string, unknown>> {
     );
     await w.ensureCollateral(serviceWallet);
 
-    const sent = await sendAll(`${w.mesh.api}/batch/submit`, requests);
+    // Alternating rounds of ROUND_REQUESTS requests, plain HTTP then the calendar, so both see the same machine load.
+    const warm = await sendAll(`${w.mesh.api}/batch/submit`, warmUpRequests());
+    await sendAll(plain.url, warmUpRequests());
+    const sent = { ms: 0, receipts: [] as string[] };
+    let httpMs = 0;
+    for (let r = 0; r < requests.length; r += ROUND_REQUESTS) {
+      const round = requests.slice(r, r + ROUND_REQUESTS);
+      httpMs += (await sendAll(plain.url, round)).ms;
+      const mesh = await sendAll(`${w.mesh.api}/batch/submit`, round);
+      sent.ms += mesh.ms;
+      sent.receipts.push(...mesh.receipts);
+    }
     const lastRequestAt = performance.now();
     await pollUntil(
       async () => {
         const all = await Promise.all(
-          sent.receipts.map(async (id) => ((await http(`${w.mesh.api}/batch/receipt/${id}`)).json as CalendarReceipt).status),
+          [...warm.receipts, ...sent.receipts].map(
+            async (id) => ((await http(`${w.mesh.api}/batch/receipt/${id}`)).json as CalendarReceipt).status,
+          ),
         );
         return all.every((s) => s === "submitted") ? true : undefined;
       },
@@ -164,6 +182,7 @@ export default async function (): Promise<Record<string, unknown>> {
       peakRssMb: Math.round((process.resourceUsage().maxRSS * 1024) / 1024 / 1024),
     };
   } finally {
+    await plain.close();
     await w.close();
   }
 }

@@ -106,6 +106,8 @@ export type RoundOutcome =
   | { kind: "failed"; message: string };
 
 const HASH_HEX = /^[0-9a-fA-F]{64}$/;
+const HEX_RUN = /^[0-9a-fA-F]*$/;
+const LOWER_HEX_RUN = /^[0-9a-f]*$/;
 const LEASE_KEY = "merkle-calendar";
 /** A round's transaction on chain this long (chain clock) is beyond rollbacks: Cardano's k blocks take about 12 h. */
 export const SETTLE_MS = 12 * 3600_000;
@@ -149,6 +151,12 @@ export function parseCalendarHashes(raw: unknown, maxHashes: number): string[] {
   if (raw.length === 0) badRequest("hashes is empty: send at least one 32-byte hash");
   if (raw.length > maxHashes)
     badRequest(`One request takes at most ${maxHashes} hashes (got ${raw.length}); send the rest in further requests.`, { maxHashes });
+  // Fast path: every element a 64-character string, and all of them hex in one scan of their concatenation.
+  if (raw.every((h: unknown) => typeof h === "string" && h.length === 64)) {
+    const joined = (raw as string[]).join("");
+    if (LOWER_HEX_RUN.test(joined)) return raw as string[];
+    if (HEX_RUN.test(joined)) return (raw as string[]).map((h) => h.toLowerCase());
+  }
   return raw.map((h: unknown, i) => {
     if (typeof h !== "string" || !HASH_HEX.test(h))
       badRequest(`hashes[${i}] must be a 32-byte hash as 64 hex digits`, { field: `hashes[${i}]` });
