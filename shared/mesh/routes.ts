@@ -295,7 +295,7 @@ export const ROUTES = [
     tag: "verify",
     summary: "Inclusion proof of a hash anchored inside a Merkle batch, checkable offline",
     response:
-      "array of proofs (one per anchored batch holding the hash): scheme, leaf, leafIndex, treeSize, path, root, treeId and the anchoring transaction",
+      "array of proofs (one per anchored batch holding the hash): scheme, leaf, leafIndex, treeSize, path, root, treeId, the anchoring transaction's id and signed CBOR (transactionCbor), its block (blockHash, blockNumber, slot) and the point of the block before it (previousBlock)",
     statuses: { 404: "no anchored batch holds this hash (or its anchoring transaction is not on chain)" },
     pathPatterns: { hash: TX_HASH },
     responseSchema: "BatchProofs",
