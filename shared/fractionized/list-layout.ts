@@ -14,7 +14,8 @@ import {
   deriveFractionizedScript,
   loadBlueprint,
 } from "../protocol";
-import type { EntryLinks, SortedListLayout } from "../sorted-list";
+import type { SortedListLayout } from "../sorted-list";
+import { fractionizedLinks } from "./list-state";
 
 /** Scripts derived per init output reference; applying the parameter costs a few milliseconds each. */
 export class FractionizedScripts {
@@ -35,16 +36,6 @@ export class FractionizedScripts {
       this.cache.set(k, s);
     }
     return s;
-  }
-}
-
-/** The links of a fractionized datum, or undefined when the datum is not one. */
-export function fractionizedLinks(datumCbor: string): EntryLinks | undefined {
-  try {
-    const d = decodeFractionizedDatum(dataFromCborHex(datumCbor));
-    return d.kind === "head" ? { kind: "head", next: d.next } : { kind: "node", key: d.key, next: d.next };
-  } catch {
-    return undefined;
   }
 }
 

@@ -7,3 +7,8 @@ export * from "./list-source";
 export * from "./transaction-parts";
 export * from "./build-log";
 export * from "./rebuild";
+export * from "./extension-errors";
+export * from "./request-fields";
+export * from "./extension-status";
+export * from "./extension-list";
+export * from "./extension-build";

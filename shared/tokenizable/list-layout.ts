@@ -16,7 +16,8 @@ import {
   deriveTokenizableScript,
   loadBlueprint,
 } from "../protocol";
-import type { EntryLinks, SortedListLayout } from "../sorted-list";
+import type { SortedListLayout } from "../sorted-list";
+import { tokenizableLinks } from "./list-state";
 
 /** Scripts derived per init output reference (applying the parameter costs a few milliseconds each). */
 export class TokenizableScripts {
@@ -41,16 +42,6 @@ export class TokenizableScripts {
       this.cache.set(k, s);
     }
     return s;
-  }
-}
-
-/** The links of a tokenizable datum, or undefined when the datum is not one. */
-export function tokenizableLinks(datumCbor: string): EntryLinks | undefined {
-  try {
-    const d = decodeTokenizableDatum(dataFromCborHex(datumCbor));
-    return d.kind === "head" ? { kind: "head", next: d.next } : { kind: "node", key: d.key, next: d.next };
-  } catch {
-    return undefined;
   }
 }
 
