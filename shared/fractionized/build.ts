@@ -15,6 +15,7 @@ import {
   answerListBuild,
   buildListInit,
   buildListInsert,
+  buildListIssue,
   buildListPayment,
   builtListTransaction,
   liveOutputsOrBusy,
@@ -60,21 +61,12 @@ export function handleFractionizedBuild(env: FractionizedEnv, body: Record<strin
   );
 }
 
-async function buildRequest(env: FractionizedEnv, req: FractionizedRequest, known: KnownPolicy): Promise<BuiltFractionized> {
-  switch (req.action) {
-    case "Init":
-      return buildInit(env, req.address, req.initRef, req.config, req.terms, known);
-    case "Insert":
-      return buildInsert(env, req.address, req.list, req.terms, known);
-    case "Create": {
-      const { list } = await env.lists.list({ initRef: req.initRef });
-      return list
-        ? buildInsert(env, req.address, { initRef: req.initRef }, req.terms, known)
-        : buildInit(env, req.address, req.initRef, req.config, req.terms, known);
-    }
-    case "Claim":
-      return buildClaim(env, req.address, req.list, req.key, req.claimer, req.amount, known);
-  }
+function buildRequest(env: FractionizedEnv, req: FractionizedRequest, known: KnownPolicy): Promise<BuiltFractionized> {
+  if (req.action === "Claim") return buildClaim(env, req.address, req.list, req.key, req.claimer, req.amount, known);
+  return buildListIssue(env.lists, req, {
+    init: (address, initRef, config, terms) => buildInit(env, address, initRef, config, terms, known),
+    insert: (address, listRef, terms) => buildInsert(env, address, listRef, terms, known),
+  });
 }
 
 function checkAssetName(assetName: string): void {

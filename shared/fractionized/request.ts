@@ -8,9 +8,16 @@
  *   `tokenAmount`, `assetName` (hex), `claimants`, `claimer`, `amount`, `key`. Answered with JSON.
  * Every problem is a FractionizedError INVALID_FIELD naming the field.
  */
-import type { OutRef } from "../domain/out-ref";
 import { MAX_HASH_BYTES } from "../domain/certificate-request";
-import { pick, requestFields, type BaseListConfigRequest, type Body, type BodyForm, type ListRef } from "../sorted-list";
+import {
+  pick,
+  requestFields,
+  type BaseListConfigRequest,
+  type Body,
+  type BodyForm,
+  type ListIssueRequest,
+  type ListRef,
+} from "../sorted-list";
 import { refuseFractionized } from "./errors";
 
 export type { BodyForm, ListRef };
@@ -28,24 +35,7 @@ export interface IssueTerms {
 }
 
 export type FractionizedRequest =
-  | {
-      readonly form: BodyForm;
-      readonly action: "Init";
-      readonly address: string;
-      readonly initRef: OutRef | undefined;
-      readonly config: BaseListConfigRequest | undefined;
-      readonly terms: IssueTerms;
-    }
-  | { readonly form: BodyForm; readonly action: "Insert"; readonly address: string; readonly list: ListRef; readonly terms: IssueTerms }
-  /** reference CREATE: Init or Insert, depending on whether the list exists */
-  | {
-      readonly form: "reference";
-      readonly action: "Create";
-      readonly address: string;
-      readonly initRef: OutRef;
-      readonly config: BaseListConfigRequest | undefined;
-      readonly terms: IssueTerms;
-    }
+  | ListIssueRequest<IssueTerms, BaseListConfigRequest>
   | {
       readonly form: BodyForm;
       readonly action: "Claim";

@@ -22,7 +22,7 @@ import type { ListRefuse } from "./extension-errors";
 import type { ExtensionList, extensionLists } from "./extension-list";
 import { liveOutputs, type ListRef, type ListSource } from "./list-source";
 import { findNode, findPredecessor, type ListEntry } from "./list-view";
-import type { BaseListConfigRequest, BodyForm, CertificateFields } from "./request-fields";
+import type { BaseListConfigRequest, BodyForm, CertificateFields, ListIssueRequest } from "./request-fields";
 import { combine, type ListParts, type ListPredecessor } from "./transaction-parts";
 
 /** What a list extension's builds need: the issuance machinery, the indexer's lists, the extension's scripts. */
@@ -115,6 +115,29 @@ export async function answerListBuild<Req extends { readonly form: BodyForm }, A
       data,
       policyId: known.policyId,
     };
+  }
+}
+
+/** Init, Insert, or (CREATE) Insert when the init output reference already made a list, else Init. */
+export async function buildListIssue<Terms, Config, Built>(
+  lists: ListSource,
+  req: ListIssueRequest<Terms, Config>,
+  build: {
+    init(address: string, initRef: OutRef | undefined, config: Config | undefined, terms: Terms): Promise<Built>;
+    insert(address: string, listRef: ListRef, terms: Terms): Promise<Built>;
+  },
+): Promise<Built> {
+  switch (req.action) {
+    case "Init":
+      return build.init(req.address, req.initRef, req.config, req.terms);
+    case "Insert":
+      return build.insert(req.address, req.list, req.terms);
+    case "Create": {
+      const { list } = await lists.list({ initRef: req.initRef });
+      return list
+        ? build.insert(req.address, { initRef: req.initRef }, req.terms)
+        : build.init(req.address, req.initRef, req.config, req.terms);
+    }
   }
 }
 

@@ -12,3 +12,4 @@ export * from "./request-fields";
 export * from "./extension-status";
 export * from "./extension-list";
 export * from "./extension-build";
+export * from "./list-scripts";

@@ -16,6 +16,7 @@ import {
   answerListBuild,
   buildListInit,
   buildListInsert,
+  buildListIssue,
   buildListPayment,
   builtListTransaction,
   liveOutputsOrBusy,
@@ -69,21 +70,12 @@ export function handleTokenizableBuild(env: TokenizableEnv, body: Record<string,
   );
 }
 
-async function buildRequest(env: TokenizableEnv, req: TokenizableRequest, known: KnownPolicy): Promise<BuiltTokenizable> {
-  switch (req.action) {
-    case "Init":
-      return buildInit(env, req.address, req.initRef, req.config, req.terms, known);
-    case "Insert":
-      return buildInsert(env, req.address, req.list, req.terms, known);
-    case "Create": {
-      const { list } = await env.lists.list({ initRef: req.initRef });
-      return list
-        ? buildInsert(env, req.address, { initRef: req.initRef }, req.terms, known)
-        : buildInit(env, req.address, req.initRef, req.config, req.terms, known);
-    }
-    case "Redeem":
-      return buildRedeem(env, req.address, req.list, req.key, known);
-  }
+function buildRequest(env: TokenizableEnv, req: TokenizableRequest, known: KnownPolicy): Promise<BuiltTokenizable> {
+  if (req.action === "Redeem") return buildRedeem(env, req.address, req.list, req.key, known);
+  return buildListIssue(env.lists, req, {
+    init: (address, initRef, config, terms) => buildInit(env, address, initRef, config, terms, known),
+    insert: (address, listRef, terms) => buildInsert(env, address, listRef, terms, known),
+  });
 }
 
 function ownerOf(env: TokenizableEnv, terms: IssueTerms): string {

@@ -12,8 +12,15 @@
  */
 import { paymentCredentialOf } from "../csl/address";
 import { MAX_HASH_BYTES } from "../domain/certificate-request";
-import type { OutRef } from "../domain/out-ref";
-import { pick, requestFields, type BaseListConfigRequest, type Body, type BodyForm, type ListRef } from "../sorted-list";
+import {
+  pick,
+  requestFields,
+  type BaseListConfigRequest,
+  type Body,
+  type BodyForm,
+  type ListIssueRequest,
+  type ListRef,
+} from "../sorted-list";
 import { refuseTokenizable } from "./errors";
 
 export type { BodyForm };
@@ -35,23 +42,7 @@ export interface IssueTerms {
 }
 
 export type TokenizableRequest =
-  | {
-      readonly form: BodyForm;
-      readonly action: "Init";
-      readonly address: string;
-      readonly initRef: OutRef | undefined;
-      readonly config: ListConfigRequest | undefined;
-      readonly terms: IssueTerms;
-    }
-  | { readonly form: BodyForm; readonly action: "Insert"; readonly address: string; readonly list: ListRef; readonly terms: IssueTerms }
-  | {
-      readonly form: "reference";
-      readonly action: "Create";
-      readonly address: string;
-      readonly initRef: OutRef;
-      readonly config: ListConfigRequest | undefined;
-      readonly terms: IssueTerms;
-    }
+  | ListIssueRequest<IssueTerms, ListConfigRequest>
   | { readonly form: BodyForm; readonly action: "Redeem"; readonly address: string; readonly list: ListRef; readonly key: string };
 
 /** The plain token's name is at most 32 bytes; the CIP-68 pair adds a 4-byte label, so its base name is ≤ 28. */
