@@ -7,11 +7,18 @@
  */
 import { data, passert, perror, pfn, plet, pmatch, PScriptContext, PTxOutRef, punsafeConvertType, unit } from "@harmoniclabs/plu-ts";
 import { makeRule, type BuildOptions } from "./rules";
-import { isValidListSpend, listAddressData, makeSortedList } from "./sorted-list";
+import {
+  isValidListInit,
+  isValidListInsert,
+  isValidListSpend,
+  listAddressData,
+  makeSortedList,
+  type ExtensionIssueRules,
+} from "./sorted-list";
 import { FRACTIONIZED_LAYOUT, FractionizedRedeemer } from "./fractionized/types";
 import type { FractionizedEnv } from "./fractionized/env";
-import { isValidInit } from "./fractionized/init";
-import { isValidInsert } from "./fractionized/insert";
+import { configOf, isWellFormedConfig } from "./fractionized/config";
+import { isValidNewNode } from "./fractionized/new-node";
 import { isValidClaim } from "./fractionized/claim";
 import type { AnyTerm } from "./lib/term";
 import { withTxView, type TxView } from "./lib/tx-view";
@@ -32,10 +39,15 @@ export function makeFractionizedValidator(opts: BuildOptions): AnyTerm {
               plet(tx.mint.filter((e: AnyTerm) => e.fst.eq(own)).head.snd).in((minted: AnyTerm) =>
                 plet(listAddressData(own)).in((listAddress: AnyTerm) => {
                   const env: FractionizedEnv = { rule, tx, own, listAddress, list, signatories: tx.signatories, minted };
+                  const issue: ExtensionIssueRules = {
+                    configOf,
+                    isWellFormedConfig,
+                    isValidNewNode: (node, key) => isValidNewNode(env, node, key),
+                  };
                   return passert.$(
                     (pmatch(punsafeConvertType(r, FractionizedRedeemer.type)) as AnyTerm)
-                      .onInit(({ key }: AnyTerm) => isValidInit(env, punsafeConvertType(initRefD, PTxOutRef.type), key))
-                      .onInsert(({ key }: AnyTerm) => isValidInsert(env, key))
+                      .onInit(({ key }: AnyTerm) => isValidListInit(env, issue, punsafeConvertType(initRefD, PTxOutRef.type), key))
+                      .onInsert(({ key }: AnyTerm) => isValidListInsert(env, issue, key))
                       .onClaim(({ key, claimer, amount }: AnyTerm) => isValidClaim(env, key, claimer, amount)),
                   );
                 }),

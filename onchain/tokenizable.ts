@@ -8,11 +8,18 @@
  */
 import { data, passert, perror, pfn, plet, pmatch, PScriptContext, PTxOutRef, punsafeConvertType, unit } from "@harmoniclabs/plu-ts";
 import { makeRule, type BuildOptions } from "./rules";
-import { isValidListSpend, listAddressData, makeSortedList } from "./sorted-list";
+import {
+  isValidListInit,
+  isValidListInsert,
+  isValidListSpend,
+  listAddressData,
+  makeSortedList,
+  type ExtensionIssueRules,
+} from "./sorted-list";
 import { TOKENIZABLE_LAYOUT, TokenizableRedeemer } from "./tokenizable/types";
 import type { TokenizableEnv } from "./tokenizable/env";
-import { isValidInit } from "./tokenizable/init";
-import { isValidInsert } from "./tokenizable/insert";
+import { configOf, isWellFormedConfig } from "./tokenizable/config";
+import { isValidNewNode } from "./tokenizable/new-node";
 import { isValidRedeem } from "./tokenizable/redeem";
 import type { AnyTerm } from "./lib/term";
 import { withTxView, type TxView } from "./lib/tx-view";
@@ -33,10 +40,15 @@ export function makeTokenizableValidator(opts: BuildOptions): AnyTerm {
               plet(tx.mint.filter((e: AnyTerm) => e.fst.eq(own)).head.snd).in((minted: AnyTerm) =>
                 plet(listAddressData(own)).in((listAddress: AnyTerm) => {
                   const env: TokenizableEnv = { rule, tx, own, listAddress, list, signatories: tx.signatories, minted };
+                  const issue: ExtensionIssueRules = {
+                    configOf,
+                    isWellFormedConfig,
+                    isValidNewNode: (node, key, config) => isValidNewNode(env, node, key, config),
+                  };
                   return passert.$(
                     (pmatch(punsafeConvertType(r, TokenizableRedeemer.type)) as AnyTerm)
-                      .onInit(({ key }: AnyTerm) => isValidInit(env, punsafeConvertType(initRefD, PTxOutRef.type), key))
-                      .onInsert(({ key }: AnyTerm) => isValidInsert(env, key))
+                      .onInit(({ key }: AnyTerm) => isValidListInit(env, issue, punsafeConvertType(initRefD, PTxOutRef.type), key))
+                      .onInsert(({ key }: AnyTerm) => isValidListInsert(env, issue, key))
                       .onRedeem(({ key }: AnyTerm) => isValidRedeem(env, key)),
                   );
                 }),

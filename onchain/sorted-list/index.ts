@@ -43,3 +43,4 @@ export { initList } from "./init-list";
 export { insertLink } from "./insert-link";
 export { headReferencesOf, listAddressData, listInputsOf, outputsHolding } from "./list-utxos";
 export { isValidListSpend } from "./defer-to-mint";
+export { isValidListInit, isValidListInsert, type ExtensionEnv, type ExtensionIssueRules } from "./extension-rules";
