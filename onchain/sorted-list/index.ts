@@ -44,3 +44,4 @@ export { insertLink } from "./insert-link";
 export { headReferencesOf, listAddressData, listInputsOf, outputsHolding } from "./list-utxos";
 export { isValidListSpend } from "./defer-to-mint";
 export { isValidListInit, isValidListInsert, type ExtensionEnv, type ExtensionIssueRules } from "./extension-rules";
+export { makeListExtensionValidator, type ListExtensionValidator } from "./extension-validator";
