@@ -6,8 +6,9 @@
  * fields are valid. The extension gives how to read its config and the rules of its node's fields; the terms are
  * built in the same order as when each extension wrote them, so the compiled scripts are unchanged.
  */
-import { pisEmpty, plet, punBData } from "@harmoniclabs/plu-ts";
+import { pisEmpty, plet, punBData, punsafeConvertType } from "@harmoniclabs/plu-ts";
 import { requireAll, type Rule } from "../rules";
+import { inlineDatumOf } from "../lib/inline-datum";
 import { isSignedBy } from "../lib/signatures";
 import type { AnyTerm } from "../lib/term";
 import type { ListEnv, NewNode } from "./env";
@@ -66,6 +67,36 @@ export function isValidListInsert(env: ExtensionEnv, ext: ExtensionIssueRules, k
               ["exactly the new node token is minted", minted.length.eq(1).and(tx.mint.pamountOf.$(own).$(node.name).eq(1))],
               ["certificate is anchored", list.isCertificateAnchored.$(tx.redeemers).$(config.serviceValidatorHash).$(key)],
             ]).and(ext.isValidNewNode(node, key, config)),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/**
+ * A transition of one node (Claim, Redeem): exactly one list entry is spent, and it is the node of `key` (its
+ * constructor, key and token are checked alone first: the node's fields are only read once the entry is known to
+ * be that node). `then` gets the spent output, its datum as the extension's node type, and the node's token name.
+ */
+export function isValidOnSpentNode(
+  env: ExtensionEnv,
+  key: AnyTerm,
+  nodeType: AnyTerm,
+  then: (spent: AnyTerm, node: AnyTerm, nodeName: AnyTerm) => AnyTerm,
+): AnyTerm {
+  const { rule, tx, own, list } = env;
+  return plet(listInputsOf(tx, own)).in((ins: AnyTerm) =>
+    requireAll(rule, [["exactly one list entry is spent", ins.length.eq(1)]]).and(
+      plet(ins.head.resolved).in((spent: AnyTerm) =>
+        plet(punsafeConvertType(inlineDatumOf(spent), nodeType)).in((node: AnyTerm) =>
+          plet(list.names.node.$(key)).in((nodeName: AnyTerm) =>
+            requireAll(rule, [
+              [
+                "spent entry is the node of the key",
+                node.raw.index.eq(list.layout.node.constr).and(node.key.eq(key)).and(spent.value.pamountOf.$(own).$(nodeName).eq(1)),
+              ],
+            ]).and(then(spent, node, nodeName)),
           ),
         ),
       ),
