@@ -1,19 +1,29 @@
-// `npm run verify-proof -- proof.json`: checks Merkle batch proofs offline (docs/merkle-batches.md#checking-a-proof-offline).
-// The file holds one proof or the array `GET /api/v1/proof/{hash}` answers. Prints one JSON line per proof
-// ({ leaf, root, valid, reason? }); exit code 0 when every proof holds, 1 when one does not, 2 for an unreadable
-// file. Offline means no chain: that `root` is anchored with `treeSize` leaves is checked with /verify/{root}.
+// `npm run verify-proof -- proof.json [--ogmios ws://host:port]`: checks Merkle batch proofs
+// (docs/merkle-batches.md#checking-a-proof-offline). The file holds one proof or the array `GET /api/v1/proof/{hash}`
+// answers. Offline: the inclusion path, and, when the proof carries the anchoring transaction (`transactionCbor`),
+// that the transaction has the proof's id and anchors the proof's root, tree id and size. With --ogmios, also that
+// the chain behind that Ogmios endpoint holds the proof's block, with the transaction in it.
+// Prints one JSON line per proof ({ leaf, root, valid, checked, confirmations?, reason? }); exit code 0 when every
+// proof holds, 1 when one does not, 2 for an unreadable file, bad arguments or a chain that could not be asked.
 import { readFileSync } from "node:fs";
-import { checkInclusionProof } from "../shared/merkle";
+import { createChainClient } from "../shared/chain";
+import { checkAnchorOnChain, checkAnchorTransaction, checkInclusionProof } from "../shared/merkle";
 
 export interface ProofReport {
   leaf: unknown;
   root: unknown;
   valid: boolean;
+  /** what was checked and held, in order: "path", "transaction", "chain" */
+  checked: string[];
+  /** blocks on the chain from the anchoring block to the tip (with --ogmios) */
+  confirmations?: number;
   reason?: string;
+  /** with --ogmios: the chain could not be asked (unreachable, or no answer in time) */
+  chainUnreachable?: true;
 }
 
-/** The reports of every proof in a file's text. @throws Error when the text is not JSON or holds no proof */
-export function checkProofText(text: string): ProofReport[] {
+/** The proofs in a file's text. @throws Error when the text is not JSON or holds no proof */
+export function proofsOfText(text: string): unknown[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -22,22 +32,95 @@ export function checkProofText(text: string): ProofReport[] {
   }
   const proofs = Array.isArray(parsed) ? parsed : [parsed];
   if (proofs.length === 0) throw new Error("the file holds no proof");
-  return proofs.map((p: unknown) => {
-    const check = checkInclusionProof(p);
-    const fields = p !== null && typeof p === "object" ? (p as Record<string, unknown>) : {};
-    return { leaf: fields["leaf"], root: fields["root"], ...check };
-  });
+  return proofs;
+}
+
+/** The offline report of one proof: the path, then the anchoring transaction when the proof carries it. */
+export function checkProofOffline(p: unknown): ProofReport {
+  const fields = p !== null && typeof p === "object" ? (p as Record<string, unknown>) : {};
+  const report: ProofReport = { leaf: fields["leaf"], root: fields["root"], valid: false, checked: [] };
+  const path = checkInclusionProof(p);
+  if (!path.valid) return { ...report, reason: path.reason };
+  report.checked.push("path");
+  if (fields["transactionCbor"] !== undefined) {
+    const tx = checkAnchorTransaction(fields);
+    if (!tx.valid) return { ...report, reason: tx.reason };
+    report.checked.push("transaction");
+  }
+  return { ...report, valid: true };
+}
+
+/** The reports of every proof in a file's text, offline. @throws Error when the text is not JSON or holds no proof */
+export function checkProofText(text: string): ProofReport[] {
+  return proofsOfText(text).map(checkProofOffline);
+}
+
+/** Offline checks, then the chain through Ogmios at `ogmiosUrl` for each proof that holds offline. */
+export async function checkProofsAgainstChain(proofs: unknown[], ogmiosUrl: string): Promise<ProofReport[]> {
+  const chain = createChainClient({ url: ogmiosUrl, requestTimeoutMs: 15_000, reconnect: { maxAttempts: 1 } });
+  try {
+    const reports: ProofReport[] = [];
+    for (const p of proofs) {
+      const report = checkProofOffline(p);
+      if (report.valid && !report.checked.includes("transaction")) {
+        reports.push({ ...report, valid: false, reason: "the proof carries no transactionCbor, so the chain cannot vouch for its root" });
+        continue;
+      }
+      if (!report.valid) {
+        reports.push(report);
+        continue;
+      }
+      const onChain = await checkAnchorOnChain(chain, p as Record<string, unknown>);
+      reports.push(
+        onChain.valid
+          ? { ...report, checked: [...report.checked, "chain"], confirmations: onChain.confirmations }
+          : { ...report, valid: false, reason: onChain.reason, ...(onChain.unreachable ? { chainUnreachable: true as const } : {}) },
+      );
+    }
+    return reports;
+  } finally {
+    await chain.close();
+  }
+}
+
+function parseArgs(argv: string[]): { file: string; ogmios?: string } {
+  const usage = "usage: npm run verify-proof -- <proof.json> [--ogmios ws://host:port]";
+  let file: string | undefined;
+  let ogmios: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--ogmios") {
+      ogmios = argv[++i];
+      if (ogmios === undefined || !/^wss?:\/\//.test(ogmios)) throw new Error(`--ogmios needs a ws:// or wss:// address; ${usage}`);
+    } else if (a.startsWith("--ogmios=")) ogmios = a.slice("--ogmios=".length);
+    else if (file === undefined && !a.startsWith("--")) file = a;
+    else throw new Error(`unexpected argument ${a}; ${usage}`);
+  }
+  if (file === undefined) throw new Error(usage);
+  return { file, ...(ogmios !== undefined ? { ogmios } : {}) };
+}
+
+/** Writes `text` and exits: a failed chain-sync start can leave the Ogmios client retrying in the background. */
+function finish(out: NodeJS.WriteStream, text: string, code: number): void {
+  out.write(text, () => process.exit(code));
+}
+
+async function main(): Promise<void> {
+  let args: { file: string; ogmios?: string };
+  let proofs: unknown[];
+  try {
+    args = parseArgs(process.argv.slice(2));
+    proofs = proofsOfText(readFileSync(args.file, "utf8"));
+  } catch (err) {
+    return finish(process.stderr, `${JSON.stringify({ error: "ERROR", message: err instanceof Error ? err.message : String(err) })}\n`, 2);
+  }
+  const reports = args.ogmios !== undefined ? await checkProofsAgainstChain(proofs, args.ogmios) : proofs.map(checkProofOffline);
+  const text = reports.map((r) => `${JSON.stringify(r)}\n`).join("");
+  finish(process.stdout, text, reports.some((r) => r.chainUnreachable) ? 2 : reports.every((r) => r.valid) ? 0 : 1);
 }
 
 if (require.main === module) {
-  const file = process.argv[2];
-  try {
-    if (file === undefined) throw new Error("usage: npm run verify-proof -- <proof.json>");
-    const reports = checkProofText(readFileSync(file, "utf8"));
-    for (const r of reports) process.stdout.write(`${JSON.stringify(r)}\n`);
-    process.exitCode = reports.every((r) => r.valid) ? 0 : 1;
-  } catch (err) {
-    process.stderr.write(`${JSON.stringify({ error: "ERROR", message: err instanceof Error ? err.message : String(err) })}\n`);
-    process.exitCode = 2;
-  }
+  main().catch((err: unknown) =>
+    finish(process.stderr, `${JSON.stringify({ error: "ERROR", message: err instanceof Error ? err.message : String(err) })}\n`, 2),
+  );
 }

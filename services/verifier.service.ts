@@ -8,7 +8,7 @@ import type { Context, ServiceSchema } from "moleculer";
 import { projectionService } from "../shared/mesh/fact-follower";
 import { networkIdOfNetwork } from "../shared/config/network";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
-import { CertificateProjection } from "../shared/verifier/certificate-projection";
+import { CertificateProjection, type AnchorTransaction } from "../shared/verifier/certificate-projection";
 import { isShortCode } from "../shared/domain/short-code";
 import { ShortLinkResolver } from "../shared/short-links/short-link-resolver";
 import { MerkleTreeStore } from "../shared/merkle/tree-store";
@@ -53,7 +53,10 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
         async handler(ctx: Context<{ hash: string }>) {
           const records = await findInBatches(ready(), treesOf(), ctx.params.hash);
           if (records.length === 0) throw notFound(`no anchored batch holds the hash ${ctx.params.hash.toLowerCase()}`);
-          return records.map((r) => proofOfRecord(ctx.params.hash, r));
+          const anchors = new Map<string, AnchorTransaction | undefined>();
+          for (const r of records)
+            if (!anchors.has(r.transactionHash)) anchors.set(r.transactionHash, await ready().anchorTransaction(r.transactionHash));
+          return records.map((r) => proofOfRecord(ctx.params.hash, r, anchors.get(r.transactionHash)));
         },
       },
       byTransactionHash: {

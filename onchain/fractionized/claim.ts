@@ -6,48 +6,19 @@
  * to the old one except `remaining − amount` and, when that reaches 0, TokensExhausted.
  * One list entry per transaction means one claim per transaction, so one output cannot pay two claims.
  */
-import {
-  data,
-  int,
-  pConstrToData,
-  peqData,
-  pif,
-  pInt,
-  pIntToData,
-  pisEmpty,
-  plet,
-  pnil,
-  pnot,
-  punBData,
-  punsafeConvertType,
-} from "@harmoniclabs/plu-ts";
+import { data, int, pConstrToData, peqData, pif, pInt, pIntToData, pisEmpty, plet, pnil, pnot, punBData } from "@harmoniclabs/plu-ts";
 import { requireAll } from "../rules";
 import { isKeyAddress } from "../lib/addresses";
 import { inlineDatumOf } from "../lib/inline-datum";
 import { isSignedBy } from "../lib/signatures";
 import type { AnyTerm } from "../lib/term";
-import { listInputsOf, outputsHolding } from "../sorted-list";
+import { isValidOnSpentNode, outputsHolding } from "../sorted-list";
 import { FractionizedNode, TOKENS_AVAILABLE, TOKENS_EXHAUSTED } from "./types";
 import type { FractionizedEnv } from "./env";
 
 export function isValidClaim(env: FractionizedEnv, key: AnyTerm, claimer: AnyTerm, amount: AnyTerm): AnyTerm {
-  const { rule, tx, own, list } = env;
-  return plet(listInputsOf(tx, own)).in((ins: AnyTerm) =>
-    requireAll(rule, [["exactly one list entry is spent", ins.length.eq(1)]]).and(
-      plet(ins.head.resolved).in((spent: AnyTerm) =>
-        plet(punsafeConvertType(inlineDatumOf(spent), FractionizedNode.type)).in((node: AnyTerm) =>
-          plet(list.names.node.$(key)).in((nodeName: AnyTerm) =>
-            // checked alone first: the node's fields are only read once the entry is known to be that node
-            requireAll(rule, [
-              [
-                "spent entry is the node of the key",
-                node.raw.index.eq(list.layout.node.constr).and(node.key.eq(key)).and(spent.value.pamountOf.$(own).$(nodeName).eq(1)),
-              ],
-            ]).and(claimRules(env, { key, claimer, amount, spent, node, nodeName })),
-          ),
-        ),
-      ),
-    ),
+  return isValidOnSpentNode(env, key, FractionizedNode.type, (spent: AnyTerm, node: AnyTerm, nodeName: AnyTerm) =>
+    claimRules(env, { key, claimer, amount, spent, node, nodeName }),
   );
 }
 

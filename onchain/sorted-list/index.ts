@@ -43,3 +43,5 @@ export { initList } from "./init-list";
 export { insertLink } from "./insert-link";
 export { headReferencesOf, listAddressData, listInputsOf, outputsHolding } from "./list-utxos";
 export { isValidListSpend } from "./defer-to-mint";
+export { isValidListInit, isValidListInsert, isValidOnSpentNode, type ExtensionEnv, type ExtensionIssueRules } from "./extension-rules";
+export { makeListExtensionValidator, type ListExtensionValidator } from "./extension-validator";

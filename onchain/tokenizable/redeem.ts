@@ -31,29 +31,14 @@ import { inlineDatumOf } from "../lib/inline-datum";
 import { OPTION_SOME } from "../lib/option";
 import { isSignedBy } from "../lib/signatures";
 import type { AnyTerm } from "../lib/term";
-import { headReferencesOf, listInputsOf, outputsHolding } from "../sorted-list";
+import { headReferencesOf, isValidOnSpentNode, outputsHolding } from "../sorted-list";
 import { AVAILABLE, REDEEMED, TokenizableNode } from "./types";
 import { cip68OptionOf, configOf } from "./config";
 import type { TokenizableEnv } from "./env";
 
 export function isValidRedeem(env: TokenizableEnv, key: AnyTerm): AnyTerm {
-  const { rule, tx, own, list } = env;
-  return plet(listInputsOf(tx, own)).in((ins: AnyTerm) =>
-    requireAll(rule, [["exactly one list entry is spent", ins.length.eq(1)]]).and(
-      plet(ins.head.resolved).in((spent: AnyTerm) =>
-        plet(punsafeConvertType(inlineDatumOf(spent), TokenizableNode.type)).in((node: AnyTerm) =>
-          plet(list.names.node.$(key)).in((nodeName: AnyTerm) =>
-            // checked alone first: the node's fields are only read once the entry is known to be that node
-            requireAll(rule, [
-              [
-                "spent entry is the node of the key",
-                node.raw.index.eq(list.layout.node.constr).and(node.key.eq(key)).and(spent.value.pamountOf.$(own).$(nodeName).eq(1)),
-              ],
-            ]).and(redeemRules(env, key, spent, node, nodeName)),
-          ),
-        ),
-      ),
-    ),
+  return isValidOnSpentNode(env, key, TokenizableNode.type, (spent: AnyTerm, node: AnyTerm, nodeName: AnyTerm) =>
+    redeemRules(env, key, spent, node, nodeName),
   );
 }
 

@@ -210,7 +210,15 @@ export async function startChainSync(
     );
   };
 
-  const intersection = await connect([...startPoints]);
+  let intersection: Point | Origin;
+  try {
+    intersection = await connect([...startPoints]);
+  } catch (err) {
+    // The caller gets this error: the closing socket must not start a background reconnect.
+    state = "failed";
+    generation++;
+    throw err;
+  }
   cursor = intersection;
 
   return {

@@ -7,6 +7,8 @@ export type ConnectedGoodsErrorType =
   /** a mint request's items are malformed (names, passwords, duplicates, too many) */
   | "INVALID_ITEMS"
   | "INVALID_SOCIAL_HUB"
+  /** a mint request's token_name is not a short text */
+  | "INVALID_TOKEN_NAME"
   /** the password opens no item of the batch */
   | "WRONG_PASSWORD"
   | "UNKNOWN_BATCH"

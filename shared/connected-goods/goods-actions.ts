@@ -11,6 +11,7 @@
  *   costs a claim about 4.8 KB, so batch datums are capped at MAX_SERVICE_BATCH_DATUM_BYTES.
  */
 import { enterpriseAddressOfKeyHash, paymentCredentialOf } from "../csl/address";
+import type { Metadatum, TxMetadata } from "../csl/metadata";
 import { outputFrom } from "../csl/outputs";
 import type { OgmiosUtxo } from "../csl/utxo";
 import { DomainError } from "../domain/errors";
@@ -52,6 +53,8 @@ import { deriveItemKey, type ItemKey } from "./item-key";
  * 9-byte names).
  */
 export const MAX_SERVICE_BATCH_DATUM_BYTES = 9_000;
+/** Longest `token_name`: a transaction-metadata text holds at most 64 bytes (ledger rule). */
+export const MAX_TOKEN_NAME_BYTES = 64;
 /** Items per mint request, checked before any key is derived (each costs a memory-hard KDF run). */
 export const MAX_MINT_ITEMS = 300;
 /** A claim without `asset_name` tries the password on at most this many unclaimed items. */
@@ -90,6 +93,8 @@ export interface MintBatchResponse {
   batch_id: string;
   batchId: string;
   items: number;
+  /** the batch token's display name, when the request gave one (CIP-25 metadata of the mint) */
+  token_name?: string;
 }
 
 type Body = Record<string, unknown>;
@@ -141,6 +146,43 @@ function assetName(value: unknown, field: string): string {
   return bytes.toString("hex");
 }
 
+/**
+ * `token_name`: the batch token's display name. The token's on-chain name must be the batch id (the validator
+ * derives it from the seed input, which is what makes batch ids unique), so the name travels as CIP-25 metadata
+ * (label 721) of the mint, where wallets and explorers read token names. Absent, null or "" → no metadata.
+ */
+function tokenNameParam(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  if (typeof value !== "string") {
+    throw new ConnectedGoodsError("INVALID_TOKEN_NAME", "token_name must be a string: the batch token's display name", {
+      field: "token_name",
+    });
+  }
+  const bytes = Buffer.byteLength(value, "utf8");
+  if (bytes > MAX_TOKEN_NAME_BYTES) {
+    throw new ConnectedGoodsError(
+      "INVALID_TOKEN_NAME",
+      `token_name is ${bytes} bytes long in UTF-8; the limit is ${MAX_TOKEN_NAME_BYTES} (one transaction-metadata text)`,
+      { field: "token_name", max: MAX_TOKEN_NAME_BYTES },
+    );
+  }
+  if (/[\u0000-\u001f\u007f]/.test(value)) {
+    throw new ConnectedGoodsError("INVALID_TOKEN_NAME", "token_name must not contain control characters", { field: "token_name" });
+  }
+  return value;
+}
+
+/** CIP-25 version 2 metadata naming the batch token: policy and asset name as bytes (the batch id is not text). */
+function batchTokenMetadata(policyId: string, batchId: string, name: string): TxMetadata {
+  const asset = new Map<Metadatum, Metadatum>([[Buffer.from(batchId, "hex"), { name }]]);
+  return {
+    721: new Map<Metadatum, Metadatum>([
+      [Buffer.from(policyId, "hex"), asset],
+      ["version", 2],
+    ]),
+  };
+}
+
 // ---- chain reads ------------------------------------------------------------------------------------------------
 
 interface BatchAt {
@@ -184,7 +226,12 @@ async function hubUtxo(env: GoodsEnv, hub: HubFact): Promise<OgmiosUtxo> {
 
 /** The confirmed hub of `batchId` whose profile opens under `key`, with the profile. */
 async function hubOpenedBy(env: GoodsEnv, batchId: string, key: HubKey): Promise<{ hub: HubFact; profile: PlainProfile } | undefined> {
-  for (const hub of await env.source.hubs(batchId)) {
+  return hubOpenedIn(await env.source.hubs(batchId), key);
+}
+
+/** The hub among `hubs` whose profile opens under `key`, with the profile. */
+function hubOpenedIn(hubs: readonly HubFact[], key: HubKey): { hub: HubFact; profile: PlainProfile } | undefined {
+  for (const hub of hubs) {
     const profile = key.openProfile(hub.itemName, hub.profile);
     if (profile) return { hub, profile };
   }
@@ -209,6 +256,7 @@ const hubScript = (env: GoodsEnv) => ({ language: "plutus:v3" as const, cbor: en
 /** POST /extension/connected-goods/mint/batch */
 export async function mintBatch(env: GoodsEnv, body: Body): Promise<MintBatchResponse> {
   const issuer = keyAddress(body["address"], "address");
+  const tokenName = tokenNameParam(body["token_name"] ?? body["tokenName"]);
   const raw = body["items"];
   if (!Array.isArray(raw) || raw.length === 0) throw invalid("INVALID_ITEMS", "items must be a non-empty list of { asset_name, password }");
   if (raw.length > MAX_MINT_ITEMS) {
@@ -276,6 +324,7 @@ export async function mintBatch(env: GoodsEnv, body: Body): Promise<MintBatchRes
       { address: goods.address, assets: { [goods.policyId]: { [batchId]: 1n } }, inlineDatum: dataToCborHex(encodeBatchDatum(datum)) },
     ],
     requiredSigners: [issuer.keyHash],
+    ...(tokenName === undefined ? {} : { metadata: batchTokenMetadata(goods.policyId, batchId, tokenName) }),
   };
   const built = await buildEvaluatedAndClaim(ienv, spec, "connected-goods:mint");
   return {
@@ -285,6 +334,7 @@ export async function mintBatch(env: GoodsEnv, body: Body): Promise<MintBatchRes
     batch_id: batchId,
     batchId,
     items: items.length,
+    ...(tokenName === undefined ? {} : { token_name: tokenName }),
   };
 }
 
@@ -505,9 +555,16 @@ export async function readSocialHub(env: GoodsEnv, batchIdsParam: string, itemId
     throw new ConnectedGoodsError("INVALID_PASSWORD", "itemId must be the SHA-256 hex of the claiming password, or the password");
   }
   const itemId = itemIdFromInput(itemIdParam);
+  const unknown: string[] = [];
   for (const batchId of ids) {
+    // a batch with no claimed item has no hub to open: no key is derived for it
+    const hubs = await env.source.hubs(batchId);
+    if (hubs.length === 0) {
+      if (!(await env.source.batch(batchId))) unknown.push(batchId);
+      continue;
+    }
     const key = await env.hubKeys.get(itemId, batchId);
-    const found = await hubOpenedBy(env, batchId, key);
+    const found = hubOpenedIn(hubs, key);
     if (!found) continue;
     const out: SocialHubResponse = {
       owner: enterpriseAddressOfKeyHash(found.hub.owner, env.networkId),
@@ -517,11 +574,18 @@ export async function readSocialHub(env: GoodsEnv, batchIdsParam: string, itemId
     for (const f of PROFILE_FIELDS) out[PROFILE_JSON_NAMES[f]] = found.profile[f] ?? "";
     return out;
   }
+  if (unknown.length === ids.length) {
+    throw new ConnectedGoodsError(
+      "UNKNOWN_BATCH",
+      ids.length === 1
+        ? `no batch ${ids[0]} is known (not minted, or its mint is not confirmed yet); check the batch id`
+        : "none of these batch ids names a known batch (not minted, or their mints are not confirmed yet); check the batch ids",
+      { batch_ids: ids },
+    );
+  }
   throw new ConnectedGoodsError(
     "WRONG_PASSWORD",
     "no claimed item of these batches opens with this item id (wrong id, or not claimed yet)",
-    {
-      batch_ids: ids,
-    },
+    { batch_ids: ids, ...(unknown.length > 0 ? { unknown_batch_ids: unknown } : {}) },
   );
 }

@@ -6,5 +6,3 @@ export * from "./list-state";
 export * from "./transactions";
 export * from "./build";
 export * from "./status";
-export * from "./build-log";
-export * from "./rebuild";

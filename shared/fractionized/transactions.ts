@@ -5,7 +5,6 @@
  */
 import type { OgmiosUtxo } from "../csl/utxo";
 import {
-  type FractionizedConfig,
   type FractionizedHead,
   type FractionizedNode,
   type FractionizedRedeemer,
@@ -19,8 +18,7 @@ import {
 import {
   combine,
   keepingAda,
-  listInitParts,
-  listInsertParts,
+  listIssueParts,
   listOutput,
   listScriptWitness,
   type ListCodec,
@@ -55,24 +53,9 @@ const codec: ListCodec<FractionizedHead, FractionizedNode> = {
   redeemer: (action, key) => redeemerHex({ action, key }),
 };
 
-export const initParts = (
-  script: FractionizedScript,
-  initUtxo: OgmiosUtxo,
-  key: string,
-  config: FractionizedConfig,
-  t: NewNodeTerms,
-): ListParts => listInitParts(codec, script, initUtxo, { next: key, config }, newNode(key, undefined, t), config.deployer);
+export const { initParts, insertParts } = listIssueParts(codec, newNode);
 
 export type Predecessor = ListPredecessor<FractionizedHead, FractionizedNode>;
-
-export const insertParts = (
-  script: FractionizedScript,
-  pred: Predecessor,
-  key: string,
-  inserter: string,
-  t: NewNodeTerms,
-  coinsPerByte: bigint,
-): ListParts => listInsertParts(codec, script, pred, newNode(key, pred.datum.next, t), inserter, coinsPerByte);
 
 export function claimParts(
   script: FractionizedScript,

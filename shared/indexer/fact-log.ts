@@ -229,6 +229,11 @@ export class FactLog {
     return this.txs.findOne({ _id: id });
   }
 
+  /** The slot of a recorded block (undefined when unknown or pruned). */
+  async slotOf(blockId: string): Promise<number | undefined> {
+    return (await this.blocks.findOne({ _id: blockId }))?.slot;
+  }
+
   async heightOf(blockId: string): Promise<number> {
     return (await this.blocks.findOne({ _id: blockId }))?.height ?? 0;
   }

@@ -201,6 +201,7 @@ export class Indexer {
         facts.push({ txId: tx.id, fact });
       }
     }
+    await this.addPreviousBlock(b, facts);
     const records = await this.log.appendBlock({
       point: { slot, id: ctx.id },
       height: ctx.height,
@@ -212,6 +213,22 @@ export class Indexer {
     await pipeline.runPostActions(ctx, events);
     await pipeline.dispatch(events);
     this.blocksProcessed += 1;
+  }
+
+  /** Batch-root anchors also name the block before theirs: a chain-sync from that point reaches their block. */
+  private async addPreviousBlock(block: Block, facts: { fact: ProtocolFact }[]): Promise<void> {
+    const anchors = facts.flatMap(({ fact }) => (fact.type === "certificate.issued" && fact.anchor ? [fact.anchor] : []));
+    if (anchors.length === 0) return;
+    const ancestor = (block as { ancestor?: string }).ancestor;
+    const start = this.opts.startPoint;
+    const slot =
+      ancestor === undefined || ancestor === "genesis"
+        ? undefined
+        : typeof start === "object" && start.id === ancestor
+          ? start.slot
+          : await this.log.slotOf(ancestor);
+    const previous = ancestor === "genesis" ? "origin" : slot === undefined ? undefined : { slot, id: ancestor! };
+    if (previous !== undefined) for (const a of anchors) a.previousBlock = previous;
   }
 
   private async onRollback(point: BlockPoint | "origin"): Promise<void> {

@@ -14,6 +14,7 @@
  */
 import type { Transaction, TransactionOutput } from "@cardano-ogmios/schema";
 import type { OutRef } from "../domain/out-ref";
+import { MERKLE_SCHEME } from "../merkle/merkle-tree";
 import { decodeGoodsTransaction, type GoodsFact, type GoodsView } from "../connected-goods/goods-decoder";
 import type { BootstrapInfo, PointerInfo, StateInfo } from "../records/protocol-records";
 import { keyHashOfPublicKey, paymentCredentialOf, rewardCredentialOf } from "../csl/address";
@@ -53,6 +54,11 @@ export type ProtocolFact =
       stateId: string | null;
       bootstrapName: string | null;
       purpose: StatePurpose;
+      /**
+       * Merkle batch roots only (algorithm MERKLE_SCHEME), when chain-sync carries transaction CBOR: the signed
+       * transaction as on chain, and the point of the block before it, for self-contained proofs.
+       */
+      anchor?: { transactionCbor: string; previousBlock?: { slot: number; id: string } | "origin" };
     }
   | StateInfo
   | { type: "state.burned"; stateId: string }
@@ -184,6 +190,7 @@ export function decodeProtocolTransaction(tx: Transaction, view: ProtocolView): 
               stateId: fact.stateId,
               bootstrapName: fact.bootstrapName,
               purpose: redeemer.purpose,
+              ...(c.algorithm === MERKLE_SCHEME && typeof tx.cbor === "string" ? { anchor: { transactionCbor: tx.cbor } } : {}),
             }),
           );
         }

@@ -8,7 +8,6 @@
 import { randomBytes } from "node:crypto";
 import { DomainError } from "../domain/errors";
 import { createLeaseTable, type Collection, type LeaseTable, type Store, type StoredDocument } from "../store";
-import { NODE_BYTES } from "./merkle-tree";
 import { buildTree, type MerkleTreeStore, type BuiltTree } from "./tree-store";
 
 export interface CalendarSettings {
@@ -24,16 +23,23 @@ export interface CalendarAnchorer {
   submit(signedCborHex: string, txId: string): Promise<void>;
 }
 
-/** One submitted hash waiting for (or given to) an anchoring round. `_id` is the receipt id. */
-export interface CalendarLeafDocument extends StoredDocument {
+/**
+ * One submission: its hashes packed in one document (so a request costs one store write, whatever its size).
+ * `_id` is the request id; the receipt of the hash at position i is the request id followed by i (8 hex digits).
+ * Positions taken by a round are recorded as segments; the others are pending.
+ */
+export interface CalendarRequestDocument extends StoredDocument {
   _id: string;
-  hash: string;
+  /** the submitted hashes, in order, packed, hex */
+  hashes: string;
+  count: number;
   submittedAt: number;
-  /** the request that brought the leaf (random) and the leaf's position in it: leaves keep their request's order */
-  request: string;
-  position: number;
-  /** the tree id of the round that took the leaf; "" while pending */
-  round: string;
+  /** positions not in any segment: 0 once every hash of the request went to a round */
+  pendingLeaves: number;
+  /** positions [from, to) and the tree id of the round that took them */
+  segments: { from: number; to: number; round: string }[];
+  /** the tree ids of those rounds (to find the requests of a lost round) */
+  rounds: string[];
 }
 
 /** One anchoring round: the tree and the transaction that anchors its root. `_id` is the tree id. */
@@ -100,21 +106,39 @@ export type RoundOutcome =
   | { kind: "failed"; message: string };
 
 const HASH_HEX = /^[0-9a-fA-F]{64}$/;
+const HEX_RUN = /^[0-9a-fA-F]*$/;
+const LOWER_HEX_RUN = /^[0-9a-f]*$/;
 const LEASE_KEY = "merkle-calendar";
-const PENDING = "";
 /** A round's transaction on chain this long (chain clock) is beyond rollbacks: Cardano's k blocks take about 12 h. */
 export const SETTLE_MS = 12 * 3600_000;
 /** A round whose transaction this many rounds in a row found neither in a block nor in the mempool is lost. */
 export const LOST_AFTER_ROUNDS = 2;
 /** How long a failed round keeps submissions from starting rounds early. */
 const EARLY_ROUND_PAUSE_MS = 10_000;
-/** Leaves marked per update when a round is recorded. */
-const MARK_SLICE = 500;
+/** Pending requests read per page when a round gathers its leaves. */
+const REQUEST_PAGE = 100;
+/** A request id: 12 random bytes, hex; a receipt id adds the position as 8 hex digits. */
+const REQUEST_ID_HEX = 24;
 /** Unsettled rounds looked at per round, oldest first. */
 const WATCHED_ROUNDS = 100;
 /** How long one round may hold the lease: a round of a million leaves takes about ten seconds. */
 const LEASE_TTL_MS = 120_000;
 export const RECEIPT_ID = /^[0-9a-f]{32}$/;
+
+const receiptIdOf = (request: string, position: number): string => `${request}${position.toString(16).padStart(8, "0")}`;
+
+/** The positions of a request that no round holds, as [from, to) ranges in order. */
+function pendingRanges(doc: CalendarRequestDocument): [number, number][] {
+  const taken = [...doc.segments].sort((a, b) => a.from - b.from);
+  const ranges: [number, number][] = [];
+  let at = 0;
+  for (const s of taken) {
+    if (s.from > at) ranges.push([at, s.from]);
+    at = Math.max(at, s.to);
+  }
+  if (at < doc.count) ranges.push([at, doc.count]);
+  return ranges;
+}
 
 function badRequest(message: string, data: Record<string, unknown> = {}): never {
   throw new DomainError("BAD_REQUEST", message, data);
@@ -127,6 +151,12 @@ export function parseCalendarHashes(raw: unknown, maxHashes: number): string[] {
   if (raw.length === 0) badRequest("hashes is empty: send at least one 32-byte hash");
   if (raw.length > maxHashes)
     badRequest(`One request takes at most ${maxHashes} hashes (got ${raw.length}); send the rest in further requests.`, { maxHashes });
+  // Fast path: every element a 64-character string, and all of them hex in one scan of their concatenation.
+  if (raw.every((h: unknown) => typeof h === "string" && h.length === 64)) {
+    const joined = (raw as string[]).join("");
+    if (LOWER_HEX_RUN.test(joined)) return raw as string[];
+    if (HEX_RUN.test(joined)) return (raw as string[]).map((h) => h.toLowerCase());
+  }
   return raw.map((h: unknown, i) => {
     if (typeof h !== "string" || !HASH_HEX.test(h))
       badRequest(`hashes[${i}] must be a 32-byte hash as 64 hex digits`, { field: `hashes[${i}]` });
@@ -143,7 +173,7 @@ export class MerkleCalendar {
   private earlyRoundsAfter = 0;
 
   private constructor(
-    private readonly leaves: Collection<CalendarLeafDocument>,
+    private readonly requests: Collection<CalendarRequestDocument>,
     private readonly rounds: Collection<CalendarRoundDocument>,
     private readonly lease: LeaseTable,
     private readonly trees: MerkleTreeStore,
@@ -166,13 +196,14 @@ export class MerkleCalendar {
     /** told every round's outcome (for the log) */
     onRound?: (outcome: RoundOutcome) => void;
   }): Promise<MerkleCalendar> {
-    const leaves = opts.store.collection<CalendarLeafDocument>("merkle_calendar_leaves");
-    await leaves.ensureIndexes([{ fields: { round: 1, submittedAt: 1, request: 1, position: 1 } }]);
+    const requests = opts.store.collection<CalendarRequestDocument>("merkle_calendar_requests");
+    // single-field indexes: NeDB uses one only when the query names exactly its field
+    await requests.ensureIndexes([{ fields: { pendingLeaves: 1 } }, { fields: { rounds: 1 } }]);
     const rounds = opts.store.collection<CalendarRoundDocument>("merkle_calendar_rounds");
     await rounds.ensureIndexes([{ fields: { settled: 1, submittedAt: 1 } }]);
     const lease = await createLeaseTable(opts.store.collection("merkle_calendar_lease"), opts.now);
     return new MerkleCalendar(
-      leaves,
+      requests,
       rounds,
       lease,
       opts.trees,
@@ -198,8 +229,10 @@ export class MerkleCalendar {
     await this.round;
   }
 
-  pendingCount(): Promise<number> {
-    return this.leaves.count({ round: PENDING });
+  /** Leaves waiting for a round: read from the requests that have any (one document per request, not per leaf). */
+  async pendingCount(): Promise<number> {
+    const docs = await this.requests.findProjected({ pendingLeaves: { $gt: 0 } }, { pendingLeaves: 1, _id: 0 });
+    return docs.reduce((n, d) => n + (d.pendingLeaves ?? 0), 0);
   }
 
   /**
@@ -218,46 +251,47 @@ export class MerkleCalendar {
       );
     }
     const submittedAt = this.now();
-    const request = randomBytes(8).toString("hex");
-    const docs = hashes.map((hash, position): CalendarLeafDocument => ({
-      _id: randomBytes(16).toString("hex"),
-      hash,
+    const request = randomBytes(REQUEST_ID_HEX / 2).toString("hex");
+    await this.requests.insertOne({
+      _id: request,
+      hashes: hashes.join(""),
+      count: hashes.length,
       submittedAt,
-      request,
-      position,
-      round: PENDING,
-    }));
-    await this.leaves.insertMany(docs);
-    const pending = waiting + docs.length;
+      pendingLeaves: hashes.length,
+      segments: [],
+      rounds: [],
+    });
+    const pending = waiting + hashes.length;
     if (pending >= this.settings.maxLeaves && Date.now() >= this.earlyRoundsAfter) void this.anchorRound();
     return {
       status: "pending",
       submittedAt,
       expectedAnchorBy: Math.max(this.nextRoundAt, this.now()),
       receiptUrl: "/api/v1/batch/receipt/{receiptId}",
-      receipts: docs.map((d) => ({ receiptId: d._id, hash: d.hash })),
+      receipts: hashes.map((hash, i) => ({ receiptId: receiptIdOf(request, i), hash })),
       pending,
     };
   }
 
   /** The receipt's status, or null for an unknown id. */
   async receipt(receiptId: string): Promise<CalendarReceipt | null> {
-    const doc = await this.leaves.findOne({ _id: receiptId });
-    if (!doc) return null;
-    const round = doc.round === PENDING ? null : ((await this.rounds.findOne({ _id: doc.round })) ?? null);
-    return this.receiptOf(doc, round, round !== null && (await this.chain.onChain(round.transactionHash)));
-  }
-
-  private receiptOf(doc: CalendarLeafDocument, round: CalendarRoundDocument | null, anchored: boolean): CalendarReceipt {
-    const base = { receiptId: doc._id, hash: doc.hash, submittedAt: doc.submittedAt, statusUrl: `/api/v1/batch/receipt/${doc._id}` };
+    if (!RECEIPT_ID.test(receiptId)) return null;
+    const doc = await this.requests.findOne({ _id: receiptId.slice(0, REQUEST_ID_HEX) });
+    const position = parseInt(receiptId.slice(REQUEST_ID_HEX), 16);
+    if (!doc || position >= doc.count) return null;
+    const hash = doc.hashes.slice(position * 64, position * 64 + 64);
+    const base = { receiptId, hash, submittedAt: doc.submittedAt, statusUrl: `/api/v1/batch/receipt/${receiptId}` };
+    const segment = doc.segments.find((s) => s.from <= position && position < s.to);
+    const round = segment ? ((await this.rounds.findOne({ _id: segment.round })) ?? null) : null;
     if (round === null) return { ...base, status: "pending", expectedAnchorBy: Math.max(this.nextRoundAt, this.now()) };
+    const anchored = await this.chain.onChain(round.transactionHash);
     return {
       ...base,
       status: anchored ? "anchored" : "submitted",
       merkleRoot: round.root,
       treeId: round._id,
       transactionHash: round.transactionHash,
-      ...(anchored ? { proofUrl: `/api/v1/proof/${doc.hash}` } : {}),
+      ...(anchored ? { proofUrl: `/api/v1/proof/${hash}` } : {}),
     };
   }
 
@@ -298,12 +332,53 @@ export class MerkleCalendar {
       } else if (inMempool.has(r.transactionHash)) {
         if (r.missing !== 0 || r.onChainSince !== undefined) await this.rounds.updateOne({ _id: r._id }, { $set: { missing: 0 } });
       } else if (r.missing + 1 >= LOST_AFTER_ROUNDS) {
-        await this.leaves.updateMany({ round: r._id }, { $set: { round: PENDING } });
+        await this.releaseRound(r._id);
         await this.rounds.deleteOne({ _id: r._id });
       } else {
         await this.rounds.updateOne({ _id: r._id }, { $set: { missing: r.missing + 1 } });
       }
     }
+  }
+
+  /** Makes the leaves a round took pending again. */
+  private async releaseRound(treeId: string): Promise<void> {
+    for (const doc of await this.requests.find({ rounds: treeId })) {
+      const released = doc.segments.filter((s) => s.round === treeId).reduce((n, s) => n + s.to - s.from, 0);
+      await this.requests.updateOne(
+        { _id: doc._id },
+        { $pull: { segments: { round: treeId }, rounds: treeId }, $inc: { pendingLeaves: released } },
+      );
+    }
+  }
+
+  /**
+   * The oldest pending leaves (by request arrival, then position), at most `maxLeaves`: the packed hashes and, per
+   * request, the ranges taken.
+   */
+  private async gatherPending(): Promise<{ packed: Buffer; taken: { request: string; from: number; to: number }[] }> {
+    const max = this.settings.maxLeaves;
+    const parts: Buffer[] = [];
+    const taken: { request: string; from: number; to: number }[] = [];
+    const seen = new Set<string>();
+    let count = 0;
+    for (let skip = 0; count < max; skip += REQUEST_PAGE) {
+      const page = await this.requests.find({ pendingLeaves: { $gt: 0 } }, { sort: { submittedAt: 1 }, skip, limit: REQUEST_PAGE });
+      for (const doc of page) {
+        // a submission arriving meanwhile can shift the pages: never take a request twice
+        if (seen.has(doc._id)) continue;
+        seen.add(doc._id);
+        for (const [from, end] of pendingRanges(doc)) {
+          if (count >= max) break;
+          const to = Math.min(end, from + (max - count));
+          parts.push(Buffer.from(doc.hashes.slice(from * 64, to * 64), "hex"));
+          taken.push({ request: doc._id, from, to });
+          count += to - from;
+        }
+        if (count >= max) break;
+      }
+      if (page.length < REQUEST_PAGE) break;
+    }
+    return { packed: Buffer.concat(parts), taken };
   }
 
   private async runRound(): Promise<RoundOutcome> {
@@ -314,13 +389,8 @@ export class MerkleCalendar {
       acquired = (await this.lease.acquire([LEASE_KEY], this.holder, LEASE_TTL_MS)).acquired;
       if (!acquired) return { kind: "busy" };
       await this.watchRounds();
-      const docs = await this.leaves.find(
-        { round: PENDING },
-        { sort: { submittedAt: 1, request: 1, position: 1 }, limit: this.settings.maxLeaves },
-      );
-      if (docs.length === 0) return { kind: "idle" };
-      const packed = Buffer.allocUnsafe(docs.length * NODE_BYTES);
-      docs.forEach((d, i) => packed.write(d.hash, i * NODE_BYTES, "hex"));
+      const { packed, taken } = await this.gatherPending();
+      if (taken.length === 0) return { kind: "idle" };
       const tree = buildTree(packed);
       const root = tree.root.toString("hex");
       const { signedCborHex, txId } = await this.anchorer.build(tree);
@@ -332,10 +402,15 @@ export class MerkleCalendar {
         { $set: { root, leafCount: tree.leafCount, transactionHash: txId, submittedAt: this.now(), missing: 0, settled: false } },
         { upsert: true },
       );
-      // in slices: a store may test `$in` against the whole list for every document it matches
-      for (let i = 0; i < docs.length; i += MARK_SLICE) {
-        const ids = docs.slice(i, i + MARK_SLICE).map((d) => d._id);
-        await this.leaves.updateMany({ _id: { $in: ids } }, { $set: { round: tree.treeId } });
+      for (const t of taken) {
+        await this.requests.updateOne(
+          { _id: t.request },
+          {
+            $push: { segments: { from: t.from, to: t.to, round: tree.treeId } },
+            $addToSet: { rounds: tree.treeId },
+            $inc: { pendingLeaves: t.from - t.to },
+          },
+        );
       }
       return { kind: "anchored", treeId: tree.treeId, root, leafCount: tree.leafCount, transactionHash: txId };
     } catch (err) {

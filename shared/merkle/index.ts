@@ -4,3 +4,5 @@ export * from "./tree-store";
 export * from "./batch-limits";
 export * from "./calendar";
 export * from "./calendar-access";
+export * from "./anchor-transaction";
+export * from "./chain-anchor";

@@ -74,20 +74,40 @@ const batchFields = {
 };
 const certificateRecord = object({ ...certificateFields, ...batchFields }, Object.keys(certificateFields));
 
-const batchProof = object({
-  scheme: { type: "string", enum: ["merkle-sha256-rfc9162"] },
-  leaf: { type: "string", pattern: HASH_32 },
-  leafIndex: integer,
-  treeSize: integer,
-  path: { type: "array", items: { type: "string", pattern: HASH_32 } },
-  root: { type: "string", pattern: HASH_32 },
-  treeId: { type: "string", pattern: "^[0-9a-f]{32}$" },
-  transactionHash: { type: "string", pattern: HASH_32 },
-  blockHash: { type: "string", pattern: HASH_32 },
-  blockNumber: integer,
-  slot: integer,
-  creationTime: integer,
-});
+const batchProof = object(
+  {
+    scheme: { type: "string", enum: ["merkle-sha256-rfc9162"] },
+    leaf: { type: "string", pattern: HASH_32 },
+    leafIndex: integer,
+    treeSize: integer,
+    path: { type: "array", items: { type: "string", pattern: HASH_32 } },
+    root: { type: "string", pattern: HASH_32 },
+    treeId: { type: "string", pattern: "^[0-9a-f]{32}$" },
+    transactionHash: { type: "string", pattern: HASH_32 },
+    blockHash: { type: "string", pattern: HASH_32 },
+    blockNumber: integer,
+    slot: integer,
+    creationTime: integer,
+    transactionCbor: { type: "string", pattern: HEX },
+    previousBlock: {
+      oneOf: [{ type: "string", enum: ["origin"] }, object({ slot: integer, id: { type: "string", pattern: HASH_32 } })],
+    },
+  },
+  [
+    "scheme",
+    "leaf",
+    "leafIndex",
+    "treeSize",
+    "path",
+    "root",
+    "treeId",
+    "transactionHash",
+    "blockHash",
+    "blockNumber",
+    "slot",
+    "creationTime",
+  ],
+);
 
 const credential = object(
   {
@@ -227,7 +247,15 @@ export const RESPONSE_SCHEMAS = {
   MintConnectedGoodsResponse: {
     allOf: [
       buildTransactionResponse,
-      object({ batch_id: { type: "string", pattern: HASH_32 }, batchId: { type: "string", pattern: HASH_32 }, items: integer }),
+      object(
+        {
+          batch_id: { type: "string", pattern: HASH_32 },
+          batchId: { type: "string", pattern: HASH_32 },
+          items: integer,
+          token_name: string,
+        },
+        ["batch_id", "batchId", "items"],
+      ),
     ],
   },
   SocialHub: object({

@@ -295,7 +295,7 @@ export const ROUTES = [
     tag: "verify",
     summary: "Inclusion proof of a hash anchored inside a Merkle batch, checkable offline",
     response:
-      "array of proofs (one per anchored batch holding the hash): scheme, leaf, leafIndex, treeSize, path, root, treeId and the anchoring transaction",
+      "array of proofs (one per anchored batch holding the hash): scheme, leaf, leafIndex, treeSize, path, root, treeId, the anchoring transaction's id and signed CBOR (transactionCbor), its block (blockHash, blockNumber, slot) and the point of the block before it (previousBlock)",
     statuses: { 404: "no anchored batch holds this hash (or its anchoring transaction is not on chain)" },
     pathPatterns: { hash: TX_HASH },
     responseSchema: "BatchProofs",
@@ -544,10 +544,10 @@ export const ROUTES = [
     action: "connected-goods.mintBatch",
     tag: "connected-goods",
     summary: "Build the mint of a batch of connected goods (the issuer is the address's payment key)",
-    request: "MintConnectedGoodsRequest { address, items: [{ asset_name, password }] }",
-    response: "BuildTransactionResponse + batch_id, batchId, items",
+    request: "MintConnectedGoodsRequest { address, items: [{ asset_name, password }], token_name? }",
+    response: "BuildTransactionResponse + batch_id, batchId, items, token_name (when given)",
     responseSchema: "MintConnectedGoodsResponse",
-    errors: [...GOODS_REQUEST_ERRORS, "INVALID_ITEMS", ...GOODS_BUILD_ERRORS],
+    errors: [...GOODS_REQUEST_ERRORS, "INVALID_ITEMS", "INVALID_TOKEN_NAME", ...GOODS_BUILD_ERRORS],
     implemented: true,
   },
   {
@@ -597,8 +597,10 @@ export const ROUTES = [
     summary: "Decrypted social-hub data of an item (itemId: SHA-256 hex of the password, or the password)",
     response: "SocialHub",
     responseSchema: "SocialHub",
-    errors: ["INVALID_CONTEXT", "INVALID_PASSWORD", "WRONG_PASSWORD", "NOT_CONFIGURED"],
-    statuses: { 400: "malformed batch ids, or no claimed item of these batches opens with this item id" },
+    errors: ["INVALID_CONTEXT", "INVALID_PASSWORD", "WRONG_PASSWORD", "UNKNOWN_BATCH", "NOT_CONFIGURED"],
+    statuses: {
+      400: "malformed batch ids; UNKNOWN_BATCH: none of the batch ids names a known batch; WRONG_PASSWORD: no claimed item of these batches opens with this item id",
+    },
     implemented: true,
   },
 

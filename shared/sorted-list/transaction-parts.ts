@@ -123,3 +123,31 @@ export function listInsertParts<
     requiredSigners: [inserter],
   };
 }
+
+/**
+ * An extension's Init and Insert parts from its codec and how it makes a new node of a key from the request's
+ * terms: Init mints the HEAD `{ next: key, config }` and the first node (the deployer signs), Insert links the new
+ * node after its predecessor (the inserter signs).
+ */
+export function listIssueParts<
+  Config extends { readonly deployer: string },
+  Node extends { readonly key: string; readonly next: string | undefined },
+  Terms,
+>(
+  codec: ListCodec<{ readonly next: string | undefined; readonly config: Config }, Node>,
+  newNode: (key: string, next: string | undefined, terms: Terms) => Node,
+) {
+  type Head = { readonly next: string | undefined; readonly config: Config };
+  return {
+    initParts: (script: ListScript, initUtxo: OgmiosUtxo, key: string, config: Config, terms: Terms): ListParts =>
+      listInitParts(codec, script, initUtxo, { next: key, config }, newNode(key, undefined, terms), config.deployer),
+    insertParts: (
+      script: ListScript,
+      pred: ListPredecessor<Head, Node>,
+      key: string,
+      inserter: string,
+      terms: Terms,
+      coinsPerByte: bigint,
+    ): ListParts => listInsertParts(codec, script, pred, newNode(key, pred.datum.next, terms), inserter, coinsPerByte),
+  };
+}

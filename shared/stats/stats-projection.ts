@@ -2,7 +2,9 @@
  * Statistics kept current from the fact log (docs/decisions.md#statistics: no periodic recompute lag):
  * - accumulated fees (lovelace) of the transactions that anchored certificates, each transaction counted once
  *   however many certificates it carries;
- * - certificates per category (docs/decisions.md#statistics, certificate-metadata.ts), all five categories always present.
+ * - certificates per category (docs/decisions.md#statistics, certificate-metadata.ts), all five categories always present;
+ * - connected goods: every batch output a transaction creates (a batch mint, or a claim recreating the batch) adds
+ *   one to "Connected Goods", and its transaction's fee to the fees (once per transaction, as for certificates).
  * Per-item documents make it idempotent and rollback-safe; totals are kept incrementally and recomputed from the
  * items after a rollback.
  */
@@ -19,16 +21,23 @@ interface CertDoc extends StoredDocument {
   category: CertificateCategory;
   slot: number;
 }
+/** One per batch output created (mint or claim). */
+interface GoodsDoc extends StoredDocument {
+  slot: number;
+}
 interface TotalsDoc extends StoredDocument {
   fees: number;
   [category: string]: number | string;
 }
+
+const GOODS_CATEGORY: CertificateCategory = "Connected Goods";
 
 export class StatsProjection implements Projection {
   readonly name = "stats";
   private constructor(
     private readonly feeTxs: Collection<FeeTxDoc>,
     private readonly certs: Collection<CertDoc>,
+    private readonly goods: Collection<GoodsDoc>,
     private readonly totals: Collection<TotalsDoc>,
   ) {}
 
@@ -36,19 +45,26 @@ export class StatsProjection implements Projection {
     const p = new StatsProjection(
       store.collection("stats_fee_transactions"),
       store.collection("stats_certificates"),
+      store.collection("stats_goods_batches"),
       store.collection("stats_totals"),
     );
     await p.feeTxs.ensureIndexes([{ fields: { slot: 1 } }]);
     await p.certs.ensureIndexes([{ fields: { slot: 1 } }, { fields: { category: 1 } }]);
+    await p.goods.ensureIndexes([{ fields: { slot: 1 } }]);
     return p;
   }
 
   async apply(facts: FactRecord[]): Promise<void> {
     for (const r of facts) {
-      if (r.kind !== "fact" || r.fact.type !== "certificate.issued") continue;
-      const category = categoryOf(r.fact.metadata);
-      const cert = await this.certs.updateOne({ _id: r._id }, { $set: { category, slot: r.slot } }, { upsert: true });
-      if (cert.upsertedId) await this.bump({ [category]: 1 });
+      if (r.kind !== "fact") continue;
+      if (r.fact.type === "certificate.issued") {
+        const category = categoryOf(r.fact.metadata);
+        const cert = await this.certs.updateOne({ _id: r._id }, { $set: { category, slot: r.slot } }, { upsert: true });
+        if (cert.upsertedId) await this.bump({ [category]: 1 });
+      } else if (r.fact.type === "goods.batch") {
+        const batch = await this.goods.updateOne({ _id: r._id }, { $set: { slot: r.slot } }, { upsert: true });
+        if (batch.upsertedId) await this.bump({ [GOODS_CATEGORY]: 1 });
+      } else continue;
       const tx = await this.feeTxs.updateOne({ _id: r.txId }, { $set: { fee: Number(r.txFee), slot: r.slot } }, { upsert: true });
       if (tx.upsertedId) await this.bump({ fees: Number(r.txFee) });
     }
@@ -57,8 +73,10 @@ export class StatsProjection implements Projection {
   async rollback(slot: number): Promise<void> {
     await this.certs.deleteMany({ slot: { $gt: slot } });
     await this.feeTxs.deleteMany({ slot: { $gt: slot } });
+    await this.goods.deleteMany({ slot: { $gt: slot } });
     const counts: Record<string, number> = {};
     for (const c of CERTIFICATE_CATEGORIES) counts[c] = await this.certs.count({ category: c });
+    counts[GOODS_CATEGORY] = (counts[GOODS_CATEGORY] ?? 0) + (await this.goods.count({}));
     const fees = (await this.feeTxs.find({})).reduce((n, d) => n + d.fee, 0);
     await this.totals.updateOne({ _id: "totals" }, { $set: { ...counts, fees } }, { upsert: true });
   }

@@ -1,26 +1,15 @@
 /**
- * Refusals of the tokenizable extension (docs/api.md#tokenizable-certificates). Each names what to do; the
+ * Refusals of the tokenizable extension (docs/api.md#tokenizable-certificates): the list refusals every list
+ * extension shares (shared/sorted-list/extension-errors.ts) and the redeem ones. Each names what to do; the
  * gateway maps every type to 400 (shared/mesh/error-mapping.ts). Build problems of the anchoring certificate
  * transaction keep the issuance's BuildStatus codes (INSUFFICIENT_FUNDS, COLLATERAL_REQUIRED,
  * PENDING_TRANSACTION, …).
  */
 import { TypedError } from "../domain/errors";
+import { LIST_ERROR_TYPES } from "../sorted-list/extension-errors";
 
 export const TOKENIZABLE_ERROR_TYPES = [
-  /** a field is missing or malformed (hex, integer, address, …) */
-  "INVALID_FIELD",
-  /** no list with that policy id or init output reference */
-  "UNKNOWN_LIST",
-  /** no node with that key in the list */
-  "UNKNOWN_KEY",
-  /** the key is already in the list */
-  "DUPLICATE_KEY",
-  /** the caller is not an allowed inserter of the list */
-  "NOT_ALLOWED_INSERTER",
-  /** another node of the list has the same asset name */
-  "ASSET_NAME_IN_USE",
-  /** the init output is not an unspent, spendable output of the sender */
-  "INIT_UTXO_UNAVAILABLE",
+  ...LIST_ERROR_TYPES,
   /** the node was redeemed already (Redeem happens once) */
   "ALREADY_REDEEMED",
   /** the redeemer is not the node's owner */

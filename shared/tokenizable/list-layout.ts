@@ -3,66 +3,30 @@
  * read from the HEAD and node datums, the policy of an init output reference (the blueprint's `tokenizable`
  * validator with that reference applied), and the issuer = the config's deployer.
  */
-import { outRefKey, type OutRef } from "../domain/out-ref";
 import {
   type Blueprint,
   type MetadataScript,
   type NetworkId,
   type TokenizableScript,
   TOKENIZABLE_LIST,
-  dataFromCborHex,
   decodeTokenizableDatum,
   deriveTokenizableMetadataScript,
   deriveTokenizableScript,
   loadBlueprint,
 } from "../protocol";
-import type { EntryLinks, SortedListLayout } from "../sorted-list";
+import { extensionLayout, ListScripts, type SortedListLayout } from "../sorted-list";
 
-/** Scripts derived per init output reference (applying the parameter costs a few milliseconds each). */
-export class TokenizableScripts {
-  private readonly cache = new Map<string, TokenizableScript>();
-  private static readonly MAX_CACHED = 1000;
+/** The tokenizable scripts, derived per init output reference, and the CIP-68 metadata script. */
+export class TokenizableScripts extends ListScripts<TokenizableScript> {
   /** the CIP-68 metadata script: no parameter, the same for every list */
   readonly metadata: MetadataScript;
 
-  constructor(
-    private readonly networkId: NetworkId,
-    private readonly blueprint: Blueprint = loadBlueprint(),
-  ) {
+  constructor(networkId: NetworkId, blueprint: Blueprint = loadBlueprint()) {
+    super(networkId, blueprint, deriveTokenizableScript);
     this.metadata = deriveTokenizableMetadataScript(blueprint, networkId);
-  }
-
-  of(initRef: OutRef): TokenizableScript {
-    const k = outRefKey(initRef);
-    let s = this.cache.get(k);
-    if (!s) {
-      s = deriveTokenizableScript(this.blueprint, { txHash: initRef.txHash.toLowerCase(), index: initRef.index }, this.networkId);
-      if (this.cache.size >= TokenizableScripts.MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(k, s);
-    }
-    return s;
-  }
-}
-
-/** The links of a tokenizable datum, or undefined when the datum is not one. */
-export function tokenizableLinks(datumCbor: string): EntryLinks | undefined {
-  try {
-    const d = decodeTokenizableDatum(dataFromCborHex(datumCbor));
-    return d.kind === "head" ? { kind: "head", next: d.next } : { kind: "node", key: d.key, next: d.next };
-  } catch {
-    return undefined;
   }
 }
 
 export function tokenizableLayout(scripts: TokenizableScripts): SortedListLayout {
-  return {
-    name: "tokenizable",
-    list: TOKENIZABLE_LIST,
-    decodeLinks: tokenizableLinks,
-    policyOf: (initRef) => scripts.of(initRef).policyId,
-    issuerOf(headDatumCbor: string): string {
-      const d = decodeTokenizableDatum(dataFromCborHex(headDatumCbor));
-      return d.kind === "head" ? d.config.deployer : "";
-    },
-  };
+  return extensionLayout("tokenizable", TOKENIZABLE_LIST, decodeTokenizableDatum, scripts);
 }

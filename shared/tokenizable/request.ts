@@ -12,15 +12,20 @@
  */
 import { paymentCredentialOf } from "../csl/address";
 import { MAX_HASH_BYTES } from "../domain/certificate-request";
-import type { OutRef } from "../domain/out-ref";
-import type { ListRef } from "../sorted-list";
+import {
+  pick,
+  requestFields,
+  type BaseListConfigRequest,
+  type Body,
+  type BodyForm,
+  type ListIssueRequest,
+  type ListRef,
+} from "../sorted-list";
 import { refuseTokenizable } from "./errors";
 
-export type BodyForm = "reference" | "spec";
+export type { BodyForm };
 
-export interface ListConfigRequest {
-  readonly deployer?: string;
-  readonly allowedInserters?: readonly string[];
+export interface ListConfigRequest extends BaseListConfigRequest {
   /** the CIP-68 metadata script's hash; undefined = plain tokens */
   readonly cip68ScriptHash?: string;
 }
@@ -37,85 +42,19 @@ export interface IssueTerms {
 }
 
 export type TokenizableRequest =
-  | {
-      readonly form: BodyForm;
-      readonly action: "Init";
-      readonly address: string;
-      readonly initRef: OutRef | undefined;
-      readonly config: ListConfigRequest | undefined;
-      readonly terms: IssueTerms;
-    }
-  | { readonly form: BodyForm; readonly action: "Insert"; readonly address: string; readonly list: ListRef; readonly terms: IssueTerms }
-  | {
-      readonly form: "reference";
-      readonly action: "Create";
-      readonly address: string;
-      readonly initRef: OutRef;
-      readonly config: ListConfigRequest | undefined;
-      readonly terms: IssueTerms;
-    }
+  | ListIssueRequest<IssueTerms, ListConfigRequest>
   | { readonly form: BodyForm; readonly action: "Redeem"; readonly address: string; readonly list: ListRef; readonly key: string };
 
-type Body = Record<string, unknown>;
-
-const HEX = /^[0-9a-fA-F]*$/;
-const MAX_INSERTERS = 100;
 /** The plain token's name is at most 32 bytes; the CIP-68 pair adds a 4-byte label, so its base name is ≤ 28. */
 export const MAX_ASSET_NAME_BYTES = 32;
 export const MAX_CIP68_ASSET_NAME_BYTES = 28;
+/** At most this many characters of metadata JSON (the certificate transaction's metadata bounds it further). */
+const MAX_METADATA_CHARS = 16_384;
 
-function pick(body: Body, ...names: string[]): unknown {
-  for (const n of names) if (body[n] !== undefined && body[n] !== null) return body[n];
-  return undefined;
-}
-
-function bad(field: string, message: string): never {
-  return refuseTokenizable("INVALID_FIELD", `${field} ${message}`, { field });
-}
-
-export function hexField(
-  v: unknown,
-  field: string,
-  opts: { bytes?: number; maxBytes?: number; required?: boolean } = {},
-): string | undefined {
-  if (v === undefined || v === "") {
-    if (opts.required !== false) bad(field, "is required");
-    return undefined;
-  }
-  if (typeof v !== "string" || !HEX.test(v) || v.length % 2 !== 0) bad(field, "must be even-length hexadecimal");
-  const bytes = v.length / 2;
-  if (opts.bytes !== undefined && bytes !== opts.bytes) bad(field, `must be ${opts.bytes} bytes (${opts.bytes * 2} hex digits)`);
-  if (opts.maxBytes !== undefined && bytes > opts.maxBytes) bad(field, `must be at most ${opts.maxBytes} bytes`);
-  return v.toLowerCase();
-}
-
-const requiredHex = (v: unknown, field: string, opts: { bytes?: number; maxBytes?: number } = {}): string => hexField(v, field, opts)!;
-
-function keyHashes(v: unknown, field: string): string[] {
-  if (v === undefined) return [];
-  if (!Array.isArray(v)) bad(field, "must be an array of 56-hex-digit key hashes");
-  if (v.length > MAX_INSERTERS) bad(field, `holds more than ${MAX_INSERTERS} entries`);
-  return [...new Set(v.map((x, i) => requiredHex(x, `${field}[${i}]`, { bytes: 28 })))];
-}
-
-function addressField(v: unknown, field: string): string {
-  if (typeof v !== "string" || v.trim() === "") bad(field, "is required: the bech32 address of the wallet that pays and signs");
-  if (v.length > 200) bad(field, "is too long for a Cardano address");
-  return v.trim();
-}
-
-function outRefOf(body: Body, required: boolean): OutRef | undefined {
-  const txHash = hexField(pick(body, "initUtxoTxHash", "init_utxo_tx_hash"), "initUtxoTxHash", { bytes: 32, required });
-  const rawIndex = pick(body, "initUtxoOutputIndex", "init_utxo_output_index");
-  if (txHash === undefined) {
-    if (rawIndex !== undefined) bad("initUtxoTxHash", "is required with initUtxoOutputIndex");
-    return undefined;
-  }
-  const index = typeof rawIndex === "string" && /^\d{1,5}$/.test(rawIndex) ? Number(rawIndex) : rawIndex;
-  if (typeof index !== "number" || !Number.isInteger(index) || index < 0 || index > 65535)
-    bad("initUtxoOutputIndex", "must be an integer from 0 to 65535");
-  return { txHash, index };
-}
+/** The shared field readers, refusing as TokenizableError. */
+export const tokenizableFields = requestFields(refuseTokenizable, { addressChars: 200, metadataChars: MAX_METADATA_CHARS });
+const bad: (field: string, message: string) => never = tokenizableFields.bad;
+const { hexField, requiredHex, addressField, initRefOf, bootstrapNameOf, listRefOf } = tokenizableFields;
 
 /** `cip68ScriptAddress`: the metadata script's hash (56 hex, as the published client sends it) or its address. */
 function scriptHashField(v: unknown, field: string): string | undefined {
@@ -138,41 +77,10 @@ function scriptHashField(v: unknown, field: string): string | undefined {
 function configOf(v: unknown): ListConfigRequest | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== "object" || Array.isArray(v)) bad("config", "must be an object { deployer?, allowedInserters?, cip68ScriptAddress? }");
-  const c = v as Body;
-  const deployer = hexField(pick(c, "deployer"), "config.deployer", { bytes: 28, required: false });
-  const inserters = pick(c, "allowedInserters", "allowed_inserters");
-  const cip68 = scriptHashField(pick(c, "cip68ScriptAddress", "cip68ScriptHash", "cip68_script_address"), "config.cip68ScriptAddress");
-  return {
-    ...(inserters !== undefined ? { allowedInserters: keyHashes(inserters, "config.allowedInserters") } : {}),
-    ...(deployer !== undefined ? { deployer } : {}),
-    ...(cip68 !== undefined ? { cip68ScriptHash: cip68 } : {}),
-  };
-}
-
-/** At most this many characters of metadata JSON (the certificate transaction's metadata bounds it further). */
-const MAX_METADATA_CHARS = 16_384;
-
-function metadataOf(v: unknown, field: string): string {
-  if (v === undefined || v === "") return "";
-  let parsed: unknown = v;
-  if (typeof v === "string") {
-    if (v.length > MAX_METADATA_CHARS) bad(field, `must be at most ${MAX_METADATA_CHARS} characters`);
-    try {
-      parsed = JSON.parse(v);
-    } catch {
-      bad(field, "must be a JSON object (or its JSON text)");
-    }
-  }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) bad(field, "must be a JSON object (or its JSON text)");
-  const text = JSON.stringify(parsed);
-  if (text.length > MAX_METADATA_CHARS) bad(field, `must be at most ${MAX_METADATA_CHARS} characters`);
-  return text;
-}
-
-function bootstrapNameOf(v: unknown): string | undefined {
-  if (v === undefined || v === "") return undefined;
-  if (typeof v !== "string" || v.length > 64) bad("bootstrapTokenName", "must be the name of a bootstrap datum (at most 64 characters)");
-  return v;
+  return tokenizableFields.listConfigOf(v as Body, (c) => {
+    const cip68 = scriptHashField(pick(c, "cip68ScriptAddress", "cip68ScriptHash", "cip68_script_address"), "config.cip68ScriptAddress");
+    return cip68 !== undefined ? { cip68ScriptHash: cip68 } : {};
+  });
 }
 
 function ownerOf(body: Body): IssueTerms["owner"] {
@@ -184,36 +92,13 @@ function ownerOf(body: Body): IssueTerms["owner"] {
   return { address: addressField(owner, "ownerAddress") };
 }
 
-function certificateOf(body: Body): { key: string; algorithm: string | undefined; metadata: string } {
-  const cert = pick(body, "certificate");
-  if (cert === undefined) bad("certificate", "is required: { hash, metadata? }");
-  if (typeof cert !== "object" || Array.isArray(cert)) bad("certificate", "must be an object { hash, metadata?, algorithm? }");
-  const c = cert as Body;
-  const key = requiredHex(pick(c, "hash"), "certificate.hash", { maxBytes: MAX_HASH_BYTES });
-  const given = hexField(pick(body, "key"), "key", { maxBytes: MAX_HASH_BYTES, required: false });
-  if (given !== undefined && given !== key) bad("key", "must equal certificate.hash (the node key is the certificate hash)");
-  const algorithm = pick(c, "algorithm");
-  if (algorithm !== undefined && (typeof algorithm !== "string" || algorithm.length > 64))
-    bad("certificate.algorithm", "must be a string of at most 64 characters");
-  return { key, algorithm: algorithm as string | undefined, metadata: metadataOf(pick(c, "metadata"), "certificate.metadata") };
-}
-
 function termsOf(body: Body): IssueTerms {
-  const c = certificateOf(body);
   return {
-    ...c,
+    ...tokenizableFields.certificateOf(body, "{ hash, metadata? }"),
     owner: ownerOf(body),
     assetName: requiredHex(pick(body, "assetName", "asset_name", "assetNameHex"), "assetName", { maxBytes: MAX_ASSET_NAME_BYTES }),
     bootstrapName: bootstrapNameOf(pick(body, "bootstrapTokenName", "bootstrap_token_name")),
   };
-}
-
-function listRefOf(body: Body, what: string): ListRef {
-  const policyId = hexField(pick(body, "policyId", "policy_id"), "policyId", { bytes: 28, required: false });
-  if (policyId) return { policyId };
-  const initRef = outRefOf(body, false);
-  if (initRef) return { initRef };
-  return bad("policyId", `is required for ${what} (or initUtxoTxHash and initUtxoOutputIndex)`);
 }
 
 const SPEC_TYPES = ["init", "insert", "redeem"];
@@ -238,7 +123,7 @@ export function parseTokenizableRequest(body: Body): TokenizableRequest {
     const cert = pick(body, "certificate");
     const hash = cert && typeof cert === "object" && !Array.isArray(cert) ? pick(cert as Body, "hash") : undefined;
     const key = requiredHex(hash ?? pick(body, "key"), hash !== undefined ? "certificate.hash" : "key", { maxBytes: MAX_HASH_BYTES });
-    const list: ListRef = reference ? { initRef: outRefOf(body, true)! } : listRefOf(body, "a Redeem");
+    const list: ListRef = reference ? { initRef: initRefOf(body, true)! } : listRefOf(body, "a Redeem");
     return { form, action: "Redeem", address, list, key };
   }
   if (type === "create") {
@@ -246,7 +131,7 @@ export function parseTokenizableRequest(body: Body): TokenizableRequest {
       form: "reference",
       action: "Create",
       address,
-      initRef: outRefOf(body, true)!,
+      initRef: initRefOf(body, true)!,
       config: configOf(pick(body, "config")),
       terms: termsOf(body),
     };
@@ -254,5 +139,5 @@ export function parseTokenizableRequest(body: Body): TokenizableRequest {
   const terms = termsOf(body);
   if (type === "insert") return { form, action: "Insert", address, list: listRefOf(body, "an Insert"), terms };
   if (pick(body, "policyId") !== undefined) bad("policyId", "must be omitted for Init: Init creates a new list (use Insert to add to one)");
-  return { form, action: "Init", address, initRef: outRefOf(body, false), config: configOf(pick(body, "config")), terms };
+  return { form, action: "Init", address, initRef: initRefOf(body, false), config: configOf(pick(body, "config")), terms };
 }

@@ -23,8 +23,7 @@ import {
 } from "../protocol";
 import {
   keepingAda,
-  listInitParts,
-  listInsertParts,
+  listIssueParts,
   listOutput,
   listScriptWitness,
   type ListCodec,
@@ -54,24 +53,9 @@ const codec: ListCodec<TokenizableHead, TokenizableNode> = {
   redeemer: (action, key) => redeemerHex({ action, key }),
 };
 
-export const initParts = (
-  script: TokenizableScript,
-  initUtxo: OgmiosUtxo,
-  key: string,
-  config: TokenizableConfig,
-  t: NewNodeTerms,
-): ListParts => listInitParts(codec, script, initUtxo, { next: key, config }, newNode(key, undefined, t), config.deployer);
+export const { initParts, insertParts } = listIssueParts(codec, newNode);
 
 export type Predecessor = ListPredecessor<TokenizableHead, TokenizableNode>;
-
-export const insertParts = (
-  script: TokenizableScript,
-  pred: Predecessor,
-  key: string,
-  inserter: string,
-  t: NewNodeTerms,
-  coinsPerByte: bigint,
-): ListParts => listInsertParts(codec, script, pred, newNode(key, pred.datum.next, t), inserter, coinsPerByte);
 
 /**
  * Redeem: the node re-created as Redeemed; the plain token (or the CIP-68 user token) to the owner's address,

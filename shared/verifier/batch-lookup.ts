@@ -8,7 +8,7 @@ import { parseMetadataObject } from "../domain/certificate-metadata";
 import { MERKLE_SCHEME } from "../merkle/merkle-tree";
 import type { InclusionProof } from "../merkle/inclusion-proof";
 import type { MerkleTreeStore } from "../merkle/tree-store";
-import type { CertificateProjection, CertificateRecord } from "./certificate-projection";
+import type { AnchorTransaction, CertificateProjection, CertificateRecord } from "./certificate-projection";
 
 /** The anchoring certificate's record (its `hash` is the root) and where the hash sits in the tree. */
 export interface BatchRecord extends CertificateRecord {
@@ -28,6 +28,10 @@ export interface AnchoredProof extends InclusionProof {
   blockNumber: number;
   slot: number;
   creationTime: number;
+  /** the signed anchoring transaction as on chain, hex (absent when the chain-sync feed carried no CBOR) */
+  transactionCbor?: string;
+  /** the point of the block before `blockHash` (or "origin"), where a chain-sync reaches the anchoring block */
+  previousBlock?: { slot: number; id: string } | "origin";
 }
 
 /** The tree id and leaf count a batch certificate's metadata records, if it is one. */
@@ -59,7 +63,8 @@ export async function findInBatches(certificates: CertificateProjection, trees: 
   return found.sort((a, b) => a.slot - b.slot);
 }
 
-export function proofOfRecord(leaf: string, r: BatchRecord): AnchoredProof {
+/** The proof of `leaf` in a batch record, with the anchoring transaction when the projection holds it. */
+export function proofOfRecord(leaf: string, r: BatchRecord, anchor?: AnchorTransaction): AnchoredProof {
   return {
     scheme: MERKLE_SCHEME,
     leaf: leaf.toLowerCase(),
@@ -73,5 +78,7 @@ export function proofOfRecord(leaf: string, r: BatchRecord): AnchoredProof {
     blockNumber: r.blockNumber,
     slot: r.slot,
     creationTime: r.creationTime,
+    ...(anchor ? { transactionCbor: anchor.transactionCbor } : {}),
+    ...(anchor?.previousBlock ? { previousBlock: anchor.previousBlock } : {}),
   };
 }

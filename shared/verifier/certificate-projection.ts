@@ -25,6 +25,12 @@ export interface CertificateRecord {
 }
 
 type CertificateDoc = StoredDocument & CertificateRecord & { position: number };
+/** The signed transaction of a Merkle batch root, as on chain, and the block point before its block. */
+export interface AnchorTransaction {
+  transactionCbor: string;
+  previousBlock?: { slot: number; id: string } | "origin";
+}
+type AnchorTransactionDoc = StoredDocument & AnchorTransaction & { slot: number };
 /** A short-link code bound to the first hash anchored with it (in chain order). */
 type ShortCodeDoc = StoredDocument & { hash: string; slot: number };
 
@@ -36,6 +42,7 @@ export class CertificateProjection implements Projection {
   private constructor(
     private readonly certs: Collection<CertificateDoc>,
     private readonly codes: Collection<ShortCodeDoc>,
+    private readonly anchors: Collection<AnchorTransactionDoc>,
     private readonly networkId: number,
   ) {}
 
@@ -46,7 +53,9 @@ export class CertificateProjection implements Projection {
     await certs.ensureIndexes([{ fields: { hash: 1 } }, { fields: { transactionHash: 1 } }, { fields: { slot: 1 } }]);
     const codes = store.collection<ShortCodeDoc>("verifier_short_codes");
     await codes.ensureIndexes([{ fields: { slot: 1 } }]);
-    return new CertificateProjection(certs, codes, networkId);
+    const anchors = store.collection<AnchorTransactionDoc>("verifier_anchor_transactions");
+    await anchors.ensureIndexes([{ fields: { slot: 1 } }]);
+    return new CertificateProjection(certs, codes, anchors, networkId);
   }
 
   async apply(facts: FactRecord[]): Promise<void> {
@@ -71,6 +80,14 @@ export class CertificateProjection implements Projection {
       const { _id, ...fields } = doc;
       await this.certs.updateOne({ _id }, { $set: fields }, { upsert: true });
       if (f.hash.length >= SHORT_LINK_MIN_HASH_BYTES * 2) await this.bindShortCode(shortCodeOf(f.hash), f.hash, r.slot);
+      if (f.anchor) {
+        const anchor = {
+          transactionCbor: f.anchor.transactionCbor,
+          slot: r.slot,
+          ...(f.anchor.previousBlock ? { previousBlock: f.anchor.previousBlock } : {}),
+        };
+        await this.anchors.updateOne({ _id: r.txId }, { $set: anchor }, { upsert: true });
+      }
     }
   }
 
@@ -86,6 +103,13 @@ export class CertificateProjection implements Projection {
   async rollback(slot: number): Promise<void> {
     await this.certs.deleteMany({ slot: { $gt: slot } });
     await this.codes.deleteMany({ slot: { $gt: slot } });
+    await this.anchors.deleteMany({ slot: { $gt: slot } });
+  }
+
+  /** The stored transaction of a Merkle batch root's certificate (undefined when chain-sync carried no CBOR). */
+  async anchorTransaction(transactionHash: string): Promise<AnchorTransaction | undefined> {
+    const doc = await this.anchors.findOne({ _id: transactionHash.toLowerCase() });
+    return doc && { transactionCbor: doc.transactionCbor, ...(doc.previousBlock ? { previousBlock: doc.previousBlock } : {}) };
   }
 
   /** The hash a short-link code is bound to, or undefined. */

@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer } from "ws";
 import { ChainError, OGMIOS_ERROR_NAMES, createChainClient, toChainError } from "../../shared/chain";
+import { startChainSync } from "../../shared/chain/chain-sync";
 import { endpointOf } from "../../shared/chain/connection";
 import { startHarness } from "./support/devnet-harness";
 
@@ -97,6 +98,20 @@ describe("chain client: error mapping, timeouts, unavailability", () => {
       ]);
     } finally {
       await client.close();
+      await silent.close();
+    }
+  });
+
+  it("a chain-sync whose first intersection fails rejects once and leaves no reconnect running behind", async () => {
+    const silent = await silentOgmios();
+    const conn = { endpoint: endpointOf(silent.url), timeoutMs: 200, initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 1_000 };
+    const ignore = { rollForward: () => undefined, rollBackward: () => undefined };
+    try {
+      const err = await rejection(startChainSync(conn, ["origin"], ignore));
+      expect(err.type).to.equal("CHAIN_TIMEOUT");
+      await new Promise((resolve) => setTimeout(resolve, 400)); // many backoff periods
+      expect(silent.received.map((m) => JSON.parse(m).method)).to.deep.equal(["findIntersection"]);
+    } finally {
       await silent.close();
     }
   });

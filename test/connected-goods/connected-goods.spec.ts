@@ -13,6 +13,8 @@ import type { RunningMesh } from "../../fixtures/mesh/mesh-harness";
 import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
 import { enterpriseAddressOfKeyHash } from "../../shared/csl/address";
 import type { BatchFact } from "../../shared/connected-goods";
+import { CSL } from "../../shared/csl/lib";
+import { catchUpProjections } from "../../shared/mesh/fact-follower";
 
 type Json = Record<string, unknown>;
 
@@ -62,7 +64,10 @@ describe("connected goods: mint, claim, update and read over HTTP", function () 
   const batch = () => mesh.broker.call<BatchFact | null, { batchId: string }>("indexer.goodsBatch", { batchId });
 
   before(async () => {
-    world = await startDeployedMesh({ services: ["gateway", "indexer", "tx-builder", "submitter", "connected-goods"], bootstrap: false });
+    world = await startDeployedMesh({
+      services: ["gateway", "indexer", "tx-builder", "submitter", "connected-goods", "stats"],
+      bootstrap: false,
+    });
     ({ f, mesh } = world);
     // every wallet that runs a script needs its dedicated collateral, made through the API like a client would
     const wallets = [f.actors.issuer, f.actors.alice, f.actors.bob, f.actors.feeA];
@@ -148,6 +153,27 @@ describe("connected goods: mint, claim, update and read over HTTP", function () 
     const byPassword = await get(`/${other},${batchId}/${encodeURIComponent(passwordOf("shoe-0005"))}`);
     expect(byPassword.status, byPassword.text).to.equal(200);
     expect(byPassword.json).to.deep.include({ owner: enterpriseAddressOfKeyHash(f.actors.bob.paymentKeyHash, 0), item_name: "shoe-0005" });
+  });
+
+  it("tells an unknown batch from a wrong item id on a hub read: 400 UNKNOWN_BATCH naming the ids, 400 WRONG_PASSWORD", async () => {
+    const claimed = sha256Hex(passwordOf("shoe-0002"));
+    const [unknownA, unknownB] = ["cd".repeat(32), "ef".repeat(32)];
+    const one = await get(`/${unknownA}/${claimed}`);
+    refused(one, "UNKNOWN_BATCH");
+    expect(errorBody(one).message).to.include(unknownA);
+    expect(errorBody(one)["batch_ids"]).to.deep.equal([unknownA]);
+    const both = await get(`/${unknownA},${unknownB}/${encodeURIComponent(passwordOf("shoe-0002"))}`);
+    refused(both, "UNKNOWN_BATCH");
+    expect(errorBody(both)["batch_ids"]).to.deep.equal([unknownA, unknownB]);
+    // one known batch among the ids: the item id is what is wrong, and the unknown ids are named
+    const wrong = await get(`/${unknownA},${batchId}/${sha256Hex("not the right password")}`);
+    refused(wrong, "WRONG_PASSWORD");
+    expect(errorBody(wrong)["unknown_batch_ids"]).to.deep.equal([unknownA]);
+    refused(await get(`/${batchId}/${sha256Hex("not the right password")}`), "WRONG_PASSWORD");
+    // the right item id still opens its hub when an unknown id comes first
+    const found = await get(`/${unknownA},${batchId}/${claimed}`);
+    expect(found.status, found.text).to.equal(200);
+    expect(found.json).to.deep.include({ batch_id: batchId, item_name: "shoe-0002" });
   });
 
   it("refuses a wrong password, a second claim and an unknown batch with 400 JSON", async () => {
@@ -294,5 +320,99 @@ describe("connected goods: mint, claim, update and read over HTTP", function () 
     expect(await txBlock(mintTx)).to.equal(await txBlock(claimTx));
     const hub = await get(`/${batchId},${minted.batch_id}/${sha256Hex(passwordOf("cap-0002"))}`);
     expect(hub.json).to.deep.include({ batch_id: minted.batch_id, item_name: "cap-0002" });
+  });
+
+  const txFee = (cbor: string) => BigInt(CSL.Transaction.from_hex(cbor).body().fee().to_str());
+  const stats = async () => {
+    await catchUpProjections(mesh.broker);
+    const cats = (await http(`${mesh.api}/statistic/certificate/by-category`)).json as Record<string, number>;
+    const fees = (await http(`${mesh.api}/statistic/tx-fees`)).json as number;
+    return { goods: cats["Connected Goods"]!, fees: BigInt(fees) };
+  };
+
+  it("names the batch token with token_name: CIP-25 metadata of the mint (the token's own name is the batch id); refuses a name that cannot be metadata", async () => {
+    const issuer = f.actors.issuer;
+    const items = [{ asset_name: "tag-0001", password: passwordOf("tag-0001") }];
+    const tokenName = "Trail cap – 2026 edition";
+    const res = await post("/mint/batch", { address: issuer.address, items, token_name: tokenName });
+    expect(res.status, res.text).to.equal(200);
+    const body = res.json as { batch_id: string; token_name: string; unsignedTransaction: string };
+    expect(body.token_name).to.equal(tokenName);
+    const tx = CSL.Transaction.from_hex(body.unsignedTransaction);
+    const cip25 = tx.auxiliary_data()?.metadata()?.get(CSL.BigNum.from_str("721"));
+    expect(cip25, "label 721").to.not.equal(undefined);
+    const json = JSON.parse(CSL.decode_metadatum_to_json_str(cip25!, CSL.MetadataJsonSchema.DetailedSchema)) as {
+      map: {
+        k: { bytes?: string; string?: string };
+        v: { map?: { k: { bytes: string }; v: { map: { k: { string: string }; v: { string: string } }[] } }[]; int?: number };
+      }[];
+    };
+    const byPolicy = json.map.find((e) => e.k.bytes !== undefined)!;
+    const goodsPolicy = tx.body().mint()!.keys().get(0).to_hex();
+    expect(byPolicy.k.bytes).to.equal(goodsPolicy);
+    const asset = byPolicy.v.map![0]!;
+    expect(asset.k.bytes, "keyed by the batch token's on-chain name, the batch id").to.equal(body.batch_id);
+    expect(asset.v.map).to.deep.equal([{ k: { string: "name" }, v: { string: tokenName } }]);
+    expect(json.map.find((e) => e.k.string === "version")?.v.int).to.equal(2);
+    // the ledger accepts it (the metadata hash is in the body the issuer signs)
+    const minted = await submit(issuer, body.unsignedTransaction);
+    await confirm(minted);
+    expect(
+      (await mesh.broker.call<BatchFact | null, { batchId: string }>("indexer.goodsBatch", { batchId: body.batch_id }))?.items,
+    ).to.have.length(1);
+
+    // without token_name (or with an empty one) the mint carries no metadata
+    const plain = await post("/mint/batch", { address: issuer.address, items, token_name: "" });
+    expect(plain.status, plain.text).to.equal(200);
+    expect(CSL.Transaction.from_hex((plain.json as { unsignedTransaction: string }).unsignedTransaction).auxiliary_data()).to.equal(
+      undefined,
+    );
+    expect(plain.json).to.not.have.property("token_name");
+
+    const tooLong = await post("/mint/batch", { address: issuer.address, items, token_name: "é".repeat(33) });
+    refused(tooLong, "INVALID_TOKEN_NAME");
+    expect(errorBody(tooLong).message).to.match(/66 bytes .* limit is 64/);
+    refused(await post("/mint/batch", { address: issuer.address, items, token_name: 42 }), "INVALID_TOKEN_NAME");
+    refused(await post("/mint/batch", { address: issuer.address, items, token_name: "line\nbreak" }), "INVALID_TOKEN_NAME");
+  });
+
+  it("counts every batch mint and claim in the statistics' Connected Goods and their fees once each; a rolled-back claim until it is back", async () => {
+    const issuer = f.actors.issuer;
+    const before = await stats();
+    const mint = await post("/mint/batch", {
+      address: issuer.address,
+      items: ["sock-0001", "sock-0002"].map((n) => ({ asset_name: n, password: passwordOf(n) })),
+    });
+    expect(mint.status, mint.text).to.equal(200);
+    const minted = mint.json as { batch_id: string; unsignedTransaction: string };
+    await confirm(await submit(issuer, minted.unsignedTransaction));
+    const mintFee = txFee(minted.unsignedTransaction);
+    expect(await stats()).to.deep.equal({ goods: before.goods + 1, fees: before.fees + mintFee });
+
+    const claim = await post("/claim/item", { ...claimBody(passwordOf("sock-0001"), f.actors.bob), batch_id: minted.batch_id });
+    expect(claim.status, claim.text).to.equal(200);
+    await confirm(await submit(f.actors.bob, claim.text));
+    const claimFee = txFee(claim.text);
+    const claimed = { goods: before.goods + 2, fees: before.fees + mintFee + claimFee };
+    expect(await stats()).to.deep.equal(claimed);
+
+    // an update of the hub is neither a batch nor a certificate: not counted
+    const update = await post("/update/item", {
+      ...claimBody(passwordOf("sock-0001"), f.actors.bob),
+      batch_id: minted.batch_id,
+      social_hub: { name: "Bob's socks" },
+    });
+    expect(update.status, update.text).to.equal(200);
+    await confirm(await submit(f.actors.bob, update.text));
+    expect(await stats()).to.deep.equal(claimed);
+
+    const open = async () =>
+      (await mesh.broker.call<BatchFact | null, { batchId: string }>("indexer.goodsBatch", { batchId: minted.batch_id }))?.items.length;
+    f.chain.devnet.rollback(2); // the update's block and the claim's
+    await pollUntil(async () => ((await open()) === 2 ? true : undefined), "claim rolled back");
+    expect(await stats()).to.deep.equal({ goods: before.goods + 1, fees: before.fees + mintFee });
+    f.chain.devnet.produceBlock(); // both go back from the mempool
+    await pollUntil(async () => ((await open()) === 1 ? true : undefined), "claim re-included");
+    expect(await stats()).to.deep.equal(claimed);
   });
 });

@@ -10,7 +10,7 @@ import { randomBytes } from "node:crypto";
 import { errorBody, http, pollUntil, postJson, type HttpResult } from "../../fixtures/mesh/helpers";
 import { defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";
 import { IssuanceWorld, ISSUANCE_SERVICES } from "../../fixtures/issuance/issuance-world";
-import { checkInclusionProof, MERKLE_SCHEME, type CalendarReceipt, type SubmitAnswer } from "../../shared/merkle";
+import { checkAnchorTransaction, checkInclusionProof, MERKLE_SCHEME, type CalendarReceipt, type SubmitAnswer } from "../../shared/merkle";
 import type { AnchoredProof, BatchRecord } from "../../shared/verifier/batch-lookup";
 import { generateMnemonic, Wallet } from "../../shared/wallet";
 
@@ -60,6 +60,7 @@ describe("merkle calendar: POST /batch/submit anchors pending leaves from the se
       expect(proofs).to.have.length(1);
       expect(proofs[0]).to.include({ leaf, root, treeSize: size, transactionHash: txId });
       expect(checkInclusionProof(proofs[0]), leaf).to.deep.equal({ valid: true });
+      expect(checkAnchorTransaction(proofs[0] as unknown as Record<string, unknown>), leaf).to.deep.equal({ valid: true });
       indexes.add(proofs[0]!.leafIndex);
     }
     expect(indexes.size).to.equal(leaves.length);

@@ -1,0 +1,186 @@
+/**
+ * The Moleculer side every list-extension service (fractionized, tokenizable) shares: the `build`, `status` and
+ * `pending` route actions, the internal `rebuild` the submitter asks after refusing a transaction whose list entry
+ * is taken, the rebuild of beaten builds on `chain.block` / `chain.rollback` (shared/sorted-list/rebuild.ts), and
+ * the start-up that wires the issuance machinery, the indexer's lists and the build log. A service file names its
+ * extension's build, status and environment, and adds its own routes (docs/architecture.md#services).
+ */
+import type { ActionSchema, Context, ServiceSchema } from "moleculer";
+import { createChainClient, type ChainClient } from "../chain";
+import { networkIdOfNetwork } from "../config/network";
+import { notFound, stillStarting } from "../domain/errors";
+import { InflightRegistry } from "../inflight";
+import { createIssuanceEnv, type IssuanceEnv } from "../issuance";
+import type { BootstrapInfo, LibraryEntry, PointerInfo, StateInfo, TransactionRecord } from "../records/protocol-records";
+import {
+  chainRebuildPorts,
+  indexerListSource,
+  ListBuildLog,
+  rebuildBeaten,
+  rebuildLogged,
+  type ListBuildAnswer,
+  type ListSource,
+  type Rebuilder,
+  type StatusQuery,
+} from "../sorted-list";
+import { TX_HASH_PARAM } from "./action-params";
+import { httpStatusOfType } from "./error-mapping";
+import { addReadinessCheck } from "./health-middleware";
+import type { ServiceDeps } from "./service-deps";
+
+type Meta = { $statusCode?: number; $responseType?: string; $responseHeaders?: Record<string, string> };
+type Broker = Context["broker"];
+type Logger = Broker["logger"];
+
+export interface ListExtensionSpec<Env extends { issuance: IssuanceEnv; lists: ListSource }> {
+  /** the service name, the indexer's list layout name and the build log's collection prefix */
+  readonly name: "fractionized" | "tokenizable";
+  build(env: Env, body: Record<string, unknown>): Promise<ListBuildAnswer<string>>;
+  status(env: Env, query: StatusQuery): Promise<unknown>;
+  /** the extension's environment, once the issuance machinery and the indexer's lists are ready */
+  env(base: { issuance: IssuanceEnv; lists: ListSource; broker: Broker }): Env;
+}
+
+export interface ListExtensionService<Env> {
+  /** the route actions every list extension has (`build`, `status`, `pending`): pass them to defineRouteActions */
+  readonly routeActions: { build: ActionSchema; status: ActionSchema; pending: ActionSchema };
+  /** the internal `rebuild` action */
+  readonly internalActions: Record<string, ActionSchema>;
+  /** name, events, started, stopped */
+  readonly schema: Pick<ServiceSchema, "name" | "events" | "started" | "stopped">;
+  /** @throws SERVICE_STARTING before the service has started */
+  envOf(): Env;
+}
+
+export function listExtensionService<Env extends { issuance: IssuanceEnv; lists: ListSource }>(
+  deps: ServiceDeps,
+  spec: ListExtensionSpec<Env>,
+): ListExtensionService<Env> {
+  const { name } = spec;
+  const locals: { env?: Env; client?: ChainClient; log?: ListBuildLog; checking?: Promise<unknown> } = {};
+  const envOf = (): Env => {
+    if (!locals.env) throw stillStarting(name);
+    return locals.env;
+  };
+  const logOf = (): ListBuildLog => {
+    if (!locals.log) throw stillStarting(name);
+    return locals.log;
+  };
+  const rebuilder = (env: Env): Rebuilder => ({
+    build: (body) => spec.build(env, body),
+    expireInflight: () => env.issuance.registry.expire(),
+  });
+  /** One check of the logged builds at a time; a block or rollback meanwhile is covered by the next one. */
+  const checkBeaten = (broker: Broker, logger: Logger): void => {
+    const { env, log } = locals;
+    if (!env || !log || locals.checking) return;
+    const ports = chainRebuildPorts(
+      env.issuance.chain,
+      async (id) => (await broker.call<TransactionRecord | null, { id: string }>("indexer.transaction", { id })) !== null,
+    );
+    locals.checking = rebuildBeaten(rebuilder(env), log, ports)
+      .catch((err: unknown) =>
+        logger.warn(`Rebuilding beaten ${name} builds failed`, { error: err instanceof Error ? err.message : String(err) }),
+      )
+      .finally(() => (locals.checking = undefined));
+  };
+  const onChainEvent = {
+    handler(this: { broker: Broker; logger: Logger }) {
+      checkBeaten(this.broker, this.logger);
+    },
+  };
+
+  return {
+    envOf,
+    routeActions: {
+      build: {
+        async handler(ctx: Context<Record<string, unknown>, Meta>) {
+          const env = envOf();
+          await env.issuance.registry.expire();
+          const body = ctx.params ?? {};
+          const out = await spec.build(env, body);
+          if (!out.ok) {
+            ctx.meta.$statusCode = httpStatusOfType(out.error) ?? 400;
+            if (out.policyId) ctx.meta.$responseHeaders = { "X-Policy-Id": out.policyId };
+            return { ...out.data, error: out.error, message: out.message };
+          }
+          const b = out.built;
+          await logOf().record(b.txId, body, b.spends, b.policyId);
+          ctx.meta.$responseHeaders = { "X-Policy-Id": b.policyId };
+          if (out.form === "reference") {
+            ctx.meta.$responseType = "text/plain; charset=utf-8";
+            return b.unsignedTransaction;
+          }
+          return {
+            unsignedTransaction: b.unsignedTransaction,
+            policyId: b.policyId,
+            initUtxoTxHash: b.initUtxoTxHash,
+            initUtxoOutputIndex: b.initUtxoOutputIndex,
+            key: b.key,
+          };
+        },
+      },
+      status: {
+        params: {
+          key: { type: "string", min: 1, max: 256 },
+          policyId: { type: "string", max: 128, optional: true },
+          initUtxoTxHash: { type: "string", max: 128, optional: true },
+          initUtxoOutputIndex: { type: "string", max: 16, optional: true, convert: true },
+        },
+        handler(ctx: Context<{ key: string; policyId?: string; initUtxoTxHash?: string; initUtxoOutputIndex?: string }>) {
+          return spec.status(envOf(), ctx.params);
+        },
+      },
+      pending: {
+        params: { txHash: TX_HASH_PARAM },
+        async handler(ctx: Context<{ txHash: string }>) {
+          const b = await logOf().find(ctx.params.txHash.toLowerCase());
+          if (!b?.rebuilt) throw notFound(`nothing was rebuilt for transaction ${ctx.params.txHash.toLowerCase()}`);
+          return { rebuiltTransaction: b.rebuilt };
+        },
+      },
+    },
+    internalActions: {
+      /** The submitter's question after refusing a transaction whose inputs are taken: can it be rebuilt? */
+      rebuild: {
+        params: { txHash: TX_HASH_PARAM },
+        async handler(ctx: Context<{ txHash: string }>) {
+          return (await rebuildLogged(rebuilder(envOf()), logOf(), ctx.params.txHash.toLowerCase())) ?? null;
+        },
+      },
+    },
+    schema: {
+      name,
+      events: { "chain.block": onChainEvent, "chain.rollback": onChainEvent },
+      async started(this: { broker: Broker }) {
+        const store = await deps.resources.store();
+        const chain = await deps.resources.chain();
+        const client = createChainClient({ url: chain.ogmiosUrl });
+        locals.client = client;
+        const registry = await InflightRegistry.open(store, deps.now);
+        const broker = this.broker;
+        addReadinessCheck(broker, `${name} reaches the chain and the indexer`, async () => {
+          await Promise.all([client.networkTip(), broker.call("indexer.status")]);
+          return true;
+        });
+        const issuance = await createIssuanceEnv({
+          chain: client,
+          registry,
+          protocol: deps.config.protocol,
+          networkId: networkIdOfNetwork(deps.config.network),
+          now: deps.now,
+          source: {
+            states: (filter) => broker.call<StateInfo[], typeof filter>("indexer.states", filter),
+            bootstraps: (filter) => broker.call<BootstrapInfo[], typeof filter>("indexer.bootstraps", filter),
+            protocol: () => broker.call<{ pointer: PointerInfo | null; library: LibraryEntry[] }>("indexer.protocol"),
+          },
+        });
+        locals.log = await ListBuildLog.open(store, name, deps.now);
+        locals.env = spec.env({ issuance, lists: indexerListSource(name, (action, params) => broker.call(action, params)), broker });
+      },
+      async stopped() {
+        await locals.client?.close();
+      },
+    },
+  };
+}
