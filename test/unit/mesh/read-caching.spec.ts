@@ -13,6 +13,10 @@ import {
 } from "../../../shared/mesh/read-caching";
 import { ANSWER_ENTRY_OVERHEAD_BYTES, ValidatorCache, type ValidatorSource } from "../../../shared/mesh/validator-cache";
 import { MERKLE_SCHEME } from "../../../shared/merkle/merkle-tree";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { answerFromMemory } from "../../../shared/mesh/gateway-settings";
+import { API_PREFIX } from "../../../shared/mesh/openapi";
+import type { RouteSpec } from "../../../shared/mesh/routes";
 
 const H1 = "aa".repeat(32);
 const H2 = "bb".repeat(32);
@@ -227,5 +231,80 @@ describe("gateway validator memory", () => {
     await cache.catchUp();
     expect(cache.findAnswer(H2, "list")).to.equal(undefined);
     expect(cache.stats()).to.include({ hashes: 0, bodyBytes: 0 });
+  });
+});
+
+describe("gateway answers from memory before the router", () => {
+  /** A router over `paths` (GET), resolving the way moleculer-web does: the first alias whose pattern matches. */
+  function router(paths: string[]) {
+    const resolved: string[] = [];
+    const aliases = paths.map((path) => {
+      const regex = new RegExp(`^${API_PREFIX}${path.replace(/\{([a-zA-Z]+)\}/g, "(?<$1>[^/]+)")}$`);
+      return {
+        method: "GET",
+        routeSpec: { path, cache: path === "/verify/{hash}" ? "certificate-list" : undefined } as unknown as RouteSpec,
+        match: (url: string) => {
+          const m = regex.exec(url);
+          return m ? (m.groups ?? {}) : false;
+        },
+      };
+    });
+    return {
+      resolved,
+      service: {
+        aliases,
+        resolveAlias(url: string) {
+          resolved.push(url);
+          for (const alias of aliases) {
+            const params = alias.match(url);
+            if (params) return { alias, params };
+          }
+          return false as const;
+        },
+        writeCorsHeaders() {},
+      },
+    };
+  }
+  const answered = () => {
+    const out: { status?: number; headers?: Record<string, unknown>; body?: unknown } = {};
+    const res = {
+      writeHead(status: number, headers: Record<string, unknown>) {
+        Object.assign(out, { status, headers });
+        return res;
+      },
+      end(body?: unknown) {
+        out.body = body;
+      },
+    };
+    return { out, res: res as unknown as ServerResponse };
+  };
+  const request = (url: string) => ({ method: "GET", url, headers: {} }) as IncomingMessage;
+
+  async function cacheWith(hash: string) {
+    const cache = new ValidatorCache(new Log(), { maxHashes: 10, maxChanges: 10, maxBodyBytes: 1_000_000 });
+    await cache.catchUp();
+    cache.remember(hash, "list", { etag: '"e"', newestHeight: 1, body: Buffer.from("[]") }, 0);
+    return cache;
+  }
+
+  it("answers a remembered hex hash with its bytes, resolving /verify/{hash} once instead of per request", async () => {
+    const { service, resolved } = router(["/scripts/{scriptHash}", "/verify/{hash}"]);
+    const cache = await cacheWith(H1);
+    for (const url of [`${API_PREFIX}/verify/${H1}`, `${API_PREFIX}/verify/${H1.toUpperCase()}`]) {
+      const { out, res } = answered();
+      expect(answerFromMemory(service as never, cache, request(url), res)).to.equal(true);
+      expect(out.status).to.equal(200);
+      expect(String(out.body)).to.equal("[]");
+      expect(out.headers).to.include({ ETag: '"e"', "Content-Length": 2 });
+    }
+    expect(resolved).to.deep.equal([`${API_PREFIX}/verify/00`]);
+  });
+
+  it("leaves the path to the router when another route of one segment under /verify/ could take it", async () => {
+    const { service, resolved } = router(["/verify/abc", "/verify/{hash}"]);
+    const cache = await cacheWith("abc");
+    const { res } = answered();
+    expect(answerFromMemory(service as never, cache, request(`${API_PREFIX}/verify/abc`), res)).to.equal(false);
+    expect(resolved).to.include(`${API_PREFIX}/verify/abc`);
   });
 });
