@@ -1,6 +1,9 @@
 /**
  * Read-path figures (load generator in the same process, on the same cores: read them as ratios, `ratios` below):
- * - GET /api/v1/verify/{hash} against a store of 100,000 certificates: embedded (gateway + verifier in one
+ * - GET /api/v1/verify/{hash} against a store of 100,000 certificates, each request a hash drawn uniformly at random
+ *   from all of them, after one read of each (the gateway's answer cache, VERIFY_CACHE_MB, then holds what its
+ *   default budget allows, as after a while in service; its hit rate over the rounds is reported, and the embedded
+ *   figure again with a budget for about a quarter of the answers and with the cache off): embedded (gateway + verifier in one
  *   process), through NATS (verifier in its own process), and a plain node:http server answering from the same
  *   projection and Merkle trees as the ceiling (the same answer: direct and batch lookups, JSON, Content-Length, ETag); figure and ceiling alternate in short rounds and
  *   the ratio is the median of the rounds' ratios, so bursts of load from other work on the machine hit both;
@@ -50,6 +53,8 @@ interface AutocannonResult {
 const autocannon = require("autocannon") as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 
 const CERTIFICATES = 100_000;
+/** An answer-cache budget holding about a quarter of the 100,000 answers (≈ 1.2 KB each). */
+const SMALL_BUDGET_MB = 32;
 const DURATION_S = 8;
 
 export async function seed(store: Store): Promise<string[]> {
@@ -90,9 +95,13 @@ interface LoadFigures {
   [k: string]: number;
 }
 
-/** GET `<base>/<hash>` over the sampled hashes for DURATION_S; with `etags`, each request names its hash's ETag. */
+/**
+ * GET `<base>/<hash>` for DURATION_S: without `etags`, each request a hash drawn uniformly at random from `hashes`;
+ * with `etags`, the hashes in turn, each request naming its hash's ETag.
+ */
 export async function load(base: string, hashes: string[], etags?: Map<string, string>, durationS = DURATION_S): Promise<LoadFigures> {
   let n = 0;
+  const next = etags ? () => hashes[n++ % hashes.length]! : () => hashes[Math.floor(Math.random() * hashes.length)]!;
   const path = new URL(base).pathname;
   const r = await autocannon({
     url: base,
@@ -101,7 +110,7 @@ export async function load(base: string, hashes: string[], etags?: Map<string, s
     requests: [
       {
         setupRequest: (req: { path: string; headers?: Record<string, string> }) => {
-          const hash = hashes[n++ % hashes.length]!;
+          const hash = next();
           const etag = etags?.get(hash);
           return { ...req, path: `${path}/${hash}`, headers: etag ? { ...req.headers, "if-none-match": etag } : req.headers };
         },
@@ -116,6 +125,21 @@ export async function load(base: string, hashes: string[], etags?: Map<string, s
     errors: r.errors,
     non2xx: etags ? r.requests.total - r["3xx"] : r.non2xx,
   };
+}
+
+/**
+ * One GET of every hash, in order (50 connections): a gateway that has run for a while has been asked for them
+ * before, so its answer cache holds what its budget allows; the rounds then measure it warm, not its first minute.
+ */
+export async function readEach(base: string, hashes: string[]): Promise<void> {
+  let n = 0;
+  const path = new URL(base).pathname;
+  await autocannon({
+    url: base,
+    connections: 50,
+    amount: hashes.length,
+    requests: [{ setupRequest: (req: { path: string }) => ({ ...req, path: `${path}/${hashes[n++ % hashes.length]!}` }) }],
+  });
 }
 
 /** The ETag each hash answers now (one plain GET per hash). */
@@ -228,7 +252,37 @@ export async function startCeiling(store: Store) {
   };
 }
 
+interface AnswerCacheStats {
+  hits: number;
+  misses: number;
+  hashes: number;
+  bodyBytes: number;
+  maxBodyBytes: number;
+}
+
+/** The gateway's answer cache over a phase: share of full answers served from memory, and what it held after. */
+async function answerCacheOver(broker: ServiceBroker, phase: () => Promise<Paired>) {
+  const stats = () => broker.call<AnswerCacheStats, Record<string, never>>("gateway.answerCacheStats", {});
+  const before = await stats();
+  const result = await phase();
+  const after = await stats();
+  const hits = after.hits - before.hits;
+  const misses = after.misses - before.misses;
+  return {
+    result,
+    answerCache: {
+      hitRate: Number((hits / Math.max(1, hits + misses)).toFixed(3)),
+      hits,
+      misses,
+      hashesHeld: after.hashes,
+      megabytesHeld: Number((after.bodyBytes / 2 ** 20).toFixed(1)),
+      budgetMegabytes: Number((after.maxBodyBytes / 2 ** 20).toFixed(1)),
+    },
+  };
+}
+
 const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 const rps = (f: LoadFigures) => `${f.reqPerSec.toLocaleString("en")} req/s`;
 
 export async function indexerReplay(blocks: number): Promise<Record<string, number>> {
@@ -322,18 +376,38 @@ export default async function (): Promise<Record<string, unknown>> {
   const sample = hashes.filter((_, i) => i % 97 === 0);
   const ceiling = await startCeiling(store);
   const ceilingEtags = await etagsOf(ceiling.url, sample);
-  const ceilingLoad = () => load(ceiling.url, sample, undefined, ROUND_S);
+  const ceilingLoad = () => load(ceiling.url, hashes, undefined, ROUND_S);
   const ceiling304 = () => load(ceiling.url, sample, ceilingEtags, ROUND_S);
 
   // Embedded: gateway and verifier in this process.
   const embedded = await gatewayBroker({}, ["gateway", "verifier"], store, await FactLog.open(store));
   await embedded.broker.call("verifier.sync");
   await embedded.following();
-  await load(`${embedded.api}/verify`, sample, undefined, 1);
+  await readEach(`${embedded.api}/verify`, hashes);
   const embeddedEtags = await etagsOf(`${embedded.api}/verify`, sample);
-  const verifyEmbedded = await paired(ceilingLoad, () => load(`${embedded.api}/verify`, sample, undefined, ROUND_S));
+  const { result: verifyEmbedded, answerCache: answerCacheEmbedded } = await answerCacheOver(embedded.broker, () =>
+    paired(ceilingLoad, () => load(`${embedded.api}/verify`, hashes, undefined, ROUND_S)),
+  );
   const notModifiedEmbedded = await paired(ceiling304, () => load(`${embedded.api}/verify`, sample, embeddedEtags, ROUND_S));
   await embedded.broker.stop();
+
+  // The same with a budget holding about a quarter of the answers, and without the answer cache (every full
+  // answer through the router and the verifier).
+  const withBudget = async (megabytes: number) => {
+    const gw = await gatewayBroker({ VERIFY_CACHE_MB: String(megabytes) }, ["gateway", "verifier"], store, await FactLog.open(store));
+    await gw.broker.call("verifier.sync");
+    await gw.following();
+    // Nothing to fill without a budget: a second of load warms the code instead.
+    if (megabytes > 0) await readEach(`${gw.api}/verify`, hashes);
+    else await load(`${gw.api}/verify`, hashes, undefined, 1);
+    const measured = await answerCacheOver(gw.broker, () =>
+      paired(ceilingLoad, () => load(`${gw.api}/verify`, hashes, undefined, ROUND_S)),
+    );
+    await gw.broker.stop();
+    return measured;
+  };
+  const { result: verifySmallBudget, answerCache: answerCacheSmallBudget } = await withBudget(SMALL_BUDGET_MB);
+  const { result: verifyEmbeddedUncached } = await withBudget(0);
 
   // Through NATS: the verifier in its own process, on NeDB files holding the same number of records.
   const dataDir = mkdtempSync(join(tmpdir(), "bench-verifier-"));
@@ -346,6 +420,7 @@ export default async function (): Promise<Record<string, unknown>> {
   const verifier = startServiceProcess({ ...env, ...benchEnv, SERVICES: "verifier", DATA_DIR: dataDir, LOG_LEVEL: "error" });
   const logStore = await createStore({ inMemory: true });
   let verifyThroughNats: Paired;
+  let answerCacheThroughNats: Awaited<ReturnType<typeof answerCacheOver>>["answerCache"];
   let notModifiedThroughNats: Paired;
   try {
     await verifier.waitFor(/mode: scale \(NATS\)/, 120_000);
@@ -362,9 +437,11 @@ export default async function (): Promise<Record<string, unknown>> {
       }
     }
     await gw.following();
-    await load(`${gw.api}/verify`, fileSample, undefined, 1);
+    await readEach(`${gw.api}/verify`, fileHashes);
     const natsEtags = await etagsOf(`${gw.api}/verify`, fileSample);
-    verifyThroughNats = await paired(ceilingLoad, () => load(`${gw.api}/verify`, fileSample, undefined, ROUND_S));
+    ({ result: verifyThroughNats, answerCache: answerCacheThroughNats } = await answerCacheOver(gw.broker, () =>
+      paired(ceilingLoad, () => load(`${gw.api}/verify`, fileHashes, undefined, ROUND_S)),
+    ));
     notModifiedThroughNats = await paired(ceiling304, () => load(`${gw.api}/verify`, fileSample, natsEtags, ROUND_S));
     await gw.broker.stop();
   } finally {
@@ -380,20 +457,35 @@ export default async function (): Promise<Record<string, unknown>> {
     seedMs,
     rounds: { count: ROUNDS, seconds: ROUND_S },
     verifyEmbedded,
+    answerCacheEmbedded,
+    verifySmallBudget,
+    answerCacheSmallBudget,
+    verifyEmbeddedUncached,
     verifyThroughNats,
+    answerCacheThroughNats,
     notModifiedEmbedded,
     notModifiedThroughNats,
     ratios: {
       embeddedToCeiling: {
         value: verifyEmbedded.ratio,
         target: 0.9,
-        figure: `${rps(verifyEmbedded.figure)} embedded`,
+        figure: `${rps(verifyEmbedded.figure)} embedded, ${pct(answerCacheEmbedded.hitRate)} from the answer cache`,
         reference: `${rps(verifyEmbedded.ceiling)} plain node:http`,
+      },
+      embeddedSmallBudgetToCeiling: {
+        value: verifySmallBudget.ratio,
+        figure: `${rps(verifySmallBudget.figure)} embedded, VERIFY_CACHE_MB=${SMALL_BUDGET_MB}, ${pct(answerCacheSmallBudget.hitRate)} from the answer cache`,
+        reference: `${rps(verifySmallBudget.ceiling)} plain node:http`,
+      },
+      embeddedUncachedToCeiling: {
+        value: verifyEmbeddedUncached.ratio,
+        figure: `${rps(verifyEmbeddedUncached.figure)} embedded, VERIFY_CACHE_MB=0`,
+        reference: `${rps(verifyEmbeddedUncached.ceiling)} plain node:http`,
       },
       natsToCeiling: {
         value: verifyThroughNats.ratio,
         target: 0.7,
-        figure: `${rps(verifyThroughNats.figure)} through NATS`,
+        figure: `${rps(verifyThroughNats.figure)} through NATS, ${pct(answerCacheThroughNats!.hitRate)} from the answer cache`,
         reference: `${rps(verifyThroughNats.ceiling)} plain node:http`,
       },
       embeddedP99ToCeilingP99: {

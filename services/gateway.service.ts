@@ -13,7 +13,7 @@ import type { AppConfig } from "../shared/config/config";
 import { BODY_LIMIT_BYTES } from "../shared/mesh/body-reader";
 import { answerClientErrorsWithJson } from "../shared/mesh/client-error";
 import {
-  answerFromRememberedValidator,
+  answerFromMemory,
   applyServerTimeouts,
   buildGatewaySettings,
   type GatewayOptions,
@@ -48,6 +48,7 @@ export function gatewayOptionsFromConfig(config: AppConfig, now: () => number): 
     adminApiKey: config.adminApiKey,
     adminOpenWithoutKey: config.network === "devnet",
     logRequests: config.logLevel === "debug" || config.logLevel === "trace",
+    answerCacheBytes: config.verifyCacheMb * 1024 * 1024,
     now,
   };
 }
@@ -74,16 +75,23 @@ async function certificatesOf(broker: Context["broker"], hash: string): Promise<
   }
 }
 
+/** Bounds of the gateway's memory of certificate answers besides the byte budget (validator-cache.ts). */
+const VALIDATOR_MAX_HASHES = 200_000;
+const VALIDATOR_MAX_CHANGES = 200_000;
+
 /** How often the gateway reads the indexer's fact log without a chain notification (a lost one, or none yet). */
 const VALIDATOR_FOLLOW_INTERVAL_MS = 5000;
 
 export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSettings): ServiceSchema<ApiSettingsSchema> {
   // The certificate validators the gateway remembers; it follows the indexer's fact log through the broker.
   let broker: Context["broker"] | undefined;
-  const validators = new ValidatorCache({
-    head: async () => (await broker!.call<{ lastSeq: number }, Record<string, never>>("indexer.status", {})).lastSeq,
-    after: (cursor, limit) => broker!.call<FactRecord[], { cursor: number; limit: number }>("indexer.factsAfter", { cursor, limit }),
-  });
+  const validators = new ValidatorCache(
+    {
+      head: async () => (await broker!.call<{ lastSeq: number }, Record<string, never>>("indexer.status", {})).lastSeq,
+      after: (cursor, limit) => broker!.call<FactRecord[], { cursor: number; limit: number }>("indexer.factsAfter", { cursor, limit }),
+    },
+    { maxHashes: VALIDATOR_MAX_HASHES, maxChanges: VALIDATOR_MAX_CHANGES, maxBodyBytes: opts.answerCacheBytes ?? 0 },
+  );
   let followTimer: NodeJS.Timeout | undefined;
   const follow = () => {
     const registry = broker?.registry as unknown as { hasService(name: string): boolean } | undefined;
@@ -121,7 +129,11 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
       } as never,
       // Read the fact log now (confirm calls it on every replica before answering 200: read-your-writes also holds
       // for the ETags this gateway remembers).
-      ...internalActions({ sync: { handler: () => validators.catchUp() } }),
+      ...internalActions({
+        sync: { handler: () => validators.catchUp() },
+        // How often full verify answers came from memory, and how much it holds (benchmarks, operators).
+        answerCacheStats: { handler: () => validators.stats() },
+      }),
       ...defineRouteActions("gateway", {
         openapi: {
           handler: () => openapi,
@@ -152,9 +164,8 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
         });
         attachPageHandler(server, handler);
       }
-      // Conditional verify requests the gateway can answer from memory go first (docs/api.md#caching).
-      if (server)
-        attachPageHandler(server, (req, res) => answerFromRememberedValidator(this as unknown as GatewayThis, validators, req, res));
+      // Verify requests the gateway can answer from memory go first (docs/api.md#caching).
+      if (server) attachPageHandler(server, (req, res) => answerFromMemory(this as unknown as GatewayThis, validators, req, res));
     },
     async started() {
       // Build (or read) the page assets now, so a broken bundle fails the start instead of the first visitor.

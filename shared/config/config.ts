@@ -40,6 +40,8 @@ export interface AppConfig {
   readonly logLevel: LogLevel;
   /** POST requests allowed per client IP per minute; 0 = no limit. */
   readonly rateLimitPostPerMinute: number;
+  /** Memory budget of the gateway's whole verify answers, in MiB (0: validators only). */
+  readonly verifyCacheMb: number;
   /** Trusted proxies in front of the gateway: the client IP is the X-Forwarded-For entry that many hops from the right (0 = socket peer). */
   readonly trustProxy: number;
   /** Allowed CORS origins: "*" (any, without credentials), a list, or null (CORS headers off). */
@@ -180,6 +182,12 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     name: "RATE_LIMIT_POST_PER_MINUTE",
     default: "20",
     meaning: "POST requests per client IP per minute before 429 (with `Retry-After`); 0 = no limit.",
+  },
+  {
+    name: "VERIFY_CACHE_MB",
+    default: "128",
+    meaning:
+      "Memory the gateway may give to whole `GET /verify` answers it serves without the verifier (≈ 1.2 KB per one-certificate answer, the oldest unused out first; an answer is forgotten when its hash is anchored again or the chain rolls back); 0 = validators for 304 answers only.",
   },
   {
     name: "TRUST_PROXY",
@@ -505,6 +513,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     healthPort: port("HEALTH_PORT", 3001),
     logLevel: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
     rateLimitPostPerMinute: integer("RATE_LIMIT_POST_PER_MINUTE", 20, 0),
+    verifyCacheMb: integer("VERIFY_CACHE_MB", 128, 0),
     trustProxy: proxyHops("TRUST_PROXY"),
     corsOrigins,
     adminApiKey,

@@ -3,7 +3,7 @@
  * aliases (no autoAliases, `mappingPolicy: "restrict"`, whitelist = the table's actions), our own body reader and
  * POST rate limit, CORS, admin-key check, and one error writer for every error (docs/api.md#errors wire shape).
  */
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { Errors, type Service } from "moleculer";
 import type { ApiRouteSchema, ApiSettingsSchema } from "moleculer-web";
@@ -26,7 +26,7 @@ import {
   validatorKeyOf,
   type CertificateAnswerMeta,
 } from "./read-caching";
-import type { ValidatorCache } from "./validator-cache";
+import { answerBody, type ValidatorCache } from "./validator-cache";
 
 export interface GatewayOptions {
   port: number;
@@ -47,8 +47,10 @@ export interface GatewayOptions {
   now: () => number;
   /** Log a line per request and response at debug (when LOG_LEVEL is debug or trace). */
   logRequests?: boolean;
-  /** Remembered certificate validators: conditional verify requests answer 304 from here (validator-cache.ts). */
+  /** Remembered certificate answers: verify requests answer from here (validator-cache.ts). */
   validators?: ValidatorCache;
+  /** Byte budget of the remembered verify answers (VERIFY_CACHE_MB); 0 remembers validators only. */
+  answerCacheBytes?: number;
 }
 
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -263,43 +265,93 @@ function createMethodSemantics(corsEnabled: boolean) {
   };
 }
 
+const VERIFY_PREFIX = `${API_PREFIX}/verify/`;
+const HEX_SEGMENT = /^[0-9A-Fa-f]+$/;
+type ResolvedAlias = ReturnType<GatewayThis["resolveAlias"]>;
+/** Per gateway: the alias every one-segment hex path under /verify/ resolves to, or false when that is not certain. */
+const hexVerifyAliasOf = new WeakMap<object, ResolvedAlias>();
+
 /**
- * Answers a conditional GET (or HEAD) of a certificate answer 304 when the validator it names is the one the
- * gateway remembers (validator-cache.ts): no action call, no store. Runs on the HTTP server before moleculer-web's
- * router (a profile showed the router costing as much as the rest of a 304), so it only takes plain paths the
- * router itself resolves to a certificate route; anything else — including an Origin CORS refuses — returns false
- * and goes the usual way, where the route still answers 304 when the service's ETag matches.
+ * The router's alias for a `/verify/…` path, without its walk through every alias for the most common shape: one
+ * segment of hex digits can only resolve to `/verify/{hash}` when that is the table's only route of one segment
+ * under `/verify/` and no route starts with a parameter (checked once per gateway; otherwise the router decides).
+ */
+function resolveVerifyPath(service: Pick<GatewayThis, "aliases" | "resolveAlias">, url: string): ResolvedAlias {
+  const rest = url.slice(VERIFY_PREFIX.length);
+  if (!HEX_SEGMENT.test(rest)) return service.resolveAlias(url, "GET");
+  let hexAlias = hexVerifyAliasOf.get(service);
+  if (hexAlias === undefined) {
+    const paths = service.aliases.map((a) => a.routeSpec?.path);
+    const oneSegment = paths.filter((p) => p === undefined || p.startsWith("/{") || /^\/verify\/[^/]+$/.test(p));
+    const probe = service.resolveAlias(`${VERIFY_PREFIX}00`, "GET");
+    const certain = oneSegment.every((p) => p === "/verify/{hash}") && probe !== false && probe.alias.routeSpec?.path === "/verify/{hash}";
+    hexAlias = certain ? probe : false;
+    hexVerifyAliasOf.set(service, hexAlias);
+  }
+  return hexAlias === false ? service.resolveAlias(url, "GET") : { alias: hexAlias.alias, params: { hash: rest } };
+}
+
+/** The request id moleculer-web would answer with: the caller's `X-Request-ID` or `X-Correlation-ID`, else a new one. */
+function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers["x-correlation-id"] ?? req.headers["x-request-id"];
+  return typeof given === "string" ? given : randomUUID();
+}
+
+const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
+/**
+ * Answers a GET (or HEAD) of a certificate answer from the gateway's memory (validator-cache.ts), without an action
+ * call or the store: 304 when If-None-Match names the remembered validator, else the remembered 200 answer when the
+ * byte budget kept it. Runs on the HTTP server before moleculer-web's router (a profile showed the router costing
+ * as much as the rest of the answer), so it only takes plain paths the router itself resolves to a certificate
+ * route, and writes what the router would: CORS headers, `ETag`, `Cache-Control`, `X-Request-ID`, JSON with its
+ * length. Anything else — including an Origin CORS refuses — returns false and goes the usual way.
  * @returns whether the request was answered
  */
-export function answerFromRememberedValidator(
-  service: Pick<GatewayThis, "resolveAlias" | "writeCorsHeaders">,
+export function answerFromMemory(
+  service: Pick<GatewayThis, "aliases" | "resolveAlias" | "writeCorsHeaders">,
   validators: ValidatorCache,
   req: IncomingMessage,
   res: ServerResponse,
 ): boolean {
-  const condition = req.headers["if-none-match"];
-  if (condition === undefined || !validators.started || (req.method !== "GET" && req.method !== "HEAD")) return false;
+  if ((req.method !== "GET" && req.method !== "HEAD") || !validators.started) return false;
   const url = req.url ?? "";
   if (!url.startsWith(`${API_PREFIX}/verify/`) || url.includes("?") || url.includes("%") || url.endsWith("/")) return false;
-  const found = service.resolveAlias(url, "GET");
+  const found = resolveVerifyPath(service, url);
   if (found === false) return false;
   const kind = found.alias.routeSpec?.cache;
   const key = validatorKeyOf(kind, found.params);
-  const known = key && validators.find(key.dataHash, key.routeKey);
-  if (!known || !ifNoneMatchNames(condition, known.etag)) return false;
+  if (!key) return false;
+  const condition = req.headers["if-none-match"];
+  let known = condition === undefined ? undefined : validators.find(key.dataHash, key.routeKey);
+  const notModified = known !== undefined && ifNoneMatchNames(condition, known.etag);
+  if (!notModified) known = validators.findAnswer(key.dataHash, key.routeKey);
+  if (!known) return false;
   const route = (found.alias as AliasLike & { route?: { cors?: unknown } }).route;
-  if (route?.cors) {
+  if (route?.cors && req.headers.origin !== undefined) {
     try {
-      service.writeCorsHeaders(route, req, res, false);
+      // `true`: every CORS header, as moleculer-web's router writes them on every answer.
+      service.writeCorsHeaders(route, req, res, true);
     } catch {
       return false; // origin not allowed: the router answers 403
     }
   }
-  res.writeHead(304, {
+  const cacheControl = certificateCacheControl(kind as "certificate-list" | "certificate-record", known.newestHeight, validators.tipHeight);
+  if (notModified) {
+    res.writeHead(304, { ETag: known.etag, "Cache-Control": cacheControl, "X-Request-ID": requestIdOf(req) });
+    res.end();
+    return true;
+  }
+  const body = known.body!;
+  res.writeHead(200, {
+    "Content-Type": JSON_CONTENT_TYPE,
+    "Content-Length": body.length,
     ETag: known.etag,
-    "Cache-Control": certificateCacheControl(kind as "certificate-list" | "certificate-record", known.newestHeight, validators.tipHeight),
+    "Cache-Control": cacheControl,
+    "X-Request-ID": requestIdOf(req),
   });
-  res.end();
+  // Node leaves the body of a HEAD answer out.
+  res.end(body);
   return true;
 }
 
@@ -312,7 +364,7 @@ export function answerFromRememberedValidator(
 function afterCall(validators: ValidatorCache | undefined) {
   return function onAfterCall(
     this: Service,
-    ctx: { meta: CertificateAnswerMeta & { $statusCode?: number } },
+    ctx: { meta: CertificateAnswerMeta & { $statusCode?: number; $responseType?: string } },
     _route: unknown,
     req: IncomingMessage,
     res: ServerResponse,
@@ -334,11 +386,18 @@ function afterCall(validators: ValidatorCache | undefined) {
     if (etag === undefined || newestHeight === undefined) return data;
     res.setHeader("Cache-Control", certificateCacheControl(kind, newestHeight, validators?.tipHeight));
     const key = validatorKeyOf(kind, greq.$params);
-    if (validators && key && ctx.meta.$factSeq !== undefined) {
+    const notModified = ifNoneMatchNames(condition, etag);
+    if (notModified) ctx.meta.$statusCode = 304;
+    if (!validators || !key || ctx.meta.$factSeq === undefined) return data;
+    if (!validators.keepsAnswers || notModified) {
       validators.remember(key.dataHash, key.routeKey, { etag, newestHeight }, ctx.meta.$factSeq);
+      return data;
     }
-    if (ifNoneMatchNames(condition, etag)) ctx.meta.$statusCode = 304;
-    return data;
+    // The JSON text is made once: sent now, and remembered for the next GET of the same answer.
+    const body = answerBody(data);
+    ctx.meta.$responseType = JSON_CONTENT_TYPE;
+    validators.remember(key.dataHash, key.routeKey, { etag, newestHeight, body }, ctx.meta.$factSeq);
+    return body;
   };
 }
 

@@ -1,18 +1,21 @@
 /**
- * The gateway's memory of certificate validators, so a conditional `GET /verify/…` is answered 304 without calling
- * the verifier or touching the store (docs/api.md#caching).
+ * The gateway's memory of certificate answers, so a `GET /verify/…` is answered without calling the verifier or
+ * touching the store: 304 to a conditional request naming the remembered validator, and the whole 200 answer
+ * (its JSON bytes, kept within a byte budget) to any other (docs/api.md#caching).
  *
  * It follows the indexer's fact log itself (not the bus events, which may be lost): it knows every certificate
- * fact and rollback marker after the sequence number it started from. It remembers the ETag of an answer the
- * verifier gave, keyed by data hash, only when that answer provably reflects every change of that hash the cache
- * knows about (the verifier reports the fact sequence it had applied before it read), and forgets it as soon as
- * a new certificate of the hash appears in the log. Any rollback marker, and any certificate anchoring a Merkle
- * batch root (it anchors every hash of its tree, which the fact does not list), forgets everything: both are rare,
- * and correctness after one matters more than a few extra reads. A remembered ETag therefore always names what the
- * verifier would answer now, up to the lag both have behind the indexer.
+ * fact and rollback marker after the sequence number it started from. It remembers an answer the verifier gave,
+ * keyed by data hash, only when that answer provably reflects every change of that hash the cache knows about
+ * (the verifier reports the fact sequence it had applied before it read), and forgets it as soon as a new
+ * certificate of the hash appears in the log. Any rollback marker, and any certificate anchoring a Merkle batch
+ * root (it anchors every hash of its tree, which the fact does not list), forgets everything: both are rare, and
+ * correctness after one matters more than a few extra reads. A remembered answer therefore always is what the
+ * verifier would answer now, up to the lag both have behind the indexer (confirm catches every gateway up before
+ * it answers 200, so read-your-writes holds).
  *
- * Memory is bounded: at most `maxHashes` remembered hashes (oldest first out) and `maxChanges` tracked changes;
- * past that it forgets everything and starts over from the current sequence.
+ * Memory is bounded: at most `maxHashes` remembered hashes and `maxBodyBytes` of answers (counted with a fixed
+ * per-entry overhead; oldest out first, with a second chance for those answered from since), and `maxChanges` tracked changes; past that it forgets
+ * everything and starts over from the current sequence.
  */
 import type { FactRecord } from "../indexer/fact-log";
 import type { FactSource } from "../indexer/fact-consumer";
@@ -22,6 +25,54 @@ export interface RememberedValidator {
   etag: string;
   /** Block height of the answer's newest record (for its Cache-Control). */
   newestHeight: number;
+  /** The 200 answer's JSON text, when the byte budget kept it. */
+  body?: Buffer;
+}
+
+/** What the answer cache holds and how often it answered (GET /verify without a matching validator). */
+export interface AnswerCacheStats {
+  hits: number;
+  misses: number;
+  hashes: number;
+  bodyBytes: number;
+  maxBodyBytes: number;
+}
+
+export interface ValidatorCacheLimits {
+  maxHashes: number;
+  maxChanges: number;
+  /** Budget for remembered answer bodies, per-entry overhead included; 0 keeps validators only. */
+  maxBodyBytes: number;
+}
+
+/**
+ * Bytes counted per remembered answer besides its body: the map entry, the key and ETag strings, the entry and
+ * validator objects and the Buffer object (≈ 630 bytes of heap measured for 100,000 one-record answers, rounded up).
+ */
+export const ANSWER_ENTRY_OVERHEAD_BYTES = 700;
+
+/** The JSON text of an answer, in memory of its own (a slice of Node's shared pool would keep the whole slab). */
+export function answerBody(data: unknown): Buffer {
+  const text = JSON.stringify(data);
+  const body = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  body.write(text);
+  return body;
+}
+
+/** The answers remembered for one data hash: the list (`/verify/{hash}`) and one per transaction. */
+interface HashEntry {
+  list?: RememberedValidator;
+  byTransaction?: Map<string, RememberedValidator>;
+  /** Body bytes of this entry, overhead included. */
+  bytes: number;
+  /** Answered from since it last came up for eviction (second chance: kept, moved to the back). */
+  used: boolean;
+}
+
+const LIST_KEY = "list";
+
+function bytesOf(v: RememberedValidator): number {
+  return v.body ? v.body.length + ANSWER_ENTRY_OVERHEAD_BYTES : 0;
 }
 
 export interface ValidatorSource extends FactSource {
@@ -36,8 +87,11 @@ export class ValidatorCache {
   private floor = Number.POSITIVE_INFINITY;
   /** Data hash → sequence number of its newest certificate fact since `floor`. */
   private readonly changedAt = new Map<string, number>();
-  /** Data hash → route key → validator. */
-  private readonly validators = new Map<string, Map<string, RememberedValidator>>();
+  /** Data hash → its remembered answers, oldest (or longest unused) first. */
+  private readonly entries = new Map<string, HashEntry>();
+  private bodyBytes = 0;
+  private hits = 0;
+  private misses = 0;
   private running: Promise<void> | undefined;
   private again = false;
   /** Highest block height seen (chain notifications and facts), for the depth of answers. */
@@ -45,7 +99,7 @@ export class ValidatorCache {
 
   constructor(
     private readonly source: ValidatorSource,
-    private readonly limits: { maxHashes: number; maxChanges: number } = { maxHashes: 100_000, maxChanges: 200_000 },
+    private readonly limits: ValidatorCacheLimits = { maxHashes: 100_000, maxChanges: 200_000, maxBodyBytes: 0 },
   ) {}
 
   get started(): boolean {
@@ -54,23 +108,89 @@ export class ValidatorCache {
 
   /** The validator remembered for a route of a data hash (lowercase hex), if any. */
   find(dataHash: string, routeKey: string): RememberedValidator | undefined {
-    return this.validators.get(dataHash)?.get(routeKey);
+    const entry = this.entries.get(dataHash);
+    if (!entry) return undefined;
+    return routeKey === LIST_KEY ? entry.list : entry.byTransaction?.get(routeKey);
   }
 
   /**
-   * Remembers the validator of an answer the verifier gave after applying the facts through `readSeq`, unless a
-   * change of the hash the cache knows of came later, or the answer predates what the cache follows.
+   * The whole answer remembered for a route of a data hash, counted as a hit or a miss; a hit marks the hash used
+   * (moving it in the map on every hit made the map rehash and cost more than the rest of the answer).
+   */
+  findAnswer(dataHash: string, routeKey: string): (RememberedValidator & { body: Buffer }) | undefined {
+    const entry = this.entries.get(dataHash);
+    const found = entry && (routeKey === LIST_KEY ? entry.list : entry.byTransaction?.get(routeKey));
+    if (!found?.body) {
+      this.misses += 1;
+      return undefined;
+    }
+    this.hits += 1;
+    entry!.used = true;
+    return found as RememberedValidator & { body: Buffer };
+  }
+
+  /** Whether answer bodies are kept at all (a budget above 0). */
+  get keepsAnswers(): boolean {
+    return this.limits.maxBodyBytes > 0;
+  }
+
+  stats(): AnswerCacheStats {
+    return {
+      hits: this.hits,
+      misses: this.misses,
+      hashes: this.entries.size,
+      bodyBytes: this.bodyBytes,
+      maxBodyBytes: this.limits.maxBodyBytes,
+    };
+  }
+
+  /**
+   * Remembers the validator (and the body, within the budget) of an answer the verifier gave after applying the
+   * facts through `readSeq`, unless a change of the hash the cache knows of came later, or the answer predates what
+   * the cache follows.
    */
   remember(dataHash: string, routeKey: string, validator: RememberedValidator, readSeq: number): void {
     if (this.known === undefined || readSeq < this.floor) return;
     if ((this.changedAt.get(dataHash) ?? -1) > readSeq) return;
-    let routes = this.validators.get(dataHash);
-    if (!routes) {
-      if (this.validators.size >= this.limits.maxHashes) this.validators.delete(this.validators.keys().next().value!);
-      routes = new Map();
-      this.validators.set(dataHash, routes);
+    let kept = validator;
+    if (kept.body && bytesOf(kept) > this.limits.maxBodyBytes) kept = { etag: validator.etag, newestHeight: validator.newestHeight };
+    let entry = this.entries.get(dataHash);
+    if (entry) {
+      this.entries.delete(dataHash);
+    } else {
+      entry = { bytes: 0, used: false };
     }
-    routes.set(routeKey, validator);
+    const previous = routeKey === LIST_KEY ? entry.list : entry.byTransaction?.get(routeKey);
+    if (previous) this.resize(entry, -bytesOf(previous));
+    if (routeKey === LIST_KEY) entry.list = kept;
+    else (entry.byTransaction ??= new Map()).set(routeKey, kept);
+    this.resize(entry, bytesOf(kept));
+    this.entries.set(dataHash, entry);
+    // Oldest out first, unless answered from since (second chance: moved to the back, unmarked); the entry just
+    // written goes last of all, should it alone be over the budget.
+    while (this.entries.size > this.limits.maxHashes || this.bodyBytes > this.limits.maxBodyBytes) {
+      const oldest = this.entries.keys().next().value!;
+      const candidate = this.entries.get(oldest)!;
+      if (candidate.used && oldest !== dataHash) {
+        candidate.used = false;
+        this.entries.delete(oldest);
+        this.entries.set(oldest, candidate);
+        continue;
+      }
+      this.drop(oldest);
+    }
+  }
+
+  private resize(entry: HashEntry, delta: number): void {
+    entry.bytes += delta;
+    this.bodyBytes += delta;
+  }
+
+  private drop(dataHash: string): void {
+    const entry = this.entries.get(dataHash);
+    if (!entry) return;
+    this.bodyBytes -= entry.bytes;
+    this.entries.delete(dataHash);
   }
 
   /** A chain notification: the tip's height, and the log's head (a head behind what is known means a new log). */
@@ -117,7 +237,7 @@ export class ValidatorCache {
       return;
     }
     const hash = r.fact.hash;
-    this.validators.delete(hash);
+    this.drop(hash);
     this.changedAt.set(hash, r.seq);
     if (this.changedAt.size > this.limits.maxChanges) this.forgetAll(r.seq);
   }
@@ -129,7 +249,8 @@ export class ValidatorCache {
 
   private forgetAll(seq: number): void {
     this.floor = seq;
-    this.validators.clear();
+    this.entries.clear();
+    this.bodyBytes = 0;
     this.changedAt.clear();
   }
 }

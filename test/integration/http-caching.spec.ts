@@ -14,6 +14,7 @@ import type { Wallet } from "../../shared/wallet";
 import { defaultBootstrap, ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
 import { startMesh, type RunningMesh } from "../../fixtures/mesh/mesh-harness";
 import { certificateEtag, RECENT_MAX_AGE_S } from "../../shared/mesh/read-caching";
+import type { AnswerCacheStats } from "../../shared/mesh/validator-cache";
 
 function certificatesFor(issuer: Wallet, count: number): OnchainCertificate[] {
   return Array.from({ length: count }, (_, i) =>
@@ -42,6 +43,7 @@ describe("HTTP caching of verify and lookup answers: ETag, Cache-Control, 304", 
       return res.status === 200 && (res.json as unknown[]).length === count ? res : undefined;
     }, `${count} record(s) for ${hash}`);
   const etagOf = (res: HttpResult) => res.headers.get("etag") ?? "";
+  const cacheStats = () => mesh.broker.call<AnswerCacheStats, Record<string, never>>("gateway.answerCacheStats", {});
 
   before(async () => {
     f = await ProtocolFixture.create("shipped");
@@ -104,6 +106,31 @@ describe("HTTP caching of verify and lookup answers: ETag, Cache-Control, 304", 
     expect((await get(path, { "If-None-Match": etagOf(one) })).status).to.equal(304);
   });
 
+  it("serves a repeated verify from the gateway's memory with the same bytes and headers, for GET and HEAD", async () => {
+    await mesh.broker.call("gateway.sync");
+    const path = `/verify/${certs[0]!.hash}`;
+    const first = await get(path);
+    const before = await cacheStats();
+    const again = await get(path.toUpperCase().replace("/VERIFY/", "/verify/"), { Origin: "https://app.example", "X-Request-ID": "r-1" });
+    const after = await cacheStats();
+    expect(after.hits - before.hits, "answered from memory").to.equal(1);
+    expect(again.status).to.equal(200);
+    expect(again.text).to.equal(first.text);
+    expect(etagOf(again)).to.equal(etagOf(first));
+    for (const header of ["content-type", "content-length", "cache-control"]) {
+      expect(again.headers.get(header), header).to.equal(first.headers.get(header));
+    }
+    expect(again.headers.get("x-request-id")).to.equal("r-1");
+    expect(again.headers.get("access-control-allow-origin")).to.equal("*");
+    expect(again.headers.get("access-control-expose-headers")).to.include("ETag");
+    const head = await http(`${mesh.api}${path}`, { method: "HEAD" });
+    expect(head.status).to.equal(200);
+    expect(head.text).to.equal("");
+    expect(head.headers.get("content-length")).to.equal(first.headers.get("content-length"));
+    expect((await cacheStats()).hits - after.hits).to.equal(1);
+    expect((await cacheStats()).maxBodyBytes).to.be.greaterThan(0);
+  });
+
   it("never lets a not-found answer be stored, and gives it no validator", async () => {
     const missing = randomBytes(32).toString("hex");
     for (const path of [`/verify/${missing}`, `/verify/by-transaction-hash/${txId}/${missing}`]) {
@@ -120,6 +147,10 @@ describe("HTTP caching of verify and lookup answers: ETag, Cache-Control, 304", 
     const again = await f.update(state, f.actors.alice, [certs[0]!]);
     // Read-your-writes: once confirm answers 200, the old ETag no longer answers 304 (no polling of verify).
     await pollUntil(async () => ((await get(`/transaction/confirm/${again.txId}`)).status === 200 ? true : undefined), "confirmed");
+    // The whole answer the gateway remembered is gone too: the next plain GET has both records.
+    const plain = await get(`/verify/${certs[0]!.hash}`);
+    expect(plain.status).to.equal(200);
+    expect(plain.json).to.have.length(2);
     const first = await get(`/verify/${certs[0]!.hash}`, { "If-None-Match": etagOf(before) });
     expect(first.status).to.equal(200);
     expect(first.json).to.have.length(2);
@@ -137,8 +168,26 @@ describe("HTTP caching of verify and lookup answers: ETag, Cache-Control, 304", 
     const first = await verified(bobs[0]!.hash, 1);
     const etag = etagOf(first);
     expect((await get(`/verify/${bobs[0]!.hash}`, { "If-None-Match": etag })).status).to.equal(304);
+    const hits = (await cacheStats()).hits;
+    expect((await get(`/verify/${bobs[0]!.hash}`)).text).to.equal(first.text);
+    expect((await cacheStats()).hits, "the whole answer came from memory").to.equal(hits + 1);
 
     f.chain.devnet.rollback(1);
+    // Once the verifier has applied the rollback and the gateway has read the log as far, the remembered answer is
+    // never served again: 404 at once, without polling the gateway.
+    await pollUntil(async () => {
+      await mesh.broker.call("verifier.sync");
+      try {
+        await mesh.broker.call("verifier.byHash", { hash: bobs[0]!.hash });
+        return undefined;
+      } catch {
+        return true;
+      }
+    }, "the verifier applied the rollback");
+    await mesh.broker.call("gateway.sync");
+    const plainGone = await get(`/verify/${bobs[0]!.hash}`);
+    expect(plainGone.status).to.equal(404);
+    expect(plainGone.headers.get("cache-control")).to.equal("no-store");
     const gone = await pollUntil(async () => {
       const res = await get(`/verify/${bobs[0]!.hash}`, { "If-None-Match": etag });
       return res.status === 404 ? res : undefined;
@@ -173,17 +222,26 @@ describe("HTTP caching of verify and lookup answers: ETag, Cache-Control, 304", 
     expect(unknown.headers.get("cache-control")).to.equal("no-store");
   });
 
-  it("answers a conditional verify from the gateway's memory, without the verifier or its store", async () => {
+  it("answers a verify from the gateway's memory, without the verifier or its store", async () => {
     await mesh.broker.call("verifier.sync");
+    await mesh.broker.call("gateway.sync");
     const res = await get(`/verify/${certs[0]!.hash}`);
     expect(res.status).to.equal(200);
+    const unread = await pollUntil(async () => {
+      const hash = certs[1]!.hash;
+      return (await mesh.broker.call<unknown[], { hash: string }>("verifier.byHash", { hash })).length > 0 ? hash : undefined;
+    }, "a certificate the gateway has not answered yet");
     await mesh.broker.destroyService(mesh.broker.getLocalService("verifier") as Service);
     const conditional = await get(`/verify/${certs[0]!.hash}`, { "If-None-Match": etagOf(res), Origin: "https://app.example" });
     expect(conditional.status).to.equal(304);
     expect(etagOf(conditional)).to.equal(etagOf(res));
     expect(conditional.headers.get("access-control-allow-origin")).to.equal("*");
     expect(conditional.headers.get("access-control-expose-headers")).to.include("ETag");
-    // Without a validator the request needs the verifier, which is gone.
-    expect((await get(`/verify/${certs[0]!.hash}`)).status).to.equal(503);
+    // The whole answer too.
+    const plain = await get(`/verify/${certs[0]!.hash}`);
+    expect(plain.status).to.equal(200);
+    expect(plain.text).to.equal(res.text);
+    // An answer the gateway never gave needs the verifier, which is gone.
+    expect((await get(`/verify/${unread}`)).status).to.equal(503);
   });
 });
