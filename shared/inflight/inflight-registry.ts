@@ -12,7 +12,7 @@
  * - spendable(address) = confirmed − locked + pending outputs that no later pending tx spends.
  * Documents hold plain JSON: outputs as JSON text (bigints tagged), refs as `txHash#index`.
  */
-import { decodeTx } from "../csl/decode";
+import { decodeTxFlow } from "../csl/decode";
 import { outRefOf, utxoKey, type OgmiosUtxo } from "../csl/utxo";
 import { outRefKey, type OutRef } from "../domain/out-ref";
 import { openCollection, defineCollection, type Collection, type Store, type StoredDocument } from "../store";
@@ -93,7 +93,7 @@ export class InflightRegistry {
 
   /** Locks the inputs of a submitted tx until confirmation or `expiresAt`; its outputs become pending. */
   async recordSubmitted(tx: { txId: string; cborHex: string; expiresAt: number }): Promise<void> {
-    const decoded = decodeTx(tx.cborHex);
+    const decoded = decodeTxFlow(tx.cborHex);
     const txId = tx.txId.toLowerCase();
     const outputs: OgmiosUtxo[] = decoded.outputs.map((o, index) => ({ ...o, transaction: { id: txId }, index }));
     const inputs = decoded.inputs.map(outRefKey);
@@ -109,7 +109,7 @@ export class InflightRegistry {
       inputs,
       addresses: [...new Set(outputs.map((o) => o.address))],
       units: [...units],
-      signers: [...new Set(decoded.vkeyWitnesses.map((w) => w.keyHash))],
+      signers: [...new Set(decoded.signers)],
       outputs: JSON.stringify(outputs, (_k, v: unknown) => (typeof v === "bigint" ? { $bigint: v.toString() } : v)),
       submittedAt: this.clock(),
       seq: this.nextSeq(),

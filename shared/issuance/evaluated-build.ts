@@ -7,9 +7,9 @@ import { randomUUID } from "node:crypto";
 import type { ChainError } from "../chain";
 import { buildWithEvaluation, type EvaluateFn } from "../csl/build-with-evaluation";
 import { buildTx, plutusPurposeKeys, type BuiltTx, type TxSpec } from "../csl/build-tx";
-import { decodeTx } from "../csl/decode";
 import { spendKey, type ExUnitsBudget, type PurposeKey } from "../csl/redeemer-pointers";
 import { outRefOf, utxoKey, type OgmiosUtxo } from "../csl/utxo";
+import type { OutRef } from "../domain/out-ref";
 import { refuse } from "./build-outcome";
 import type { IssuanceEnv } from "./issuance-env";
 
@@ -189,23 +189,23 @@ export async function buildEvaluatedAndClaim(
   }
   // An input a concurrent build took may have been submitted meanwhile (a build never locks): build again later,
   // on the pending output of that transaction.
-  const refuseIfSpentMeanwhile = async (hex: string) => {
-    if ((await env.registry.inFlightAmong(decodeTx(hex).inputs)).size > 0) {
+  const refuseIfSpentMeanwhile = async (inputs: readonly OutRef[]) => {
+    if ((await env.registry.inFlightAmong(inputs)).size > 0) {
       refuse("PENDING_TRANSACTION", "An output this transaction needs was just spent by a submitted transaction; retry in a few seconds.");
     }
   };
-  await refuseIfSpentMeanwhile(draft.cborHex);
+  await refuseIfSpentMeanwhile(draft.inputs);
   let built: BuiltTx;
   try {
-    await env.registry.handOut(decodeTx(draft.cborHex).inputs, holder, ttl);
+    await env.registry.handOut(draft.inputs, holder, ttl);
     built = await buildEvaluated(env, chosen, draft, declared, evaluatorFor(env, pending), hintKey);
-    const spent = decodeTx(built.cborHex).inputs;
+    const spent = built.inputs;
     await env.registry.handOut(spent, holder, ttl);
     // Inputs the draft used but the rebuild dropped are free again for the next build of the wallet.
     await env.registry.takeBack(holder, spent);
   } catch (err) {
     await env.registry.takeBack(holder);
-    await refuseIfSpentMeanwhile(draft.cborHex);
+    await refuseIfSpentMeanwhile(draft.inputs);
     mapBuildError(err);
   }
   return { cborHex: built.cborHex, txId: built.txId, fee: built.fee };
