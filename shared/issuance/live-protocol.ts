@@ -29,9 +29,14 @@ export function requireDeployment(env: IssuanceEnv): Deployment {
   return env.deployment;
 }
 
-export async function loadLiveProtocol(env: IssuanceEnv, extra: readonly OutRef[] = []): Promise<LiveProtocol> {
+/** `facts`: the indexer's protocol facts when the caller already asked for them (read from the indexer otherwise). */
+export async function loadLiveProtocol(
+  env: IssuanceEnv,
+  extra: readonly OutRef[] = [],
+  facts?: ReturnType<IssuanceEnv["source"]["protocol"]>,
+): Promise<LiveProtocol> {
   const deployment = requireDeployment(env);
-  const { pointer, library } = await env.source.protocol();
+  const { pointer, library } = await (facts ?? env.source.protocol());
   if (!pointer) refuse("ERROR", "The proxy is not initialised yet (no pointer on chain); build and submit the `init` transaction first.");
   const scripts = deployment.scripts;
   // After an upgrade the pointer names a newer state script than the configured one: follow the pointer.
