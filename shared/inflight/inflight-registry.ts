@@ -166,12 +166,11 @@ export class InflightRegistry {
    */
   async spendable(address: string, confirmed: OgmiosUtxo[], builder: string): Promise<OgmiosUtxo[]> {
     const now = this.clock();
-    const pendingDocs = await this.txs.find({ addresses: address, expiresAt: { $gt: now } });
-    const pending = pendingDocs
-      .filter((d) => d.signers.includes(builder))
-      .flatMap((d) => this.outputsOf(d))
-      .filter((u) => u.address === address);
-    const candidates = [...confirmed, ...pending.filter((p) => !confirmed.some((c) => sameRef(c, p)))];
+    // Only the builder's own submissions: at a shared address (the proxy) the others' are most of the records.
+    const pendingDocs = await this.txs.find({ addresses: address, signers: builder, expiresAt: { $gt: now } });
+    const pending = pendingDocs.flatMap((d) => this.outputsOf(d)).filter((u) => u.address === address);
+    const onChain = new Set(confirmed.map(utxoKey));
+    const candidates = [...confirmed, ...pending.filter((p) => !onChain.has(utxoKey(p)))];
     const keys = candidates.map(utxoKey);
     const locked = await this.lockedAmong(keys);
     return candidates.filter((_, i) => !locked.has(keys[i]!));
@@ -240,8 +239,4 @@ export class InflightRegistry {
     this.seq += 1;
     return this.seq;
   }
-}
-
-function sameRef(a: OgmiosUtxo, b: OgmiosUtxo): boolean {
-  return a.transaction.id === b.transaction.id && a.index === b.index;
 }
