@@ -29,14 +29,9 @@ export function requireDeployment(env: IssuanceEnv): Deployment {
   return env.deployment;
 }
 
-/** `facts`: the indexer's protocol facts when the caller already asked for them (read from the indexer otherwise). */
-export async function loadLiveProtocol(
-  env: IssuanceEnv,
-  extra: readonly OutRef[] = [],
-  facts?: ReturnType<IssuanceEnv["source"]["protocol"]>,
-): Promise<LiveProtocol> {
+export async function loadLiveProtocol(env: IssuanceEnv, extra: readonly OutRef[] = []): Promise<LiveProtocol> {
   const deployment = requireDeployment(env);
-  const { pointer, library } = await (facts ?? env.source.protocol());
+  const { pointer, library } = await env.source.protocol();
   if (!pointer) refuse("ERROR", "The proxy is not initialised yet (no pointer on chain); build and submit the `init` transaction first.");
   const scripts = deployment.scripts;
   // After an upgrade the pointer names a newer state script than the configured one: follow the pointer.
@@ -73,4 +68,20 @@ export async function loadLiveProtocol(
     stateRewardAddress: rewardAddressOf(stateHash, env.networkId),
     extra: extraFound,
   };
+}
+
+/**
+ * `live` with further outputs looked up on the chain (a state, a bootstrap): for a caller that read the protocol
+ * outputs before it knew which of these it needs. Those found unspent join `extra`.
+ */
+export async function withOutputs(env: IssuanceEnv, live: LiveProtocol, refs: readonly OutRef[]): Promise<LiveProtocol> {
+  if (refs.length === 0) return live;
+  const found = (await env.chain.utxosByOutputReferences(refs)) as OgmiosUtxo[];
+  const byKey = new Map(found.map((u) => [utxoKey(u), u]));
+  const extra = new Map(live.extra);
+  for (const r of refs) {
+    const u = byKey.get(outRefKey(r));
+    if (u) extra.set(outRefKey(r), u);
+  }
+  return { ...live, extra };
 }
