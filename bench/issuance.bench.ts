@@ -8,10 +8,15 @@
  * - one wallet building back to back over HTTP (p50 ÷ floor p50 over all floor samples, target ≤ 1.3);
  * - 8 wallets building concurrently (each build → sign → submit → next build, a block every 40 submissions):
  *   builds/s over the wall time of the run, against the target of 60 builds/s; stated as a ratio to the floor's
- *   one-at-a-time rate (1000 ÷ floor p50), with the target converted the same way.
+ *   one-at-a-time rate (1000 ÷ floor p50), with the target converted the same way;
+ * - the CPU each build costs (this process's CPU time over the run, all threads: service, devnet and its
+ *   evaluator workers, load generator; over NATS per process from /proc), and the rate the machine's cores could
+ *   sustain at that cost (cores × 1000 ÷ CPU ms per build): the ceiling the throughput targets are held against.
  */
 import { percentile } from "./percentile";
 import { performance } from "node:perf_hooks";
+import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { randomBytes } from "node:crypto";
 import { buildTx } from "../shared/csl";
 import { IssuanceWorld } from "../fixtures/issuance/issuance-world";
@@ -29,6 +34,43 @@ const TARGET_CONCURRENT_PER_SECOND = 60;
 const TARGET_SINGLE_TO_FLOOR = 1.3;
 const TARGET_TWO_REPLICAS_PER_SECOND = 100;
 
+const CORES = availableParallelism();
+/** Clock ticks per second of /proc/<pid>/stat times (USER_HZ, 100 on Linux). */
+const USER_HZ = 100;
+
+/** CPU ms (user + system, all threads) a process has used so far, from /proc; this process by cpuUsage. */
+function cpuMsOf(pid?: number): number {
+  if (pid === undefined || pid === process.pid) {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  }
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // fields[0] is the state (3rd field of the line): utime and stime are the 14th and 15th
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / USER_HZ;
+}
+
+/** CPU ms per build of each named process between `start()` and `stop(builds)`. */
+function cpuMeter(pids: Record<string, number | undefined>): { stop(builds: number): Record<string, number> } {
+  const at = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMsOf(pid)]));
+  return {
+    stop(builds) {
+      const per = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, Number(((cpuMsOf(pid) - at[k]!) / builds).toFixed(1))]));
+      return {
+        ...per,
+        total: Number(
+          Object.values(per)
+            .reduce((a, b) => a + b, 0)
+            .toFixed(1),
+        ),
+      };
+    },
+  };
+}
+
+/** The build rate the machine's cores could sustain at `cpuMsPerBuild`, nothing else running. */
+const cpuCeiling = (cpuMsPerBuild: number): number => Number(((CORES * 1000) / cpuMsPerBuild).toFixed(1));
+
 /**
  * 8 wallets building concurrently through the gateway and two tx-builder replicas over a real nats-server (the
  * fault campaign's system: gateway and read side in their own processes, the devnet in its own producing a block
@@ -42,6 +84,8 @@ async function twoReplicasOverNats(): Promise<{
   wallMs: number;
   buildP50Ms: number;
   replicas: Record<string, number>;
+  cpuMsPerBuild: Record<string, number>;
+  cpuCeilingBuildsPerSecond: number;
 }> {
   const sys = new DistributedSystem();
   try {
@@ -60,6 +104,13 @@ async function twoReplicasOverNats(): Promise<{
 
     const latencies: number[] = [];
     let conflicts = 0;
+    const cpu = cpuMeter({
+      replicasAndLoadGenerator: process.pid,
+      gateway: sys.procs.get("gateway")?.proc.child.pid,
+      reader: sys.procs.get("reader")?.proc.child.pid,
+      devnet: sys.devnet.child.pid,
+      natsServer: sys.nats.child.pid,
+    });
     const started = performance.now();
     await Promise.all(
       wallets.map(async (x, k) => {
@@ -85,6 +136,7 @@ async function twoReplicasOverNats(): Promise<{
       }),
     );
     const wallMs = performance.now() - started;
+    const cpuMsPerBuild = cpu.stop(WALLETS * BUILDS_PER_WALLET);
     return {
       buildsPerSecond: Number(((WALLETS * BUILDS_PER_WALLET) / (wallMs / 1000)).toFixed(1)),
       builds: WALLETS * BUILDS_PER_WALLET,
@@ -92,6 +144,8 @@ async function twoReplicasOverNats(): Promise<{
       wallMs: Math.round(wallMs),
       buildP50Ms: percentile(latencies, 50),
       replicas: { ...sys.buildsServed },
+      cpuMsPerBuild,
+      cpuCeilingBuildsPerSecond: cpuCeiling(cpuMsPerBuild.total!),
     };
   } finally {
     await sys.stop();
@@ -162,6 +216,7 @@ export default async function (): Promise<Record<string, unknown>> {
     const concurrentLatencies: number[] = [];
     let submitted = 0;
     const lastOf: string[] = [];
+    const cpu = cpuMeter({ process: process.pid });
     const started = performance.now();
     await Promise.all(
       wallets.map(async (x, k) => {
@@ -176,6 +231,7 @@ export default async function (): Promise<Record<string, unknown>> {
       }),
     );
     const concurrentMs = performance.now() - started;
+    const concurrentCpuMs = cpu.stop(WALLETS * BUILDS_PER_WALLET).total!;
     for (const txId of lastOf) await w.confirm(txId);
     const floorAfter = await floor(15);
 
@@ -197,6 +253,8 @@ export default async function (): Promise<Record<string, unknown>> {
         buildsPerSecond: Number(concurrentPerSecond.toFixed(1)),
         buildP50Ms: percentile(concurrentLatencies, 50),
         buildP99Ms: percentile(concurrentLatencies, 99),
+        cpuMsPerBuild: concurrentCpuMs,
+        cpuCeilingBuildsPerSecond: cpuCeiling(concurrentCpuMs),
       },
       twoReplicasOverNats: nats,
       floorCslBuildPlusOneEvaluation: {
@@ -224,6 +282,16 @@ export default async function (): Promise<Record<string, unknown>> {
           target: r2(TARGET_TWO_REPLICAS_PER_SECOND / floorRate),
           figure: `${nats.buildsPerSecond} builds/s, ${WALLETS} wallets, two tx-builder replicas over NATS (target ${TARGET_TWO_REPLICAS_PER_SECOND})`,
           reference: `${floorRate.toFixed(1)} builds/s, 1000 ÷ floor p50`,
+        },
+        concurrent8ToCpuCeiling: {
+          value: r2(concurrentPerSecond / cpuCeiling(concurrentCpuMs)),
+          figure: `${concurrentPerSecond.toFixed(1)} builds/s, ${WALLETS} wallets in one process`,
+          reference: `${cpuCeiling(concurrentCpuMs)} builds/s, ${CORES} cores ÷ ${concurrentCpuMs} CPU ms per build (service, devnet, load generator)`,
+        },
+        concurrent8TwoReplicasToCpuCeiling: {
+          value: r2(nats.buildsPerSecond / nats.cpuCeilingBuildsPerSecond),
+          figure: `${nats.buildsPerSecond} builds/s, two tx-builder replicas over NATS`,
+          reference: `${nats.cpuCeilingBuildsPerSecond} builds/s, ${CORES} cores ÷ ${nats.cpuMsPerBuild.total} CPU ms per build over every process`,
         },
       },
     };

@@ -54,10 +54,10 @@ export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema
     (ctx.meta as { $statusCode?: number }).$statusCode = httpStatusOfType(res.status.code);
     return res;
   };
-  /** Drops submissions past expiry before each build (cheap: one indexed delete). */
+  /** Drops submissions past expiry before a build (at most once a second: queries ignore expired records anyway). */
   const fresh = async (): Promise<IssuanceEnv> => {
     const env = envOf();
-    await env.registry.expire();
+    await env.registry.sweep();
     return env;
   };
 

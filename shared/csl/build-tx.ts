@@ -24,8 +24,8 @@ import {
   type PurposeKey,
   type RedeemerInfo,
 } from "./redeemer-pointers";
-import { outRefKey } from "../domain/out-ref";
-import { decodeTx } from "./decode";
+import { outRefKey, type OutRef } from "../domain/out-ref";
+import { itemsOf } from "./list-items";
 import { outRefOf, referenceScriptSize, transactionInput, utxoFromOgmios, utxoKey, utxosFromOgmios, type OgmiosUtxo } from "./utxo";
 import { txIdOf } from "./witnesses";
 
@@ -104,6 +104,8 @@ export interface BuiltTx {
   cborHex: string;
   txId: string;
   fee: bigint;
+  /** the inputs the transaction spends, in the body's order (so callers need not decode it again) */
+  inputs: OutRef[];
   /** redeemers as placed by the builder, each with its purpose key and final (tag, index) */
   redeemers: RedeemerReport[];
 }
@@ -138,15 +140,32 @@ function plutusSource(w: PlutusScriptWitness): PlutusSourceInfo {
   if (!ref.script || ref.script.language === "native") {
     throw new CslError("INVALID_SCRIPT", "reference UTxO carries no Plutus script", { ...outRefOf(ref) });
   }
-  const script = plutusScriptFromAny(ref.script.cbor, w.language);
-  const hash = script.hash();
+  const known = referenceScriptOf(ref, w.language);
   const src = CSL.PlutusScriptSource.new_ref_input(
-    hash,
+    CSL.ScriptHash.from_hex(known.hash),
     transactionInput(outRefOf(ref)),
     cslLanguage(w.language),
-    referenceScriptSize(ref),
+    known.size,
   );
-  return { hash: hash.to_hex(), source: src };
+  return { hash: known.hash, source: src };
+}
+
+/**
+ * Hash and size of the script a reference output carries, remembered per script bytes and language: every build
+ * of a protocol transaction would otherwise parse and hash the same reference scripts again (a few KB each).
+ */
+const referenceScripts = new Map<string, { hash: string; size: number }>();
+const REFERENCE_SCRIPTS_KEPT = 256;
+
+function referenceScriptOf(ref: OgmiosUtxo, language: PlutusLanguage): { hash: string; size: number } {
+  const key = `${language} ${(ref.script as { cbor: string }).cbor}`;
+  const known = referenceScripts.get(key);
+  if (known) return known;
+  const script = plutusScriptFromAny((ref.script as { cbor: string }).cbor, language);
+  const found = { hash: script.hash().to_hex(), size: referenceScriptSize(ref) };
+  if (referenceScripts.size >= REFERENCE_SCRIPTS_KEPT) referenceScripts.clear();
+  referenceScripts.set(key, found);
+  return found;
 }
 
 function exUnits(b: ExUnitsBudget): CSL.ExUnits {
@@ -361,7 +380,7 @@ function rebuildWithoutBurning(
   tx: CSL.Transaction,
   burned: bigint,
 ): BuiltTx {
-  const used = new Set(decodeTx(tx.to_hex()).inputs.map(outRefKey));
+  const used = new Set(inputsOf(tx).map(outRefKey));
   const spare = spec.utxos
     .filter((u) => !used.has(outRefKey(outRefOf(u))) && !(spec.collateral ?? []).some((c) => utxoKey(c) === utxoKey(u)))
     .sort((a, b) => Number(BigInt(b.value.ada.lovelace) - BigInt(a.value.ada.lovelace)));
@@ -415,8 +434,13 @@ export function buildTx(spec: TxSpec, exUnitsByKey: ReadonlyMap<PurposeKey, ExUn
     cborHex,
     txId: txIdOf(cborHex),
     fee: fromBn(tx.body().fee()),
+    inputs: inputsOf(tx),
     redeemers: redeemersOf(cborHex).map(reportOf),
   };
+}
+
+function inputsOf(tx: CSL.Transaction): OutRef[] {
+  return itemsOf(tx.body().inputs()).map((x) => ({ txHash: x.transaction_id().to_hex(), index: x.index() }));
 }
 
 function reportOf(r: RedeemerInfo): RedeemerReport {

@@ -1,4 +1,7 @@
-/** A plain-data view of a transaction (for checks, logs and tests); reads the bytes as they are. */
+/**
+ * A plain-data view of a transaction (for checks, logs and tests); reads the bytes as they are. `decodeTxFlow`
+ * is the light view of the hot paths (submission, in-flight tracking): what a transaction spends and produces.
+ */
 import { CSL } from "./lib";
 import { cslCall } from "./errors";
 import { fromHex } from "./hex";
@@ -103,5 +106,51 @@ export function decodeTx(txCborHex: string): DecodedTx {
     vkeyWitnesses,
     plutusScriptHashes,
     datumHashes,
+  };
+}
+
+/** What a transaction spends, and until when it may land. */
+export interface TxSpend {
+  id: string;
+  inputs: OutRef[];
+  ttlSlot?: bigint;
+}
+
+/** What a transaction spends and produces, and who signed it. */
+export interface TxFlow extends TxSpend {
+  outputs: OgmiosOutput[];
+  /** key hashes of the vkey witnesses */
+  signers: string[];
+}
+
+function fixedTx(txCborHex: string): CSL.FixedTransaction {
+  const bytes = fromHex(txCborHex, "transaction");
+  return cslCall("INVALID_CBOR", "cannot decode transaction", () => CSL.FixedTransaction.from_bytes(bytes));
+}
+
+function spendOf(fixed: CSL.FixedTransaction): TxSpend {
+  const body = fixed.body();
+  const ttl = body.ttl_bignum();
+  return { id: fixed.transaction_hash().to_hex(), inputs: refs(body.inputs()), ...(ttl ? { ttlSlot: fromBn(ttl) } : {}) };
+}
+
+/**
+ * The lightest decode (the submit endpoint): the same parse as `decodeTx` (malformed bytes fail alike), reading
+ * only the id, the inputs and the validity bound. @throws CslError INVALID_CBOR
+ */
+export function decodeTxSpend(txCborHex: string): TxSpend {
+  return spendOf(fixedTx(txCborHex));
+}
+
+/**
+ * The light decode of in-flight tracking: `decodeTxSpend` plus the outputs and the vkey signers, without the
+ * redeemers, mint, withdrawals, scripts and datums `decodeTx` reads. @throws CslError INVALID_CBOR
+ */
+export function decodeTxFlow(txCborHex: string): TxFlow {
+  const fixed = fixedTx(txCborHex);
+  return {
+    ...spendOf(fixed),
+    outputs: itemsOf(fixed.body().outputs()).map(outputToOgmios),
+    signers: itemsOf(fixed.witness_set().vkeys()).map((w) => w.vkey().public_key().hash().to_hex()),
   };
 }

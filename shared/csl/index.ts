@@ -68,5 +68,5 @@ export {
   type RedeemerPurpose,
 } from "./redeemer-pointers";
 export { txIdOf, rawBodyOf, mergeWitnesses, vkeySignatures } from "./witnesses";
-export { decodeTx, type DecodedTx } from "./decode";
+export { decodeTx, decodeTxFlow, decodeTxSpend, type DecodedTx, type TxFlow, type TxSpend } from "./decode";
 export { scriptDataHash, expectedScriptDataHash, withoutWitnessEntries, stripVkeyWitnesses, cloneCsl } from "./script-data";

@@ -21,8 +21,20 @@ function lovelaceOf(v: { ada: { lovelace: IntLike } } | undefined, what: string)
   return bn(v.ada.lovelace, what);
 }
 
-/** Builder configuration (fees, deposits, min-UTxO, sizes, script prices, ref-script fee) from Ogmios pparams. */
+/**
+ * Builder configuration (fees, deposits, min-UTxO, sizes, script prices, ref-script fee) from Ogmios pparams.
+ * Remembered per parameters object: `TransactionBuilder.new` copies the configuration it is given, so one
+ * configuration serves every build made with the same (cached) parameters.
+ */
 export function txBuilderConfig(pp: ProtocolParameters): CSL.TransactionBuilderConfig {
+  let config = configByParameters.get(pp);
+  if (!config) configByParameters.set(pp, (config = buildTxBuilderConfig(pp)));
+  return config;
+}
+
+const configByParameters = new WeakMap<ProtocolParameters, CSL.TransactionBuilderConfig>();
+
+function buildTxBuilderConfig(pp: ProtocolParameters): CSL.TransactionBuilderConfig {
   const prices = pp.scriptExecutionPrices;
   if (!prices) throw new CslError("INVALID_PROTOCOL_PARAMETERS", "scriptExecutionPrices is missing", {});
   const refFee = pp.minFeeReferenceScripts?.base ?? 0;
@@ -59,16 +71,27 @@ const LANGUAGES: Array<[string, () => CSL.Language]> = [
  * `hash_script_data`, which does not filter.
  *
  * Building the models costs some 600 CSL integers parsed from strings (milliseconds per call, and every build calls
- * it twice), so the encoded models of the last parameters seen are kept and each call decodes a fresh copy from
+ * it twice), so the encoded models of the last parameters seen are kept (and remembered per cost-model object, so
+ * a caller that reuses its parameters object skips the comparison too) and each call decodes a fresh copy from
  * those bytes: the same models, byte for byte, and no CSL object shared between callers.
  */
 export function costModels(pp: ProtocolParameters): CSL.Costmdls {
-  const key = JSON.stringify(pp.plutusCostModels ?? {}, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
-  if (lastCostModels?.key !== key) lastCostModels = { key, bytes: buildCostModels(pp).to_bytes() };
-  return CSL.Costmdls.from_bytes(lastCostModels.bytes);
+  const models = pp.plutusCostModels;
+  // The same parameters object (a caller's cached copy) skips even the key: stringifying ~600 numbers costs
+  // about as much as decoding the models.
+  let bytes = models ? encodedByObject.get(models) : undefined;
+  if (!bytes) {
+    const key = JSON.stringify(models ?? {}, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+    if (lastCostModels?.key !== key) lastCostModels = { key, bytes: buildCostModels(pp).to_bytes() };
+    bytes = lastCostModels.bytes;
+    if (models) encodedByObject.set(models, bytes);
+  }
+  return CSL.Costmdls.from_bytes(bytes);
 }
 
 let lastCostModels: { key: string; bytes: Uint8Array } | undefined;
+/** Encoded models per cost-model object seen (weak: a dropped parameters object takes its entry with it). */
+const encodedByObject = new WeakMap<object, Uint8Array>();
 
 function buildCostModels(pp: ProtocolParameters): CSL.Costmdls {
   const out = CSL.Costmdls.new();

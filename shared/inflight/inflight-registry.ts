@@ -12,7 +12,7 @@
  * - spendable(address) = confirmed − locked + pending outputs that no later pending tx spends.
  * Documents hold plain JSON: outputs as JSON text (bigints tagged), refs as `txHash#index`.
  */
-import { decodeTx } from "../csl/decode";
+import { decodeTxFlow } from "../csl/decode";
 import { outRefOf, utxoKey, type OgmiosUtxo } from "../csl/utxo";
 import { outRefKey, type OutRef } from "../domain/out-ref";
 import { openCollection, defineCollection, type Collection, type Store, type StoredDocument } from "../store";
@@ -58,6 +58,7 @@ export interface ChainView {
 
 export class InflightRegistry {
   private seq = 0;
+  private sweptAt: number | undefined;
 
   private constructor(
     private readonly txs: Collection<InflightTxDocument>,
@@ -72,9 +73,11 @@ export class InflightRegistry {
   /** Hands `refs` out to `holder` until now + ttlMs, taking them over from any other build. */
   async handOut(refs: readonly OutRef[], holder: string, ttlMs: number): Promise<void> {
     const expiresAt = this.clock() + ttlMs;
-    for (const key of new Set(refs.map(outRefKey))) {
-      await this.handOuts.updateOne({ _id: key }, { $set: { holder, expiresAt } }, { upsert: true });
-    }
+    await Promise.all(
+      [...new Set(refs.map(outRefKey))].map((key) =>
+        this.handOuts.updateOne({ _id: key }, { $set: { holder, expiresAt } }, { upsert: true }),
+      ),
+    );
   }
 
   /** Takes back what was handed out to `holder`: everything (its build failed), or all but `keep` (its rebuild dropped some). */
@@ -93,7 +96,7 @@ export class InflightRegistry {
 
   /** Locks the inputs of a submitted tx until confirmation or `expiresAt`; its outputs become pending. */
   async recordSubmitted(tx: { txId: string; cborHex: string; expiresAt: number }): Promise<void> {
-    const decoded = decodeTx(tx.cborHex);
+    const decoded = decodeTxFlow(tx.cborHex);
     const txId = tx.txId.toLowerCase();
     const outputs: OgmiosUtxo[] = decoded.outputs.map((o, index) => ({ ...o, transaction: { id: txId }, index }));
     const inputs = decoded.inputs.map(outRefKey);
@@ -109,7 +112,7 @@ export class InflightRegistry {
       inputs,
       addresses: [...new Set(outputs.map((o) => o.address))],
       units: [...units],
-      signers: [...new Set(decoded.vkeyWitnesses.map((w) => w.keyHash))],
+      signers: [...new Set(decoded.signers)],
       outputs: JSON.stringify(outputs, (_k, v: unknown) => (typeof v === "bigint" ? { $bigint: v.toString() } : v)),
       submittedAt: this.clock(),
       seq: this.nextSeq(),
@@ -138,6 +141,18 @@ export class InflightRegistry {
     return released;
   }
 
+  /**
+   * `expire`, at most once per `intervalMs` (the hot path calls it before every build). Every query already
+   * ignores records past their expiry, so sweeping less often frees space later and changes no answer; it saves
+   * two writes per build on the store's write queue.
+   */
+  async sweep(intervalMs = 1_000): Promise<void> {
+    const now = this.clock();
+    if (this.sweptAt !== undefined && now >= this.sweptAt && now - this.sweptAt < intervalMs) return;
+    this.sweptAt = now;
+    await this.expire(now);
+  }
+
   /** Releases every submission and hand-out past its expiry; returns how many submissions were dropped. */
   async expire(now: number = this.clock()): Promise<number> {
     const n = await this.txs.deleteMany({ expiresAt: { $lte: now } });
@@ -151,12 +166,11 @@ export class InflightRegistry {
    */
   async spendable(address: string, confirmed: OgmiosUtxo[], builder: string): Promise<OgmiosUtxo[]> {
     const now = this.clock();
-    const pendingDocs = await this.txs.find({ addresses: address, expiresAt: { $gt: now } });
-    const pending = pendingDocs
-      .filter((d) => d.signers.includes(builder))
-      .flatMap((d) => this.outputsOf(d))
-      .filter((u) => u.address === address);
-    const candidates = [...confirmed, ...pending.filter((p) => !confirmed.some((c) => sameRef(c, p)))];
+    // Only the builder's own submissions: at a shared address (the proxy) the others' are most of the records.
+    const pendingDocs = await this.txs.find({ addresses: address, signers: builder, expiresAt: { $gt: now } });
+    const pending = pendingDocs.flatMap((d) => this.outputsOf(d)).filter((u) => u.address === address);
+    const onChain = new Set(confirmed.map(utxoKey));
+    const candidates = [...confirmed, ...pending.filter((p) => !onChain.has(utxoKey(p)))];
     const keys = candidates.map(utxoKey);
     const locked = await this.lockedAmong(keys);
     return candidates.filter((_, i) => !locked.has(keys[i]!));
@@ -225,8 +239,4 @@ export class InflightRegistry {
     this.seq += 1;
     return this.seq;
   }
-}
-
-function sameRef(a: OgmiosUtxo, b: OgmiosUtxo): boolean {
-  return a.transaction.id === b.transaction.id && a.index === b.index;
 }

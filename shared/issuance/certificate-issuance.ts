@@ -15,7 +15,7 @@ import { buildEvaluatedAndClaim, type BuildSpec } from "./evaluated-build";
 import { forkSpec } from "./fork-state";
 import type { IssuanceEnv } from "./issuance-env";
 import { outRefKey } from "../domain/out-ref";
-import { loadLiveProtocol, requireDeployment, type LiveProtocol } from "./live-protocol";
+import { loadLiveProtocol, requireDeployment, withOutputs, type LiveProtocol } from "./live-protocol";
 import { checkBatchSize, checkCountdown, checkFeeShares, checkFeeTerms, checkWhitelist } from "./pre-checks";
 import { loadStateCandidates, stateDatumOf, termsOf, type StateCandidate } from "./state-candidates";
 import { updateSpec, type CertificateTxInput } from "./update-state";
@@ -105,6 +105,9 @@ export async function planCertificateTransaction(env: IssuanceEnv, req: BuildReq
   // Funds load alongside, but request and protocol problems are reported before wallet problems.
   const fundsP = loadWalletFunds(env.chain, env.registry, address);
   fundsP.catch(() => undefined);
+  // The protocol's live outputs too; the state or bootstrap output is looked up once chosen.
+  const liveP = loadLiveProtocol(env);
+  liveP.catch(() => undefined);
   const [candidates, bootInfos, pp] = await Promise.all([
     loadStateCandidates(env, deployment, owner),
     env.source.bootstraps(name ? { name } : {}),
@@ -150,7 +153,7 @@ export async function planCertificateTransaction(env: IssuanceEnv, req: BuildReq
     checkFeeTerms(d, `state ${d.id}`);
     if (isFeeDue(d, d.countdown)) checkFeeShares(d, pp, env.networkId, `state ${d.id}`);
     const window = validityWindow(env.slots, now, { ms: d.ttl, what: `State ${d.id}` });
-    const live = await loadLiveProtocol(env, cand.pending || !cand.outRef ? [] : [cand.outRef]);
+    const live = await withOutputs(env, await liveP, cand.pending || !cand.outRef ? [] : [cand.outRef]);
     const utxo: OgmiosUtxo | undefined = cand.pending ?? (cand.outRef ? live.extra.get(outRefKey(cand.outRef)) : undefined);
     if (!utxo) refuse("PENDING_TRANSACTION", `State ${d.id} is being changed by a recent transaction; retry in a few seconds.`);
     const datum = stateDatumOf(utxo) ?? d;
@@ -167,7 +170,7 @@ export async function planCertificateTransaction(env: IssuanceEnv, req: BuildReq
   if (boot.transactionLimit <= 0n) refuse("ERROR", `${what} allows no transactions (transactionLimit ${boot.transactionLimit}).`);
   if (isFeeDue(boot, boot.transactionLimit)) checkFeeShares(boot, pp, env.networkId, what);
   const window = validityWindow(env.slots, now, { ms: boot.ttl, what: `Bootstrap "${chosen.boot.name}"` });
-  const live = await loadLiveProtocol(env, [chosen.boot.outRef]);
+  const live = await withOutputs(env, await liveP, [chosen.boot.outRef]);
   const bootUtxo = live.extra.get(outRefKey(chosen.boot.outRef));
   if (!bootUtxo) refuse("PENDING_TRANSACTION", `${what} is not visible on chain right now; retry in a few seconds.`);
   const { spec, stateId } = forkSpec({ ...(await txInput(live, window)), bootstrap: { utxo: bootUtxo, datum: boot }, owner });

@@ -7,9 +7,9 @@ import { randomUUID } from "node:crypto";
 import type { ChainError } from "../chain";
 import { buildWithEvaluation, type EvaluateFn } from "../csl/build-with-evaluation";
 import { buildTx, plutusPurposeKeys, type BuiltTx, type TxSpec } from "../csl/build-tx";
-import { decodeTx } from "../csl/decode";
 import { spendKey, type ExUnitsBudget, type PurposeKey } from "../csl/redeemer-pointers";
 import { outRefOf, utxoKey, type OgmiosUtxo } from "../csl/utxo";
+import { outRefKey, type OutRef } from "../domain/out-ref";
 import { refuse } from "./build-outcome";
 import type { IssuanceEnv } from "./issuance-env";
 
@@ -150,6 +150,11 @@ function hintedBudgets(env: IssuanceEnv, spec: TxSpec, hintKey: string | undefin
   return out;
 }
 
+function sameRefs(a: readonly OutRef[], b: readonly OutRef[]): boolean {
+  const keys = new Set(a.map(outRefKey));
+  return a.length === b.length && keys.size === a.length && b.every((r) => keys.has(outRefKey(r)));
+}
+
 /**
  * Builds, hands the inputs out to this build (before the costly evaluation, so a concurrent build of the same
  * wallet prefers others), evaluates and rebuilds. @throws BuildRefusal
@@ -167,13 +172,15 @@ export async function buildEvaluatedAndClaim(
     ...(spec.scriptInputs ?? []).map((s) => s.utxo),
     ...(spec.referenceInputs ?? []),
   ];
-  const pending = await env.registry.pendingOutputs(candidates.map(outRefOf));
+  // Coin selection prefers UTxOs no other build has just handed out, so concurrent builds of one wallet use
+  // different inputs; when those are not enough it takes the others too (a hand-out never locks a wallet).
+  const [pending, handedOut] = await Promise.all([
+    env.registry.pendingOutputs(candidates.map(outRefOf)),
+    env.registry.handedOutAmong(spec.utxos.map(outRefOf)),
+  ]);
   const holder = `build:${randomUUID()}`;
   const ttl = env.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS;
   const declared = hintedBudgets(env, full, hintKey);
-  // Coin selection prefers UTxOs no other build has just handed out, so concurrent builds of one wallet use
-  // different inputs; when those are not enough it takes the others too (a hand-out never locks a wallet).
-  const handedOut = await env.registry.handedOutAmong(spec.utxos.map(outRefOf));
   let chosen: TxSpec = { ...full, utxos: full.utxos.filter((u) => !handedOut.has(utxoKey(u))) };
   let draft: BuiltTx;
   try {
@@ -189,23 +196,25 @@ export async function buildEvaluatedAndClaim(
   }
   // An input a concurrent build took may have been submitted meanwhile (a build never locks): build again later,
   // on the pending output of that transaction.
-  const refuseIfSpentMeanwhile = async (hex: string) => {
-    if ((await env.registry.inFlightAmong(decodeTx(hex).inputs)).size > 0) {
+  const spentMeanwhile = (found: ReadonlySet<string>) => {
+    if (found.size > 0)
       refuse("PENDING_TRANSACTION", "An output this transaction needs was just spent by a submitted transaction; retry in a few seconds.");
-    }
   };
-  await refuseIfSpentMeanwhile(draft.cborHex);
   let built: BuiltTx;
   try {
-    await env.registry.handOut(decodeTx(draft.cborHex).inputs, holder, ttl);
+    // The check and the hand-out go together; a refused build takes its hand-out back below.
+    const [inFlight] = await Promise.all([env.registry.inFlightAmong(draft.inputs), env.registry.handOut(draft.inputs, holder, ttl)]);
+    spentMeanwhile(inFlight);
     built = await buildEvaluated(env, chosen, draft, declared, evaluatorFor(env, pending), hintKey);
-    const spent = decodeTx(built.cborHex).inputs;
-    await env.registry.handOut(spent, holder, ttl);
-    // Inputs the draft used but the rebuild dropped are free again for the next build of the wallet.
-    await env.registry.takeBack(holder, spent);
+    // A rebuild may spend other inputs: hand those out too, and inputs the draft used but the rebuild dropped
+    // are free again for the next build of the wallet. (When the draft's budgets fit, it is the transaction.)
+    if (!sameRefs(built.inputs, draft.inputs)) {
+      await env.registry.handOut(built.inputs, holder, ttl);
+      await env.registry.takeBack(holder, built.inputs);
+    }
   } catch (err) {
     await env.registry.takeBack(holder);
-    await refuseIfSpentMeanwhile(draft.cborHex);
+    spentMeanwhile(await env.registry.inFlightAmong(draft.inputs));
     mapBuildError(err);
   }
   return { cborHex: built.cborHex, txId: built.txId, fee: built.fee };

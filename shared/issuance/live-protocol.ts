@@ -69,3 +69,19 @@ export async function loadLiveProtocol(env: IssuanceEnv, extra: readonly OutRef[
     extra: extraFound,
   };
 }
+
+/**
+ * `live` with further outputs looked up on the chain (a state, a bootstrap): for a caller that read the protocol
+ * outputs before it knew which of these it needs. Those found unspent join `extra`.
+ */
+export async function withOutputs(env: IssuanceEnv, live: LiveProtocol, refs: readonly OutRef[]): Promise<LiveProtocol> {
+  if (refs.length === 0) return live;
+  const found = (await env.chain.utxosByOutputReferences(refs)) as OgmiosUtxo[];
+  const byKey = new Map(found.map((u) => [utxoKey(u), u]));
+  const extra = new Map(live.extra);
+  for (const r of refs) {
+    const u = byKey.get(outRefKey(r));
+    if (u) extra.set(outRefKey(r), u);
+  }
+  return { ...live, extra };
+}

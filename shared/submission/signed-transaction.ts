@@ -5,9 +5,9 @@
  */
 import { outRefKey } from "../domain/out-ref";
 import { CslError } from "../csl/errors";
-import { decodeTx } from "../csl/decode";
+import { decodeTxSpend } from "../csl/decode";
 import { isHex } from "../csl/hex";
-import { mergeWitnesses, txIdOf } from "../csl/witnesses";
+import { mergeWitnesses } from "../csl/witnesses";
 import { DomainError } from "../domain/errors";
 
 export interface SubmitRequest {
@@ -41,11 +41,10 @@ export function prepareSignedTransaction(req: SubmitRequest): SignedTransaction 
     throw invalid(what, `'${what}' is not valid CBOR: ${err instanceof Error ? err.message : String(err)}`);
   }
   try {
-    const decoded = decodeTx(cborHex);
-    const txId = txIdOf(cborHex);
+    const decoded = decodeTxSpend(cborHex);
     return {
       cborHex: cborHex.toLowerCase(),
-      txId,
+      txId: decoded.id,
       inputs: decoded.inputs.map(outRefKey),
       ttlSlot: decoded.ttlSlot === undefined ? null : Number(decoded.ttlSlot),
     };

@@ -154,4 +154,27 @@ describe("InflightRegistry", () => {
     expect(await reg.expire()).to.equal(1);
     expect(await reg.spendable(wallet.address, [a], wallet.paymentKeyHash)).to.have.length(1);
   });
+
+  it("sweeps expired records at most once per interval, and answers as if swept in between", async () => {
+    const reg = await InflightRegistry.open(store, clock);
+    const count = async () => (await store.collection("inflight_txs").find({})).length;
+    const record = async (u: OgmiosUtxo, ttl: number) => {
+      const hex = txHex([u], [{ address: wallet.address, lovelace: 9_000_000n }]);
+      await reg.recordSubmitted({ txId: txIdOf(hex), cborHex: hex, expiresAt: now + ttl });
+    };
+    await reg.sweep(1_000);
+    await record(a, 10);
+    now += 11;
+    await reg.sweep(1_000);
+    expect(await count(), "within the interval nothing is swept").to.equal(1);
+    expect(await reg.inFlightAmong([ref(a)]), "an expired record locks nothing").to.deep.equal(new Set());
+    expect(await reg.spendable(wallet.address, [a], wallet.paymentKeyHash)).to.have.length(1);
+    now += 1_000;
+    await reg.sweep(1_000);
+    expect(await count(), "after the interval the expired record is gone").to.equal(0);
+    await record(b, 60_000);
+    now += 2_000;
+    await reg.sweep(1_000);
+    expect(await count(), "an unexpired record stays").to.equal(1);
+  });
 });
