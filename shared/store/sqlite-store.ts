@@ -28,7 +28,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
-import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
+import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSync } from "node:sqlite";
 import { acquireDataDirLock } from "./data-dir-lock";
 import { isPlainObject, sameValue } from "./document-values";
 import { DuplicateKeyError, StoreError } from "./errors";
@@ -211,21 +211,25 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
     return n.sql === "" ? "" : ` WHERE ${n.sql}`;
   }
 
-  private orderBy(sort: port.SortSpec | undefined): string {
-    const keys = Object.entries(sort ?? { _id: 1 }).map(([path, direction]) => {
-      return `${keyOf(path)} ${direction === -1 ? "DESC" : "ASC"}`;
-    });
-    return ` ORDER BY ${keys.join(", ")}`;
-  }
-
-  /** Matching rows in sort order, after skip and limit. */
+  /**
+   * Matching rows in sort order, after skip and limit. SQL orders by the sort keys without the `_id` tiebreak,
+   * so an index on the first key serves the order (an `ORDER BY key DESC, _id ASC` would sort the whole table);
+   * rows come in key order and each run of equal keys is put in `_id` order here before skip and limit apply.
+   */
   private select(filter: port.Filter, options: port.FindOptions): Row[] {
     this.ready();
     const n = this.narrow(filter);
     const skip = options.skip ?? 0;
     const limit = options.limit ? options.limit : Number.POSITIVE_INFINITY;
-    let sql = `SELECT doc FROM ${this.table}${this.where(n)}${this.orderBy(options.sort)}`;
-    if (n.exact) {
+    const sort = Object.entries(options.sort ?? { _id: 1 });
+    const idAt = sort.findIndex(([path]) => path === "_id");
+    const ordered = idAt === -1 ? sort : sort.slice(0, idAt + 1); // nothing after the unique _id matters
+    const [tiebreak] = ordered.length > 1 && idAt === ordered.length - 1 ? ordered.splice(-1) : [];
+    const keys = ordered.map(([path]) => keyOf(path));
+    const columns = keys.map((key, i) => `, ${key} AS k${i}`).join("");
+    const order = ordered.map(([, direction], i) => `${keys[i]} ${direction === -1 ? "DESC" : "ASC"}`).join(", ");
+    let sql = `SELECT _id, doc${columns} FROM ${this.table}${this.where(n)} ORDER BY ${order}`;
+    if (n.exact && tiebreak === undefined) {
       if (Number.isFinite(limit)) sql += ` LIMIT ${limit} OFFSET ${skip}`;
       else if (skip > 0) sql += ` LIMIT -1 OFFSET ${skip}`;
       return this.sql(sql)
@@ -234,16 +238,35 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
     }
     const found: Row[] = [];
     let skipped = 0;
-    for (const r of this.sql(sql).iterate(...n.params)) {
-      const doc = JSON.parse(r.doc as string) as Row;
-      if (!matchesFilter(doc, filter)) continue;
-      if (skipped < skip) {
-        skipped++;
-        continue;
+    let run: Record<string, SQLOutputValue>[] = [];
+    const sameKeys = (a: Record<string, SQLOutputValue>, b: Record<string, SQLOutputValue>): boolean =>
+      keys.every((_, i) => a[`k${i}`] === b[`k${i}`]);
+    /** Takes a run of equal sort keys, in `_id` order; false once the limit is reached. */
+    const take = (rows: Record<string, SQLOutputValue>[]): boolean => {
+      if (tiebreak !== undefined && rows.length > 1) {
+        const sign = tiebreak[1] === -1 ? -1 : 1;
+        rows.sort((a, b) => sign * ((a._id as string) < (b._id as string) ? -1 : (a._id as string) > (b._id as string) ? 1 : 0));
       }
-      found.push(doc);
-      if (found.length >= limit) break;
+      for (const r of rows) {
+        const doc = n.exact ? undefined : (JSON.parse(r.doc as string) as Row);
+        if (doc !== undefined && !matchesFilter(doc, filter)) continue;
+        if (skipped < skip) {
+          skipped++;
+          continue;
+        }
+        found.push(doc ?? (JSON.parse(r.doc as string) as Row));
+        if (found.length >= limit) return false;
+      }
+      return true;
+    };
+    for (const r of this.sql(sql).iterate(...n.params)) {
+      if (run.length > 0 && !sameKeys(run[0] as Record<string, SQLOutputValue>, r)) {
+        if (!take(run)) return found;
+        run = [];
+      }
+      run.push(r);
     }
+    take(run);
     return found;
   }
 
