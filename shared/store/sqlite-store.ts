@@ -1,6 +1,7 @@
 /**
  * SQLite adapter on Node's built-in `node:sqlite` (`DatabaseSync`): one database file `<dataDir>/store.sqlite`
- * (or `:memory:`), one table per collection `(_id TEXT PRIMARY KEY, doc TEXT)` holding each document as JSON.
+ * (or `:memory:`), one table per collection `(_id TEXT PRIMARY KEY, doc TEXT)` holding each document as JSON
+ * (without its `_id`, which the column holds).
  * Unlike NeDB, documents stay on disk: memory holds SQLite's page cache, not the dataset.
  *
  * Queries: declared indexes become expression indexes on `json_extract(doc, '$.path')`. A filter is first
@@ -234,7 +235,7 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
       else if (skip > 0) sql += ` LIMIT -1 OFFSET ${skip}`;
       return this.sql(sql)
         .all(...n.params)
-        .map((r) => JSON.parse(r.doc as string) as Row);
+        .map(toRow);
     }
     const found: Row[] = [];
     let skipped = 0;
@@ -248,13 +249,13 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
         rows.sort((a, b) => sign * ((a._id as string) < (b._id as string) ? -1 : (a._id as string) > (b._id as string) ? 1 : 0));
       }
       for (const r of rows) {
-        const doc = n.exact ? undefined : (JSON.parse(r.doc as string) as Row);
+        const doc = n.exact ? undefined : toRow(r);
         if (doc !== undefined && !matchesFilter(doc, filter)) continue;
         if (skipped < skip) {
           skipped++;
           continue;
         }
-        found.push(doc ?? (JSON.parse(r.doc as string) as Row));
+        found.push(doc ?? toRow(r));
         if (found.length >= limit) return false;
       }
       return true;
@@ -272,9 +273,9 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
 
   private first(filter: port.Filter): Row | undefined {
     const n = this.narrow(filter);
-    const statement = this.sql(`SELECT doc FROM ${this.table}${this.where(n)}${n.exact ? " LIMIT 1" : ""}`);
+    const statement = this.sql(`SELECT _id, doc FROM ${this.table}${this.where(n)}${n.exact ? " LIMIT 1" : ""}`);
     for (const r of statement.iterate(...n.params)) {
-      const doc = JSON.parse(r.doc as string) as Row;
+      const doc = toRow(r);
       if (n.exact || matchesFilter(doc, filter)) return doc;
     }
     return undefined;
@@ -319,7 +320,7 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
 
   private insertRow(doc: Row): void {
     try {
-      this.sql(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`).run(doc._id, JSON.stringify(doc));
+      this.sql(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`).run(doc._id, bodyOf(doc));
     } catch (err) {
       throw isUniqueViolation(err) ? this.duplicate((err as Error).message) : err;
     }
@@ -329,7 +330,7 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
 
   private replaceRow(doc: Row): void {
     try {
-      this.sql(`UPDATE ${this.table} SET doc = ? WHERE _id = ?`).run(JSON.stringify(doc), doc._id);
+      this.sql(`UPDATE ${this.table} SET doc = ? WHERE _id = ?`).run(bodyOf(doc), doc._id);
     } catch (err) {
       throw isUniqueViolation(err) ? this.duplicate((err as Error).message) : err;
     }
@@ -370,8 +371,8 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
     const n = this.narrow(filter);
     if (n.exact) return Number(this.sql(`SELECT count(*) AS n FROM ${this.table}${this.where(n)}`).get(...n.params)?.n ?? 0);
     let count = 0;
-    for (const r of this.sql(`SELECT doc FROM ${this.table}${this.where(n)}`).iterate(...n.params)) {
-      if (matchesFilter(JSON.parse(r.doc as string) as Row, filter)) count++;
+    for (const r of this.sql(`SELECT _id, doc FROM ${this.table}${this.where(n)}`).iterate(...n.params)) {
+      if (matchesFilter(toRow(r), filter)) count++;
     }
     return count;
   }
@@ -478,6 +479,18 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
       }
     });
   }
+}
+
+/** The stored text of a document: its JSON without `_id`, which the row's own column holds. */
+function bodyOf(doc: Row): string {
+  const { _id, ...body } = doc;
+  return JSON.stringify(body);
+}
+
+/** A document from its row, `_id` first as written. */
+function toRow(r: Record<string, SQLOutputValue>): Row {
+  const body = r.doc as string;
+  return JSON.parse(`{"_id":${JSON.stringify(r._id)}${body === "{}" ? "}" : `,${body.slice(1)}`}`) as Row;
 }
 
 /** Whether the path, from the document's root, meets an array (at its end or on the way). */
