@@ -260,7 +260,9 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
       }
       return true;
     };
-    for (const r of this.sql(sql).iterate(...n.params)) {
+    // all() is several times cheaper per row than iterate(); a limited read stops early instead
+    const rows = Number.isFinite(limit) ? this.sql(sql).iterate(...n.params) : this.sql(sql).all(...n.params);
+    for (const r of rows) {
       if (run.length > 0 && !sameKeys(run[0] as Record<string, SQLOutputValue>, r)) {
         if (!take(run)) return found;
         run = [];
@@ -274,6 +276,10 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
   private first(filter: port.Filter): Row | undefined {
     const n = this.narrow(filter);
     const statement = this.sql(`SELECT _id, doc FROM ${this.table}${this.where(n)}${n.exact ? " LIMIT 1" : ""}`);
+    if (n.exact) {
+      const r = statement.get(...n.params);
+      return r === undefined ? undefined : toRow(r);
+    }
     for (const r of statement.iterate(...n.params)) {
       const doc = toRow(r);
       if (n.exact || matchesFilter(doc, filter)) return doc;
