@@ -335,7 +335,7 @@ export default async function (): Promise<Record<string, unknown>> {
   const notModifiedEmbedded = await paired(ceiling304, () => load(`${embedded.api}/verify`, sample, embeddedEtags, ROUND_S));
   await embedded.broker.stop();
 
-  // Through NATS: the verifier in its own process, on NeDB files holding the same number of records.
+  // Through NATS: the verifier in its own process, on the embedded store's files (SQLite by default) holding the same number of records.
   const dataDir = mkdtempSync(join(tmpdir(), "bench-verifier-"));
   const fileStore = await createStore({ dataDir });
   const fileHashes = await seed(fileStore);
