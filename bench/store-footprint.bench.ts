@@ -10,7 +10,7 @@
 // blocks and does the same CSL work without a store (CSL's wasm memory never shrinks). Then `GET /verify`-style lookups (`findByHash` plus the Merkle batch lookup, as the
 // verifier's route does) run for two seconds on random stored hashes.
 //
-//   npm run bench store-footprint                                 5,000 certificates per engine (about a minute)
+//   npm run bench store-footprint                                 10,000 certificates per engine (about a minute)
 //   npm run bench -- store-footprint --certificates 1000000        the issue's figure (SQLite alone: add --sqlite-only)
 //   STORE_FOOTPRINT_CERTIFICATES=…                                 same as --certificates
 import { fork } from "node:child_process";
@@ -349,7 +349,7 @@ function summary(r: WorkerResult, floor: WorkerResult): Record<string, unknown> 
 }
 
 export default async function (): Promise<Record<string, unknown>> {
-  const certificates = Number(option("--certificates") ?? process.env.STORE_FOOTPRINT_CERTIFICATES ?? 5_000);
+  const certificates = Number(option("--certificates") ?? process.env.STORE_FOOTPRINT_CERTIFICATES ?? 10_000);
   if (!(Number.isSafeInteger(certificates) && certificates >= PER_TRANSACTION)) throw new Error("--certificates needs a whole number ≥ 10");
   const engines: WorkerTask["engine"][] = process.argv.includes("--sqlite-only") ? ["floor", "sqlite"] : ["floor", "sqlite", "nedb"];
   const results: WorkerResult[] = [];
