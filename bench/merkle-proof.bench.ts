@@ -1,7 +1,7 @@
 /**
  * Proof lookups with many leaves stored (docs/merkle-batches.md#figures): PROOF_BENCH_LEAVES leaves (default
  * 10,000,000) saved as trees of PROOF_BENCH_TREE_LEAVES (default 1,000,000) in the store that `createStore` gives
- * for the environment (`readStoreConfig`: MONGO_URL, DATA_DIR, STORE_IN_MEMORY, …; without any, NeDB files in a
+ * for the environment (`readStoreConfig`: MONGO_URL, STORE_ENGINE, DATA_DIR, STORE_IN_MEMORY, …; without any, SQLite in a
  * fresh temporary directory), then PROOF_BENCH_LOOKUPS random stored leaves (default 1,000) looked up as
  * `GET /proof/{hash}` does (leaf index → tree → chunk → path), each proof checked. Beside it, the floor measured in
  * the same run on the same store: one document read by `_id`. Reported: p50 / p99 of both, and their ratio.

@@ -409,7 +409,8 @@ export default async function (): Promise<Record<string, unknown>> {
   const { result: verifySmallBudget, answerCache: answerCacheSmallBudget } = await withBudget(SMALL_BUDGET_MB);
   const { result: verifyEmbeddedUncached } = await withBudget(0);
 
-  // Through NATS: the verifier in its own process, on NeDB files holding the same number of records.
+  // Through NATS: the verifier in its own process, on the embedded store's files (SQLite by default) holding the
+  // same number of records.
   const dataDir = mkdtempSync(join(tmpdir(), "bench-verifier-"));
   const fileStore = await createStore({ dataDir });
   const fileHashes = await seed(fileStore);

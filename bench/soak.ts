@@ -1,6 +1,6 @@
 /**
  * `npm run soak -- --minutes N [--wallets W]`: the embedded default (every service and the devnet in this process,
- * NeDB files and the devnet's block log under a fresh DATA_DIR, one block a second) issues and verifies certificates
+ * the store (SQLite by default) and the devnet's block log under a fresh DATA_DIR, one block a second) issues and verifies certificates
  * continuously through the public HTTP API, W wallets at once, for N minutes. Every minute it prints one line:
  * certificates issued so far, RSS, heap used, open handles (libuv resources), the store's and the devnet's size on
  * disk (heap after a full garbage collection). At the end one JSON summary with the first and last samples. Not part of CI: it shows memory and handles
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
       rssMb: mb(mem.rss),
       heapUsedMb: mb(mem.heapUsed),
       openHandles: process.getActiveResourcesInfo().length,
-      storeKb: Math.round(dirBytes(app.dataDir, (n) => n.endsWith(".db")) / 1024),
+      storeKb: Math.round(dirBytes(app.dataDir, (n) => n.endsWith(".db") || n.startsWith("store.sqlite")) / 1024),
       devnetKb: Math.round(dirBytes(join(app.dataDir, "devnet")) / 1024),
     };
     samples.push(s);

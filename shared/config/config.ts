@@ -15,6 +15,10 @@ import { isServiceName, SERVICE_NAMES, type ServiceName } from "./service-names"
 export const NETWORKS = ["devnet", "preview", "preprod", "mainnet"] as const;
 export type Network = (typeof NETWORKS)[number];
 
+/** The embedded store engines (`STORE_ENGINE`), used when `MONGO_URL` is unset. */
+export const STORE_ENGINES = ["sqlite", "nedb"] as const;
+export type StoreEngine = (typeof STORE_ENGINES)[number];
+
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -31,6 +35,8 @@ export interface AppConfig {
   readonly namespace: string;
   readonly nodeId: string | null;
   readonly dataDir: string;
+  /** The embedded store engine under `dataDir` (without `mongoUrl`). */
+  readonly storeEngine: StoreEngine;
   readonly mongoUrl: string | null;
   readonly ogmiosUrl: string | null;
   readonly network: Network;
@@ -155,8 +161,13 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
   { name: "NODE_ID", default: "<hostname>-<pid>", meaning: "Moleculer node id of this process." },
   { name: "DATA_DIR", default: "./data", meaning: "Folder of the embedded store and embedded devnet." },
   {
+    name: "STORE_ENGINE",
+    default: "sqlite",
+    meaning: `Embedded store engine under DATA_DIR when MONGO_URL is unset: ${STORE_ENGINES.join(", ")} (\`sqlite\`: \`DATA_DIR/store.sqlite\`, documents on disk; \`nedb\`: one file per collection, every document held in memory).`,
+  },
+  {
     name: "MONGO_URL",
-    default: "unset (embedded NeDB store under DATA_DIR)",
+    default: "unset (embedded store under DATA_DIR, see STORE_ENGINE)",
     meaning: "MongoDB connection string (`mongodb://` or `mongodb+srv://`) for scale mode.",
     secret: true,
   },
@@ -505,6 +516,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     namespace: read("NAMESPACE") ?? "cert-anchor",
     nodeId: read("NODE_ID") ?? null,
     dataDir: read("DATA_DIR") ?? "./data",
+    storeEngine: oneOf("STORE_ENGINE", STORE_ENGINES, "sqlite"),
     mongoUrl: url("MONGO_URL", ["mongodb", "mongodb+srv"]),
     ogmiosUrl,
     network,

@@ -80,7 +80,9 @@ export function createMeshResources(
     // Required on first use: a gateway-only process never loads the store drivers.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { createStore } = require("../store") as typeof StoreModule;
-    const s = await createStore(config.mongoUrl !== null ? { mongoUrl: config.mongoUrl } : { dataDir: config.dataDir });
+    const s = await createStore(
+      config.mongoUrl !== null ? { mongoUrl: config.mongoUrl } : { dataDir: config.dataDir, engine: config.storeEngine },
+    );
     closers.push(() => s.close());
     return s;
   });

@@ -1,18 +1,27 @@
 /**
  * The store factory: picks the adapter from configuration and wraps it in the port's checks.
- * Precedence: `mongoUrl` → MongoDB; else `inMemory` → NeDB in memory; else NeDB files under `dataDir`.
+ * Precedence: `mongoUrl` → MongoDB; else the embedded `engine` (SQLite by default on disk, NeDB by default in
+ * memory), in memory when `inMemory`, else in files under `dataDir`.
  */
 import { checkedStore } from "./checked-store";
 import { openMongoStore } from "./mongo-store";
 import { openNedbStore } from "./nedb-store";
+import { openSqliteStore } from "./sqlite-store";
 import type { Store } from "./types";
 
+/** The embedded engines: SQLite keeps documents on disk, NeDB keeps every document in memory. */
+export type EmbeddedEngine = "sqlite" | "nedb";
+
+export const EMBEDDED_ENGINES: readonly EmbeddedEngine[] = ["sqlite", "nedb"];
+
 export interface StoreConfig {
+  /** The embedded engine (without `mongoUrl`). Default: `sqlite` on disk, `nedb` in memory. */
+  engine?: EmbeddedEngine;
   /** `mongodb://…` / `mongodb+srv://…`: use MongoDB (production, several replicas). */
   mongoUrl?: string;
-  /** NeDB files directory (embedded, single process). Default `./data`. */
+  /** Embedded store directory (single process). Default `./data`. */
   dataDir?: string;
-  /** NeDB in memory, nothing written (tests). */
+  /** Embedded store in memory, nothing written (tests). */
   inMemory?: boolean;
   /** MongoDB database name (default: from the URL, else `cert_anchor`). */
   dbName?: string;
@@ -26,7 +35,7 @@ export const DEFAULT_DATA_DIR = "./data";
 
 /**
  * Opens the configured store. Call it from a service's `started()` and `close()` it in `stopped()`.
- * @throws StoreError `STORE_UNAVAILABLE` (MongoDB unreachable) or `DATA_DIR_LOCKED` (NeDB directory in use)
+ * @throws StoreError `STORE_UNAVAILABLE` (MongoDB unreachable) or `DATA_DIR_LOCKED` (data directory in use)
  */
 export async function createStore(config: StoreConfig): Promise<Store> {
   if (config.mongoUrl !== undefined && config.mongoUrl !== "") {
@@ -38,7 +47,10 @@ export async function createStore(config: StoreConfig): Promise<Store> {
       }),
     );
   }
-  if (config.inMemory === true) return checkedStore(await openNedbStore({}));
+  if (config.inMemory === true) {
+    return checkedStore(config.engine === "sqlite" ? await openSqliteStore({}) : await openNedbStore({}));
+  }
+  if ((config.engine ?? "sqlite") === "sqlite") return checkedStore(await openSqliteStore({ dataDir: config.dataDir ?? DEFAULT_DATA_DIR }));
   return checkedStore(
     await openNedbStore({
       dataDir: config.dataDir ?? DEFAULT_DATA_DIR,
@@ -48,13 +60,14 @@ export async function createStore(config: StoreConfig): Promise<Store> {
 }
 
 /**
- * Reads the store configuration from the environment: `MONGO_URL`, `MONGO_DB`, `DATA_DIR`,
+ * Reads the store configuration from the environment: `MONGO_URL`, `MONGO_DB`, `STORE_ENGINE`, `DATA_DIR`,
  * `STORE_IN_MEMORY=true`, `NEDB_COMPACTION_INTERVAL_MS`.
  */
 export function readStoreConfig(env: Readonly<Record<string, string | undefined>>): StoreConfig {
   const config: StoreConfig = {};
   if (env.MONGO_URL) config.mongoUrl = env.MONGO_URL;
   if (env.MONGO_DB) config.dbName = env.MONGO_DB;
+  if (env.STORE_ENGINE === "sqlite" || env.STORE_ENGINE === "nedb") config.engine = env.STORE_ENGINE;
   if (env.DATA_DIR) config.dataDir = env.DATA_DIR;
   if (env.STORE_IN_MEMORY === "true") config.inMemory = true;
   const interval = Number(env.NEDB_COMPACTION_INTERVAL_MS);

@@ -1,6 +1,7 @@
 /**
- * One process per NeDB data directory. NeDB keeps the whole dataset in RAM and appends to its files; a second
- * process on the same files would silently lose the first one's writes at its next compaction. A `LOCK` file
+ * One process per embedded data directory. NeDB keeps the whole dataset in RAM and appends to its files; a second
+ * process on the same files would silently lose the first one's writes at its next compaction. The SQLite
+ * engine would survive a second writer, but its read-modify-write updates rely on being the only one. A `LOCK` file
  * holding the owner's pid turns that mistake into a `DATA_DIR_LOCKED` error. A lock left by a dead process (or
  * by an earlier incarnation with our own pid, as with pid 1 in a restarted container) is taken over.
  */
@@ -23,7 +24,7 @@ function isAlive(pid: number): boolean {
 function locked(dataDir: string, pid: number | undefined): StoreError {
   return new StoreError(
     "DATA_DIR_LOCKED",
-    `data directory ${dataDir} is in use by ${pid === process.pid ? "another store in this process" : `process ${pid}`}; NeDB allows one process per directory`,
+    `data directory ${dataDir} is in use by ${pid === process.pid ? "another store in this process" : `process ${pid}`}; the embedded store allows one process per directory`,
     { dataDir, pid },
   );
 }

@@ -4,7 +4,7 @@
  */
 import { checkPath, isPlainObject } from "./document-values";
 import { invalidQuery } from "./errors";
-import type { Filter, FindOptions, Projection, Scalar, SortSpec } from "./types";
+import type { FieldCondition, Filter, FindOptions, Projection, Scalar, SortSpec } from "./types";
 
 export const FIELD_OPERATORS = ["$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$exists"] as const;
 export const LOGICAL_OPERATORS = ["$and", "$or"] as const;
@@ -140,4 +140,138 @@ export function upsertSeed(filter: Filter): Record<string, unknown> {
   };
   visit(filter);
   return seed;
+}
+
+/**
+ * The values a dotted path reaches in a document, the way MongoDB collects them: a path through an array
+ * continues into each of its elements, and an array at the end of the path contributes itself and each element.
+ * An empty result means the field is absent.
+ */
+export function valuesAtPath(doc: unknown, path: string): unknown[] {
+  const found: unknown[] = [];
+  const segments = path.split(".");
+  const visit = (node: unknown, i: number): void => {
+    if (i === segments.length) {
+      found.push(node);
+      if (Array.isArray(node)) found.push(...(node as unknown[]));
+      return;
+    }
+    const segment = segments[i] as string;
+    if (Array.isArray(node)) {
+      if (/^(0|[1-9][0-9]*)$/.test(segment) && Number(segment) < node.length) visit(node[Number(segment)], i + 1);
+      for (const element of node as unknown[]) if (isPlainObject(element)) visit(element, i);
+    } else if (isPlainObject(node) && Object.hasOwn(node, segment)) {
+      visit(node[segment], i + 1);
+    }
+  };
+  visit(doc, 0);
+  return found;
+}
+
+function inRange(value: unknown, operator: string, bound: string | number): boolean {
+  if (typeof value !== typeof bound) return false; // numbers compare with numbers, strings with strings
+  const v = value as string | number;
+  switch (operator) {
+    case "$gt":
+      return v > bound;
+    case "$gte":
+      return v >= bound;
+    case "$lt":
+      return v < bound;
+    default:
+      return v <= bound;
+  }
+}
+
+function conditionHolds(values: readonly unknown[], condition: FieldCondition): boolean {
+  if (!isPlainObject(condition)) return values.some((v) => v === condition);
+  for (const [operator, operand] of Object.entries(condition)) {
+    let holds: boolean;
+    switch (operator) {
+      case "$eq":
+        holds = values.some((v) => v === operand);
+        break;
+      case "$ne":
+        holds = !values.some((v) => v === operand);
+        break;
+      case "$in":
+        holds = values.some((v) => (operand as Scalar[]).includes(v as Scalar));
+        break;
+      case "$nin":
+        holds = !values.some((v) => (operand as Scalar[]).includes(v as Scalar));
+        break;
+      case "$exists":
+        holds = values.length > 0 === operand;
+        break;
+      default: // $gt $gte $lt $lte, each satisfied by some value on its own (as MongoDB does)
+        holds = values.some((v) => inRange(v, operator, operand as string | number));
+    }
+    if (!holds) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether a stored document satisfies a checked filter, with MongoDB's meaning (the reference for adapters that
+ * evaluate filters themselves): equality, `$in` and ranges hold when some reached value satisfies them; `$ne`,
+ * `$nin` when none does (so an absent field satisfies them); `$exists` looks at presence, not value.
+ */
+export function matchesFilter(doc: Record<string, unknown>, filter: Filter): boolean {
+  for (const [key, condition] of Object.entries(filter)) {
+    if (key === "$and") {
+      if (!(condition as Filter[]).every((part) => matchesFilter(doc, part))) return false;
+    } else if (key === "$or") {
+      if (!(condition as Filter[]).some((part) => matchesFilter(doc, part))) return false;
+    } else if (!conditionHolds(valuesAtPath(doc, key), condition as FieldCondition)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function copyPath(from: unknown, to: Record<string, unknown>, segments: readonly string[]): void {
+  const [head, ...rest] = segments as [string, ...string[]];
+  if (!isPlainObject(from) || !Object.hasOwn(from, head)) return;
+  const value = from[head];
+  if (rest.length === 0) {
+    to[head] = structuredClone(value);
+  } else if (Array.isArray(value)) {
+    const target = (Array.isArray(to[head]) ? to[head] : value.map(() => ({}))) as Record<string, unknown>[];
+    value.forEach((element, i) => {
+      if (isPlainObject(element) && isPlainObject(target[i])) copyPath(element, target[i], rest);
+    });
+    to[head] = target.filter((element) => Object.keys(element).length > 0);
+  } else if (isPlainObject(value)) {
+    const target = (isPlainObject(to[head]) ? to[head] : {}) as Record<string, unknown>;
+    copyPath(value, target, rest);
+    if (Object.keys(target).length > 0) to[head] = target;
+  }
+}
+
+function dropPath(node: unknown, segments: readonly string[]): void {
+  const [head, ...rest] = segments as [string, ...string[]];
+  if (Array.isArray(node)) {
+    for (const element of node as unknown[]) dropPath(element, segments);
+  } else if (isPlainObject(node) && Object.hasOwn(node, head)) {
+    if (rest.length === 0) delete node[head];
+    else dropPath(node[head], rest);
+  }
+}
+
+/**
+ * Applies a checked projection to a document (which it does not change): inclusion keeps the named paths
+ * (through arrays of sub-documents too) plus `_id` unless `_id: 0`; exclusion removes the named paths.
+ */
+export function project(doc: Record<string, unknown>, projection: Projection): Record<string, unknown> {
+  const entries = Object.entries(projection);
+  const inclusive = entries.some(([path, flag]) => path !== "_id" && flag === 1);
+  if (inclusive) {
+    const result: Record<string, unknown> = {};
+    if (projection._id !== 0 && Object.hasOwn(doc, "_id")) result._id = doc._id;
+    for (const [path, flag] of entries) if (path !== "_id" && flag === 1) copyPath(doc, result, path.split("."));
+    return result;
+  }
+  const result = structuredClone(doc);
+  for (const [path] of entries) dropPath(result, path.split("."));
+  return result;
 }

@@ -134,7 +134,7 @@ export interface Collection<T extends StoredDocument> {
   ensureIndexes(specs: readonly IndexSpec[]): Promise<void>;
 }
 
-export type StoreKind = "nedb-memory" | "nedb-files" | "mongodb";
+export type StoreKind = "nedb-memory" | "nedb-files" | "sqlite-memory" | "sqlite-files" | "mongodb";
 
 export interface Store {
   readonly kind: StoreKind;

@@ -35,6 +35,7 @@ describe("mesh: environment configuration", function () {
       services: null,
       namespace: "cert-anchor",
       dataDir: "./data",
+      storeEngine: "sqlite",
       mongoUrl: null,
       ogmiosUrl: null,
       network: "devnet",
@@ -90,6 +91,14 @@ describe("mesh: environment configuration", function () {
     expect(err.problems).to.have.length(10);
     expect(text).to.contain("ordrs");
     expect(text, "secrets are not echoed").to.not.contain("pw@");
+  });
+
+  it("picks the embedded store engine from STORE_ENGINE and refuses an unknown one", () => {
+    expect(loadConfig({ STORE_ENGINE: "nedb" }).storeEngine).to.equal("nedb");
+    expect(loadConfig({ STORE_ENGINE: "SQLite" }).storeEngine).to.equal("sqlite");
+    const problems = configError({ STORE_ENGINE: "leveldb" }).problems;
+    expect(problems).to.have.length(1);
+    expect(problems[0]).to.contain("STORE_ENGINE=leveldb must be one of: sqlite, nedb");
   });
 
   it("requires NETWORK with OGMIOS_URL and refuses a public network without it", () => {

@@ -14,7 +14,7 @@ async function freshDir(): Promise<string> {
   return dir;
 }
 
-describeRepositoryContract("NeDB files", async () => createStore({ dataDir: await freshDir() }));
+describeRepositoryContract("NeDB files", async () => createStore({ dataDir: await freshDir(), engine: "nedb" }));
 
 interface Cert extends StoredDocument {
   hash: string;
@@ -29,7 +29,7 @@ describe("NeDB files: durability and the one-process guard", function () {
 
   it("keeps documents, updates, deletes and unique indexes across close and reopen", async function () {
     const dir = await freshDir();
-    const first = await createStore({ dataDir: dir });
+    const first = await createStore({ dataDir: dir, engine: "nedb" });
     const certs = first.collection<Cert>("certificates");
     await certs.ensureIndexes([{ fields: { hash: 1 }, unique: true }]);
     await certs.insertMany([
@@ -41,7 +41,7 @@ describe("NeDB files: durability and the one-process guard", function () {
     await certs.deleteOne({ _id: "c2" });
     await first.close();
 
-    const second = await createStore({ dataDir: dir });
+    const second = await createStore({ dataDir: dir, engine: "nedb" });
     const reopened = second.collection<Cert>("certificates");
     expect(await reopened.find({})).to.deep.equal([
       { _id: "c1", hash: "aa", n: 2, tags: ["t"] },
@@ -53,20 +53,20 @@ describe("NeDB files: durability and the one-process guard", function () {
 
   it("finishes writes issued before close, so they survive the reopen", async function () {
     const dir = await freshDir();
-    const store = await createStore({ dataDir: dir });
+    const store = await createStore({ dataDir: dir, engine: "nedb" });
     const counters = store.collection<Cert>("counters");
     await counters.insertOne({ _id: "x", hash: "h", n: 0 });
     const pending = Array.from({ length: 25 }, () => counters.updateOne({ _id: "x" }, { $inc: { n: 1 } }));
     await store.close();
     await Promise.all(pending);
-    const again = await createStore({ dataDir: dir });
+    const again = await createStore({ dataDir: dir, engine: "nedb" });
     expect((await again.collection<Cert>("counters").findOne({ _id: "x" }))?.n).to.equal(25);
     await again.close();
   });
 
   it("compacts on close: after many updates each document is one line of its file", async function () {
     const dir = await freshDir();
-    const store = await createStore({ dataDir: dir });
+    const store = await createStore({ dataDir: dir, engine: "nedb" });
     const c = store.collection<Cert>("compacted");
     await c.insertMany([
       { _id: "a", hash: "1", n: 0 },
@@ -83,30 +83,30 @@ describe("NeDB files: durability and the one-process guard", function () {
 
   it("refuses a second open store on the same directory with DATA_DIR_LOCKED, and allows it after close", async function () {
     const dir = await freshDir();
-    const store = await createStore({ dataDir: dir });
-    const err = await expectStoreError(() => createStore({ dataDir: dir }), "DATA_DIR_LOCKED");
+    const store = await createStore({ dataDir: dir, engine: "nedb" });
+    const err = await expectStoreError(() => createStore({ dataDir: dir, engine: "nedb" }), "DATA_DIR_LOCKED");
     expect(err.data).to.include({ pid: process.pid });
     await store.close();
-    await (await createStore({ dataDir: dir })).close();
+    await (await createStore({ dataDir: dir, engine: "nedb" })).close();
   });
 
   it("refuses a directory whose LOCK names a live process, and takes over one left by a dead process", async function () {
     const live = await freshDir();
     await writeFile(join(live, "LOCK"), String(process.ppid));
-    const err = await expectStoreError(() => createStore({ dataDir: live }), "DATA_DIR_LOCKED");
+    const err = await expectStoreError(() => createStore({ dataDir: live, engine: "nedb" }), "DATA_DIR_LOCKED");
     expect(err.data).to.include({ pid: process.ppid });
 
     const stale = await freshDir();
     const exited = spawnSync(process.execPath, ["-e", ""]);
     expect(exited.status).to.equal(0);
     await writeFile(join(stale, "LOCK"), String(exited.pid));
-    const store = await createStore({ dataDir: stale });
+    const store = await createStore({ dataDir: stale, engine: "nedb" });
     expect(await readFile(join(stale, "LOCK"), "utf8")).to.equal(String(process.pid));
     await store.close();
   });
 
   it("answers STORE_CLOSED after close, and close is idempotent", async function () {
-    const store = await createStore({ dataDir: await freshDir() });
+    const store = await createStore({ dataDir: await freshDir(), engine: "nedb" });
     const c = store.collection<Cert>("any");
     await c.insertOne({ _id: "1", hash: "h" });
     await store.close();

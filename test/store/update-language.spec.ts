@@ -85,7 +85,7 @@ describe("upsert seed and sort tiebreak", function () {
 });
 
 describe("readStoreConfig", function () {
-  it("selects MongoDB from MONGO_URL, NeDB files from DATA_DIR, memory from STORE_IN_MEMORY", function () {
+  it("selects MongoDB from MONGO_URL, the engine from STORE_ENGINE, files from DATA_DIR, memory from STORE_IN_MEMORY", function () {
     expect(readStoreConfig({ MONGO_URL: "mongodb://m:27017/app", MONGO_DB: "certs" })).to.deep.equal({
       mongoUrl: "mongodb://m:27017/app",
       dbName: "certs",
@@ -96,6 +96,16 @@ describe("readStoreConfig", function () {
     });
     expect(readStoreConfig({ STORE_IN_MEMORY: "true" })).to.deep.equal({ inMemory: true });
     expect(readStoreConfig({ MONGO_URL: "", STORE_IN_MEMORY: "yes" })).to.deep.equal({});
+    expect(readStoreConfig({ STORE_ENGINE: "nedb", DATA_DIR: "/d" })).to.deep.equal({ engine: "nedb", dataDir: "/d" });
+    expect(readStoreConfig({ STORE_ENGINE: "sqlite", STORE_IN_MEMORY: "true" })).to.deep.equal({ engine: "sqlite", inMemory: true });
+    expect(readStoreConfig({ STORE_ENGINE: "leveldb" })).to.deep.equal({});
+  });
+
+  it("opens SQLite on disk by default and keeps NeDB in memory unless the engine is named", async function () {
+    const inMemory = await createStore({ inMemory: true });
+    const sqliteInMemory = await createStore({ inMemory: true, engine: "sqlite" });
+    expect([inMemory.kind, sqliteInMemory.kind]).to.deep.equal(["nedb-memory", "sqlite-memory"]);
+    await Promise.all([inMemory.close(), sqliteInMemory.close()]);
   });
 });
 
