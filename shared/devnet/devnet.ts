@@ -79,6 +79,8 @@ export type DevnetEvent = "block" | "rollback" | "mempool";
 const RECENT_STATES = 128;
 /** Ogmios reports a mempool capacity; a node allows about two blocks' worth. */
 export const MEMPOOL_CAPACITY_BYTES = 2 * 90_112;
+/** The most empty blocks one `produceEmptyBlocks` call appends. */
+const MAX_EMPTY_BLOCKS = 1_000_000;
 
 export class Devnet {
   private readonly events = new EventEmitter();
@@ -247,6 +249,28 @@ export class Devnet {
     this.events.emit("mempool");
     this.events.emit("block", json);
     return json;
+  }
+
+  /**
+   * Test and benchmark control: appends `count` blocks holding no transaction, one slot apart, from the current slot
+   * (at least one past the tip). The mempool is left as it is (a node may forge an empty block while transactions
+   * wait); nothing is validated because nothing is added to the ledger. Chain-sync followers see every block.
+   * @returns the new tip.
+   * @throws DevnetError INVALID_PARAMS when `count` is not a positive integer of at most 1,000,000.
+   */
+  produceEmptyBlocks(count: number): DevnetTip {
+    this.assertOpen();
+    if (!Number.isInteger(count) || count < 1 || count > MAX_EMPTY_BLOCKS) {
+      throw new DevnetError(-32602, `cannot produce ${count} empty blocks (1 to ${MAX_EMPTY_BLOCKS})`, { blocks: count });
+    }
+    const first = Math.max(slotAt(this.systemStartMs, this.clock()), (this.blocks.at(-1)?.slot ?? -1) + 1);
+    const listening = this.events.listenerCount("block") > 0;
+    for (let i = 0; i < count; i++) {
+      const block = this.appendBlock(first + i, []);
+      this.log?.append(loggedBlock(block));
+      if (listening) this.events.emit("block", this.blockJson(block));
+    }
+    return this.tipWithHeight();
   }
 
   private appendBlock(slot: number, pending: PendingTransaction[]): ChainBlock {

@@ -6,8 +6,13 @@
  * event handlers → bus notifications. A failure before the checkpoint is written (a critical plugin, the store)
  * fails the chain-sync; the indexer then resumes from its checkpoint after a pause, so the block is processed again.
  * Bus notifications are hints only: consumers read the fact log after their own cursor.
+ *
+ * Catching up, the persist step is batched: blocks are staged in the fact log and written together (one write per
+ * collection) when the block is the chain's tip, when `BATCH_BLOCKS` blocks or `BATCH_FACTS` facts are staged, and
+ * before a rollback or a stop. The post-actions and event handlers of the staged blocks then run, block by block, so
+ * they still see their block persisted. At the tip every block is written at once, as before.
  */
-import type { Block, Transaction } from "@cardano-ogmios/schema";
+import type { Block, Tip, Transaction } from "@cardano-ogmios/schema";
 import type { ChainClient } from "../chain/chain-client";
 import { rewardCredentialOf } from "../csl/address";
 import { registerBuiltinPlugins, transactionsOf } from "./builtin-plugins";
@@ -41,6 +46,11 @@ export interface IndexerOptions {
 
 export type IndexerState = "stopped" | "following" | "retrying";
 
+/** Most blocks staged before a write while catching up (each costs a few hundred bytes until written). */
+export const BATCH_BLOCKS = 1000;
+/** Most facts staged before a write. */
+export const BATCH_FACTS = 5000;
+
 const quiet: IndexerLogger = { info: () => undefined, warn: () => undefined };
 
 export class Indexer {
@@ -51,6 +61,10 @@ export class Indexer {
   private readonly trust: StateScriptTrust;
   private blocksProcessed = 0;
   private readonly logger: IndexerLogger;
+  /** Blocks staged in the fact log, with their facts, whose post-actions and event handlers run after the write. */
+  private staged: { ctx: BlockContext<Transaction>; records: FactRecord[] }[] = [];
+  /** Block handling, rollbacks and the final write of a stop run one at a time. */
+  private serial: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly opts: IndexerOptions,
@@ -119,16 +133,33 @@ export class Indexer {
     const sub = this.subscription;
     this.subscription = undefined;
     await sub?.close();
+    // What was processed before the stop is written (a failure only means those blocks are processed again).
+    await this.exclusive(() => this.flush()).catch((err: unknown) =>
+      this.logger.warn("indexer: could not write the last blocks before stopping", {
+        error: err instanceof Error ? err.message : String(err),
+      }),
+    );
+  }
+
+  /** Runs `task` after every earlier block, rollback and flush. */
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.serial.then(task, task);
+    this.serial = run.catch(() => undefined);
+    return run;
   }
 
   private async follow(): Promise<void> {
+    // Blocks staged by an earlier attempt are processed again from the checkpoint.
+    this.staged = [];
+    this.log.discardStaged();
     const checkpoint = await this.log.checkpoint();
     const points: (BlockPoint | "origin")[] = checkpoint ? await this.log.recentPoints(20) : [];
     points.push(this.opts.startPoint ?? "origin");
     try {
       const sub = await this.opts.chain.chainSync(points, {
-        rollForward: (block) => this.onBlock(block),
-        rollBackward: (point) => this.onRollback(point === "origin" ? "origin" : { slot: Number(point.slot), id: point.id }),
+        rollForward: (block, tip) => this.exclusive(() => this.onBlock(block, tip)),
+        rollBackward: (point) =>
+          this.exclusive(() => this.onRollback(point === "origin" ? "origin" : { slot: Number(point.slot), id: point.id })),
       });
       if (this.state === "stopped") return void (await sub.close());
       this.subscription = sub;
@@ -176,7 +207,7 @@ export class Indexer {
       if (r.fact?.type === "pointer.set") this.trust.pointTo(r.fact.scriptPointer, r.slot);
   }
 
-  private async onBlock(block: Block): Promise<void> {
+  private async onBlock(block: Block, tip: Tip | "origin"): Promise<void> {
     const b = block as Block & { slot?: number; height?: number; transactions?: Transaction[] };
     const slot = Number(b.slot ?? 0);
     const ctx: BlockContext<Transaction> = {
@@ -201,20 +232,35 @@ export class Indexer {
         facts.push({ txId: tx.id, fact });
       }
     }
-    const records = await this.log.appendBlock({
+    const records = this.log.stageBlock({
       point: { slot, id: ctx.id },
       height: ctx.height,
       time: ctx.time,
       transactions: transactionsOf(ctx),
       facts,
     });
-    const events = records.map(toEvent);
-    await pipeline.runPostActions(ctx, events);
-    await pipeline.dispatch(events);
-    this.blocksProcessed += 1;
+    this.staged.push({ ctx, records });
+    const atTip = tip === "origin" || ctx.height >= Number(tip.height);
+    const counts = this.log.stagedCounts();
+    if (atTip || counts.blocks >= BATCH_BLOCKS || counts.facts >= BATCH_FACTS) await this.flush();
+  }
+
+  /** Writes the staged blocks, then runs their post-actions and event handlers in chain order. */
+  private async flush(): Promise<void> {
+    const staged = this.staged;
+    this.staged = [];
+    await this.log.flush();
+    const pipeline = this.opts.pipeline;
+    for (const { ctx, records } of staged) {
+      const events = records.map(toEvent);
+      await pipeline.runPostActions(ctx, events);
+      await pipeline.dispatch(events);
+      this.blocksProcessed += 1;
+    }
   }
 
   private async onRollback(point: BlockPoint | "origin"): Promise<void> {
+    await this.flush();
     const height = point === "origin" ? 0 : await this.log.heightOf(point.id);
     const marker = await this.log.rollback(point, height);
     this.trust.rollbackTo(point === "origin" ? -1 : point.slot);
