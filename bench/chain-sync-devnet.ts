@@ -18,7 +18,11 @@ async function main(): Promise<void> {
   const blocks = Number(process.env["CHAIN_SYNC_BLOCKS"] ?? 1000);
   const kind = process.env["CHAIN_SYNC_KIND"] === "protocol" ? "protocol" : "empty";
   const admin = Wallet.fromMnemonic(generateMnemonic(), { networkId: 0 });
-  const devnet = await Devnet.create({ genesis: [{ address: admin.address, lovelace: 45_000_000_000_000n }] });
+  // Every block keeps its JSON text (as a long-running devnet keeps its newest ones), so serving is not re-projecting.
+  const devnet = await Devnet.create({
+    genesis: [{ address: admin.address, lovelace: 45_000_000_000_000n }],
+    blockJsonCacheBytes: 2 * 1024 ** 3,
+  });
   const [oneShot] = devnet.queryUtxo({ addresses: [admin.address] });
   const scripts = deriveProtocolScripts(loadBlueprint(), {
     proxyOneShot: { txHash: oneShot!.transaction.id, index: oneShot!.index },

@@ -134,7 +134,7 @@ interface IndexerRun {
 }
 
 /** The indexer as indexer.service.ts assembles it, from genesis to the tip. */
-export async function indexerRun(chain: ServedChain): Promise<IndexerRun> {
+export async function indexerRun(chain: ServedChain, opts: { projections?: boolean } = {}): Promise<IndexerRun> {
   const dataDir = mkdtempSync(join(tmpdir(), "chain-sync-bench-"));
   const store = await createStore({ dataDir });
   const client = createChainClient({ url: chain.url });
@@ -157,13 +157,15 @@ export async function indexerRun(chain: ServedChain): Promise<IndexerRun> {
     slotToTime: (slot) => slot * 1000,
     notify: () => undefined,
   });
-  const lookups = await LookupStore.open(store);
-  pipeline.register(
-    createLookupPlugin(lookups, (tx) => indexer.isProtocolRelevant(tx)),
-    { critical: true },
-  );
-  for (const layout of [fractionizedLayout(new FractionizedScripts(0)), tokenizableLayout(new TokenizableScripts(0))]) {
-    pipeline.register(createSortedListPlugin(await SortedListStore.open(store, layout)), { critical: true });
+  if (opts.projections !== false) {
+    const lookups = await LookupStore.open(store);
+    pipeline.register(
+      createLookupPlugin(lookups, (tx) => indexer.isProtocolRelevant(tx)),
+      { critical: true },
+    );
+    for (const layout of [fractionizedLayout(new FractionizedScripts(0)), tokenizableLayout(new TokenizableScripts(0))]) {
+      pipeline.register(createSortedListPlugin(await SortedListStore.open(store, layout)), { critical: true });
+    }
   }
   pipeline.startSchedulers();
 

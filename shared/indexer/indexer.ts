@@ -14,14 +14,13 @@
  */
 import type { Block, Tip, Transaction } from "@cardano-ogmios/schema";
 import type { ChainClient } from "../chain/chain-client";
-import { rewardCredentialOf } from "../csl/address";
+import { paymentCredentialOf, rewardCredentialOf } from "../csl/address";
 import { registerBuiltinPlugins, transactionsOf } from "./builtin-plugins";
 import { FactLog, type BlockPoint, type FactRecord } from "./fact-log";
 import type { PluginPipeline } from "./plugin-pipeline";
 import type { BlockContext, ProtocolEvent } from "./plugin-types";
-import { decodeProtocolTransaction, isProxyAddress, type ProtocolFact, type ProtocolView } from "./protocol-decoder";
+import { decodeProtocolTransaction, type ProtocolFact, type ProtocolView } from "./protocol-decoder";
 import { StateScriptTrust } from "./state-script-trust";
-import { isGoodsRelevant } from "../connected-goods/goods-decoder";
 import type { Store } from "../store";
 
 export interface IndexerLogger {
@@ -50,6 +49,8 @@ export type IndexerState = "stopped" | "following" | "retrying";
 export const BATCH_BLOCKS = 1000;
 /** Most facts staged before a write. */
 export const BATCH_FACTS = 5000;
+/** Output addresses whose payment credential is remembered. */
+const ADDRESS_MEMO_SIZE = 10_000;
 
 const quiet: IndexerLogger = { info: () => undefined, warn: () => undefined };
 
@@ -63,6 +64,8 @@ export class Indexer {
   private readonly logger: IndexerLogger;
   /** Blocks staged in the fact log, with their facts, whose post-actions and event handlers run after the write. */
   private staged: { ctx: BlockContext<Transaction>; records: FactRecord[] }[] = [];
+  /** Payment script hash per output address seen (bounded: cleared when full). */
+  private readonly addressScripts = new Map<string, string | null>();
   /** Block handling, rollbacks and the final write of a stop run one at a time. */
   private serial: Promise<unknown> = Promise.resolve();
 
@@ -187,17 +190,44 @@ export class Indexer {
     this.retryTimer.unref();
   }
 
-  /** Does the transaction touch the protocol (state withdrawal, proxy mint or outputs, library outputs, connected goods)? */
+  /**
+   * Does the transaction touch the protocol (state withdrawal, proxy mint or outputs, library outputs, connected
+   * goods)? The same answer as `isProxyAddress` and `isGoodsRelevant`, with each output address decoded once
+   * (addresses repeat: change addresses, scripts).
+   */
   isProtocolRelevant(tx: Transaction): boolean {
     const v = this.view;
-    if (isGoodsRelevant(tx, v.goods)) return true;
-    if (tx.mint && v.proxyPolicyId in tx.mint) return true;
-    if (tx.outputs.some((o) => o.address === v.libraryAddress || isProxyAddress(o.address, v))) return true;
+    const goods = v.goods;
+    const mint = tx.mint;
+    if (mint && (v.proxyPolicyId in mint || (goods && (goods.goodsPolicy in mint || goods.hubPolicy in mint)))) return true;
+    for (const o of tx.outputs) {
+      if (o.address === v.libraryAddress || o.address === v.proxyAddress) return true;
+      const script = this.paymentScriptOf(o.address);
+      if (script === null) continue;
+      if (v.proxyPolicyId !== "" && script === v.proxyPolicyId) return true;
+      if (goods && (script === goods.goodsPolicy || script === goods.hubPolicy)) return true;
+    }
     const everTrusted = this.trust.everTrusted();
     return Object.keys(tx.withdrawals ?? {}).some((a) => {
       const cred = rewardCredentialOf(a);
       return cred?.kind === "script" && everTrusted.has(cred.hash);
     });
+  }
+
+  /** The script hash of an address's payment credential; null for a key, a Byron or an unreadable address. */
+  private paymentScriptOf(address: string): string | null {
+    let script = this.addressScripts.get(address);
+    if (script === undefined) {
+      try {
+        const cred = paymentCredentialOf(address);
+        script = cred?.kind === "script" ? cred.hash : null;
+      } catch {
+        script = null;
+      }
+      if (this.addressScripts.size >= ADDRESS_MEMO_SIZE) this.addressScripts.clear();
+      this.addressScripts.set(address, script);
+    }
+    return script;
   }
 
   /** The state scripts the pointer named, in order, from the log (after a start or a rollback). */
