@@ -211,8 +211,8 @@ async function measure(kind: ChainKind, blocks: number) {
     const ceiling = Math.round((before + after) / 2);
     const ratio: Ratio = {
       value: Number((run.blocksPerSec / ceiling).toFixed(2)),
-      figure: `${run.blocksPerSec.toLocaleString("en")} blocks/s (target ${TARGETS[kind].toLocaleString("en")}), RSS ${run.rssMb.start}/${run.rssMb.peak}/${run.rssMb.end} MB start/peak/end`,
-      reference: `${ceiling.toLocaleString("en")} blocks/s, bare Ogmios client`,
+      figure: `${run.blocksPerSec.toLocaleString("en")} blocks/s (target ${TARGETS[kind].toLocaleString("en")}), RSS ${run.rssMb.start}/${run.rssMb.peak}/${run.rssMb.end} MB start/peak/end, ${run.rssMb.secondHalfGrowthPer10kBlocks} MB per 10k blocks in the second half`,
+      reference: `${ceiling.toLocaleString("en")} blocks/s, bare Ogmios client (${Math.round(before).toLocaleString("en")} before, ${Math.round(after).toLocaleString("en")} after)`,
     };
     return {
       blocks,

@@ -41,6 +41,8 @@ export interface IndexerOptions {
   logger?: IndexerLogger;
   /** Pause before resuming after a failure (ms, default 1000). */
   retryDelayMs?: number;
+  /** Block points kept as intersection candidates (default `RECENT_BLOCKS_KEPT`, the rollback horizon). */
+  keepBlocks?: number;
 }
 
 export type IndexerState = "stopped" | "following" | "retrying";
@@ -79,8 +81,10 @@ export class Indexer {
   }
 
   static async create(opts: IndexerOptions): Promise<Indexer> {
-    const indexer = new Indexer(opts, await FactLog.open(opts.store));
+    const keep = opts.keepBlocks === undefined ? {} : { keepBlocks: opts.keepBlocks };
+    const indexer = new Indexer(opts, await FactLog.open(opts.store, keep));
     registerBuiltinPlugins(opts.pipeline, {
+      ...keep,
       log: indexer.log,
       isRelevant: (tx) => indexer.isProtocolRelevant(tx),
       ...(opts.notify ? { notify: opts.notify } : {}),
