@@ -43,18 +43,19 @@ describe("indexer: catching up a long chain in batches", function () {
 
     const pipeline = new PluginPipeline<Transaction>();
     const seenStored: { height: number; stored: boolean }[] = [];
-    let indexer: Indexer | undefined;
+    const ref: { indexer?: Indexer } = {};
     pipeline.register({
       kind: "post-action",
       name: "sees-its-block-stored",
       run: async (block) => {
         if (block.transactions.length === 0) return 0;
-        const stored = await indexer!.log.transaction(block.transactions[0]!.id);
+        const stored = await ref.indexer!.log.transaction(block.transactions[0]!.id);
         seenStored.push({ height: block.height, stored: stored?.blockId === block.id });
         return 1;
       },
     });
-    indexer = await Indexer.create({ store, chain: h.client, view, pipeline, slotToTime: (s) => s * 1000, keepBlocks: 200 });
+    const indexer = await Indexer.create({ store, chain: h.client, view, pipeline, slotToTime: (s) => s * 1000, keepBlocks: 200 });
+    ref.indexer = indexer;
     await indexer.start();
     await pollUntil(async () => ((await indexer.log.checkpoint())?.point.id === tip.id ? true : undefined), "the checkpoint at the tip");
 
