@@ -85,13 +85,15 @@ export const RECENT_BLOCKS_KEPT = 2160;
 
 /** What the next `flush` writes: whole blocks, in chain order. */
 interface Staged {
+  /** blocks staged (their points are in `blocks` only when within the rollback horizon of the tip, or the newest) */
+  count: number;
   txs: TransactionRecord[];
   facts: FactRecord[];
   blocks: BlockRecord[];
   checkpoint?: { slot: number; id: string; height: number };
 }
 
-const nothingStaged = (): Staged => ({ txs: [], facts: [], blocks: [] });
+const nothingStaged = (): Staged => ({ count: 0, txs: [], facts: [], blocks: [] });
 
 export class FactLog {
   private readonly blocks: Collection<BlockRecord>;
@@ -179,7 +181,7 @@ export class FactLog {
    * `flush`. Blocks are staged in chain order, each after its transactions.
    * @returns the facts as they will be stored, in order
    */
-  stageBlock(b: BlockFacts): FactRecord[] {
+  stageBlock(b: BlockFacts, opts: { tipHeight?: number } = {}): FactRecord[] {
     const base = { slot: b.point.slot, blockId: b.point.id, height: b.height, time: b.time };
     const feeOf = new Map(b.transactions.map((t) => [t.id, t.fee.toString()]));
     const records: FactRecord[] = b.facts.map(({ txId, fact }, n) => ({
@@ -194,14 +196,20 @@ export class FactLog {
     }));
     this.nextSeq += records.length;
     this.staged.facts.push(...records);
+    // A point deeper than the rollback horizon below the tip can never be rolled back to: only the newest staged
+    // block (the checkpoint, where a restart intersects) is stored from that far behind.
+    const previous = this.staged.blocks.at(-1);
+    const deep = (height: number) => opts.tipHeight !== undefined && height <= opts.tipHeight - this.keepBlocks;
+    if (previous && deep(previous.height)) this.staged.blocks.pop();
     this.staged.blocks.push({ _id: b.point.id, slot: b.point.slot, height: b.height, time: b.time });
+    this.staged.count += 1;
     this.staged.checkpoint = { slot: b.point.slot, id: b.point.id, height: b.height };
     return records;
   }
 
   /** How many blocks and facts wait for the next `flush`. */
   stagedCounts(): { blocks: number; facts: number; transactions: number } {
-    return { blocks: this.staged.blocks.length, facts: this.staged.facts.length, transactions: this.staged.txs.length };
+    return { blocks: this.staged.count, facts: this.staged.facts.length, transactions: this.staged.txs.length };
   }
 
   /**
@@ -227,7 +235,7 @@ export class FactLog {
       if (staged.blocks.length > 0) await this.blocks.insertMany(staged.blocks);
       const cp = staged.checkpoint;
       if (cp) await this.meta.updateOne({ _id: "checkpoint" }, { $set: { slot: cp.slot, id: cp.id, height: cp.height } }, { upsert: true });
-      this.blocksSincePrune += staged.blocks.length;
+      this.blocksSincePrune += staged.count;
       if (cp && this.blocksSincePrune >= Math.max(100, this.keepBlocks / 2)) {
         this.blocksSincePrune = 0;
         await this.blocks.deleteMany({ height: { $lte: cp.height - this.keepBlocks } });

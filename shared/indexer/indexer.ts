@@ -266,13 +266,11 @@ export class Indexer {
         facts.push({ txId: tx.id, fact });
       }
     }
-    const records = this.log.stageBlock({
-      point: { slot, id: ctx.id },
-      height: ctx.height,
-      time: ctx.time,
-      transactions: transactionsOf(ctx),
-      facts,
-    });
+    const tipHeight = tip === "origin" ? undefined : Number(tip.height);
+    const records = this.log.stageBlock(
+      { point: { slot, id: ctx.id }, height: ctx.height, time: ctx.time, transactions: transactionsOf(ctx), facts },
+      tipHeight === undefined ? {} : { tipHeight },
+    );
     this.staged.push({ ctx, records });
     const atTip = tip === "origin" || ctx.height >= Number(tip.height);
     const counts = this.log.stagedCounts();

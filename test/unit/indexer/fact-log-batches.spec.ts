@@ -44,6 +44,17 @@ describe("fact log: staged blocks written in batches", () => {
     expect(await log.transaction("02".repeat(32))).to.include({ slot: 2 });
   });
 
+  it("stores no block point deeper than the rollback horizon below the tip, except the newest (the checkpoint)", async () => {
+    const log = await FactLog.open(store, { keepBlocks: 10 });
+    for (let h = 1; h <= 30; h++) log.stageBlock({ ...block(h, h.toString(16).padStart(64, "0")), facts: [] }, { tipHeight: 35 });
+    expect(log.stagedCounts().blocks).to.equal(30);
+    await log.flush();
+    const points = await store.collection<StoredDocument & { height: number }>("indexer_blocks").find({}, { sort: { height: 1 } });
+    expect(points.map((p) => p.height)).to.deep.equal([26, 27, 28, 29, 30]);
+    expect(await log.recentPoints(1)).to.deep.equal([block(30, "").point]);
+    expect(await log.checkpoint()).to.deep.include({ height: 30 });
+  });
+
   it("clears what an interrupted write left after the checkpoint, and never reuses a sequence number", async () => {
     const first = await FactLog.open(store);
     first.stageTransactions(block(1, "01".repeat(32)));
