@@ -6,11 +6,14 @@
 //   differs from that snapshot.
 import type { Devnet, DevnetPoint } from "./devnet";
 import type { DecodedTransaction } from "./decoded-transaction";
+import { bigintJson } from "./bigint-json";
 import { projectTransaction } from "./ogmios-projection";
 import { DevnetError } from "./errors";
 import { MEMPOOL_CAPACITY_BYTES } from "./devnet";
 
 type Reply = (result: unknown) => void;
+/** Replies with a result that is already JSON text. */
+type ReplyText = (resultText: string) => void;
 type Fail = (error: DevnetError) => void;
 
 interface MempoolSnapshot {
@@ -22,7 +25,7 @@ interface MempoolSnapshot {
 export class ConnectionSession {
   private cursor = 0;
   private pendingBackward: DevnetPoint | undefined = "origin";
-  private readonly parkedNextBlocks: Reply[] = [];
+  private readonly parkedNextBlocks: { reply: Reply; replyText: ReplyText }[] = [];
   private snapshot: MempoolSnapshot | undefined;
   private parkedAcquire: { reply: Reply; previous: readonly DecodedTransaction[] } | undefined;
   /** Mempool requests are answered strictly in order, behind a parked acquire. */
@@ -47,8 +50,9 @@ export class ConnectionSession {
     throw new DevnetError(1000, "No intersection found.", { tip: this.devnet.tipWithHeight() });
   }
 
-  nextBlock(reply: Reply): void {
-    this.parkedNextBlocks.push(reply);
+  /** Answers a RollForward with the block's JSON text as the devnet holds it (cached, not serialized again). */
+  nextBlock(reply: Reply, replyText: ReplyText): void {
+    this.parkedNextBlocks.push({ reply, replyText });
     this.serveNextBlocks();
   }
 
@@ -66,13 +70,14 @@ export class ConnectionSession {
       if (this.pendingBackward !== undefined) {
         const point = this.pendingBackward;
         this.pendingBackward = undefined;
-        this.parkedNextBlocks.shift()!({ direction: "backward", point, tip: this.devnet.tipWithHeight() });
+        this.parkedNextBlocks.shift()!.reply({ direction: "backward", point, tip: this.devnet.tipWithHeight() });
         continue;
       }
-      const block = this.devnet.blockAt(this.cursor + 1);
-      if (!block) return;
+      const block = this.devnet.blockTextAt(this.cursor + 1);
+      if (block === undefined) return;
       this.cursor += 1;
-      this.parkedNextBlocks.shift()!({ direction: "forward", block, tip: this.devnet.tipWithHeight() });
+      const tip = bigintJson.stringify(this.devnet.tipWithHeight());
+      this.parkedNextBlocks.shift()!.replyText(`{"direction":"forward","block":${block},"tip":${tip}}`);
     }
   }
 

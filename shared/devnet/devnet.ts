@@ -4,6 +4,7 @@
 // blocks), as a real Ogmios answers from the ledger state at the tip, which never includes the mempool.
 import { EventEmitter } from "node:events";
 import type { Emulator } from "scalus";
+import { bigintJson } from "./bigint-json";
 import { BlockLog, type LoggedBlock } from "./block-log";
 import { blockId, projectBlock } from "./block";
 import { EPOCH_LENGTH_SLOTS, epochOf, slotAt } from "./chain-time";
@@ -29,7 +30,15 @@ export interface DevnetOptions {
   dataDir?: string;
   /** Auto-produce a block every N ms while the mempool is non-empty; 0/undefined = only on demand. */
   blockTimeMs?: number;
+  /**
+   * The newest blocks keep their serialized Ogmios JSON (made once, when the block is forged) up to this many bytes
+   * in all, so chain-sync serves them without decoding and projecting again (default 32 MiB; 0 = none).
+   */
+  blockJsonCacheBytes?: number;
 }
+
+/** Default budget of the serialized-block cache. */
+export const DEFAULT_BLOCK_JSON_CACHE_BYTES = 32 * 1024 * 1024;
 
 /** A transaction accepted into the mempool, with the UTxO entries it creates (projected once). */
 interface PendingTransaction {
@@ -55,6 +64,8 @@ interface ChainBlock {
   removed: UtxoEntry[];
   /** Rule-engine state after this block; kept for the most recent blocks only. */
   state?: Emulator;
+  /** The block's Ogmios JSON text, while it fits in the cache budget (newest blocks first). */
+  json?: string;
 }
 
 /** Keeps what a block needs of a mempool transaction and releases its decoded (wasm) form. */
@@ -79,6 +90,8 @@ export type DevnetEvent = "block" | "rollback" | "mempool";
 const RECENT_STATES = 128;
 /** Ogmios reports a mempool capacity; a node allows about two blocks' worth. */
 export const MEMPOOL_CAPACITY_BYTES = 2 * 90_112;
+/** The most empty blocks one `produceEmptyBlocks` call appends. */
+const MAX_EMPTY_BLOCKS = 1_000_000;
 
 export class Devnet {
   private readonly events = new EventEmitter();
@@ -91,6 +104,10 @@ export class Devnet {
   private readonly evaluator = new EvaluatorPool();
   private closed = false;
   private lastTipUpdateMs: number;
+  /** Blocks holding their JSON text are at this height or above; their texts' total length (`blockJsonCacheBytes`). */
+  private oldestCachedHeight = 1;
+  private cachedJsonBytes = 0;
+  private blockJsonCacheBytes = DEFAULT_BLOCK_JSON_CACHE_BYTES;
 
   private constructor(
     readonly systemStartMs: number,
@@ -125,6 +142,7 @@ export class Devnet {
     if (log && !stored) log.writeChain({ systemStartMs, genesis: funds });
     const engine = RuleEngine.fromUtxoMap(utxoMapCbor(genesis), systemStartMs);
     const devnet = new Devnet(systemStartMs, clock, genesis, engine.snapshotConfirmed(), engine, log);
+    if (opts.blockJsonCacheBytes !== undefined) devnet.blockJsonCacheBytes = Math.max(0, opts.blockJsonCacheBytes);
     if (log) devnet.replay(log.readBlocks());
     if (opts.blockTimeMs && opts.blockTimeMs > 0) devnet.startBlockProduction(opts.blockTimeMs);
     return devnet;
@@ -244,9 +262,33 @@ export class Devnet {
     const block = this.appendBlock(slot, included);
     this.log?.append(loggedBlock(block));
     const json = this.blockJson(block);
+    this.cacheJson(block, json);
     this.events.emit("mempool");
     this.events.emit("block", json);
     return json;
+  }
+
+  /**
+   * Test and benchmark control: appends `count` blocks holding no transaction, one slot apart, from the current slot
+   * (at least one past the tip). The mempool is left as it is (a node may forge an empty block while transactions
+   * wait); nothing is validated because nothing is added to the ledger. Chain-sync followers see every block.
+   * @returns the new tip.
+   * @throws DevnetError INVALID_PARAMS when `count` is not a positive integer of at most 1,000,000.
+   */
+  produceEmptyBlocks(count: number): DevnetTip {
+    this.assertOpen();
+    if (!Number.isInteger(count) || count < 1 || count > MAX_EMPTY_BLOCKS) {
+      throw new DevnetError(-32602, `cannot produce ${count} empty blocks (1 to ${MAX_EMPTY_BLOCKS})`, { blocks: count });
+    }
+    const first = Math.max(slotAt(this.systemStartMs, this.clock()), (this.blocks.at(-1)?.slot ?? -1) + 1);
+    for (let i = 0; i < count; i++) {
+      const block = this.appendBlock(first + i, []);
+      this.log?.append(loggedBlock(block));
+      const json = this.blockJson(block);
+      this.cacheJson(block, json);
+      this.events.emit("block", json);
+    }
+    return this.tipWithHeight();
   }
 
   private appendBlock(slot: number, pending: PendingTransaction[]): ChainBlock {
@@ -292,6 +334,8 @@ export class Devnet {
     }
     if (blocks === 0) return;
     const dropped = this.blocks.splice(this.blocks.length - blocks, blocks);
+    this.cachedJsonBytes = dropped.reduce((n, b) => n - (b.json?.length ?? 0), this.cachedJsonBytes);
+    this.oldestCachedHeight = Math.min(this.oldestCachedHeight, this.blocks.length + 1);
     for (const block of [...dropped].reverse()) {
       for (const t of [...block.txs].reverse()) for (const e of t.produced) this.confirmed.remove(e.key);
       for (const e of block.removed) this.confirmed.add(e);
@@ -443,6 +487,29 @@ export class Devnet {
     return block ? this.blockJson(block) : undefined;
   }
 
+  /** The block at `height` (1-based) as Ogmios JSON text: the cached text, else projected and serialized now. */
+  blockTextAt(height: number): string | undefined {
+    const block = this.blocks[height - 1];
+    if (!block) return undefined;
+    return block.json ?? bigintJson.stringify(this.blockJson(block));
+  }
+
+  /** Keeps the block's JSON text, forgetting the oldest cached texts beyond the budget. */
+  private cacheJson(block: ChainBlock, json: OgmiosBlock): void {
+    if (this.blockJsonCacheBytes === 0) return;
+    const text = bigintJson.stringify(json);
+    block.json = text;
+    this.cachedJsonBytes += text.length;
+    while (this.cachedJsonBytes > this.blockJsonCacheBytes && this.oldestCachedHeight <= this.blocks.length) {
+      const old = this.blocks[this.oldestCachedHeight - 1]!;
+      this.oldestCachedHeight += 1;
+      if (old.json !== undefined) {
+        this.cachedJsonBytes -= old.json.length;
+        delete old.json;
+      }
+    }
+  }
+
   /** The height of the block at `point`, 0 for origin, undefined if the point is not on the chain. */
   heightOf(point: DevnetPoint): number | undefined {
     if (point === "origin") return 0;
@@ -460,7 +527,7 @@ export class Devnet {
     return () => this.events.off(event, listener);
   }
 
-  /** Projected on demand (not cached) so the chain holds transaction bytes, not JSON, per block. */
+  /** Projected from the transaction bytes (the chain holds bytes per block; JSON text only within the cache budget). */
   private blockJson(block: ChainBlock): OgmiosBlock {
     const decoded = block.txs.map((t) => decodeTransaction(toHex(t.bytes)));
     const json = projectBlock(block, decoded);

@@ -37,6 +37,12 @@ export function resultMessage(method: string, result: unknown, id: unknown): str
   return bigintJson.stringify({ jsonrpc: "2.0", method, result, ...(id === undefined ? {} : { id }) });
 }
 
+/** A success reply whose result is already JSON text (the same text `resultMessage` gives for its value). */
+export function resultTextMessage(method: string, resultText: string, id: unknown): string {
+  const idText = id === undefined ? "" : `,"id":${bigintJson.stringify(id)}`;
+  return `{"jsonrpc":"2.0","method":${bigintJson.stringify(method)},"result":${resultText}${idText}}`;
+}
+
 /** An error reply; `data` is included only when the error has some. */
 export function errorMessage(method: string | undefined, error: DevnetError, id: unknown): string {
   const body = { code: error.code, message: error.message, ...(error.payload === undefined ? {} : { data: error.payload }) };

@@ -7,7 +7,7 @@ import { bigintJson } from "./bigint-json";
 import { ConnectionSession } from "./connection-session";
 import type { Devnet, DevnetPoint } from "./devnet";
 import { DevnetError } from "./errors";
-import { errorMessage, parseRequest, resultMessage, type RpcRequest } from "./json-rpc";
+import { errorMessage, parseRequest, resultMessage, resultTextMessage, type RpcRequest } from "./json-rpc";
 import { ledgerStateQuery, networkQuery } from "./ledger-queries";
 import { observeOutgoing } from "./message-observer";
 import type { OgmiosUtxo } from "./ogmios-types";
@@ -114,6 +114,7 @@ export async function startDevnetServer(devnet: Devnet, opts: DevnetServerOption
       }
       const { method, id } = parsed.request;
       const reply = (result: unknown) => send(resultMessage(method, result, id), method);
+      const replyText = (resultText: string) => send(resultTextMessage(method, resultText, id), method);
       const fail = (error: unknown) => {
         const devnetError =
           error instanceof DevnetError
@@ -122,7 +123,7 @@ export async function startDevnetServer(devnet: Devnet, opts: DevnetServerOption
         send(errorMessage(method, devnetError, id), method);
       };
       try {
-        dispatch(devnet, session, parsed.request, reply, fail, opts.testControl === true);
+        dispatch(devnet, session, parsed.request, reply, replyText, fail, opts.testControl === true);
       } catch (error) {
         fail(error);
       }
@@ -176,6 +177,7 @@ function dispatch(
   session: ConnectionSession,
   request: RpcRequest,
   reply: (result: unknown) => void,
+  replyText: (resultText: string) => void,
   fail: (error: unknown) => void,
   testControl: boolean,
 ): void {
@@ -208,7 +210,7 @@ function dispatch(
       return reply(session.findIntersection(points.map(toPoint)));
     }
     case "nextBlock":
-      return session.nextBlock(reply);
+      return session.nextBlock(reply, replyText);
     case "acquireMempool":
       return session.enqueueMempool(() => session.acquireMempool(reply));
     case "nextTransaction":

@@ -1,13 +1,14 @@
 /**
  * The indexer's own plugins, so plugin monitoring shows the built-in work with its metrics:
- * - pre-action `transaction-index` (critical): records every transaction id of the block, for confirmations;
+ * - pre-action `transaction-index` (critical): stages every transaction id of the block, for confirmations (written
+ *   with the block's facts);
  * - filter `protocol-relevance`: lets only transactions touching the protocol reach the decoder;
  * - post-action `chain-notifier`: broadcasts `chain.block`;
  * - event handler `protocol-notifier`: broadcasts every decoded fact as `protocol.<type>`;
  * - scheduler `block-history-pruning`: keeps the stored block points (intersection candidates) bounded.
  */
 import type { Transaction } from "@cardano-ogmios/schema";
-import type { FactLog } from "./fact-log";
+import { RECENT_BLOCKS_KEPT, type FactLog } from "./fact-log";
 import type { PluginPipeline } from "./plugin-pipeline";
 import type { BlockContext } from "./plugin-types";
 
@@ -30,7 +31,7 @@ export function registerBuiltinPlugins(pipeline: PluginPipeline<Transaction>, de
       kind: "pre-action",
       name: "transaction-index",
       run: (block) =>
-        deps.log.recordTransactions({
+        deps.log.stageTransactions({
           point: { slot: block.slot, id: block.id },
           height: block.height,
           time: block.time,
@@ -64,7 +65,7 @@ export function registerBuiltinPlugins(pipeline: PluginPipeline<Transaction>, de
       handle: (e) => notify(`protocol.${e.type}`, { ...e.payload, slot: e.slot, transactionId: e.transactionId }),
     });
   }
-  const keep = deps.keepBlocks ?? 2160;
+  const keep = deps.keepBlocks ?? RECENT_BLOCKS_KEPT;
   pipeline.register({
     kind: "scheduler",
     name: "block-history-pruning",

@@ -1,12 +1,15 @@
 /**
  * The indexer's persistent record of the chain, in the store:
- * - `indexer_blocks`: the blocks seen (point, height, time) — intersection candidates after a restart;
+ * - `indexer_blocks`: the newest blocks seen (point, height, time; `RECENT_BLOCKS_KEPT`) — intersection candidates
+ *   after a restart;
  * - `indexer_transactions`: every transaction id seen, with its block, fee and validity — for confirmations and fees;
  * - `indexer_facts`: a sequence-numbered log of decoded protocol facts and rollback markers. Consumers (verifier,
  *   stats, credentials, …) keep their own cursor (`seq`) and read the log after it, so a consumer that was down, or
  *   missed an event, loses nothing. A rollback deletes the facts after the rollback point and appends a marker
  *   telling consumers which slot to roll back to;
  * - `indexer_meta`: the checkpoint (the last block whose facts are all persisted).
+ * Writes are staged per block and flushed in batches (`flush`): transactions, facts, block points, then the
+ * checkpoint, so the checkpoint never names a block whose records are not all stored.
  * Current protocol state (states, bootstraps, library entries, proxy pointer) is the latest fact per key, so a
  * rollback needs no undo logic: deleting the facts after the point is enough.
  */
@@ -77,6 +80,21 @@ export interface BlockFacts {
   facts: { txId: string; fact: ProtocolFact }[];
 }
 
+/** Block points kept as intersection candidates (the security parameter k of mainnet): rollbacks go no deeper. */
+export const RECENT_BLOCKS_KEPT = 2160;
+
+/** What the next `flush` writes: whole blocks, in chain order. */
+interface Staged {
+  /** blocks staged (their points are in `blocks` only when within the rollback horizon of the tip, or the newest) */
+  count: number;
+  txs: TransactionRecord[];
+  facts: FactRecord[];
+  blocks: BlockRecord[];
+  checkpoint?: { slot: number; id: string; height: number };
+}
+
+const nothingStaged = (): Staged => ({ count: 0, txs: [], facts: [], blocks: [] });
+
 export class FactLog {
   private readonly blocks: Collection<BlockRecord>;
   private readonly txs: Collection<TransactionRecord>;
@@ -84,20 +102,27 @@ export class FactLog {
   private readonly meta: Collection<MetaRecord>;
   private nextSeq = 1;
   /**
-   * Only the first block written after opening can have leftovers of an interrupted attempt (a crash between its
-   * facts and its checkpoint); rollbacks delete everything after their point. So only that block pays the cleanup.
+   * After opening (or a failed write) the store may hold leftovers of an interrupted flush: records after the
+   * checkpoint. Rollbacks delete everything after their point, so only the first flush pays the cleanup.
    */
-  private mayHaveLeftovers = { txs: true, facts: true };
+  private mayHaveLeftovers = true;
+  private staged: Staged = nothingStaged();
+  /** Blocks written since the stored block points were last pruned. */
+  private blocksSincePrune = 0;
 
-  private constructor(store: Store) {
+  private constructor(
+    store: Store,
+    private readonly keepBlocks: number,
+  ) {
     this.blocks = store.collection<BlockRecord>("indexer_blocks");
     this.txs = store.collection<TransactionRecord>("indexer_transactions");
     this.facts = store.collection<FactRecord>("indexer_facts");
     this.meta = store.collection<MetaRecord>("indexer_meta");
   }
 
-  static async open(store: Store): Promise<FactLog> {
-    const log = new FactLog(store);
+  /** @param opts.keepBlocks block points kept as intersection candidates (default `RECENT_BLOCKS_KEPT`) */
+  static async open(store: Store, opts: { keepBlocks?: number } = {}): Promise<FactLog> {
+    const log = new FactLog(store, opts.keepBlocks ?? RECENT_BLOCKS_KEPT);
     await log.blocks.ensureIndexes([{ fields: { slot: 1 } }, { fields: { height: -1 } }]);
     // Single-field indexes only: NeDB uses an index when the query names exactly its field (see the store notes).
     await log.txs.ensureIndexes([{ fields: { slot: 1 } }, { fields: { blockId: 1 } }]);
@@ -135,34 +160,28 @@ export class FactLog {
     return recent.map((b) => ({ slot: b.slot, id: b._id }));
   }
 
-  /** Records every transaction of a block (the confirmation index). Idempotent per block. */
-  async recordTransactions(b: Pick<BlockFacts, "point" | "height" | "time" | "transactions">): Promise<number> {
-    if (this.mayHaveLeftovers.txs) await this.txs.deleteMany({ blockId: b.point.id });
-    this.mayHaveLeftovers.txs = false;
-    if (b.transactions.length > 0) {
-      await this.txs.insertMany(
-        b.transactions.map((t) => ({
-          _id: t.id,
-          slot: b.point.slot,
-          blockId: b.point.id,
-          height: b.height,
-          time: b.time,
-          fee: t.fee.toString(),
-          valid: t.valid,
-        })),
-      );
+  /** Stages every transaction of a block (the confirmation index) for the next `flush`. */
+  stageTransactions(b: Pick<BlockFacts, "point" | "height" | "time" | "transactions">): number {
+    for (const t of b.transactions) {
+      this.staged.txs.push({
+        _id: t.id,
+        slot: b.point.slot,
+        blockId: b.point.id,
+        height: b.height,
+        time: b.time,
+        fee: t.fee.toString(),
+        valid: t.valid,
+      });
     }
     return b.transactions.length;
   }
 
   /**
-   * Persists one block's facts (with fresh sequence numbers), then the checkpoint.
-   * Idempotent: leftovers of an interrupted earlier attempt at the same block are replaced.
-   * @returns the facts as stored, in order
+   * Stages one block's facts (with fresh sequence numbers), its point and the checkpoint moving to it, for the next
+   * `flush`. Blocks are staged in chain order, each after its transactions.
+   * @returns the facts as they will be stored, in order
    */
-  async appendBlock(b: BlockFacts): Promise<FactRecord[]> {
-    if (this.mayHaveLeftovers.facts) await this.facts.deleteMany({ blockId: b.point.id });
-    this.mayHaveLeftovers.facts = false;
+  stageBlock(b: BlockFacts, opts: { tipHeight?: number } = {}): FactRecord[] {
     const base = { slot: b.point.slot, blockId: b.point.id, height: b.height, time: b.time };
     const feeOf = new Map(b.transactions.map((t) => [t.id, t.fee.toString()]));
     const records: FactRecord[] = b.facts.map(({ txId, fact }, n) => ({
@@ -175,10 +194,81 @@ export class FactLog {
       key: keyOf(fact),
       txFee: feeOf.get(txId) ?? "0",
     }));
-    if (records.length > 0) await this.facts.insertMany(records);
     this.nextSeq += records.length;
-    await this.blocks.updateOne({ _id: b.point.id }, { $set: { slot: b.point.slot, height: b.height, time: b.time } }, { upsert: true });
-    await this.meta.updateOne({ _id: "checkpoint" }, { $set: { slot: b.point.slot, id: b.point.id, height: b.height } }, { upsert: true });
+    this.staged.facts.push(...records);
+    // A point deeper than the rollback horizon below the tip can never be rolled back to: only the newest staged
+    // block (the checkpoint, where a restart intersects) is stored from that far behind.
+    const previous = this.staged.blocks.at(-1);
+    const deep = (height: number) => opts.tipHeight !== undefined && height <= opts.tipHeight - this.keepBlocks;
+    if (previous && deep(previous.height)) this.staged.blocks.pop();
+    this.staged.blocks.push({ _id: b.point.id, slot: b.point.slot, height: b.height, time: b.time });
+    this.staged.count += 1;
+    this.staged.checkpoint = { slot: b.point.slot, id: b.point.id, height: b.height };
+    return records;
+  }
+
+  /** How many blocks and facts wait for the next `flush`. */
+  stagedCounts(): { blocks: number; facts: number; transactions: number } {
+    return { blocks: this.staged.count, facts: this.staged.facts.length, transactions: this.staged.txs.length };
+  }
+
+  /**
+   * Writes what was staged — transactions, facts, block points — then the checkpoint, so a crash part-way leaves
+   * only records after the checkpoint, which the next flush after opening deletes (the blocks are processed again).
+   * Stored block points beyond the newest `keepBlocks` are pruned as the log grows.
+   * @throws StoreError; the staged blocks are then dropped and must be processed again (from the checkpoint).
+   */
+  async flush(): Promise<void> {
+    const staged = this.staged;
+    this.staged = nothingStaged();
+    if (staged.checkpoint === undefined && staged.txs.length === 0) return;
+    try {
+      if (this.mayHaveLeftovers) {
+        const after = { slot: { $gt: (await this.checkpoint())?.point.slot ?? -1 } };
+        await this.txs.deleteMany(after);
+        await this.facts.deleteMany(after);
+        await this.blocks.deleteMany(after);
+        this.mayHaveLeftovers = false;
+      }
+      if (staged.txs.length > 0) await this.txs.insertMany(staged.txs);
+      if (staged.facts.length > 0) await this.facts.insertMany(staged.facts);
+      if (staged.blocks.length > 0) await this.blocks.insertMany(staged.blocks);
+      const cp = staged.checkpoint;
+      if (cp) await this.meta.updateOne({ _id: "checkpoint" }, { $set: { slot: cp.slot, id: cp.id, height: cp.height } }, { upsert: true });
+      this.blocksSincePrune += staged.count;
+      if (cp && this.blocksSincePrune >= Math.max(100, this.keepBlocks / 2)) {
+        this.blocksSincePrune = 0;
+        await this.blocks.deleteMany({ height: { $lte: cp.height - this.keepBlocks } });
+      }
+    } catch (err) {
+      this.discardStaged();
+      throw err;
+    }
+  }
+
+  /**
+   * Forgets what was staged (the blocks will be processed again); the next flush first clears leftovers. Sequence
+   * numbers are never reused (a consumer may have read a leftover), so this leaves a gap.
+   */
+  discardStaged(): void {
+    this.staged = nothingStaged();
+    this.mayHaveLeftovers = true;
+  }
+
+  /** Records every transaction of a block now (stage + flush). */
+  async recordTransactions(b: Pick<BlockFacts, "point" | "height" | "time" | "transactions">): Promise<number> {
+    const n = this.stageTransactions(b);
+    await this.flush();
+    return n;
+  }
+
+  /**
+   * Persists one block's facts (with fresh sequence numbers), then the checkpoint (stage + flush).
+   * @returns the facts as stored, in order
+   */
+  async appendBlock(b: BlockFacts): Promise<FactRecord[]> {
+    const records = this.stageBlock(b);
+    await this.flush();
     return records;
   }
 

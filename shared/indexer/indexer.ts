@@ -6,17 +6,21 @@
  * event handlers → bus notifications. A failure before the checkpoint is written (a critical plugin, the store)
  * fails the chain-sync; the indexer then resumes from its checkpoint after a pause, so the block is processed again.
  * Bus notifications are hints only: consumers read the fact log after their own cursor.
+ *
+ * Catching up, the persist step is batched: blocks are staged in the fact log and written together (one write per
+ * collection) when the block is the chain's tip, when `BATCH_BLOCKS` blocks or `BATCH_FACTS` facts are staged, and
+ * before a rollback or a stop. The post-actions and event handlers of the staged blocks then run, block by block, so
+ * they still see their block persisted. At the tip every block is written at once, as before.
  */
-import type { Block, Transaction } from "@cardano-ogmios/schema";
+import type { Block, Tip, Transaction } from "@cardano-ogmios/schema";
 import type { ChainClient } from "../chain/chain-client";
-import { rewardCredentialOf } from "../csl/address";
+import { paymentCredentialOf, rewardCredentialOf } from "../csl/address";
 import { registerBuiltinPlugins, transactionsOf } from "./builtin-plugins";
 import { FactLog, type BlockPoint, type FactRecord } from "./fact-log";
 import type { PluginPipeline } from "./plugin-pipeline";
 import type { BlockContext, ProtocolEvent } from "./plugin-types";
-import { decodeProtocolTransaction, isProxyAddress, type ProtocolFact, type ProtocolView } from "./protocol-decoder";
+import { decodeProtocolTransaction, type ProtocolFact, type ProtocolView } from "./protocol-decoder";
 import { StateScriptTrust } from "./state-script-trust";
-import { isGoodsRelevant } from "../connected-goods/goods-decoder";
 import type { Store } from "../store";
 
 export interface IndexerLogger {
@@ -37,9 +41,18 @@ export interface IndexerOptions {
   logger?: IndexerLogger;
   /** Pause before resuming after a failure (ms, default 1000). */
   retryDelayMs?: number;
+  /** Block points kept as intersection candidates (default `RECENT_BLOCKS_KEPT`, the rollback horizon). */
+  keepBlocks?: number;
 }
 
 export type IndexerState = "stopped" | "following" | "retrying";
+
+/** Most blocks staged before a write while catching up (each costs a few hundred bytes until written). */
+export const BATCH_BLOCKS = 1000;
+/** Most facts staged before a write. */
+export const BATCH_FACTS = 5000;
+/** Output addresses whose payment credential is remembered. */
+const ADDRESS_MEMO_SIZE = 10_000;
 
 const quiet: IndexerLogger = { info: () => undefined, warn: () => undefined };
 
@@ -50,7 +63,15 @@ export class Indexer {
   private readonly view: ProtocolView;
   private readonly trust: StateScriptTrust;
   private blocksProcessed = 0;
+  /** The point of the newest block processed (or rolled back to), for the next block's `previousBlock`. */
+  private lastBlock: { slot: number; id: string } | undefined;
   private readonly logger: IndexerLogger;
+  /** Blocks staged in the fact log, with their facts, whose post-actions and event handlers run after the write. */
+  private staged: { ctx: BlockContext<Transaction>; records: FactRecord[] }[] = [];
+  /** Payment script hash per output address seen (bounded: cleared when full). */
+  private readonly addressScripts = new Map<string, string | null>();
+  /** Block handling, rollbacks and the final write of a stop run one at a time. */
+  private serial: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly opts: IndexerOptions,
@@ -62,8 +83,10 @@ export class Indexer {
   }
 
   static async create(opts: IndexerOptions): Promise<Indexer> {
-    const indexer = new Indexer(opts, await FactLog.open(opts.store));
+    const keep = opts.keepBlocks === undefined ? {} : { keepBlocks: opts.keepBlocks };
+    const indexer = new Indexer(opts, await FactLog.open(opts.store, keep));
     registerBuiltinPlugins(opts.pipeline, {
+      ...keep,
       log: indexer.log,
       isRelevant: (tx) => indexer.isProtocolRelevant(tx),
       ...(opts.notify ? { notify: opts.notify } : {}),
@@ -119,16 +142,33 @@ export class Indexer {
     const sub = this.subscription;
     this.subscription = undefined;
     await sub?.close();
+    // What was processed before the stop is written (a failure only means those blocks are processed again).
+    await this.exclusive(() => this.flush()).catch((err: unknown) =>
+      this.logger.warn("indexer: could not write the last blocks before stopping", {
+        error: err instanceof Error ? err.message : String(err),
+      }),
+    );
+  }
+
+  /** Runs `task` after every earlier block, rollback and flush. */
+  private exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.serial.then(task, task);
+    this.serial = run.catch(() => undefined);
+    return run;
   }
 
   private async follow(): Promise<void> {
+    // Blocks staged by an earlier attempt are processed again from the checkpoint.
+    this.staged = [];
+    this.log.discardStaged();
     const checkpoint = await this.log.checkpoint();
     const points: (BlockPoint | "origin")[] = checkpoint ? await this.log.recentPoints(20) : [];
     points.push(this.opts.startPoint ?? "origin");
     try {
       const sub = await this.opts.chain.chainSync(points, {
-        rollForward: (block) => this.onBlock(block),
-        rollBackward: (point) => this.onRollback(point === "origin" ? "origin" : { slot: Number(point.slot), id: point.id }),
+        rollForward: (block, tip) => this.exclusive(() => this.onBlock(block, tip)),
+        rollBackward: (point) =>
+          this.exclusive(() => this.onRollback(point === "origin" ? "origin" : { slot: Number(point.slot), id: point.id })),
       });
       if (this.state === "stopped") return void (await sub.close());
       this.subscription = sub;
@@ -156,17 +196,44 @@ export class Indexer {
     this.retryTimer.unref();
   }
 
-  /** Does the transaction touch the protocol (state withdrawal, proxy mint or outputs, library outputs, connected goods)? */
+  /**
+   * Does the transaction touch the protocol (state withdrawal, proxy mint or outputs, library outputs, connected
+   * goods)? The same answer as `isProxyAddress` and `isGoodsRelevant`, with each output address decoded once
+   * (addresses repeat: change addresses, scripts).
+   */
   isProtocolRelevant(tx: Transaction): boolean {
     const v = this.view;
-    if (isGoodsRelevant(tx, v.goods)) return true;
-    if (tx.mint && v.proxyPolicyId in tx.mint) return true;
-    if (tx.outputs.some((o) => o.address === v.libraryAddress || isProxyAddress(o.address, v))) return true;
+    const goods = v.goods;
+    const mint = tx.mint;
+    if (mint && (v.proxyPolicyId in mint || (goods && (goods.goodsPolicy in mint || goods.hubPolicy in mint)))) return true;
+    for (const o of tx.outputs) {
+      if (o.address === v.libraryAddress || o.address === v.proxyAddress) return true;
+      const script = this.paymentScriptOf(o.address);
+      if (script === null) continue;
+      if (v.proxyPolicyId !== "" && script === v.proxyPolicyId) return true;
+      if (goods && (script === goods.goodsPolicy || script === goods.hubPolicy)) return true;
+    }
     const everTrusted = this.trust.everTrusted();
     return Object.keys(tx.withdrawals ?? {}).some((a) => {
       const cred = rewardCredentialOf(a);
       return cred?.kind === "script" && everTrusted.has(cred.hash);
     });
+  }
+
+  /** The script hash of an address's payment credential; null for a key, a Byron or an unreadable address. */
+  private paymentScriptOf(address: string): string | null {
+    let script = this.addressScripts.get(address);
+    if (script === undefined) {
+      try {
+        const cred = paymentCredentialOf(address);
+        script = cred?.kind === "script" ? cred.hash : null;
+      } catch {
+        script = null;
+      }
+      if (this.addressScripts.size >= ADDRESS_MEMO_SIZE) this.addressScripts.clear();
+      this.addressScripts.set(address, script);
+    }
+    return script;
   }
 
   /** The state scripts the pointer named, in order, from the log (after a start or a rollback). */
@@ -176,7 +243,7 @@ export class Indexer {
       if (r.fact?.type === "pointer.set") this.trust.pointTo(r.fact.scriptPointer, r.slot);
   }
 
-  private async onBlock(block: Block): Promise<void> {
+  private async onBlock(block: Block, tip: Tip | "origin"): Promise<void> {
     const b = block as Block & { slot?: number; height?: number; transactions?: Transaction[] };
     const slot = Number(b.slot ?? 0);
     const ctx: BlockContext<Transaction> = {
@@ -202,39 +269,54 @@ export class Indexer {
       }
     }
     await this.addPreviousBlock(b, facts);
-    const records = await this.log.appendBlock({
-      point: { slot, id: ctx.id },
-      height: ctx.height,
-      time: ctx.time,
-      transactions: transactionsOf(ctx),
-      facts,
-    });
-    const events = records.map(toEvent);
-    await pipeline.runPostActions(ctx, events);
-    await pipeline.dispatch(events);
-    this.blocksProcessed += 1;
+    const tipHeight = tip === "origin" ? undefined : Number(tip.height);
+    const records = this.log.stageBlock(
+      { point: { slot, id: ctx.id }, height: ctx.height, time: ctx.time, transactions: transactionsOf(ctx), facts },
+      tipHeight === undefined ? {} : { tipHeight },
+    );
+    this.staged.push({ ctx, records });
+    this.lastBlock = { slot, id: ctx.id };
+    const atTip = tip === "origin" || ctx.height >= Number(tip.height);
+    const counts = this.log.stagedCounts();
+    if (atTip || counts.blocks >= BATCH_BLOCKS || counts.facts >= BATCH_FACTS) await this.flush();
   }
 
-  /** Batch-root anchors also name the block before theirs: a chain-sync from that point reaches their block. */
+  /** Writes the staged blocks, then runs their post-actions and event handlers in chain order. */
+  private async flush(): Promise<void> {
+    const staged = this.staged;
+    this.staged = [];
+    await this.log.flush();
+    const pipeline = this.opts.pipeline;
+    for (const { ctx, records } of staged) {
+      const events = records.map(toEvent);
+      await pipeline.runPostActions(ctx, events);
+      await pipeline.dispatch(events);
+      this.blocksProcessed += 1;
+    }
+  }
+
+  /**
+   * Batch-root anchors also name the block before theirs: a chain-sync from that point reaches their block. The
+   * block before is the last one this indexer processed (or rolled back to), its configured start point, or after a
+   * restart the stored point it resumed from.
+   */
   private async addPreviousBlock(block: Block, facts: { fact: ProtocolFact }[]): Promise<void> {
     const anchors = facts.flatMap(({ fact }) => (fact.type === "certificate.issued" && fact.anchor ? [fact.anchor] : []));
     if (anchors.length === 0) return;
     const ancestor = (block as { ancestor?: string }).ancestor;
     const start = this.opts.startPoint;
-    const slot =
-      ancestor === undefined || ancestor === "genesis"
-        ? undefined
-        : typeof start === "object" && start.id === ancestor
-          ? start.slot
-          : await this.log.slotOf(ancestor);
+    const known = [this.lastBlock, typeof start === "object" ? start : undefined].find((p) => p !== undefined && p.id === ancestor);
+    const slot = known?.slot ?? (ancestor === undefined || ancestor === "genesis" ? undefined : await this.log.slotOf(ancestor));
     const previous = ancestor === "genesis" ? "origin" : slot === undefined ? undefined : { slot, id: ancestor! };
     if (previous !== undefined) for (const a of anchors) a.previousBlock = previous;
   }
 
   private async onRollback(point: BlockPoint | "origin"): Promise<void> {
+    await this.flush();
     const height = point === "origin" ? 0 : await this.log.heightOf(point.id);
     const marker = await this.log.rollback(point, height);
     this.trust.rollbackTo(point === "origin" ? -1 : point.slot);
+    this.lastBlock = point === "origin" ? undefined : { slot: point.slot, id: point.id };
     this.logger.info("indexer: rolled back", { to: point });
     this.opts.notify?.("chain.rollback", { slot: marker.slot, id: point === "origin" ? "origin" : point.id, lastSeq: marker.seq });
   }

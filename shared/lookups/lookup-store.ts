@@ -66,6 +66,11 @@ const CONTRACT_TYPES: Record<ScriptType, string> = {
 
 export class LookupStore {
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * No record is after this slot (undefined: unknown, as after opening). A block after it has no leftovers to
+   * delete, so a chain of blocks without protocol transactions costs no store operation.
+   */
+  private latestSlot: number | undefined;
 
   private constructor(
     private readonly scripts: Collection<ScriptDoc>,
@@ -96,7 +101,11 @@ export class LookupStore {
   /** Records the given transactions of the block at `slot`. @returns the number of transactions recorded */
   recordBlock(slot: number, transactions: readonly Transaction[]): Promise<number> {
     return this.serial(async () => {
-      await this.deleteFrom(slot - 1);
+      if (this.latestSlot === undefined || this.latestSlot >= slot) {
+        await this.deleteFrom(slot - 1);
+        this.latestSlot = slot - 1;
+      }
+      if (transactions.length > 0) this.latestSlot = slot;
       for (const tx of transactions) await this.recordTransaction(slot, tx);
       return transactions.length;
     });
@@ -104,7 +113,10 @@ export class LookupStore {
 
   /** Forgets everything seen after `slot` (-1 = everything). */
   rollback(slot: number): Promise<void> {
-    return this.serial(() => this.deleteFrom(slot));
+    return this.serial(async () => {
+      await this.deleteFrom(slot);
+      this.latestSlot = Math.min(this.latestSlot ?? slot, slot);
+    });
   }
 
   private async deleteFrom(slot: number): Promise<void> {

@@ -71,6 +71,11 @@ const quantity = (v: unknown): bigint =>
 
 export class SortedListStore {
   private queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Nothing was recorded after this slot (undefined: unknown, as after opening). A block after it has nothing to
+   * undo, so blocks without transactions cost no store operation.
+   */
+  private latestSlot: number | undefined;
 
   private constructor(
     readonly layout: SortedListLayout,
@@ -98,7 +103,11 @@ export class SortedListStore {
   /** Records the block at `slot`. @returns the number of list outputs created or spent */
   recordBlock(block: { slot: number; height: number; transactions: readonly Transaction[] }): Promise<number> {
     return this.serial(async () => {
-      await this.undoAfter(block.slot - 1);
+      if (this.latestSlot === undefined || this.latestSlot >= block.slot) {
+        await this.undoAfter(block.slot - 1);
+        this.latestSlot = block.slot - 1;
+      }
+      if (block.transactions.length > 0) this.latestSlot = block.slot;
       let changed = 0;
       for (const tx of block.transactions) changed += await this.recordTransaction(block.slot, block.height, tx);
       return changed;
@@ -107,7 +116,10 @@ export class SortedListStore {
 
   /** Forgets everything seen after `slot` (-1 = everything). */
   rollback(slot: number): Promise<void> {
-    return this.serial(() => this.undoAfter(slot));
+    return this.serial(async () => {
+      await this.undoAfter(slot);
+      this.latestSlot = Math.min(this.latestSlot ?? slot, slot);
+    });
   }
 
   private async undoAfter(slot: number): Promise<void> {

@@ -4,7 +4,8 @@ import { expect } from "chai";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Devnet } from "../../shared/devnet";
+import { Devnet, DevnetError } from "../../shared/devnet";
+import { bigintJson } from "../../shared/devnet/bigint-json";
 import { alicePaysBob, fundedDevnet, type Fixture } from "./support/devnet-fixture";
 import { bn, newKey, type OutRef, type TestKey } from "../../fixtures/devnet/tx-fixtures";
 
@@ -91,6 +92,45 @@ describe("devnet chain", () => {
       .to.throw()
       .with.property("code", -32602);
     await f.devnet.close();
+  });
+
+  it("produces empty blocks in bulk, one slot apart, leaving the mempool alone; refuses a bad count", async () => {
+    const f = await fundedDevnet();
+    await f.devnet.submitTransaction(alicePaysBob(f, 2_000_000n).hex);
+    f.devnet.produceBlock();
+    const pending = await f.devnet.submitTransaction(alicePaysBob(f, 3_000_000n).hex);
+    const seen: number[] = [];
+    f.devnet.on("block", (b) => void seen.push((b as { height: number }).height));
+    const tip = f.devnet.produceEmptyBlocks(5);
+    expect(tip).to.include({ height: 6 });
+    const blocks = [2, 3, 4, 5, 6].map((h) => f.devnet.blockAt(h)!);
+    expect(blocks.map((b) => b.transactions?.length ?? 0)).to.deep.equal([0, 0, 0, 0, 0]);
+    expect(blocks.map((b) => b.slot - blocks[0]!.slot)).to.deep.equal([0, 1, 2, 3, 4]);
+    expect(blocks[0]!.slot).to.be.greaterThan(f.devnet.blockAt(1)!.slot);
+    expect(seen).to.deep.equal([2, 3, 4, 5, 6]);
+    expect(f.devnet.mempoolTransactions().map((t) => t.id)).to.deep.equal([pending]);
+    for (const bad of [0, -1, 1.5, 1_000_001]) expect(() => f.devnet.produceEmptyBlocks(bad)).to.throw(DevnetError);
+    // The pending transaction still makes it into the next block.
+    expect(f.devnet.produceBlock()?.transactions?.map((t) => t.id)).to.deep.equal([pending]);
+    await f.devnet.close();
+  });
+
+  it("serves each block's JSON text from its cache exactly as projecting it again would, within the cache budget", async () => {
+    for (const budget of [undefined, 0, 3_000]) {
+      const f = await fundedDevnet(budget === undefined ? {} : { blockJsonCacheBytes: budget });
+      await f.devnet.submitTransaction(alicePaysBob(f, 2_000_000n).hex);
+      f.devnet.produceBlock();
+      f.devnet.produceEmptyBlocks(6);
+      await f.devnet.submitTransaction(alicePaysBob(f, 3_000_000n).hex);
+      f.devnet.produceBlock();
+      f.devnet.rollback(2);
+      f.devnet.produceEmptyBlocks(3);
+      for (let h = 1; h <= f.devnet.height; h++) {
+        expect(f.devnet.blockTextAt(h), `block ${h} (budget ${budget})`).to.equal(bigintJson.stringify(f.devnet.blockAt(h)));
+      }
+      expect(f.devnet.blockTextAt(f.devnet.height + 1)).to.equal(undefined);
+      await f.devnet.close();
+    }
   });
 
   it("produces blocks on its own every blockTimeMs while the mempool is not empty", async () => {
