@@ -5,29 +5,30 @@
  */
 import { CslError } from "./errors";
 import { CSL } from "./lib";
+import { withFreed, type Own } from "./scope";
 
 export type Credential = { kind: "key" | "script"; hash: string };
 
-function parse(bech32: string): CSL.Address {
+function parse(bech32: string, own: Own): CSL.Address {
   try {
-    return CSL.Address.from_bech32(bech32);
+    return own(CSL.Address.from_bech32(bech32));
   } catch {
     throw new CslError("INVALID_ADDRESS", `not a bech32 Cardano address: ${bech32.slice(0, 120)}`, { address: bech32.slice(0, 120) });
   }
 }
 
-function credentialOf(cred: CSL.Credential | undefined): Credential | undefined {
+function credentialOf(cred: CSL.Credential | undefined, own: Own): Credential | undefined {
   if (!cred) return undefined;
-  const key = cred.to_keyhash();
+  const key = own(cred.to_keyhash());
   if (key) return { kind: "key", hash: key.to_hex() };
-  const script = cred.to_scripthash();
+  const script = own(cred.to_scripthash());
   return script ? { kind: "script", hash: script.to_hex() } : undefined;
 }
 
 /** True when the text is a bech32 Shelley-era address (payment or reward). */
 export function isBech32Address(text: string): boolean {
   try {
-    CSL.Address.from_bech32(text);
+    CSL.Address.from_bech32(text).free();
     return true;
   } catch {
     return false;
@@ -35,31 +36,35 @@ export function isBech32Address(text: string): boolean {
 }
 
 export function addressBytesHex(bech32: string): string {
-  return Buffer.from(parse(bech32).to_bytes()).toString("hex");
+  return withFreed((own) => Buffer.from(parse(bech32, own).to_bytes()).toString("hex"));
 }
 
 export function networkIdOfAddress(bech32: string): number {
-  return parse(bech32).network_id();
+  return withFreed((own) => parse(bech32, own).network_id());
 }
 
 /** The payment credential of a base, enterprise or pointer address; undefined for reward addresses. */
 export function paymentCredentialOf(bech32: string): Credential | undefined {
-  return credentialOf(parse(bech32).payment_cred());
+  return withFreed((own) => credentialOf(own(parse(bech32, own).payment_cred()), own));
 }
 
 /** The stake credential of a reward address; undefined for other addresses. */
 export function rewardCredentialOf(bech32: string): Credential | undefined {
-  const reward = CSL.RewardAddress.from_address(parse(bech32));
-  return reward ? credentialOf(reward.payment_cred()) : undefined;
+  return withFreed((own) => {
+    const reward = own(CSL.RewardAddress.from_address(parse(bech32, own)));
+    return reward ? credentialOf(own(reward.payment_cred()), own) : undefined;
+  });
 }
 
 /** Enterprise address of a payment key hash: where the service pays fee shares, how issuers are shown. */
 export function enterpriseAddressOfKeyHash(keyHashHex: string, networkId: number): string {
-  const cred = CSL.Credential.from_keyhash(CSL.Ed25519KeyHash.from_hex(keyHashHex));
-  return CSL.EnterpriseAddress.new(networkId, cred).to_address().to_bech32();
+  return withFreed((own) => {
+    const cred = own(CSL.Credential.from_keyhash(own(CSL.Ed25519KeyHash.from_hex(keyHashHex))));
+    return own(own(CSL.EnterpriseAddress.new(networkId, cred)).to_address()).to_bech32();
+  });
 }
 
 /** blake2b-224 of an Ed25519 public key (hex): the key hash the ledger compares with. */
 export function keyHashOfPublicKey(publicKeyHex: string): string {
-  return CSL.PublicKey.from_bytes(Buffer.from(publicKeyHex, "hex")).hash().to_hex();
+  return withFreed((own) => own(own(CSL.PublicKey.from_bytes(Buffer.from(publicKeyHex, "hex"))).hash()).to_hex());
 }

@@ -1,30 +1,37 @@
 /** Native (timelock) scripts: Ogmios JSON clauses ↔ CSL. */
 import type { ScriptNative } from "@cardano-ogmios/schema";
 import { CSL } from "./lib";
+import { withFreed, type Own } from "./scope";
 import { CslError } from "./errors";
 import { bn, fromBn } from "./numbers";
 
 export type { ScriptNative };
 
+/** The CSL form of an Ogmios native script; the caller owns (and frees) the result. */
 export function nativeScriptFromOgmios(s: ScriptNative): CSL.NativeScript {
+  return withFreed((own) => buildNativeScript(s, own));
+}
+
+/** Every intermediate object is registered with `own`, the result is not. */
+function buildNativeScript(s: ScriptNative, own: Own): CSL.NativeScript {
   const list = (xs: ScriptNative[]): CSL.NativeScripts => {
-    const out = CSL.NativeScripts.new();
-    for (const x of xs) out.add(nativeScriptFromOgmios(x));
+    const out = own(CSL.NativeScripts.new());
+    for (const x of xs) out.add(own(buildNativeScript(x, own)));
     return out;
   };
   switch (s.clause) {
     case "signature":
-      return CSL.NativeScript.new_script_pubkey(CSL.ScriptPubkey.new(CSL.Ed25519KeyHash.from_hex(s.from)));
+      return CSL.NativeScript.new_script_pubkey(own(CSL.ScriptPubkey.new(own(CSL.Ed25519KeyHash.from_hex(s.from)))));
     case "all":
-      return CSL.NativeScript.new_script_all(CSL.ScriptAll.new(list(s.from)));
+      return CSL.NativeScript.new_script_all(own(CSL.ScriptAll.new(list(s.from))));
     case "any":
-      return CSL.NativeScript.new_script_any(CSL.ScriptAny.new(list(s.from)));
+      return CSL.NativeScript.new_script_any(own(CSL.ScriptAny.new(list(s.from))));
     case "some":
-      return CSL.NativeScript.new_script_n_of_k(CSL.ScriptNOfK.new(Number(s.atLeast), list(s.from)));
+      return CSL.NativeScript.new_script_n_of_k(own(CSL.ScriptNOfK.new(Number(s.atLeast), list(s.from))));
     case "before": // valid strictly before the slot
-      return CSL.NativeScript.new_timelock_expiry(CSL.TimelockExpiry.new_timelockexpiry(bn(s.slot, "slot")));
+      return CSL.NativeScript.new_timelock_expiry(own(CSL.TimelockExpiry.new_timelockexpiry(own(bn(s.slot, "slot")))));
     case "after":
-      return CSL.NativeScript.new_timelock_start(CSL.TimelockStart.new_timelockstart(bn(s.slot, "slot")));
+      return CSL.NativeScript.new_timelock_start(own(CSL.TimelockStart.new_timelockstart(own(bn(s.slot, "slot")))));
     default:
       throw new CslError("INVALID_SCRIPT", "unknown native script clause", { clause: (s as { clause: unknown }).clause });
   }
@@ -56,5 +63,5 @@ export function nativeScriptToOgmios(s: CSL.NativeScript): ScriptNative {
 
 /** Policy id / script hash of a native script given as CBOR hex. */
 export function nativeScriptHash(cborHex: string): string {
-  return CSL.NativeScript.from_hex(cborHex).hash().to_hex();
+  return withFreed((own) => own(own(CSL.NativeScript.from_hex(cborHex)).hash()).to_hex());
 }

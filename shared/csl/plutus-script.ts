@@ -8,6 +8,7 @@
  * Giving CSL the wrong level silently yields a different script hash, so every script enters through here.
  */
 import { CSL } from "./lib";
+import { withFreed } from "./scope";
 import { cborBytes, unwrapCborBytes } from "./cbor";
 import { CslError } from "./errors";
 import { fromHex, toHex } from "./hex";
@@ -83,7 +84,7 @@ export function plutusScriptFromSingleWrapped(singleHex: string, lang: PlutusLan
   if (wrapping !== "single") {
     throw new CslError("INVALID_SCRIPT", `expected a single CBOR-wrapped script, got ${wrapping}`, { wrapping });
   }
-  return CSL.PlutusScript.new_with_version(fromHex(singleHex), cslLanguage(lang));
+  return withFreed((own) => CSL.PlutusScript.new_with_version(fromHex(singleHex), own(cslLanguage(lang))));
 }
 
 /** CSL PlutusScript from any encoding (normalised first). */
@@ -93,21 +94,25 @@ export function plutusScriptFromAny(hex: string, lang: PlutusLanguage = "plutus:
 
 /** Script hash (policy id / script credential), 56 hex, of a script in any encoding. */
 export function plutusScriptHash(hex: string, lang: PlutusLanguage = "plutus:v3"): string {
-  return plutusScriptFromAny(hex, lang).hash().to_hex();
+  return withFreed((own) => own(own(plutusScriptFromAny(hex, lang)).hash()).to_hex());
 }
 
 /** Bech32 enterprise address of a script (payment credential = script hash). */
 export function scriptAddress(scriptHashHex: string, networkId: number, stakeKeyHashHex?: string): string {
-  const pay = CSL.Credential.from_scripthash(CSL.ScriptHash.from_hex(scriptHashHex));
-  if (stakeKeyHashHex) {
-    const stake = CSL.Credential.from_keyhash(CSL.Ed25519KeyHash.from_hex(stakeKeyHashHex));
-    return CSL.BaseAddress.new(networkId, pay, stake).to_address().to_bech32();
-  }
-  return CSL.EnterpriseAddress.new(networkId, pay).to_address().to_bech32();
+  return withFreed((own) => {
+    const pay = own(CSL.Credential.from_scripthash(own(CSL.ScriptHash.from_hex(scriptHashHex))));
+    if (stakeKeyHashHex) {
+      const stake = own(CSL.Credential.from_keyhash(own(CSL.Ed25519KeyHash.from_hex(stakeKeyHashHex))));
+      return own(own(CSL.BaseAddress.new(networkId, pay, stake)).to_address()).to_bech32();
+    }
+    return own(own(CSL.EnterpriseAddress.new(networkId, pay)).to_address()).to_bech32();
+  });
 }
 
 /** Bech32 reward address of a script stake credential (for withdraw-zero validators). */
 export function scriptRewardAddress(scriptHashHex: string, networkId: number): string {
-  const cred = CSL.Credential.from_scripthash(CSL.ScriptHash.from_hex(scriptHashHex));
-  return CSL.RewardAddress.new(networkId, cred).to_address().to_bech32();
+  return withFreed((own) => {
+    const cred = own(CSL.Credential.from_scripthash(own(CSL.ScriptHash.from_hex(scriptHashHex))));
+    return own(own(CSL.RewardAddress.new(networkId, cred)).to_address()).to_bech32();
+  });
 }

@@ -8,6 +8,7 @@
  * across builds: evaluation results are mapped to keys through the very tx that was evaluated.
  */
 import { CSL } from "./lib";
+import { withFreed } from "./scope";
 import { CslError, cslCall } from "./errors";
 import { fromHex } from "./hex";
 
@@ -93,16 +94,20 @@ export function purposeKeysOfBody(body: CSL.TransactionBody): Map<string, Purpos
  * @throws CslError INVALID_ADDRESS for a non-reward address
  */
 export function sortRewardAccounts(rewardAddresses: readonly string[]): string[] {
-  const keyed = rewardAddresses.map((bech32) => {
-    const ra = cslCall("INVALID_ADDRESS", "not a reward address", () => CSL.RewardAddress.from_address(CSL.Address.from_bech32(bech32)), {
-      address: bech32,
-    });
-    if (!ra) throw new CslError("INVALID_ADDRESS", "not a reward address", { address: bech32 });
-    const cred = ra.payment_cred();
-    const script = cred.has_script_hash();
-    const hash = script ? cred.to_scripthash()!.to_hex() : cred.to_keyhash()!.to_hex();
-    return { bech32, order: `${ra.network_id()}:${script ? "0" : "1"}:${hash}` };
-  });
+  const keyed = rewardAddresses.map((bech32) =>
+    withFreed((own) => {
+      const ra = own(
+        cslCall("INVALID_ADDRESS", "not a reward address", () => CSL.RewardAddress.from_address(own(CSL.Address.from_bech32(bech32))), {
+          address: bech32,
+        }),
+      );
+      if (!ra) throw new CslError("INVALID_ADDRESS", "not a reward address", { address: bech32 });
+      const cred = own(ra.payment_cred());
+      const script = cred.has_script_hash();
+      const hash = script ? own(cred.to_scripthash())!.to_hex() : own(cred.to_keyhash())!.to_hex();
+      return { bech32, order: `${ra.network_id()}:${script ? "0" : "1"}:${hash}` };
+    }),
+  );
   keyed.sort((a, b) => (a.order < b.order ? -1 : a.order > b.order ? 1 : 0));
   return keyed.map((k) => k.bech32);
 }

@@ -11,6 +11,7 @@ import { datumHashOf } from "../csl/plutus-data";
 import { nativeScriptFromOgmios } from "../csl/native-script";
 import { plutusScriptHash, type PlutusLanguage } from "../csl/plutus-script";
 import { sortRewardAccounts } from "../csl/redeemer-pointers";
+import { withFreed } from "../csl/scope";
 
 export type ScriptType = "timelock" | "plutusV1" | "plutusV2" | "plutusV3";
 
@@ -94,13 +95,15 @@ export function nativeScriptCliJson(s: ScriptNative): unknown {
 
 export function seenScript(script: Script, knownHash?: string): SeenScript {
   if (script.language === "native") {
-    const csl = nativeScriptFromOgmios(script.json);
-    return {
-      hash: knownHash ?? csl.hash().to_hex(),
-      type: "timelock",
-      cbor: script.cbor ?? csl.to_hex(),
-      json: nativeScriptCliJson(script.json),
-    };
+    return withFreed((own) => {
+      const csl = own(nativeScriptFromOgmios(script.json));
+      return {
+        hash: knownHash ?? own(csl.hash()).to_hex(),
+        type: "timelock",
+        cbor: script.cbor ?? csl.to_hex(),
+        json: nativeScriptCliJson(script.json),
+      };
+    });
   }
   return {
     hash: knownHash ?? plutusScriptHash(script.cbor, script.language),
