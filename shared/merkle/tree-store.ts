@@ -1,6 +1,6 @@
 /**
  * Stored batch trees, so proofs can be served after the build (docs/merkle-batches.md#storage). Three collections,
- * written through the store port (NeDB embedded, MongoDB in scale mode):
+ * written through the store port (SQLite or NeDB embedded, MongoDB in scale mode):
  * - `merkle_trees`: one document per tree (id, root, leaf count) with the tree's upper levels, from the level of
  *   CHUNK_LEAVES-leaf subtrees up to the root;
  * - `merkle_leaf_chunks`: the submitted hashes in chunks of CHUNK_LEAVES, from which the lower part of a path is

@@ -1,6 +1,6 @@
 /**
- * The stored tree (shared/merkle/tree-store.ts) on every store adapter (NeDB in memory and on files; MongoDB when
- * MONGO_URL is set, as the store contract does): a path served from a stored chunk plus the
+ * The stored tree (shared/merkle/tree-store.ts) on every store adapter (NeDB in memory, SQLite files and NeDB
+ * files, each engine named explicitly; MongoDB when MONGO_URL is set, as the store contract does): a path served from a stored chunk plus the
  * stored upper levels equals the path of the whole tree, for sizes around the chunk boundaries; lookups by hash
  * find every tree holding it (first index in each), saving twice changes nothing, and a partly stored tree is
  * not served.
@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MongoClient } from "mongodb";
 import { buildTree, CHUNK_LEAVES, inclusionPath, MerkleTreeStore, treeIdOf } from "../../shared/merkle";
-import { createStore, type Store } from "../../shared/store";
+import { createStore, EMBEDDED_ENGINES, type Store } from "../../shared/store";
 
 const hex = (b: Buffer) => b.toString("hex");
 
@@ -93,11 +93,14 @@ function describeTreeStore(label: string, open: () => Promise<Store>): void {
 describeTreeStore("NeDB in memory", () => createStore({ inMemory: true }));
 
 const dirs: string[] = [];
-describeTreeStore("NeDB files", async () => {
-  const dir = await mkdtemp(join(tmpdir(), "merkle-store-"));
-  dirs.push(dir);
-  return createStore({ dataDir: dir });
-});
+const ENGINE_NAMES = { sqlite: "SQLite files", nedb: "NeDB files" } as const;
+for (const engine of EMBEDDED_ENGINES) {
+  describeTreeStore(ENGINE_NAMES[engine], async () => {
+    const dir = await mkdtemp(join(tmpdir(), "merkle-store-"));
+    dirs.push(dir);
+    return createStore({ dataDir: dir, engine });
+  });
+}
 after(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
