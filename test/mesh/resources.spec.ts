@@ -21,7 +21,7 @@ describe("mesh: shared resources (store, chain)", function () {
     const first = createMeshResources(config);
     const [a, b] = await Promise.all([first.resources.store(), first.resources.store()]);
     expect(a).to.equal(b);
-    expect(a.kind).to.equal("nedb-files");
+    expect(a.kind).to.equal("sqlite-files"); // the default embedded engine
     await a.collection<{ _id: string; n: number }>("probe").insertOne({ _id: "p1", n: 1 });
     expect(readdirSync(dataDir).length).to.be.greaterThan(0);
     await first.close();
