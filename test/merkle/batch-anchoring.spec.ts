@@ -6,12 +6,9 @@
  * Malformed batches are 4xx JSON naming the problem.
  */
 import { expect } from "chai";
-import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { errorBody, http, pollUntil, postJson, type HttpResult } from "../../fixtures/mesh/helpers";
+import { verifyProofCli } from "../../fixtures/merkle/verify-proof-cli";
 import { defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";
 import { IssuanceWorld, type BuildBody } from "../../fixtures/issuance/issuance-world";
 import { checkInclusionProof, MAX_BATCH_HASHES, MERKLE_SCHEME, rootOfLevels, treeLevels, hashPackedLeaves } from "../../shared/merkle";
@@ -20,23 +17,7 @@ import { batchOfMetadata, type AnchoredProof, type BatchRecord } from "../../sha
 type BatchBody = BuildBody & { merkleRoot?: string; treeId?: string; leafCount?: number; maxHashes?: number };
 
 const hashes = (n: number) => Array.from({ length: n }, () => randomBytes(32));
-const REPO = join(__dirname, "..", "..");
 
-/** `npm run verify-proof -- <file>` on this JSON, as a separate process. */
-function verifyProofCli(json: unknown): { status: number | null; lines: Record<string, unknown>[] } {
-  const file = join(mkdtempSync(join(tmpdir(), "proof-")), "proof.json");
-  writeFileSync(file, JSON.stringify(json));
-  const r = spawnSync(process.execPath, ["--import", "tsx", "scripts/verify-proof.ts", file], {
-    cwd: REPO,
-    encoding: "utf8",
-    timeout: 30_000,
-  });
-  const lines = r.stdout
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { status: r.status, lines };
-}
 const hex = (b: Buffer) => b.toString("hex");
 
 describe("merkle batches: build, anchor, verify and prove hashes inside a batch", function () {
@@ -115,10 +96,10 @@ describe("merkle batches: build, anchor, verify and prove hashes inside a batch"
     }
     // The command line checks the /proof answer as served, and refuses it tampered.
     const served = (await proof(hex(leaves[42]!))).json as AnchoredProof[];
-    const ok = verifyProofCli(served);
+    const ok = await verifyProofCli(served);
     expect(ok.status).to.equal(0);
     expect(ok.lines).to.deep.equal([{ leaf: hex(leaves[42]!), root, valid: true, checked: ["path", "transaction"] }]);
-    const bad = verifyProofCli([{ ...served[0]!, leafIndex: 43 }]);
+    const bad = await verifyProofCli([{ ...served[0]!, leafIndex: 43 }]);
     expect(bad.status).to.equal(1);
     expect(bad.lines[0]).to.include({ valid: false, reason: "the path does not lead to the root" });
     // A hash of no batch stays unknown.
@@ -149,6 +130,13 @@ describe("merkle batches: build, anchor, verify and prove hashes inside a batch"
       expect(p!.path.length).to.be.at.most(17);
     }
     expect((await anchored(leafAt(99_990)))[0]!.leafIndex).to.equal(7);
+
+    // Three random leaves' proofs, as served, check with `verify-proof` offline and against the devnet's chain.
+    const served = [];
+    for (const i of random.slice(0, 3)) served.push(...((await proof(leafAt(i))).json as AnchoredProof[]));
+    const checked = await verifyProofCli(served, ["--ogmios", w.server.url]);
+    expect(checked.status, checked.stderr).to.equal(0);
+    expect(checked.lines.map((l) => l["checked"])).to.deep.equal(served.map(() => ["path", "transaction", "chain"]));
   });
 
   it("says a leaf is not anchored while its root's transaction is rolled back, and anchored again once it is back", async () => {

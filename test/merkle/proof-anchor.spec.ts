@@ -5,12 +5,9 @@
  * holds the block with the transaction in it. Tampered transactions, roots, blocks and rolled-back anchors fail.
  */
 import { expect } from "chai";
-import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { http, pollUntil, postJson } from "../../fixtures/mesh/helpers";
+import { verifyProofCli } from "../../fixtures/merkle/verify-proof-cli";
 import { defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";
 import { IssuanceWorld, type BuildBody } from "../../fixtures/issuance/issuance-world";
 import { buildTree, checkAnchorTransaction, inclusionPath, MERKLE_SCHEME } from "../../shared/merkle";
@@ -20,32 +17,7 @@ import type { AnchoredProof } from "../../shared/verifier/batch-lookup";
 type BatchBody = BuildBody & { merkleRoot: string; treeId: string; leafCount: number };
 type Line = Record<string, unknown>;
 
-const REPO = join(__dirname, "..", "..");
 const hex = (b: Buffer) => b.toString("hex");
-
-/**
- * `npm run verify-proof -- <file> [args]` on this JSON, as a separate process. Asynchronous: the devnet serving
- * `--ogmios` runs in this process and must keep answering.
- */
-function verifyProofCli(json: unknown, args: string[] = []): Promise<{ status: number | null; lines: Line[]; stderr: string }> {
-  const file = join(mkdtempSync(join(tmpdir(), "proof-")), "proof.json");
-  writeFileSync(file, JSON.stringify(json));
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ["--import", "tsx", "scripts/verify-proof.ts", file, ...args],
-      { cwd: REPO, encoding: "utf8", timeout: 60_000 },
-      (err, stdout, stderr) => {
-        const lines = stdout
-          .split("\n")
-          .filter((l) => l !== "")
-          .map((l) => JSON.parse(l) as Line);
-        const e = err as { code?: number; signal?: string } | null;
-        resolve({ status: e ? (e.code ?? null) : 0, lines, stderr: `${stderr}${e?.signal ? ` (killed by ${e.signal})` : ""}` });
-      },
-    );
-  });
-}
 
 describe("merkle batch proofs carry their anchoring transaction, checked offline and against the chain", function () {
   this.timeout(240_000);
