@@ -11,6 +11,7 @@ import pinoPretty from "pino-pretty";
 import { loadConfig, type AppConfig } from "./shared/config/config";
 import { createHealthMiddleware } from "./shared/mesh/health-middleware";
 import { createLostRequestMiddleware } from "./shared/mesh/lost-request-middleware";
+import { createBatchStreamMiddleware } from "./shared/mesh/batch-stream-middleware";
 
 export interface BrokerExtras {
   /** Clock for the readiness delay; tests inject one. */
@@ -149,6 +150,8 @@ export function createBrokerOptions(config: AppConfig, extras: BrokerExtras = {}
       }),
       // a restarted node or a broken NATS connection: reject (and so retry) what can no longer be answered
       createLostRequestMiddleware(),
+      // a Merkle batch to a remote tx-builder goes as a stream of chunks, each within NATS's max_payload
+      createBatchStreamMiddleware(),
     ],
   };
   return { ...options, ...extras.overrides };

@@ -70,12 +70,16 @@ export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema
             return respond(ctx, await handleBuild(await fresh(), ctx.params ?? {}));
           },
         },
-        /** The anchoring of a Merkle batch (shared/issuance/batch-build.ts); `hashes` may be bytes. */
+        /**
+         * The anchoring of a Merkle batch (shared/issuance/batch-build.ts); `hashes` may be bytes. Over NATS the
+         * gateway streams the packed hashes instead (shared/mesh/batch-stream-middleware.ts): read from `ctx.stream`.
+         */
         buildBatch: {
           async handler(ctx: Context<Body>) {
+            const stream = (ctx as { stream?: AsyncIterable<unknown> | null }).stream ?? undefined;
             const env = await fresh();
             if (!locals.trees) throw stillStarting("tx-builder");
-            return respond(ctx, await handleBatchBuild(env, locals.trees, ctx.params ?? {}));
+            return respond(ctx, await handleBatchBuild(env, locals.trees, ctx.params ?? {}, stream));
           },
         },
         /** Hashes for the aggregated calendar: 202 with a receipt per hash. */

@@ -40,8 +40,19 @@ function tooMany(count: number): never {
   });
 }
 
-/** The packed hashes of a body: a JSON array of hex strings, or the raw bytes of an application/octet-stream body. */
-function packedHashes(raw: unknown): Buffer {
+/** The checks of packed hashes: not empty, whole hashes, at most the limit. */
+function checkByteLength(length: number): void {
+  if (length === 0) refuse("ERROR", "The batch is empty: send at least one 32-byte hash.");
+  if (length % NODE_BYTES !== 0)
+    refuse("ERROR", `An application/octet-stream body is 32-byte hashes back to back; ${length} bytes is not a multiple of 32.`);
+  if (length / NODE_BYTES > MAX_BATCH_HASHES) tooMany(length / NODE_BYTES);
+}
+
+/**
+ * The packed hashes of a body: a JSON array of hex strings, or the raw bytes of an application/octet-stream body.
+ * @throws BuildRefusal ERROR naming the problem (empty, too many, not hex, not a multiple of 32 bytes)
+ */
+export function packedHashes(raw: unknown): Buffer {
   if (raw === undefined || raw === null) return refuse("ERROR", "hashes is required: an array of 32-byte hashes as 64 hex digits");
   // Raw bytes: a Buffer in one process; across NATS the JSON serializer turns it into { type: "Buffer", data }.
   const bytes = Buffer.isBuffer(raw)
@@ -50,10 +61,7 @@ function packedHashes(raw: unknown): Buffer {
       ? Buffer.from((raw as { data: number[] }).data)
       : undefined;
   if (bytes !== undefined) {
-    if (bytes.length === 0) refuse("ERROR", "The batch is empty: send at least one 32-byte hash.");
-    if (bytes.length % NODE_BYTES !== 0)
-      refuse("ERROR", `An application/octet-stream body is 32-byte hashes back to back; ${bytes.length} bytes is not a multiple of 32.`);
-    if (bytes.length / NODE_BYTES > MAX_BATCH_HASHES) tooMany(bytes.length / NODE_BYTES);
+    checkByteLength(bytes.length);
     return bytes;
   }
   if (!Array.isArray(raw)) return refuse("ERROR", "hashes must be an array of 32-byte hashes as 64 hex digits");
@@ -102,10 +110,46 @@ export function parseBatchRequest(body: Body): ParsedBatch {
   return parsed;
 }
 
-/** The whole route: parse, build the tree, build the anchoring transaction, store the tree. Never throws. */
-export async function handleBatchBuild(env: IssuanceEnv, trees: MerkleTreeStore, body: Body): Promise<BatchBuildResponse> {
+/**
+ * The packed hashes a Moleculer stream carries (scale mode: the gateway streams them over NATS in chunks, since one
+ * message holds at most the server's max_payload). Bytes past the limit are read and dropped, so the sender is never
+ * left waiting, and the refusal counts them.
+ * @throws BuildRefusal ERROR, as packedHashes for a byte body
+ */
+export async function readStreamedHashes(stream: AsyncIterable<unknown>): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    total += bytes.length;
+    if (total <= MAX_BATCH_HASHES * NODE_BYTES) chunks.push(bytes);
+  }
+  checkByteLength(total);
+  return Buffer.concat(chunks, total);
+}
+
+/** The answer to a refused batch, as the route gives it (400 with `maxHashes` for the limit). */
+export function batchRefusalAnswer(err: unknown): BatchBuildResponse {
+  const refusal = isBuildRefusal(err)
+    ? err
+    : new BuildRefusal("UNKNOWN_ERROR", `The batch could not be built: ${err instanceof Error ? err.message : String(err)}`);
+  const answer: BatchBuildResponse = refusalResponse("default", refusal);
+  if (typeof refusal.data["maxHashes"] === "number") answer.maxHashes = refusal.data["maxHashes"];
+  return answer;
+}
+
+/**
+ * The whole route: parse, build the tree, build the anchoring transaction, store the tree. Never throws. With a
+ * `stream` (scale mode), the hashes are read from it instead of `body.hashes`.
+ */
+export async function handleBatchBuild(
+  env: IssuanceEnv,
+  trees: MerkleTreeStore,
+  body: Body,
+  stream?: AsyncIterable<unknown>,
+): Promise<BatchBuildResponse> {
   try {
-    const req = parseBatchRequest(body);
+    const req = parseBatchRequest(stream === undefined ? body : { ...body, hashes: await readStreamedHashes(stream) });
     const tree = buildTree(req.leaves);
     const root = tree.root.toString("hex");
     const metadata = JSON.stringify({ ...req.metadata, merkle: { treeId: tree.treeId, leafCount: tree.leafCount } });
@@ -127,11 +171,6 @@ export async function handleBatchBuild(env: IssuanceEnv, trees: MerkleTreeStore,
       leafCount: tree.leafCount,
     };
   } catch (err) {
-    const refusal = isBuildRefusal(err)
-      ? err
-      : new BuildRefusal("UNKNOWN_ERROR", `The batch could not be built: ${err instanceof Error ? err.message : String(err)}`);
-    const answer: BatchBuildResponse = refusalResponse("default", refusal);
-    if (typeof refusal.data["maxHashes"] === "number") answer.maxHashes = refusal.data["maxHashes"];
-    return answer;
+    return batchRefusalAnswer(err);
   }
 }

@@ -230,8 +230,8 @@ export function toHttpErrorReply(err: unknown): HttpErrorReply {
     };
   }
 
-  // A call whose params exceed the NATS server's max_payload (a large Merkle batch in scale mode): the request is
-  // too large for this deployment, not a server failure.
+  // A call whose params exceed the NATS server's max_payload (Merkle batches are streamed in chunks instead, see
+  // batch-stream-middleware.ts): the request is too large for this deployment, not a server failure.
   if (e.name === "NatsError" && e.code === "MAX_PAYLOAD_EXCEEDED") {
     return {
       status: 413,
