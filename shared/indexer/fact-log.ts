@@ -126,10 +126,12 @@ export class FactLog {
     await log.blocks.ensureIndexes([{ fields: { slot: 1 } }, { fields: { height: -1 } }]);
     // Single-field indexes only: NeDB uses an index when the query names exactly its field (see the store notes).
     await log.txs.ensureIndexes([{ fields: { slot: 1 } }, { fields: { blockId: 1 } }]);
+    // Only fields a query names: `seq` (consumers, the next number), `slot` (rollbacks, leftovers), `key` and the
+    // fact fields of `current`, `history` and `keysWhere`. Nothing looks facts up by block (an index on `blockId`,
+    // ~90 B per fact, was dropped; data folders made before keep it, unused).
     await log.facts.ensureIndexes([
       { fields: { seq: 1 }, unique: true },
       { fields: { slot: 1 } },
-      { fields: { blockId: 1 } },
       { fields: { key: 1 } },
       { fields: { "fact.type": 1 } },
       { fields: { "fact.owner": 1 } },
