@@ -5,9 +5,9 @@
  * issued), `bootstrapTokenName`, `algorithm`.
  *
  * Stored lean (the embedded store's footprint): the address is not stored but derived from the issuer when read
- * (documents written before carry it and it is ignored: the same issuer and network give the same address), and the
- * only indexes are `hash` (every read names it; a transaction read filters the few records of a hash) and `slot`
- * (rollbacks).
+ * (documents written before carry it and it is ignored: the same issuer and network give the same address), nor the
+ * transaction hash, which is the prefix of the record's `_id` (the fact's `<transactionHash>:<n>`); the only indexes
+ * are `hash` (every read names it; a transaction read filters the few records of a hash) and `slot` (rollbacks).
  */
 import { enterpriseAddressOfKeyHash } from "../csl/address";
 import type { FactRecord } from "../indexer/fact-log";
@@ -29,7 +29,9 @@ export interface CertificateRecord {
   algorithm: string;
 }
 
-type CertificateDoc = StoredDocument & Omit<CertificateRecord, "address"> & { position: number };
+/** `_id` is the fact's (`<transactionHash>:<n>`); documents stored before carry `address` and `transactionHash`. */
+type CertificateDoc = StoredDocument &
+  Omit<CertificateRecord, "address" | "transactionHash"> & { position: number; transactionHash?: string; address?: string };
 /** The signed transaction of a Merkle batch root, as on chain, and the block point before its block. */
 export interface AnchorTransaction {
   transactionCbor: string;
@@ -76,7 +78,6 @@ export class CertificateProjection implements Projection {
         issuer: f.issuer,
         blockHash: r.blockId,
         blockNumber: r.height,
-        transactionHash: r.txId,
         slot: r.slot,
         creationTime: r.time,
         metadata: f.metadata,
@@ -145,10 +146,9 @@ export class CertificateProjection implements Projection {
     transactionHash: string,
     hash: string,
   ): Promise<{ record: CertificateRecord; position: ChainPosition } | undefined> {
-    const [doc] = await this.certs.find(
-      { transactionHash: transactionHash.toLowerCase(), hash: hash.toLowerCase() },
-      { sort: { position: 1 }, limit: 1 },
-    );
+    const tx = transactionHash.toLowerCase();
+    const docs = await this.certs.find({ hash: hash.toLowerCase() }, { sort: { position: 1 } });
+    const doc = docs.find((d) => transactionOf(d) === tx);
     return doc ? { record: this.toRecord(doc), position: positionOf(doc) } : undefined;
   }
 
@@ -176,7 +176,7 @@ export class CertificateProjection implements Projection {
       issuer: d.issuer,
       blockHash: d.blockHash,
       blockNumber: d.blockNumber,
-      transactionHash: d.transactionHash,
+      transactionHash: transactionOf(d),
       slot: d.slot,
       creationTime: d.creationTime,
       metadata: d.metadata,
@@ -195,5 +195,9 @@ export interface ChainPosition {
 }
 
 function positionOf(d: CertificateDoc): ChainPosition {
-  return { blockHash: d.blockHash, blockNumber: d.blockNumber, transactionHash: d.transactionHash, position: d.position };
+  return { blockHash: d.blockHash, blockNumber: d.blockNumber, transactionHash: transactionOf(d), position: d.position };
+}
+
+function transactionOf(d: CertificateDoc): string {
+  return d.transactionHash ?? d._id.slice(0, d._id.lastIndexOf(":"));
 }
