@@ -5,25 +5,27 @@
  * - certificates per category (docs/decisions.md#statistics, certificate-metadata.ts), all five categories always present;
  * - connected goods: every batch output a transaction creates (a batch mint, or a claim recreating the batch) adds
  *   one to "Connected Goods", and its transaction's fee to the fees (once per transaction, as for certificates).
- * Per-item documents make it idempotent and rollback-safe; totals are kept incrementally and recomputed from the
- * items after a rollback.
+ *
+ * One document per counted transaction (its fee, slot, and the category of each counted fact by the fact's number in
+ * its block, the suffix of the fact's `<txId>:<n>` id) makes it idempotent and rollback-safe while keeping the
+ * embedded store small (about 20 bytes per certificate instead of a document and two index entries each). Totals
+ * are kept incrementally and recounted from those documents, a bounded page at a time, after a rollback.
+ *
+ * Data folders written by earlier versions (a document per certificate, in `stats_certificates`,
+ * `stats_fee_transactions`, `stats_goods_batches`, `stats_totals`) are not read: this projection has its own
+ * consumer name, so it rebuilds from the start of the fact log on its first run.
  */
 import { CERTIFICATE_CATEGORIES, categoryOf, type CertificateCategory } from "../domain/certificate-metadata";
 import type { FactRecord } from "../indexer/fact-log";
 import type { Projection } from "../indexer/fact-consumer";
 import type { Collection, Store, StoredDocument } from "../store";
 
-interface FeeTxDoc extends StoredDocument {
+/** A transaction whose facts count: `_id` is its id. */
+interface TransactionDoc extends StoredDocument {
   fee: number;
   slot: number;
-}
-interface CertDoc extends StoredDocument {
-  category: CertificateCategory;
-  slot: number;
-}
-/** One per batch output created (mint or claim). */
-interface GoodsDoc extends StoredDocument {
-  slot: number;
+  /** fact number in its block → the category it counts in */
+  items: Record<string, CertificateCategory>;
 }
 interface TotalsDoc extends StoredDocument {
   fees: number;
@@ -31,53 +33,70 @@ interface TotalsDoc extends StoredDocument {
 }
 
 const GOODS_CATEGORY: CertificateCategory = "Connected Goods";
+/** Documents read at a time when recounting after a rollback. */
+const RECOUNT_PAGE = 5_000;
 
 export class StatsProjection implements Projection {
-  readonly name = "stats";
+  readonly name = "stats-transactions";
   private constructor(
-    private readonly feeTxs: Collection<FeeTxDoc>,
-    private readonly certs: Collection<CertDoc>,
-    private readonly goods: Collection<GoodsDoc>,
+    private readonly txs: Collection<TransactionDoc>,
     private readonly totals: Collection<TotalsDoc>,
   ) {}
 
   static async open(store: Store): Promise<StatsProjection> {
-    const p = new StatsProjection(
-      store.collection("stats_fee_transactions"),
-      store.collection("stats_certificates"),
-      store.collection("stats_goods_batches"),
-      store.collection("stats_totals"),
-    );
-    await p.feeTxs.ensureIndexes([{ fields: { slot: 1 } }]);
-    await p.certs.ensureIndexes([{ fields: { slot: 1 } }, { fields: { category: 1 } }]);
-    await p.goods.ensureIndexes([{ fields: { slot: 1 } }]);
+    const p = new StatsProjection(store.collection("stats_transactions"), store.collection("stats_transaction_totals"));
+    await p.txs.ensureIndexes([{ fields: { slot: 1 } }]);
     return p;
   }
 
   async apply(facts: FactRecord[]): Promise<void> {
+    const inc: Record<string, number> = {};
+    // The facts of a transaction are consecutive: its document is read once, changed in memory, written once.
+    let tx: TransactionDoc | undefined;
+    let stored = false;
+    let changed = false;
+    const save = async (): Promise<void> => {
+      if (tx === undefined || !changed) return;
+      if (stored) await this.txs.updateOne({ _id: tx._id }, { $set: { items: tx.items } });
+      else await this.txs.insertOne(tx);
+    };
     for (const r of facts) {
       if (r.kind !== "fact") continue;
-      if (r.fact.type === "certificate.issued") {
-        const category = categoryOf(r.fact.metadata);
-        const cert = await this.certs.updateOne({ _id: r._id }, { $set: { category, slot: r.slot } }, { upsert: true });
-        if (cert.upsertedId) await this.bump({ [category]: 1 });
-      } else if (r.fact.type === "goods.batch") {
-        const batch = await this.goods.updateOne({ _id: r._id }, { $set: { slot: r.slot } }, { upsert: true });
-        if (batch.upsertedId) await this.bump({ [GOODS_CATEGORY]: 1 });
-      } else continue;
-      const tx = await this.feeTxs.updateOne({ _id: r.txId }, { $set: { fee: Number(r.txFee), slot: r.slot } }, { upsert: true });
-      if (tx.upsertedId) await this.bump({ fees: Number(r.txFee) });
+      const category =
+        r.fact.type === "certificate.issued" ? categoryOf(r.fact.metadata) : r.fact.type === "goods.batch" ? GOODS_CATEGORY : undefined;
+      if (category === undefined) continue;
+      if (tx?._id !== r.txId) {
+        await save();
+        const found = await this.txs.findOne({ _id: r.txId });
+        stored = found !== undefined;
+        changed = false;
+        tx = found ?? { _id: r.txId, fee: Number(r.txFee), slot: r.slot, items: {} };
+        if (!stored) inc.fees = (inc.fees ?? 0) + tx.fee;
+      }
+      const item = r._id.slice(r._id.lastIndexOf(":") + 1);
+      if (tx.items[item] !== undefined) continue;
+      tx.items[item] = category;
+      changed = true;
+      inc[category] = (inc[category] ?? 0) + 1;
     }
+    await save();
+    if (Object.keys(inc).length > 0) await this.totals.updateOne({ _id: "totals" }, { $inc: inc }, { upsert: true });
   }
 
   async rollback(slot: number): Promise<void> {
-    await this.certs.deleteMany({ slot: { $gt: slot } });
-    await this.feeTxs.deleteMany({ slot: { $gt: slot } });
-    await this.goods.deleteMany({ slot: { $gt: slot } });
-    const counts: Record<string, number> = {};
-    for (const c of CERTIFICATE_CATEGORIES) counts[c] = await this.certs.count({ category: c });
-    counts[GOODS_CATEGORY] = (counts[GOODS_CATEGORY] ?? 0) + (await this.goods.count({}));
-    const fees = (await this.feeTxs.find({})).reduce((n, d) => n + d.fee, 0);
+    await this.txs.deleteMany({ slot: { $gt: slot } });
+    const counts: Record<string, number> = Object.fromEntries(CERTIFICATE_CATEGORIES.map((c) => [c, 0]));
+    let fees = 0;
+    let after: string | undefined;
+    for (;;) {
+      const page = await this.txs.find(after === undefined ? {} : { _id: { $gt: after } }, { sort: { _id: 1 }, limit: RECOUNT_PAGE });
+      for (const d of page) {
+        fees += d.fee;
+        for (const c of Object.values(d.items)) counts[c] = (counts[c] ?? 0) + 1;
+      }
+      if (page.length < RECOUNT_PAGE) break;
+      after = page[page.length - 1]!._id;
+    }
     await this.totals.updateOne({ _id: "totals" }, { $set: { ...counts, fees } }, { upsert: true });
   }
 
@@ -88,9 +107,5 @@ export class StatsProjection implements Projection {
   async byCategory(): Promise<Record<CertificateCategory, number>> {
     const t = await this.totals.findOne({ _id: "totals" });
     return Object.fromEntries(CERTIFICATE_CATEGORIES.map((c) => [c, Number(t?.[c] ?? 0)])) as Record<CertificateCategory, number>;
-  }
-
-  private async bump(inc: Record<string, number>): Promise<void> {
-    await this.totals.updateOne({ _id: "totals" }, { $inc: inc }, { upsert: true });
   }
 }

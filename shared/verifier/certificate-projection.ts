@@ -3,6 +3,11 @@
  * `hash`, `address` (enterprise address of the issuer's payment credential), `issuer` (payment credential, 56 hex),
  * `blockHash`, `blockNumber`, `transactionHash`, `slot`, `creationTime` (Unix ms), `metadata` (raw JSON string as
  * issued), `bootstrapTokenName`, `algorithm`.
+ *
+ * Stored lean (the embedded store's footprint): the address is not stored but derived from the issuer when read
+ * (documents written before carry it and it is ignored: the same issuer and network give the same address), nor the
+ * transaction hash, which is the prefix of the record's `_id` (the fact's `<transactionHash>:<n>`); the only indexes
+ * are `hash` (every read names it; a transaction read filters the few records of a hash) and `slot` (rollbacks).
  */
 import { enterpriseAddressOfKeyHash } from "../csl/address";
 import type { FactRecord } from "../indexer/fact-log";
@@ -24,7 +29,9 @@ export interface CertificateRecord {
   algorithm: string;
 }
 
-type CertificateDoc = StoredDocument & CertificateRecord & { position: number };
+/** `_id` is the fact's (`<transactionHash>:<n>`); documents stored before carry `address` and `transactionHash`. */
+type CertificateDoc = StoredDocument &
+  Omit<CertificateRecord, "address" | "transactionHash"> & { position: number; transactionHash?: string; address?: string };
 /** The signed transaction of a Merkle batch root, as on chain, and the block point before its block. */
 export interface AnchorTransaction {
   transactionCbor: string;
@@ -36,6 +43,9 @@ type ShortCodeDoc = StoredDocument & { hash: string; slot: number };
 
 /** Hashes shorter than this never get a short link: a short hash would be a cheap prefix of someone else's. */
 export const SHORT_LINK_MIN_HASH_BYTES = 16;
+
+/** Issuer addresses remembered by a projection (each a few hundred bytes at most). */
+const ADDRESS_CACHE_SIZE = 10_000;
 
 export class CertificateProjection implements Projection {
   readonly name = "verifier-certificates";
@@ -50,7 +60,7 @@ export class CertificateProjection implements Projection {
     const certs = store.collection<CertificateDoc>("verifier_certificates");
     // Single-field indexes: NeDB uses an index only when the query names exactly its fields (MongoDB would also
     // use a compound prefix, NeDB would scan every document).
-    await certs.ensureIndexes([{ fields: { hash: 1 } }, { fields: { transactionHash: 1 } }, { fields: { slot: 1 } }]);
+    await certs.ensureIndexes([{ fields: { hash: 1 } }, { fields: { slot: 1 } }]);
     const codes = store.collection<ShortCodeDoc>("verifier_short_codes");
     await codes.ensureIndexes([{ fields: { slot: 1 } }]);
     const anchors = store.collection<AnchorTransactionDoc>("verifier_anchor_transactions");
@@ -65,11 +75,9 @@ export class CertificateProjection implements Projection {
       const doc: CertificateDoc = {
         _id: r._id,
         hash: f.hash,
-        address: enterpriseAddressOfKeyHash(f.issuer, this.networkId),
         issuer: f.issuer,
         blockHash: r.blockId,
         blockNumber: r.height,
-        transactionHash: r.txId,
         slot: r.slot,
         creationTime: r.time,
         metadata: f.metadata,
@@ -126,7 +134,7 @@ export class CertificateProjection implements Projection {
   async findByHash(hash: string): Promise<{ records: CertificateRecord[]; newest: ChainPosition | undefined }> {
     const docs = await this.certs.find({ hash: hash.toLowerCase() }, { sort: { slot: 1, position: 1 } });
     const last = docs[docs.length - 1];
-    return { records: docs.map(toRecord), newest: last && positionOf(last) };
+    return { records: docs.map((d) => this.toRecord(d)), newest: last && positionOf(last) };
   }
 
   async byTransaction(transactionHash: string, hash: string): Promise<CertificateRecord | undefined> {
@@ -138,15 +146,43 @@ export class CertificateProjection implements Projection {
     transactionHash: string,
     hash: string,
   ): Promise<{ record: CertificateRecord; position: ChainPosition } | undefined> {
-    const [doc] = await this.certs.find(
-      { transactionHash: transactionHash.toLowerCase(), hash: hash.toLowerCase() },
-      { sort: { position: 1 }, limit: 1 },
-    );
-    return doc ? { record: toRecord(doc), position: positionOf(doc) } : undefined;
+    const tx = transactionHash.toLowerCase();
+    const docs = await this.certs.find({ hash: hash.toLowerCase() }, { sort: { position: 1 } });
+    const doc = docs.find((d) => transactionOf(d) === tx);
+    return doc ? { record: this.toRecord(doc), position: positionOf(doc) } : undefined;
   }
 
   async count(): Promise<number> {
     return this.certs.count({});
+  }
+
+  /** Issuer key hash → enterprise address; bounded (cleared when full), issuers being far fewer than certificates. */
+  private readonly addresses = new Map<string, string>();
+
+  private addressOf(issuer: string): string {
+    let address = this.addresses.get(issuer);
+    if (address === undefined) {
+      if (this.addresses.size >= ADDRESS_CACHE_SIZE) this.addresses.clear();
+      address = enterpriseAddressOfKeyHash(issuer, this.networkId);
+      this.addresses.set(issuer, address);
+    }
+    return address;
+  }
+
+  private toRecord(d: CertificateDoc): CertificateRecord {
+    return {
+      hash: d.hash,
+      address: this.addressOf(d.issuer),
+      issuer: d.issuer,
+      blockHash: d.blockHash,
+      blockNumber: d.blockNumber,
+      transactionHash: transactionOf(d),
+      slot: d.slot,
+      creationTime: d.creationTime,
+      metadata: d.metadata,
+      bootstrapTokenName: d.bootstrapTokenName,
+      algorithm: d.algorithm,
+    };
   }
 }
 
@@ -159,21 +195,9 @@ export interface ChainPosition {
 }
 
 function positionOf(d: CertificateDoc): ChainPosition {
-  return { blockHash: d.blockHash, blockNumber: d.blockNumber, transactionHash: d.transactionHash, position: d.position };
+  return { blockHash: d.blockHash, blockNumber: d.blockNumber, transactionHash: transactionOf(d), position: d.position };
 }
 
-function toRecord(d: CertificateDoc): CertificateRecord {
-  return {
-    hash: d.hash,
-    address: d.address,
-    issuer: d.issuer,
-    blockHash: d.blockHash,
-    blockNumber: d.blockNumber,
-    transactionHash: d.transactionHash,
-    slot: d.slot,
-    creationTime: d.creationTime,
-    metadata: d.metadata,
-    bootstrapTokenName: d.bootstrapTokenName,
-    algorithm: d.algorithm,
-  };
+function transactionOf(d: CertificateDoc): string {
+  return d.transactionHash ?? d._id.slice(0, d._id.lastIndexOf(":"));
 }

@@ -1,11 +1,13 @@
 import { expect } from "chai";
+import { enterpriseAddressOfKeyHash } from "../../../shared/csl/address";
 import { FactConsumer } from "../../../shared/indexer/fact-consumer";
 import { FactLog, type BlockFacts } from "../../../shared/indexer/fact-log";
 import type { ProtocolFact } from "../../../shared/indexer/protocol-decoder";
 import { StatsProjection } from "../../../shared/stats/stats-projection";
-import { createStore, type Store } from "../../../shared/store";
+import { createStore, type Store, type StoredDocument } from "../../../shared/store";
 import { CertificateProjection } from "../../../shared/verifier/certificate-projection";
 
+type Loose = StoredDocument & Record<string, unknown>;
 const issuer = "d4".repeat(28);
 const txA = "aa".repeat(32);
 const txB = "bb".repeat(32);
@@ -77,6 +79,58 @@ describe("fact consumers: verifier certificates and statistics", () => {
     expect(records[0]!.address).to.match(/^addr_test1v/);
     expect(await certs.byTransaction(txB, h1)).to.include({ slot: 20 });
     expect(await certs.byTransaction(txB, h2)).to.equal(undefined);
+  });
+
+  it("stores lean records (no address, no second transaction id) and answers records of earlier versions alike", async () => {
+    await log.appendBlock(block(10, [{ id: txA, fee: 200_000n, facts: [cert(h1, '{"uv_tid":"diploma"}')] }]));
+    await certConsumer.catchUp();
+    const storedFact = await store.collection("indexer_facts").findOne({ _id: `${txA}:0` });
+    expect(storedFact).to.not.have.property("txId");
+    expect((await log.after(0, 10)).map((r) => r.txId)).to.deep.equal([txA]);
+    const storedCert = await store.collection("verifier_certificates").findOne({ _id: `${txA}:0` });
+    expect(storedCert).to.include({ hash: h1, issuer });
+    expect(storedCert).to.not.have.any.keys("address", "transactionHash");
+
+    // A record in the shape earlier versions stored: every field of the answer, under the same kind of id.
+    const address = enterpriseAddressOfKeyHash(issuer, 0);
+    const legacy = {
+      hash: h2,
+      address,
+      issuer,
+      blockHash: "0e".repeat(32),
+      blockNumber: 14,
+      transactionHash: txB,
+      slot: 14,
+      creationTime: 1_700_000_014_000,
+      metadata: "",
+      bootstrapTokenName: "default",
+      algorithm: "SHA-256",
+    };
+    await store.collection<Loose>("verifier_certificates").insertOne({ _id: `${txB}:3`, ...legacy, position: 0 });
+    expect(await certs.byHash(h2)).to.deep.equal([legacy]);
+    expect((await certs.byHash(h1))[0]).to.include({ address, transactionHash: txA });
+    expect(await certs.byTransaction(txB, h2)).to.deep.equal(legacy);
+    expect(await certs.byTransaction(txA, h2)).to.equal(undefined);
+    expect(await certs.byTransaction(txA.toUpperCase(), h1)).to.include({ transactionHash: txA, slot: 10 });
+  });
+
+  it("keeps one statistics record per counted transaction, listing each counted fact once however often replayed", async () => {
+    await log.appendBlock(
+      block(10, [
+        { id: txA, fee: 200_000n, facts: [cert(h1, '{"uv_tid":"diploma"}'), cert(h2, "", 1), cert(h1, "", 2)] },
+        { id: txB, fee: 999n, facts: [] },
+      ]),
+    );
+    await statsConsumer.catchUp();
+    // a crash before the cursor was saved: every fact is applied again, across batches of two
+    await store.collection("consumer_cursors").deleteOne({ _id: stats.name });
+    await new FactConsumer(store, log, stats, 2).catchUp();
+    const docs = await store.collection<Loose>("stats_transactions").find({});
+    expect(docs).to.have.length(1);
+    expect(docs[0]).to.deep.include({ _id: txA, fee: 200_000, slot: 10 });
+    expect(Object.keys(docs[0]!.items as object)).to.have.length(3);
+    expect(await stats.txFees()).to.equal(200_000);
+    expect(await stats.byCategory()).to.deep.include({ "Student Certification": 1, Notary: 2, Identity: 0 });
   });
 
   it("counts fees once per transaction and certificates per category", async () => {
