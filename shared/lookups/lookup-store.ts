@@ -64,6 +64,9 @@ const CONTRACT_TYPES: Record<ScriptType, string> = {
   plutusV3: "PLUTUS_V3",
 };
 
+/** Script and datum hashes remembered as recorded. */
+const KNOWN_IDS = 10_000;
+
 export class LookupStore {
   private queue: Promise<unknown> = Promise.resolve();
   /**
@@ -71,6 +74,11 @@ export class LookupStore {
    * delete, so a chain of blocks without protocol transactions costs no store operation.
    */
   private latestSlot: number | undefined;
+  /**
+   * Script and datum hashes known to be recorded (scripts and datums repeat from block to block), so a repeat
+   * costs no store read. Bounded (cleared when full) and cleared by every deletion.
+   */
+  private readonly known = new Set<string>();
 
   private constructor(
     private readonly scripts: Collection<ScriptDoc>,
@@ -120,6 +128,7 @@ export class LookupStore {
   }
 
   private async deleteFrom(slot: number): Promise<void> {
+    this.known.clear();
     const after = { slot: { $gt: slot } };
     await this.scripts.deleteMany(after);
     await this.datums.deleteMany(after);
@@ -129,17 +138,24 @@ export class LookupStore {
 
   /**
    * Inserts the documents not yet present, in one write: the first sighting (lowest slot) is the one a rollback
-   * must keep. Reads which ids exist first, so repeated scripts and datums cost no failed write.
+   * must keep. `repeating`: documents often recorded before (scripts, datums): the ids known or found present are
+   * left out first, so a repeat costs no failed write.
    */
-  private async insertNew<T extends StoredDocument>(c: Collection<T>, docs: Map<string, T>): Promise<void> {
-    if (docs.size === 0) return;
-    for (const present of await c.findProjected({ _id: { $in: [...docs.keys()] } }, { slot: 1 })) docs.delete(present._id!);
+  private async insertNew<T extends StoredDocument>(c: Collection<T>, docs: Map<string, T>, repeating: boolean): Promise<void> {
+    if (repeating) {
+      for (const id of docs.keys()) if (this.known.has(id)) docs.delete(id);
+      if (docs.size > 0)
+        for (const present of await c.findProjected({ _id: { $in: [...docs.keys()] } }, { slot: 1 })) {
+          docs.delete(present._id!);
+          this.remember(present._id!);
+        }
+    }
     if (docs.size === 0) return;
     try {
       await c.insertMany([...docs.values()]);
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
-      // Written meanwhile by someone else (all-or-none: nothing of this batch was): one at a time, keeping theirs.
+      // One is present (all-or-none: nothing of this batch was written): one at a time, keeping the present ones.
       for (const doc of docs.values()) {
         try {
           await c.insertOne(doc);
@@ -148,6 +164,12 @@ export class LookupStore {
         }
       }
     }
+    if (repeating) for (const id of docs.keys()) this.remember(id);
+  }
+
+  private remember(id: string): void {
+    if (this.known.size >= KNOWN_IDS) this.known.clear();
+    this.known.add(id);
   }
 
   /**
@@ -173,9 +195,9 @@ export class LookupStore {
     // A redeemer's spent output and its datum: from this block (an earlier transaction) or from the store.
     const blockOutputs = new Map(outputs);
     const blockDatums = new Map(datums);
-    await this.insertNew(this.scripts, scripts);
-    await this.insertNew(this.datums, datums);
-    await this.insertNew(this.outputs, outputs);
+    await this.insertNew(this.scripts, scripts, true);
+    await this.insertNew(this.datums, datums, true);
+    await this.insertNew(this.outputs, outputs, false);
     if (redeemers.length === 0) return;
 
     const wanted = [...new Set(redeemers.flatMap(({ r }) => (r.spentRef !== null && !blockOutputs.has(r.spentRef) ? [r.spentRef] : [])))];
@@ -209,13 +231,14 @@ export class LookupStore {
         datum,
       });
     }
-    // A redeemer already recorded (the same transaction seen again) takes the newest sighting, as an upsert would.
-    for (const present of await this.redeemers.findProjected({ _id: { $in: [...docs.keys()] } }, { slot: 1 })) {
-      const { _id, ...fields } = docs.get(present._id!)!;
-      await this.redeemers.updateOne({ _id }, { $set: fields });
-      docs.delete(_id);
+    try {
+      await this.redeemers.insertMany([...docs.values()]);
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      // One is recorded already (the same transaction seen again; nothing of this batch was written): the newest
+      // sighting replaces it.
+      for (const { _id, ...fields } of docs.values()) await this.redeemers.updateOne({ _id }, { $set: fields }, { upsert: true });
     }
-    if (docs.size > 0) await this.redeemers.insertMany([...docs.values()]);
   }
 
   // ---- lookups ----------------------------------------------------------------------------------------------------
