@@ -64,6 +64,9 @@ const CONTRACT_TYPES: Record<ScriptType, string> = {
   plutusV3: "PLUTUS_V3",
 };
 
+/** Script and datum hashes remembered as recorded. */
+const KNOWN_IDS = 10_000;
+
 export class LookupStore {
   private queue: Promise<unknown> = Promise.resolve();
   /**
@@ -71,6 +74,11 @@ export class LookupStore {
    * delete, so a chain of blocks without protocol transactions costs no store operation.
    */
   private latestSlot: number | undefined;
+  /**
+   * Script and datum hashes known to be recorded (scripts and datums repeat from block to block), so a repeat
+   * costs no store read. Bounded (cleared when full) and cleared by every deletion.
+   */
+  private readonly known = new Set<string>();
 
   private constructor(
     private readonly scripts: Collection<ScriptDoc>,
@@ -106,7 +114,7 @@ export class LookupStore {
         this.latestSlot = slot - 1;
       }
       if (transactions.length > 0) this.latestSlot = slot;
-      for (const tx of transactions) await this.recordTransaction(slot, tx);
+      await this.recordTransactions(slot, transactions);
       return transactions.length;
     });
   }
@@ -120,6 +128,7 @@ export class LookupStore {
   }
 
   private async deleteFrom(slot: number): Promise<void> {
+    this.known.clear();
     const after = { slot: { $gt: slot } };
     await this.scripts.deleteMany(after);
     await this.datums.deleteMany(after);
@@ -127,45 +136,108 @@ export class LookupStore {
     await this.redeemers.deleteMany(after);
   }
 
-  /** Inserts unless present: the first sighting (lowest slot) is the one a rollback must keep. */
-  private async insertNew<T extends StoredDocument>(c: Collection<T>, doc: T): Promise<void> {
+  /**
+   * Inserts the documents not yet present, in one write: the first sighting (lowest slot) is the one a rollback
+   * must keep. `repeating`: documents often recorded before (scripts, datums): the ids known or found present are
+   * left out first, so a repeat costs no failed write.
+   */
+  private async insertNew<T extends StoredDocument>(c: Collection<T>, docs: Map<string, T>, repeating: boolean): Promise<void> {
+    if (repeating) {
+      for (const id of docs.keys()) if (this.known.has(id)) docs.delete(id);
+      if (docs.size > 0)
+        for (const present of await c.findProjected({ _id: { $in: [...docs.keys()] } }, { slot: 1 })) {
+          docs.delete(present._id!);
+          this.remember(present._id!);
+        }
+    }
+    if (docs.size === 0) return;
     try {
-      await c.insertOne(doc);
+      await c.insertMany([...docs.values()]);
     } catch (err) {
       if (!isDuplicateKeyError(err)) throw err;
+      // One is present (all-or-none: nothing of this batch was written): one at a time, keeping the present ones.
+      for (const doc of docs.values()) {
+        try {
+          await c.insertOne(doc);
+        } catch (e) {
+          if (!isDuplicateKeyError(e)) throw e;
+        }
+      }
     }
+    if (repeating) for (const id of docs.keys()) this.remember(id);
   }
 
-  private async recordTransaction(slot: number, tx: Transaction): Promise<void> {
-    // A transaction whose scripts failed only moved its collateral: it ran nothing worth answering.
-    if (tx.spends === "collaterals") return;
-    const data = transactionLookupData(tx);
-    for (const s of data.scripts) await this.insertNew(this.scripts, { _id: s.hash, type: s.type, cbor: s.cbor, json: s.json, slot });
-    for (const d of data.datums) await this.insertNew(this.datums, { _id: d.hash, cbor: d.cbor, slot });
-    for (const o of data.outputs)
-      await this.insertNew(this.outputs, { _id: o.ref, address: o.address, datumHash: o.datumHash, datum: o.datum, slot });
-    for (const r of data.redeemers) {
-      const spent = r.spentRef !== null ? await this.outputs.findOne({ _id: r.spentRef }) : undefined;
-      const datum = spent?.datum ?? (spent?.datumHash ? ((await this.datums.findOne({ _id: spent.datumHash }))?.cbor ?? null) : null);
-      await this.redeemers.updateOne(
-        { _id: `${tx.id}:${r.tag}:${r.index}` },
-        {
-          $set: {
-            txHash: tx.id,
-            slot,
-            tag: r.tag,
-            index: r.index,
-            data: r.data,
-            dataHash: r.dataHash,
-            mem: r.mem.toString(),
-            steps: r.steps.toString(),
-            scriptHash: r.scriptHash ?? (spent ? scriptHashOfAddress(spent.address) : null),
-            datumHash: spent?.datumHash ?? null,
-            datum,
-          },
-        },
-        { upsert: true },
-      );
+  private remember(id: string): void {
+    if (this.known.size >= KNOWN_IDS) this.known.clear();
+    this.known.add(id);
+  }
+
+  /**
+   * Records the scripts, datums, outputs and redeemers of a block's transactions with one read and one write per
+   * collection (a write per document made the store the cost of a replay).
+   */
+  private async recordTransactions(slot: number, transactions: readonly Transaction[]): Promise<void> {
+    const scripts = new Map<string, ScriptDoc>();
+    const datums = new Map<string, DatumDoc>();
+    const outputs = new Map<string, OutputDoc>();
+    const redeemers: { txId: string; r: ReturnType<typeof transactionLookupData>["redeemers"][number] }[] = [];
+    for (const tx of transactions) {
+      // A transaction whose scripts failed only moved its collateral: it ran nothing worth answering.
+      if (tx.spends === "collaterals") continue;
+      const data = transactionLookupData(tx);
+      for (const s of data.scripts)
+        if (!scripts.has(s.hash)) scripts.set(s.hash, { _id: s.hash, type: s.type, cbor: s.cbor, json: s.json, slot });
+      for (const d of data.datums) if (!datums.has(d.hash)) datums.set(d.hash, { _id: d.hash, cbor: d.cbor, slot });
+      for (const o of data.outputs)
+        if (!outputs.has(o.ref)) outputs.set(o.ref, { _id: o.ref, address: o.address, datumHash: o.datumHash, datum: o.datum, slot });
+      for (const r of data.redeemers) redeemers.push({ txId: tx.id, r });
+    }
+    // A redeemer's spent output and its datum: from this block (an earlier transaction) or from the store.
+    const blockOutputs = new Map(outputs);
+    const blockDatums = new Map(datums);
+    await this.insertNew(this.scripts, scripts, true);
+    await this.insertNew(this.datums, datums, true);
+    await this.insertNew(this.outputs, outputs, false);
+    if (redeemers.length === 0) return;
+
+    const wanted = [...new Set(redeemers.flatMap(({ r }) => (r.spentRef !== null && !blockOutputs.has(r.spentRef) ? [r.spentRef] : [])))];
+    if (wanted.length > 0) for (const o of await this.outputs.find({ _id: { $in: wanted } })) blockOutputs.set(o._id, o);
+    const datumHashes = [
+      ...new Set(
+        redeemers.flatMap(({ r }) => {
+          const spent = r.spentRef !== null ? blockOutputs.get(r.spentRef) : undefined;
+          return spent && (spent.datum ?? null) === null && spent.datumHash && !blockDatums.has(spent.datumHash) ? [spent.datumHash] : [];
+        }),
+      ),
+    ];
+    if (datumHashes.length > 0) for (const d of await this.datums.find({ _id: { $in: datumHashes } })) blockDatums.set(d._id, d);
+
+    const docs = new Map<string, RedeemerDoc>();
+    for (const { txId, r } of redeemers) {
+      const spent = r.spentRef !== null ? blockOutputs.get(r.spentRef) : undefined;
+      const datum = spent?.datum ?? (spent?.datumHash ? (blockDatums.get(spent.datumHash)?.cbor ?? null) : null);
+      docs.set(`${txId}:${r.tag}:${r.index}`, {
+        _id: `${txId}:${r.tag}:${r.index}`,
+        txHash: txId,
+        slot,
+        tag: r.tag,
+        index: r.index,
+        data: r.data,
+        dataHash: r.dataHash,
+        mem: r.mem.toString(),
+        steps: r.steps.toString(),
+        scriptHash: r.scriptHash ?? (spent ? scriptHashOfAddress(spent.address) : null),
+        datumHash: spent?.datumHash ?? null,
+        datum,
+      });
+    }
+    try {
+      await this.redeemers.insertMany([...docs.values()]);
+    } catch (err) {
+      if (!isDuplicateKeyError(err)) throw err;
+      // One is recorded already (the same transaction seen again; nothing of this batch was written): the newest
+      // sighting replaces it.
+      for (const { _id, ...fields } of docs.values()) await this.redeemers.updateOne({ _id }, { $set: fields }, { upsert: true });
     }
   }
 

@@ -76,6 +76,11 @@ export class SortedListStore {
    * undo, so blocks without transactions cost no store operation.
    */
   private latestSlot: number | undefined;
+  /**
+   * The addresses of the recorded lists (undefined: to be read), so a transaction paying to none of them costs no
+   * store read. Only this store writes the lists; an undo forgets it.
+   */
+  private listAddresses: Set<string> | undefined;
 
   private constructor(
     readonly layout: SortedListLayout,
@@ -123,6 +128,7 @@ export class SortedListStore {
   }
 
   private async undoAfter(slot: number): Promise<void> {
+    this.listAddresses = undefined;
     await this.lists.deleteMany({ slot: { $gt: slot } });
     await this.entries.deleteMany({ slot: { $gt: slot } });
     await this.entries.updateMany({ spentSlot: { $gt: slot } }, { $set: { spentSlot: UNSPENT, spentBy: "" } });
@@ -156,6 +162,7 @@ export class SortedListStore {
         slot,
         height,
       });
+      this.listAddresses?.add(head.address);
     }
 
     // 2. spent entries
@@ -167,8 +174,10 @@ export class SortedListStore {
     }
 
     // 3. created entries, at the address of a known list
-    const addresses = [...new Set(tx.outputs.map((o) => o.address))];
-    const lists = await this.lists.find({ address: { $in: addresses } });
+    this.listAddresses ??= new Set((await this.lists.findProjected({}, { address: 1 })).map((l) => l.address!));
+    const known = this.listAddresses;
+    const addresses = [...new Set(tx.outputs.map((o) => o.address))].filter((a) => known.has(a));
+    const lists = addresses.length === 0 ? [] : await this.lists.find({ address: { $in: addresses } });
     for (const list of lists) {
       const policyId = list._id;
       const minted = (tx.mint?.[policyId] ?? {}) as Record<string, unknown>;

@@ -111,6 +111,8 @@ describe("lookups: /scripts, /scripts/datum, /txs/{hash}/scripts|redeemers", fun
   });
 
   it("forgets a rolled-back transaction's redeemers and records them again when it is re-included", async () => {
+    const before = (await get(`/txs/${updateTx}/scripts`)).json as Contract[];
+    expect(before.map((c) => c.script_content !== null && c.datum !== null)).to.include(true);
     f.chain.devnet.rollback(1);
     await pollUntil(
       async () => (((await get(`/txs/${updateTx}/redeemers`)).json as Redeemer[]).length === 0 ? true : undefined),
@@ -119,6 +121,8 @@ describe("lookups: /scripts, /scripts/datum, /txs/{hash}/scripts|redeemers", fun
     f.chain.devnet.produceBlock();
     await indexed(updateTx);
     expect(((await get(`/txs/${updateTx}/redeemers`)).json as Redeemer[]).map((r) => r.purpose).sort()).to.deep.equal(["reward", "spend"]);
+    // recorded again whole: the scripts it ran and the spent state's datum, resolved from the store
+    expect((await get(`/txs/${updateTx}/scripts`)).json).to.deep.equal(before);
   });
 
   it("answers 404 JSON for unknown scripts and datums, [] for unseen transactions, 400 JSON for malformed hashes", async () => {

@@ -187,5 +187,11 @@ describe("sorted list (off chain): predecessor walk and the rollback-safe record
     await lists.rollback(-1);
     expect(await lists.listByPolicy(POLICY)).to.equal(undefined);
     expect(await current()).to.deep.equal([]);
+
+    // list outputs before any Init count for nothing; the Init recorded again brings back the list and its entries
+    expect(await lists.recordBlock({ slot: 5, height: 1, transactions: [insert] })).to.equal(0);
+    expect(await lists.recordBlock({ slot: 10, height: 2, transactions: [init] })).to.equal(2);
+    expect((await lists.listByPolicy(POLICY))?.address).to.equal(ADDRESS);
+    expect(keysInOrder(snapshotOf(await current())!)).to.deep.equal([k(0x50)]);
   });
 });
