@@ -17,7 +17,7 @@ import { acquireDataDirLock } from "./data-dir-lock";
 import { sameValue } from "./document-values";
 import { DuplicateKeyError, StoreError } from "./errors";
 import { toNedbQuery } from "./nedb-filter";
-import { upsertSeed } from "./query-language";
+import { project, upsertSeed } from "./query-language";
 import { createSerialQueue, type SerialQueue } from "./serial-queue";
 // `port.*`: the store port's own types (a port filter reaches NeDB through `toNedbQuery`).
 import type * as port from "./types";
@@ -115,8 +115,9 @@ class NedbCollection<T extends port.StoredDocument> implements port.Collection<T
     if (options.sort !== undefined) cursor = cursor.sort(options.sort);
     if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit) cursor = cursor.limit(options.limit);
-    if (projection !== undefined) cursor = cursor.projection(projection);
-    return (await cursor) as unknown as Row[];
+    const rows = (await cursor) as unknown as Row[];
+    // The port's own projection, not NeDB's: NeDB reads `{ _id: 1 }` alone as "everything".
+    return projection === undefined ? rows : (rows.map((r) => project(r, projection)) as Row[]);
   }
 
   async count(filter: port.Filter = {}): Promise<number> {

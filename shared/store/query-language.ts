@@ -264,7 +264,8 @@ function dropPath(node: unknown, segments: readonly string[]): void {
  */
 export function project(doc: Record<string, unknown>, projection: Projection): Record<string, unknown> {
   const entries = Object.entries(projection);
-  const inclusive = entries.some(([path, flag]) => path !== "_id" && flag === 1);
+  // Any 1 makes it an inclusion, `_id: 1` alone too (only the id is kept, as MongoDB does).
+  const inclusive = entries.some(([, flag]) => flag === 1);
   if (inclusive) {
     const result: Record<string, unknown> = {};
     if (projection._id !== 0 && Object.hasOwn(doc, "_id")) result._id = doc._id;

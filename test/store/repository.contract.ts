@@ -381,6 +381,11 @@ export function describeRepositoryContract(adapterName: string, openStore: () =>
         ]);
         expect(await c.findProjected({ _id: "b" }, { name: 1, _id: 0 })).to.deep.equal([{ name: "bob" }]);
         expect(await c.findProjected({ _id: "d" }, { note: 0, city: 0 })).to.deep.equal([{ _id: "d", name: "dave" }]);
+        // `_id: 1` alone keeps only the id (as MongoDB does), `_id: 0` alone drops only the id
+        expect(await c.findProjected({ _id: "b" }, { _id: 1 })).to.deep.equal([{ _id: "b" }]);
+        const [withoutId] = await c.findProjected({ _id: "b" }, { _id: 0 });
+        expect(withoutId).to.not.have.property("_id");
+        expect(withoutId).to.include({ name: "bob" });
       });
 
       it("rejects a projection that mixes keep and omit, and bad skip/limit/sort values", async function () {
