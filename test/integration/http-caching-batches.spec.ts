@@ -7,7 +7,6 @@
 import { expect } from "chai";
 import { randomBytes } from "node:crypto";
 import { http, pollUntil, postJson, type HttpResult } from "../../fixtures/mesh/helpers";
-import { defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";
 import { IssuanceWorld, type BuildBody } from "../../fixtures/issuance/issuance-world";
 
 describe("HTTP caching of verify answers with Merkle-batch records", function () {
@@ -18,12 +17,7 @@ describe("HTTP caching of verify answers with Merkle-batch records", function ()
 
   before(async () => {
     w = await IssuanceWorld.create();
-    await w.f.mintBootstrap(defaultBootstrap(w.f.actors));
-    await pollUntil(
-      async () =>
-        (await w.mesh.broker.call<unknown[], { name: string }>("indexer.bootstraps", { name: "default" })).length === 1 ? true : undefined,
-      "bootstrap indexed",
-    );
+    await w.mintDefaultBootstrap();
     await w.ensureCollateral(w.f.actors.alice);
   });
   after(() => w?.close());

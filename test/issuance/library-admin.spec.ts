@@ -33,11 +33,7 @@ describe("library: upgrade the proxy to a new state script, then undeploy the ol
     newStateHash = next.state.hash;
     newStateCode = next.state.code;
     expect(newStateHash).to.not.equal(w.f.scripts.state.hash);
-    await pollUntil(
-      async () =>
-        (await w.mesh.broker.call<unknown[], { name: string }>("indexer.bootstraps", { name: "default" })).length === 1 ? true : undefined,
-      "bootstrap indexed",
-    );
+    await w.bootstrapIndexed();
   });
   after(() => w?.close());
 

@@ -8,7 +8,6 @@ import { randomBytes } from "node:crypto";
 import { decodeTx } from "../../shared/csl";
 import type { OgmiosUtxo } from "../../shared/csl/utxo";
 import { http, pollUntil } from "../../fixtures/mesh/helpers";
-import { defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";
 import { IssuanceWorld } from "../../fixtures/issuance/issuance-world";
 
 const cert = () => ({ hash: randomBytes(32).toString("hex"), metadata: { uv_tid: "notary" } });
@@ -21,12 +20,7 @@ describe("issuance: a rollback of a confirmed certificate transaction", function
 
   before(async () => {
     w = await IssuanceWorld.create();
-    await w.f.mintBootstrap(defaultBootstrap(w.f.actors));
-    await pollUntil(
-      async () =>
-        (await w.mesh.broker.call<unknown[], { name: string }>("indexer.bootstraps", { name: "default" })).length === 1 ? true : undefined,
-      "bootstrap indexed",
-    );
+    await w.mintDefaultBootstrap();
   });
   after(() => w?.close());
 

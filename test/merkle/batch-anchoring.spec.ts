@@ -9,7 +9,6 @@ import { expect } from "chai";
 import { randomBytes } from "node:crypto";
 import { errorBody, http, pollUntil, postJson, type HttpResult } from "../../fixtures/mesh/helpers";
 import { verifyProofCli } from "../../fixtures/merkle/verify-proof-cli";
-import { defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";
 import { IssuanceWorld, type BuildBody } from "../../fixtures/issuance/issuance-world";
 import { checkInclusionProof, MAX_BATCH_HASHES, MERKLE_SCHEME, rootOfLevels, treeLevels, hashPackedLeaves } from "../../shared/merkle";
 import { batchOfMetadata, type AnchoredProof, type BatchRecord } from "../../shared/verifier/batch-lookup";
@@ -38,12 +37,7 @@ describe("merkle batches: build, anchor, verify and prove hashes inside a batch"
 
   before(async () => {
     w = await IssuanceWorld.create();
-    await w.f.mintBootstrap(defaultBootstrap(w.f.actors));
-    await pollUntil(
-      async () =>
-        (await w.mesh.broker.call<unknown[], { name: string }>("indexer.bootstraps", { name: "default" })).length === 1 ? true : undefined,
-      "bootstrap indexed",
-    );
+    await w.mintDefaultBootstrap();
     await w.ensureCollateral(w.f.actors.alice);
     await w.ensureCollateral(w.f.actors.bob);
   });

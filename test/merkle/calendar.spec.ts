@@ -8,7 +8,6 @@
 import { expect } from "chai";
 import { randomBytes } from "node:crypto";
 import { errorBody, http, pollUntil, postJson, type HttpResult } from "../../fixtures/mesh/helpers";
-import { defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";
 import { IssuanceWorld, ISSUANCE_SERVICES } from "../../fixtures/issuance/issuance-world";
 import { checkAnchorTransaction, checkInclusionProof, MERKLE_SCHEME, type CalendarReceipt, type SubmitAnswer } from "../../shared/merkle";
 import type { AnchoredProof, BatchRecord } from "../../shared/verifier/batch-lookup";
@@ -74,12 +73,7 @@ describe("merkle calendar: POST /batch/submit anchors pending leaves from the se
       BATCH_MAX_LEAVES: "8",
       BATCH_SUBMIT_MAX_HASHES: "10",
     });
-    await w.f.mintBootstrap(defaultBootstrap(w.f.actors));
-    await pollUntil(
-      async () =>
-        (await w.mesh.broker.call<unknown[], { name: string }>("indexer.bootstraps", { name: "default" })).length === 1 ? true : undefined,
-      "bootstrap indexed",
-    );
+    await w.mintDefaultBootstrap();
     // the service wallet's funds: a payment from bob, then its collateral output
     const bob = w.f.actors.bob;
     await w.f.chain.submit(

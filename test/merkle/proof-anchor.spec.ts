@@ -8,7 +8,6 @@ import { expect } from "chai";
 import { randomBytes } from "node:crypto";
 import { http, pollUntil, postJson } from "../../fixtures/mesh/helpers";
 import { verifyProofCli } from "../../fixtures/merkle/verify-proof-cli";
-import { defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";
 import { IssuanceWorld, type BuildBody } from "../../fixtures/issuance/issuance-world";
 import { buildTree, checkAnchorTransaction, inclusionPath, MERKLE_SCHEME } from "../../shared/merkle";
 import { CSL } from "../../shared/csl/lib";
@@ -46,12 +45,7 @@ describe("merkle batch proofs carry their anchoring transaction, checked offline
 
   before(async () => {
     w = await IssuanceWorld.create();
-    await w.f.mintBootstrap(defaultBootstrap(w.f.actors));
-    await pollUntil(
-      async () =>
-        (await w.mesh.broker.call<unknown[], { name: string }>("indexer.bootstraps", { name: "default" })).length === 1 ? true : undefined,
-      "bootstrap indexed",
-    );
+    await w.mintDefaultBootstrap();
     await w.ensureCollateral(w.f.actors.alice);
     const first = await anchorBatch(300);
     a = { ...first, proof: await proofOf(hex(first.leaves[123]!)) };
