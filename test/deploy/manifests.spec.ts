@@ -12,7 +12,7 @@ import { ServiceBroker, type BrokerOptions } from "moleculer";
 import { connect } from "nats";
 import { parseAllDocuments } from "yaml";
 import { createBrokerOptions } from "../../moleculer.config";
-import { natsServerAvailable } from "../../fixtures/processes/nats-server";
+import { requireNatsServer } from "../../fixtures/processes/nats-server";
 import { describeConfig, ENV_VARS, loadConfig } from "../../shared/config/config";
 import { SERVICE_NAMES } from "../../shared/config/service-names";
 
@@ -525,12 +525,7 @@ describe("deploy/k8s NATS authentication against a real nats-server", function (
   const secretData = exampleSecretData();
 
   before(async function () {
-    if (!natsServerAvailable()) {
-      const reason = "nats-server is not installed (apt-get install nats-server; .ci/run does this)";
-      if (process.env.CI) throw new Error(reason);
-      process.stdout.write(`    NOT RUN: ${reason}\n`);
-      this.skip();
-    }
+    requireNatsServer(this);
     // nats.yaml's arguments as the kubelet expands them, less the fixed ports (a loopback port of its own here).
     const vars = renderEnv(natsDeployment, secretData);
     const args = (containerOf(natsDeployment).args ?? []).map((a) => expandRefs(a, vars));

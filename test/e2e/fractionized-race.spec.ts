@@ -25,7 +25,7 @@ import { loadServices } from "../../shared/mesh/service-loader";
 import { createStore, type Store } from "../../shared/store";
 import { generateMnemonic, Wallet } from "../../shared/wallet";
 import { http, pollUntil, postJson, testConfig } from "../../fixtures/mesh/helpers";
-import { natsServerAvailable, startNatsServer, type NatsServerHandle } from "../../fixtures/processes/nats-server";
+import { requireNatsServer, startNatsServer, type NatsServerHandle } from "../../fixtures/processes/nats-server";
 import { startServiceProcess, type ServiceProcess } from "../../fixtures/processes/service-process";
 
 const REPO = join(__dirname, "..", "..");
@@ -63,11 +63,7 @@ describe("e2e: distributed over NATS, two wallets racing fractionized inserts th
     );
 
   before(async function () {
-    if (!natsServerAvailable()) {
-      if (process.env.CI) throw new Error("nats-server is not installed");
-      process.stdout.write("    NOT RUN: nats-server is not installed (apt-get install nats-server)\n");
-      this.skip();
-    }
+    requireNatsServer(this);
     nats = await startNatsServer();
     devnet = await startDevnetProcess([
       ...serviceGenesisFunds(service),

@@ -11,7 +11,7 @@ import { http, pollUntil, postJson } from "../../fixtures/mesh/helpers";
 import { verifyProofCli } from "../../fixtures/merkle/verify-proof-cli";
 import { DistributedSystem } from "../../fixtures/faults/distributed-system";
 import { IssuingWallet } from "../../fixtures/faults/issuing-wallet";
-import { natsServerAvailable } from "../../fixtures/processes/nats-server";
+import { requireNatsServer } from "../../fixtures/processes/nats-server";
 import { hashPackedLeaves, rootOfLevels, treeLevels } from "../../shared/merkle";
 import { txIdOf } from "../../shared/csl";
 import { generateMnemonic, Wallet } from "../../shared/wallet";
@@ -22,11 +22,7 @@ describe("merkle batches in scale mode: 100,000 hashes from the gateway to tx-bu
   const sys = new DistributedSystem();
 
   before(async function () {
-    if (!natsServerAvailable()) {
-      if (process.env.CI) throw new Error("nats-server is missing in CI: .ci/run should have installed it");
-      process.stdout.write("    NOT RUN: nats-server is not installed (apt-get install nats-server)\n");
-      this.skip();
-    }
+    requireNatsServer(this);
     await sys.startInfrastructure();
     await Promise.all([
       sys.start("gateway", "gateway"),

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { httpUrl, listenAddresses } from "../../shared/mesh/listen-addresses";
-import { natsServerAvailable, startNatsServer, type NatsServerHandle } from "../../fixtures/processes/nats-server";
+import { requireNatsServer, startNatsServer, type NatsServerHandle } from "../../fixtures/processes/nats-server";
 import { AlreadyTakenError, TEST_ROUTES } from "./fixtures/mesh-test.service";
 import { errorBody, http, pollUntil, postJson, startGateway, TEST_ENV, type RunningGateway } from "../../fixtures/mesh/helpers";
 
@@ -40,12 +40,7 @@ describe("mesh: two processes over a real NATS server", function () {
   let gw: RunningGateway;
 
   before(async function () {
-    if (!natsServerAvailable()) {
-      const reason = "nats-server is not installed (apt-get install nats-server; .ci/run does this)";
-      if (process.env.CI) throw new Error(reason);
-      process.stdout.write(`    NOT RUN: ${reason}\n`);
-      this.skip();
-    }
+    requireNatsServer(this);
     nats = await startNatsServer();
     const namespace = `mesh-${randomUUID()}`;
     const env = { TRANSPORTER: nats.url, NAMESPACE: namespace };

@@ -12,7 +12,7 @@ import { expect } from "chai";
 import { generateMnemonic, Wallet } from "../../../shared/wallet";
 import { http } from "../../../fixtures/mesh/helpers";
 import { doubleSpentInputs, IssuingWallet, verifiedTxIds } from "../../../fixtures/faults/issuing-wallet";
-import { natsServerAvailable } from "../../../fixtures/processes/nats-server";
+import { requireNatsServer } from "../../../fixtures/processes/nats-server";
 import { DistributedSystem } from "../../../fixtures/faults/distributed-system";
 
 const WALLETS = 5;
@@ -36,11 +36,7 @@ describe("fault campaign: kill -9 of each service process, NATS and devnet resta
   const faults: string[] = [];
 
   before(async function () {
-    if (!natsServerAvailable()) {
-      if (process.env.CI) throw new Error("nats-server is missing in CI: .ci/run should have installed it");
-      process.stdout.write("    NOT RUN: nats-server is not installed (apt-get install nats-server)\n");
-      this.skip();
-    }
+    requireNatsServer(this);
     await sys.startInfrastructure();
     await Promise.all(Object.entries(PROCESSES).map(([name, services]) => sys.start(name, services)));
     await sys.deploy();

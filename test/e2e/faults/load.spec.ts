@@ -8,7 +8,7 @@ import { expect } from "chai";
 import { generateMnemonic, Wallet } from "../../../shared/wallet";
 import { percentile } from "../../../bench/percentile";
 import { doubleSpentInputs, IssuingWallet, verifiedTxIds } from "../../../fixtures/faults/issuing-wallet";
-import { natsServerAvailable } from "../../../fixtures/processes/nats-server";
+import { requireNatsServer } from "../../../fixtures/processes/nats-server";
 import { DistributedSystem } from "../../../fixtures/faults/distributed-system";
 
 const WALLETS = 20;
@@ -19,11 +19,7 @@ describe("fault campaign: load, 20 wallets × 10 certificates through two tx-bui
   const sys = new DistributedSystem();
 
   before(async function () {
-    if (!natsServerAvailable()) {
-      if (process.env.CI) throw new Error("nats-server is missing in CI: .ci/run should have installed it");
-      process.stdout.write("    NOT RUN: nats-server is not installed (apt-get install nats-server)\n");
-      this.skip();
-    }
+    requireNatsServer(this);
     await sys.startInfrastructure();
     await Promise.all([
       sys.start("gateway", "gateway"),

@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import { ServiceBroker } from "moleculer";
 import { createBrokerOptions } from "../../../moleculer.config";
 import { testConfig } from "../../../fixtures/mesh/helpers";
-import { natsServerAvailable } from "../../../fixtures/processes/nats-server";
+import { requireNatsServer } from "../../../fixtures/processes/nats-server";
 import { freePort, startNats, type Child } from "../../../fixtures/faults/distributed-system";
 
 describe("fault campaign: requests lost with a restarted node or NATS connection are retried, not left to time out", function () {
@@ -54,11 +54,7 @@ describe("fault campaign: requests lost with a restarted node or NATS connection
   };
 
   before(async function () {
-    if (!natsServerAvailable()) {
-      if (process.env.CI) throw new Error("nats-server is missing in CI: .ci/run should have installed it");
-      process.stdout.write("    NOT RUN: nats-server is not installed (apt-get install nats-server)\n");
-      this.skip();
-    }
+    requireNatsServer(this);
     port = await freePort();
     nats = await startNats(port);
   });
