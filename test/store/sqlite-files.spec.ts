@@ -3,6 +3,7 @@ import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createStore, type StoredDocument } from "../../shared/store";
+import { describeFileStoreDurability } from "./file-store.contract";
 import { describeRepositoryContract } from "./repository.contract";
 import { expectStoreError } from "./support";
 
@@ -14,6 +15,7 @@ async function freshDir(): Promise<string> {
 }
 
 describeRepositoryContract("SQLite files", async () => createStore({ dataDir: await freshDir(), engine: "sqlite" }));
+describeFileStoreDurability("SQLite files", "sqlite", freshDir);
 
 interface Cert extends StoredDocument {
   hash: string;
@@ -36,30 +38,6 @@ describe("SQLite files: durability, indexes across reopen and the one-process gu
     expect((await readdir(dir)).filter((f) => !f.startsWith("store.sqlite-"))).to.deep.equal(["store.sqlite"]);
   });
 
-  it("keeps documents, updates, deletes and unique indexes across close and reopen", async function () {
-    const dir = await freshDir();
-    const first = await createStore({ dataDir: dir, engine: "sqlite" });
-    const certs = first.collection<Cert>("certificates");
-    await certs.ensureIndexes([{ fields: { hash: 1 }, unique: true }]);
-    await certs.insertMany([
-      { _id: "c1", hash: "aa", n: 1 },
-      { _id: "c2", hash: "bb", n: 1 },
-      { _id: "c3", hash: "cc" },
-    ]);
-    await certs.updateOne({ _id: "c1" }, { $inc: { n: 1 }, $push: { tags: "t" } });
-    await certs.deleteOne({ _id: "c2" });
-    await first.close();
-
-    const second = await createStore({ dataDir: dir, engine: "sqlite" });
-    const reopened = second.collection<Cert>("certificates");
-    expect(await reopened.find({})).to.deep.equal([
-      { _id: "c1", hash: "aa", n: 2, tags: ["t"] },
-      { _id: "c3", hash: "cc" },
-    ]);
-    await expectStoreError(() => reopened.insertOne({ _id: "c4", hash: "cc" }), "DUPLICATE_KEY");
-    await second.close();
-  });
-
   it("remembers after a reopen that an indexed field holds arrays, so equality still matches an element", async function () {
     const dir = await freshDir();
     const first = await createStore({ dataDir: dir, engine: "sqlite" });
@@ -80,19 +58,6 @@ describe("SQLite files: durability, indexes across reopen and the one-process gu
     await second.close();
   });
 
-  it("finishes writes issued before close, so they survive the reopen", async function () {
-    const dir = await freshDir();
-    const store = await createStore({ dataDir: dir, engine: "sqlite" });
-    const counters = store.collection<Cert>("counters");
-    await counters.insertOne({ _id: "x", hash: "h", n: 0 });
-    const pending = Array.from({ length: 25 }, () => counters.updateOne({ _id: "x" }, { $inc: { n: 1 } }));
-    await store.close();
-    await Promise.all(pending);
-    const again = await createStore({ dataDir: dir, engine: "sqlite" });
-    expect((await again.collection<Cert>("counters").findOne({ _id: "x" }))?.n).to.equal(25);
-    await again.close();
-  });
-
   it("refuses a second open store on the same directory with DATA_DIR_LOCKED, whichever the engine, and allows it after close", async function () {
     const dir = await freshDir();
     const store = await createStore({ dataDir: dir, engine: "sqlite" });
@@ -108,18 +73,5 @@ describe("SQLite files: durability, indexes across reopen and the one-process gu
     await writeFile(join(live, "LOCK"), String(process.ppid));
     const err = await expectStoreError(() => createStore({ dataDir: live, engine: "sqlite" }), "DATA_DIR_LOCKED");
     expect(err.data).to.include({ pid: process.ppid });
-  });
-
-  it("answers STORE_CLOSED after close, and close is idempotent", async function () {
-    const store = await createStore({ dataDir: await freshDir(), engine: "sqlite" });
-    const c = store.collection<Cert>("any");
-    await c.insertOne({ _id: "1", hash: "h" });
-    await store.close();
-    await store.close();
-    await expectStoreError(() => c.findOne({ _id: "1" }), "STORE_CLOSED");
-    await expectStoreError(() => c.insertOne({ _id: "2", hash: "g" }), "STORE_CLOSED");
-    expect(() => store.collection("other"))
-      .to.throw()
-      .with.property("type", "STORE_CLOSED");
   });
 });
