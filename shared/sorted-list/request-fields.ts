@@ -29,13 +29,10 @@ export interface HexOptions {
   required?: boolean;
 }
 
-/** Bounds an extension puts on its free-text fields (undefined: none beyond the certificate's own). */
-export interface FieldBounds {
-  /** longest sender/owner address, in characters */
-  readonly addressChars?: number;
-  /** longest certificate metadata JSON, in characters */
-  readonly metadataChars?: number;
-}
+/** Longest sender/owner address accepted, in characters (a Shelley base address is ~100-110). */
+export const MAX_ADDRESS_CHARS = 200;
+/** Longest certificate metadata JSON accepted, in characters (the transaction's size bounds it further). */
+export const MAX_METADATA_CHARS = 16_384;
 
 /** The list config a request may set for an Init: the deployer and the allowed inserters (key hashes). */
 export interface BaseListConfigRequest {
@@ -80,7 +77,7 @@ export interface StatusQuery {
 }
 
 /** The field readers of one extension, refusing through its `refuse`. */
-export function requestFields(refuse: ListRefuse, bounds: FieldBounds = {}) {
+export function requestFields(refuse: ListRefuse) {
   const bad = (field: string, message: string): never => refuse("INVALID_FIELD", `${field} ${message}`, { field });
 
   function hexField(v: unknown, field: string, opts: HexOptions = {}): string | undefined {
@@ -109,7 +106,7 @@ export function requestFields(refuse: ListRefuse, bounds: FieldBounds = {}) {
   function addressField(v: unknown, field: string): string {
     if (typeof v !== "string" || v.trim() === "") bad(field, "is required: the bech32 address of the wallet that pays and signs");
     const s = v as string;
-    if (bounds.addressChars !== undefined && s.length > bounds.addressChars) bad(field, "is too long for a Cardano address");
+    if (s.length > MAX_ADDRESS_CHARS) bad(field, `is too long for a Cardano address (at most ${MAX_ADDRESS_CHARS} characters)`);
     return s.trim();
   }
 
@@ -143,11 +140,11 @@ export function requestFields(refuse: ListRefuse, bounds: FieldBounds = {}) {
   }
 
   function metadataOf(v: unknown, field: string): string {
-    const max = bounds.metadataChars;
     if (v === undefined || v === "") return "";
+    const tooLong = (): never => bad(field, `must be at most ${MAX_METADATA_CHARS} characters of JSON`);
     let parsed: unknown = v;
     if (typeof v === "string") {
-      if (max !== undefined && v.length > max) bad(field, `must be at most ${max} characters`);
+      if (v.length > MAX_METADATA_CHARS) tooLong();
       try {
         parsed = JSON.parse(v);
       } catch {
@@ -156,7 +153,7 @@ export function requestFields(refuse: ListRefuse, bounds: FieldBounds = {}) {
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) bad(field, "must be a JSON object (or its JSON text)");
     const text = JSON.stringify(parsed);
-    if (max !== undefined && text.length > max) bad(field, `must be at most ${max} characters`);
+    if (text.length > MAX_METADATA_CHARS) tooLong();
     return text;
   }
 

@@ -48,11 +48,9 @@ export type TokenizableRequest =
 /** The plain token's name is at most 32 bytes; the CIP-68 pair adds a 4-byte label, so its base name is ≤ 28. */
 export const MAX_ASSET_NAME_BYTES = 32;
 export const MAX_CIP68_ASSET_NAME_BYTES = 28;
-/** At most this many characters of metadata JSON (the certificate transaction's metadata bounds it further). */
-const MAX_METADATA_CHARS = 16_384;
 
 /** The shared field readers, refusing as TokenizableError. */
-export const tokenizableFields = requestFields(refuseTokenizable, { addressChars: 200, metadataChars: MAX_METADATA_CHARS });
+export const tokenizableFields = requestFields(refuseTokenizable);
 const bad: (field: string, message: string) => never = tokenizableFields.bad;
 const { hexField, requiredHex, addressField, initRefOf, bootstrapNameOf, listRefOf } = tokenizableFields;
 

@@ -340,6 +340,27 @@ describe("fractionized certificates over HTTP: lists, inserts, claims and refusa
     refused(await build(specInsert(newKey(), { tokenAmount: 0 })), "AMOUNT_OUT_OF_RANGE");
     refused(await build(specInsert(newKey(), { certificate: { hash: "abc" } })), "INVALID_FIELD");
     refused(await build(specInsert(newKey(), { claimants: ["nothex"] })), "INVALID_FIELD");
+    // free-text fields are bounded: an oversized address or metadata is refused before any chain work
+    const longAddress = refused(await build(specInsert(newKey(), { address: `addr_test1${"q".repeat(300)}` })), "INVALID_FIELD");
+    expect(longAddress.message).to.match(/^address is too long/);
+    const bigMetadata = { certificate: { hash: newKey(), metadata: JSON.stringify({ note: "x".repeat(20_000) }) } };
+    expect(refused(await build(specInsert(newKey(), bigMetadata)), "INVALID_FIELD").message).to.match(
+      /^certificate\.metadata must be at most/,
+    );
+    const bigObject = { certificate: { hash: newKey(), metadata: { note: "x".repeat(20_000) } } };
+    expect(refused(await build(specInsert(newKey(), bigObject)), "INVALID_FIELD").message).to.match(
+      /^certificate\.metadata must be at most/,
+    );
+    const referenceCreate = {
+      type: "CREATE",
+      initUtxoTxHash: "ef".repeat(32),
+      initUtxoOutputIndex: 0,
+      key: newKey(),
+      totalAmount: 1,
+      assetName: "01",
+    };
+    const longSender = refused(await build({ ...referenceCreate, senderAddress: `addr_test1${"q".repeat(300)}` }), "INVALID_FIELD");
+    expect(longSender.message).to.match(/^senderAddress is too long/);
     refused(
       await build({
         type: "Init",
