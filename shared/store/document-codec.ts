@@ -24,7 +24,7 @@ export const COMPRESS_FROM_BYTES = 64;
 export const DICTIONARY_BYTES = 4_096;
 
 /**
- * Deflate's window (2^12 bytes: a dictionary and a row both fit) and hash memory. Each call builds its own stream,
+ * Deflate's window (2^13 bytes: a dictionary and a row both fit) and hash memory. Each call builds its own stream,
  * so small ones cost less to set up than zlib's defaults (2^15, level 8) for the same bytes on rows this size.
  */
 const DEFLATE_OPTIONS = { windowBits: 13, memLevel: 5 } as const;
@@ -57,7 +57,7 @@ export function learnDictionary(samples: readonly string[]): Uint8Array {
 export function encodeDocument(json: string, dictionary?: Dictionary): Uint8Array {
   const text = Buffer.from(json, "utf8");
   if (dictionary !== undefined && text.length >= COMPRESS_FROM_BYTES) {
-    const packed = deflateRawSync(text, { ...DEFLATE_OPTIONS, dictionary: dictionary.bytes });
+    const packed = deflateRawSync(text, { ...DEFLATE_OPTIONS, dictionary: dictionary.bytes, chunkSize: outputChunk(text.length + 64) });
     if (packed.length < text.length) {
       const out = Buffer.allocUnsafe(packed.length + 1);
       out[0] = dictionary.id;
@@ -85,10 +85,20 @@ export function decodeDocument(stored: Uint8Array, dictionaryOf: (id: number) =>
   if (dictionary === undefined)
     throw corrupt(`a stored document names dictionary ${header}, which its collection does not have`, { header });
   try {
-    return inflateRawSync(body, { windowBits: DEFLATE_OPTIONS.windowBits, dictionary }).toString("utf8");
+    return inflateRawSync(body, { windowBits: DEFLATE_OPTIONS.windowBits, dictionary, chunkSize: outputChunk(4 * body.length) }).toString(
+      "utf8",
+    );
   } catch (err) {
     throw corrupt(`a stored document does not inflate with dictionary ${header}: ${(err as Error).message}`, { header });
   }
+}
+
+/**
+ * The output buffer zlib allocates per call, sized to the expected output (more is read in further chunks): the
+ * default 16 KiB per call, thousands of times a second, made the process's memory grow by hundreds of MB.
+ */
+function outputChunk(expected: number): number {
+  return Math.min(16_384, Math.max(1_024, expected));
 }
 
 function corrupt(message: string, data: Record<string, unknown>): StoreError {

@@ -5,9 +5,9 @@
  *
  * Documents: `doc` holds the document without its `_id` (which the row's own column holds) as JSON text,
  * compressed with a dictionary of the collection (`document-codec.ts`). A collection's dictionary is learned once
- * from its first `LEARN_AFTER` documents (kept as plain JSON until then, compressed in place when it is learned),
- * stored in `_store_dictionaries` and never changed afterwards; a collection that never grows that large keeps
- * plain JSON.
+ * it holds `LEARN_AFTER` documents, from them (kept as plain JSON until then, compressed in place when it is
+ * learned), stored in `_store_dictionaries` and never changed afterwards; a collection that never holds that many
+ * (a checkpoint, cursors) keeps plain JSON.
  *
  * Queries: every path of a declared index gets a column of its own, filled in JavaScript on every write with the
  * value `json_extract(doc, '$.path')` would give of the JSON document (strings as text, numbers as numbers,
@@ -165,8 +165,6 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
   /** The dictionary new documents are compressed with; undefined until it is learned. */
   private dictionary: Dictionary | undefined;
   private readonly dictionaries = new Map<number, Uint8Array>();
-  /** Documents written as plain JSON since the collection was opened without a dictionary. */
-  private rawWrites = 0;
 
   constructor(
     readonly name: string,
@@ -198,7 +196,6 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
       this.dictionaries.set(dictionary.id, dictionary.bytes);
       this.dictionary = dictionary;
     }
-    this.rawWrites = this.dictionary === undefined ? Number(this.sql(`SELECT count(*) AS n FROM ${this.table}`).get()?.n ?? 0) : 0;
   }
 
   /** A document from its row, `_id` first as written. */
@@ -462,7 +459,7 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
     }
     this.noteArrays(doc);
     this.checkNullKeys(doc);
-    this.wrote();
+    if (this.dictionary === undefined) this.learnOnceLarge();
   }
 
   private replaceRow(doc: Row): void {
@@ -479,12 +476,16 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
     }
     this.noteArrays(doc);
     this.checkNullKeys(doc);
-    this.wrote();
   }
 
-  /** Counts a document written without a dictionary; the `LEARN_AFTER`th learns it (in the write's transaction). */
-  private wrote(): void {
-    if (this.dictionary !== undefined || ++this.rawWrites < LEARN_AFTER) return;
+  /**
+   * Learns the collection's dictionary once it holds `LEARN_AFTER` documents (in the inserting write's transaction).
+   * Rows, not writes, are counted: a small collection rewritten often (a checkpoint, a cursor) stays plain JSON,
+   * where compression would cost every write and save nothing worth it.
+   */
+  private learnOnceLarge(): void {
+    const held = this.sql(`SELECT count(*) AS n FROM (SELECT 1 FROM ${this.table} LIMIT ${LEARN_AFTER})`).get()?.n;
+    if (Number(held) < LEARN_AFTER) return;
     const samples = this.sql(`SELECT doc FROM ${this.table} ORDER BY rowid LIMIT ${LEARN_AFTER}`)
       .all()
       .map((r) => this.bodyText(r.doc as Uint8Array));
@@ -496,7 +497,7 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
     );
     this.dictionaries.set(dictionary.id, dictionary.bytes);
     this.dictionary = dictionary;
-    // the documents written so far (few: the count since the last open, or the whole small table) are compressed too
+    // the documents written so far (the LEARN_AFTER the table holds) are compressed too
     const update = this.sql(`UPDATE ${this.table} SET doc = ? WHERE rowid = ?`);
     for (const r of this.sql(`SELECT rowid AS id, doc FROM ${this.table} WHERE substr(doc, 1, 1) = x'00'`).all()) {
       const packed = encodeDocument(this.bodyText(r.doc as Uint8Array), dictionary);
