@@ -166,6 +166,22 @@ describe("SQLite layout: compressed documents, indexed paths as columns, convers
     await last.close();
   });
 
+  it("forgets a dictionary learned in a write that rolled back, and learns it again with the next documents", async function () {
+    const dir = await freshDir();
+    const store = await createStore({ dataDir: dir, engine: "sqlite" });
+    const items = store.collection<Doc>("items");
+    const batch = Array.from({ length: LEARN_AFTER + 10 }, (_, n) => doc(n));
+    await expectStoreError(() => items.insertMany([...batch, doc(0)]), "DUPLICATE_KEY");
+    expect(await items.count()).to.equal(0);
+    await items.insertMany(batch.slice(0, 5));
+    for (const d of batch.slice(5)) await items.insertOne(d);
+    await store.close();
+    expect(new Set(headers(join(dir, SQLITE_FILE), "items"))).to.deep.equal(new Set([1]));
+    const reopened = await createStore({ dataDir: dir, engine: "sqlite" });
+    expect(await reopened.collection<Doc>("items").find({})).to.deep.equal(batch);
+    await reopened.close();
+  });
+
   it("adds a column for an index declared on a collection holding documents, fills it from them and indexes it", async function () {
     const docs = Array.from({ length: 2_500 }, (_, n) => doc(n));
     const dir = await freshDir();
