@@ -1,5 +1,5 @@
 /**
- * verifier: answers `/verify/...` from its projection of the indexer's certificate facts, and finds hashes anchored
+ * verifier: answers `/verify/...` from the indexer's certificate facts (shared/verifier/certificate-projection.ts), and finds hashes anchored
  * inside Merkle batches (stored trees whose root a certificate anchors) for `/verify/{hash}` and `/proof/{hash}`.
  */
 import { DATA_HASH_PARAM, TX_HASH_PARAM } from "../shared/mesh/action-params";
@@ -24,7 +24,11 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
   };
   return projectionService("verifier", deps, {
     open: async (store) => {
-      const certificates = await CertificateProjection.open(store, networkIdOfNetwork(deps.config.network));
+      // The indexer's fact log is in this store when the indexer runs in this process or every replica shares one
+      // MongoDB; otherwise (an embedded store of this process's own) the projection keeps a copy of the certificate facts.
+      const { mongoUrl, services } = deps.config;
+      const source = mongoUrl !== null || services === null || services.includes("indexer") ? "log" : "copy";
+      const certificates = await CertificateProjection.open(store, networkIdOfNetwork(deps.config.network), source);
       shortLinks = await ShortLinkResolver.open(store, certificates, {
         frontendUrl: deps.config.frontendUrl,
         shortLinkDomain: deps.config.shortLinkDomain,
