@@ -8,7 +8,7 @@ import type { Context, ServiceSchema } from "moleculer";
 import { projectionService } from "../shared/mesh/fact-follower";
 import { networkIdOfNetwork } from "../shared/config/network";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
-import { CertificateProjection, type AnchorTransaction } from "../shared/verifier/certificate-projection";
+import { CertificateProjection, certificateFactsSourceFor, type AnchorTransaction } from "../shared/verifier/certificate-projection";
 import { isShortCode } from "../shared/domain/short-code";
 import { ShortLinkResolver } from "../shared/short-links/short-link-resolver";
 import { MerkleTreeStore } from "../shared/merkle/tree-store";
@@ -24,10 +24,7 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
   };
   return projectionService("verifier", deps, {
     open: async (store) => {
-      // The indexer's fact log is in this store when the indexer runs in this process or every replica shares one
-      // MongoDB; otherwise (an embedded store of this process's own) the projection keeps a copy of the certificate facts.
-      const { mongoUrl, services } = deps.config;
-      const source = mongoUrl !== null || services === null || services.includes("indexer") ? "log" : "copy";
+      const source = certificateFactsSourceFor(deps.config);
       const certificates = await CertificateProjection.open(store, networkIdOfNetwork(deps.config.network), source);
       shortLinks = await ShortLinkResolver.open(store, certificates, {
         frontendUrl: deps.config.frontendUrl,

@@ -48,6 +48,18 @@ type ShortCodeDoc = StoredDocument & { hash: string; slot: number };
  */
 export type CertificateFactsSource = "log" | "copy";
 
+/**
+ * Where a verifier finds the certificate facts, from its process's configuration: the fact log is in its store when
+ * the indexer runs in the same process (`SERVICES` unset or naming it) or every replica shares one MongoDB;
+ * otherwise its store (an embedded one of its own) holds no fact log, and the projection keeps the copy.
+ */
+export function certificateFactsSourceFor(config: {
+  readonly mongoUrl: string | null;
+  readonly services: readonly string[] | null;
+}): CertificateFactsSource {
+  return config.mongoUrl !== null || config.services === null || config.services.includes("indexer") ? "log" : "copy";
+}
+
 /** The collection of the copy (`"copy"`): fact records in the log's stored form, certificate facts only. */
 export const CERTIFICATE_FACTS_COPY = "verifier_certificate_facts";
 /** The collection of earlier versions, a document per certificate: emptied on open. */
@@ -88,8 +100,7 @@ export class CertificateProjection implements Projection {
     await codes.ensureIndexes([{ fields: { slot: 1 } }]);
     const anchors = store.collection<AnchorTransactionDoc>("verifier_anchor_transactions");
     await anchors.ensureIndexes([{ fields: { slot: 1 } }]);
-    const legacy = store.collection<StoredDocument>(LEGACY_CERTIFICATES);
-    if (await legacy.findOne({})) await legacy.deleteMany({});
+    await emptied(store.collection(LEGACY_CERTIFICATES));
     return new CertificateProjection(facts, copy, codes, anchors, networkId);
   }
 
@@ -214,4 +225,9 @@ export interface ChainPosition {
 
 function positionOf(r: CertificateFact): ChainPosition {
   return { blockHash: r.blockId, blockNumber: r.height, transactionHash: r.txId, position: r.fact.position };
+}
+
+/** Deletes every document of a collection no longer used (the store port drops no collection). */
+async function emptied(collection: Collection<StoredDocument>): Promise<void> {
+  if (await collection.findOne({})) await collection.deleteMany({});
 }

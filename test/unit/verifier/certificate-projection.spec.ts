@@ -17,6 +17,7 @@ import { createStore, type EmbeddedEngine, type StoredDocument } from "../../../
 import {
   CERTIFICATE_FACTS_COPY,
   CertificateProjection,
+  certificateFactsSourceFor,
   type CertificateFactsSource,
   type CertificateRecord,
 } from "../../../shared/verifier/certificate-projection";
@@ -217,4 +218,14 @@ describe("verifier: a data folder of an earlier version, holding a record per ce
       }
     });
   }
+});
+
+describe("verifier: where the certificate facts are read", () => {
+  it("reads the fact log when the indexer shares its store, else keeps a copy", () => {
+    expect(certificateFactsSourceFor({ mongoUrl: null, services: null })).to.equal("log");
+    expect(certificateFactsSourceFor({ mongoUrl: null, services: ["indexer", "verifier", "library"] })).to.equal("log");
+    expect(certificateFactsSourceFor({ mongoUrl: "mongodb://db:27017/anchor", services: ["verifier"] })).to.equal("log");
+    expect(certificateFactsSourceFor({ mongoUrl: null, services: ["verifier"] })).to.equal("copy");
+    expect(certificateFactsSourceFor({ mongoUrl: null, services: ["gateway", "verifier", "stats"] })).to.equal("copy");
+  });
 });
