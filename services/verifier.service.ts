@@ -1,6 +1,7 @@
 /**
- * verifier: answers `/verify/...` from the indexer's certificate facts (shared/verifier/certificate-projection.ts), and finds hashes anchored
- * inside Merkle batches (stored trees whose root a certificate anchors) for `/verify/{hash}` and `/proof/{hash}`.
+ * verifier: answers `/verify/...` from the indexer's certificate facts (shared/verifier/certificate-projection.ts),
+ * and finds hashes anchored inside Merkle batches (stored trees whose root a certificate anchors) for
+ * `/verify/{hash}` and `/proof/{hash}`.
  */
 import { DATA_HASH_PARAM, TX_HASH_PARAM } from "../shared/mesh/action-params";
 import { DomainError, notFound, stillStarting } from "../shared/domain/errors";

@@ -400,7 +400,7 @@ export class FactLog {
     return (await this.facts.find({ "fact.type": { $in: typeIn } }, { sort: { seq: 1 } })).map(restored);
   }
 
-  /** The certificate facts of the log, read by data hash (the verifier's records, docs/architecture.md#fact-log). */
+  /** The certificate facts of the log, read by data hash (the verifier's records, docs/architecture.md#who-holds-the-certificates). */
   certificates(): CertificateFacts {
     return new CertificateFacts(this.facts);
   }
