@@ -122,6 +122,18 @@ export class CertificateFacts {
     return rows.sort((a, b) => a.slot - b.slot || a.fact.position - b.fact.position || a.seq - b.seq);
   }
 
+  /**
+   * Every certificate fact whose data hash starts with `prefix` (lowercase hex), in log order: a range of the same
+   * index (every lowercase hex string starting with the prefix sorts before the prefix followed by "g").
+   */
+  async byHashPrefix(prefix: string): Promise<CertificateFact[]> {
+    const rows = await this.facts.find({ "fact.hash": { $gte: prefix, $lt: `${prefix}g` } });
+    return rows
+      .map(restored)
+      .filter(isCertificate)
+      .sort((a, b) => a.seq - b.seq);
+  }
+
   /** How many certificate facts the collection holds. */
   async count(): Promise<number> {
     return this.facts.count({ "fact.type": "certificate.issued" });

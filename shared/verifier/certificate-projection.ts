@@ -8,16 +8,17 @@
  * embedded store of its own), the projection keeps a copy of the certificate facts in the same stored form
  * (`verifier_certificate_facts`), so one reading path serves both.
  *
- * What the fact log does not hold in that form the projection keeps, applied through its consumer and rolled back
- * by slot: short-link codes (the first hash to take a code, in chain order) and the signed transactions of Merkle
- * batch roots. The `verifier_certificates` collection of earlier versions (a document per certificate) is emptied
- * when the projection opens: nothing is lost, the fact log holds everything it held.
+ * Short-link codes are read through the same index: a code stands for a 14-hex-digit hash prefix, and belongs to the
+ * first certificate in chain order whose hash has it. What the fact log does not hold in that form the projection
+ * keeps, applied through its consumer and rolled back by slot: the signed transactions of Merkle batch roots. The
+ * collections of earlier versions (`verifier_certificates`, a document per certificate, and `verifier_short_codes`,
+ * a document per code) are emptied when the projection opens: nothing is lost, the fact log holds everything.
  */
 import { enterpriseAddressOfKeyHash } from "../csl/address";
 import { CERTIFICATE_HASH_INDEX, CertificateFacts, FactLog, type CertificateFact, type FactRecord } from "../indexer/fact-log";
 import type { Projection } from "../indexer/fact-consumer";
-import { shortCodeOf } from "../domain/short-code";
-import { isDuplicateKeyError, type Collection, type Store, type StoredDocument, type Update } from "../store";
+import { hashPrefixOf, shortCodeOf } from "../domain/short-code";
+import { type Collection, type Store, type StoredDocument, type Update } from "../store";
 
 export interface CertificateRecord {
   hash: string;
@@ -39,8 +40,6 @@ export interface AnchorTransaction {
   previousBlock?: { slot: number; id: string } | "origin";
 }
 type AnchorTransactionDoc = StoredDocument & AnchorTransaction & { slot: number };
-/** A short-link code bound to the first hash anchored with it (in chain order). */
-type ShortCodeDoc = StoredDocument & { hash: string; slot: number };
 
 /**
  * Where the certificate facts are read: `"log"`, the fact log in the same store (one process with the indexer, or
@@ -62,8 +61,11 @@ export function certificateFactsSourceFor(config: {
 
 /** The collection of the copy (`"copy"`): fact records in the log's stored form, certificate facts only. */
 export const CERTIFICATE_FACTS_COPY = "verifier_certificate_facts";
-/** The collection of earlier versions, a document per certificate: emptied on open. */
-const LEGACY_CERTIFICATES = "verifier_certificates";
+/**
+ * Collections of earlier versions, emptied on open: a document per certificate, and a document per short-link code
+ * (a code is now found through the certificate facts' hash index: it stands for a hash prefix).
+ */
+const LEGACY_COLLECTIONS = ["verifier_certificates", "verifier_short_codes"];
 
 /** Hashes shorter than this never get a short link: a short hash would be a cheap prefix of someone else's. */
 export const SHORT_LINK_MIN_HASH_BYTES = 16;
@@ -77,7 +79,6 @@ export class CertificateProjection implements Projection {
     private readonly facts: CertificateFacts,
     /** The copy of the certificate facts (source `"copy"`), written by `apply`; undefined when reading the log. */
     private readonly copy: Collection<FactRecord> | undefined,
-    private readonly codes: Collection<ShortCodeDoc>,
     private readonly anchors: Collection<AnchorTransactionDoc>,
     private readonly networkId: number,
   ) {
@@ -96,12 +97,10 @@ export class CertificateProjection implements Projection {
       await copy.ensureIndexes([CERTIFICATE_HASH_INDEX, { fields: { slot: 1 } }, { fields: { "fact.type": 1 } }]);
     }
     const facts = copy ? new CertificateFacts(copy) : FactLog.certificatesIn(store);
-    const codes = store.collection<ShortCodeDoc>("verifier_short_codes");
-    await codes.ensureIndexes([{ fields: { slot: 1 } }]);
     const anchors = store.collection<AnchorTransactionDoc>("verifier_anchor_transactions");
     await anchors.ensureIndexes([{ fields: { slot: 1 } }]);
-    await emptied(store.collection(LEGACY_CERTIFICATES));
-    return new CertificateProjection(facts, copy, codes, anchors, networkId);
+    for (const name of LEGACY_COLLECTIONS) await emptied(store.collection(name));
+    return new CertificateProjection(facts, copy, anchors, networkId);
   }
 
   async apply(facts: FactRecord[]): Promise<void> {
@@ -113,7 +112,6 @@ export class CertificateProjection implements Projection {
         const { _id, txId: _inId, ...fields } = r;
         await this.copy.updateOne({ _id }, { $set: fields as unknown as NonNullable<Update["$set"]> }, { upsert: true });
       }
-      if (f.hash.length >= SHORT_LINK_MIN_HASH_BYTES * 2) await this.bindShortCode(shortCodeOf(f.hash), f.hash, r.slot);
       if (f.anchor) {
         const anchor = {
           transactionCbor: f.anchor.transactionCbor,
@@ -125,19 +123,9 @@ export class CertificateProjection implements Projection {
     }
   }
 
-  /** The first hash anchored with a code keeps it; a later hash with the same code never takes it over. */
-  private async bindShortCode(code: string, hash: string, slot: number): Promise<void> {
-    try {
-      await this.codes.insertOne({ _id: code, hash, slot });
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-    }
-  }
-
-  /** Certificates leave with the fact log's own rollback (or with the copy's, here); codes and anchors here. */
+  /** Certificates (and so their short codes) leave with the fact log's own rollback (or the copy's, here). */
   async rollback(slot: number): Promise<void> {
     if (this.copy) await this.copy.deleteMany({ slot: { $gt: slot } });
-    await this.codes.deleteMany({ slot: { $gt: slot } });
     await this.anchors.deleteMany({ slot: { $gt: slot } });
   }
 
@@ -147,9 +135,17 @@ export class CertificateProjection implements Projection {
     return doc && { transactionCbor: doc.transactionCbor, ...(doc.previousBlock ? { previousBlock: doc.previousBlock } : {}) };
   }
 
-  /** The hash a short-link code is bound to, or undefined. */
+  /**
+   * The hash a short-link code stands for: the first certificate in chain order whose hash (of at least
+   * SHORT_LINK_MIN_HASH_BYTES) has that code; a later hash with the same code never takes it over.
+   */
   async hashOfShortCode(code: string): Promise<string | undefined> {
-    return (await this.codes.findOne({ _id: code }))?.hash;
+    const prefix = hashPrefixOf(code);
+    if (prefix === undefined) return undefined;
+    const first = (await this.facts.byHashPrefix(prefix)).find(
+      (r) => r.fact.hash.length >= SHORT_LINK_MIN_HASH_BYTES * 2 && shortCodeOf(r.fact.hash) === code,
+    );
+    return first?.fact.hash;
   }
 
   /** Every certificate of a data hash, oldest first. */

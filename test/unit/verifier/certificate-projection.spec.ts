@@ -146,6 +146,18 @@ for (const engine of ["sqlite", "nedb"] as const) {
         expect(shortCodeOf(sameCode)).to.equal(shortCodeOf(h));
         expect(await w.certs.hashOfShortCode(shortCodeOf(h))).to.equal(h);
         expect(await w.certs.hashOfShortCode(shortCodeOf(other))).to.equal(other);
+        // A code is read through the hash index as a 14-hex-digit prefix; a hash sharing that prefix but not the
+        // code's 59 bits, a hash too short for a code, and a code nobody has find nothing.
+        const samePrefix = `${"ab".repeat(7)}ff${"01".repeat(24)}`;
+        const short = `${"ef".repeat(15)}`;
+        await w.log.appendBlock(block(16, [{ id: txId(5), facts: [cert(samePrefix, 0), cert(short, 1)] }]));
+        await w.consumer.catchUp();
+        expect(shortCodeOf(samePrefix)).to.not.equal(shortCodeOf(h));
+        expect(await w.certs.hashOfShortCode(shortCodeOf(samePrefix))).to.equal(samePrefix);
+        expect(await w.certs.hashOfShortCode(shortCodeOf(h))).to.equal(h);
+        expect(await w.certs.hashOfShortCode(shortCodeOf(short))).to.equal(undefined);
+        expect(await w.certs.hashOfShortCode(shortCodeOf("12".repeat(32)))).to.equal(undefined);
+        expect(await w.certs.hashOfShortCode("not-a-code")).to.equal(undefined);
       });
 
       it("drops a rolled-back certificate and shows it again once re-included", async () => {
@@ -206,13 +218,18 @@ describe("verifier: a data folder of an earlier version, holding a record per ce
       await legacy.ensureIndexes([{ fields: { hash: 1 } }, { fields: { slot: 1 } }]);
       const { address: _derived, ...record } = expected(h, txId(1), 10);
       await legacy.insertOne({ _id: `${txId(1)}:0`, ...record, position: 0 });
+      const codes = first.collection<StoredDocument & Record<string, unknown>>("verifier_short_codes");
+      await codes.ensureIndexes([{ fields: { slot: 1 } }]);
+      await codes.insertOne({ _id: shortCodeOf(h), hash: h, slot: 10 });
       await first.close();
 
       const store = await createStore({ dataDir, engine });
       try {
         const certs = await CertificateProjection.open(store, 0);
         expect(await store.collection("verifier_certificates").count()).to.equal(0);
+        expect(await store.collection("verifier_short_codes").count()).to.equal(0);
         expect(await certs.byHash(h)).to.deep.equal([expected(h, txId(1), 10)]);
+        expect(await certs.hashOfShortCode(shortCodeOf(h))).to.equal(h);
       } finally {
         await store.close();
       }
