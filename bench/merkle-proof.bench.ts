@@ -27,7 +27,6 @@ import { performance } from "node:perf_hooks";
 import { percentile } from "./percentile";
 import { buildTree, CHUNK_LEAVES, checkInclusionProof, MERKLE_SCHEME, MerkleTreeStore } from "../shared/merkle";
 import { createStore, readStoreConfig, type Store } from "../shared/store";
-import { CertificateProjection } from "../shared/verifier/certificate-projection";
 import { FactLog } from "../shared/indexer/fact-log";
 import { gatewayBroker } from "./read-path.bench";
 import type { Ratio } from "./run";
@@ -71,26 +70,37 @@ async function randomStoredLeaf(store: Store, trees: TreeRow[]): Promise<string>
   return doc.leaves.slice(k * 64, k * 64 + 64);
 }
 
-/** One certificate record per tree anchoring its root, as the projection holds a confirmed batch certificate. */
+/** One certificate fact per tree anchoring its root, in its own block, as the indexer records a confirmed batch. */
 async function anchorAll(store: Store, trees: TreeRow[]): Promise<void> {
-  await CertificateProjection.open(store, 0);
-  const certs = store.collection("verifier_certificates");
-  const docs = trees.map((t, i) => ({
-    _id: `${randomBytes(32).toString("hex")}:0`,
-    hash: t.root,
-    address: "addr_test1vr2yg4zavmul9ejfmr3x6zvz5chlxd6gysq2nz4ahwhf7tgl8gpc7",
-    issuer: "d4".repeat(28),
-    blockHash: randomBytes(32).toString("hex"),
-    blockNumber: i + 1,
-    transactionHash: randomBytes(32).toString("hex"),
-    slot: i + 1,
-    creationTime: 1_700_000_000_000 + i * 1000,
-    metadata: JSON.stringify({ merkle: { treeId: t._id, leafCount: t.leafCount } }),
-    bootstrapTokenName: "default",
-    algorithm: MERKLE_SCHEME,
-    position: 0,
-  }));
-  for (let i = 0; i < docs.length; i += 1000) await certs.insertMany(docs.slice(i, i + 1000));
+  const log = await FactLog.open(store);
+  for (const [i, t] of trees.entries()) {
+    const txId = randomBytes(32).toString("hex");
+    const block = {
+      point: { slot: i + 1, id: randomBytes(32).toString("hex") },
+      height: i + 1,
+      time: 1_700_000_000_000 + i * 1000,
+      transactions: [{ id: txId, fee: 200_000n, valid: true }],
+      facts: [
+        {
+          txId,
+          fact: {
+            type: "certificate.issued" as const,
+            position: 0,
+            hash: t.root,
+            algorithm: MERKLE_SCHEME,
+            issuer: "d4".repeat(28),
+            metadata: JSON.stringify({ merkle: { treeId: t._id, leafCount: t.leafCount } }),
+            stateId: "f6".repeat(32),
+            bootstrapName: "default",
+            purpose: "UPDATE_STATE" as const,
+          },
+        },
+      ],
+    };
+    log.stageTransactions(block);
+    log.stageBlock(block);
+  }
+  await log.flush();
 }
 
 export default async function (): Promise<Record<string, unknown>> {

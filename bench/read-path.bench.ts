@@ -32,8 +32,8 @@ import { loadConfig } from "../shared/config/config";
 import { httpUrl, listenAddresses } from "../shared/mesh/listen-addresses";
 import { loadServices } from "../shared/mesh/service-loader";
 import { createStore, type Store } from "../shared/store";
-import { CertificateProjection } from "../shared/verifier/certificate-projection";
-import { FactLog } from "../shared/indexer/fact-log";
+import { CERTIFICATE_FACTS_COPY, CertificateProjection, type CertificateFactsSource } from "../shared/verifier/certificate-projection";
+import { FactLog, type BlockFacts } from "../shared/indexer/fact-log";
 import { batchedAnswerEtag, certificateEtag } from "../shared/mesh/read-caching";
 import { MerkleTreeStore } from "../shared/merkle/tree-store";
 import { findInBatches } from "../shared/verifier/batch-lookup";
@@ -57,32 +57,67 @@ const CERTIFICATES = 100_000;
 const SMALL_BUDGET_MB = 32;
 const DURATION_S = 8;
 
-export async function seed(store: Store): Promise<string[]> {
+/**
+ * Anchors CERTIFICATES random hashes, one per block and transaction, as the indexer records them: certificate facts
+ * in the fact log (`"log"`, the verifier in the same store), or in the verifier's copy of them (`"copy"`, a
+ * verifier process with a store of its own: the same stored records, which its consumer never has to fetch).
+ */
+export async function seed(store: Store, where: CertificateFactsSource = "log"): Promise<string[]> {
   const issuer = "d4".repeat(28);
   const hashes: string[] = [];
-  const docs = [];
+  const blocks: BlockFacts[] = [];
   for (let i = 0; i < CERTIFICATES; i++) {
     const hash = randomBytes(32).toString("hex");
     hashes.push(hash);
-    docs.push({
-      _id: `${randomBytes(32).toString("hex")}:0`,
-      hash,
-      address: "addr_test1vr2yg4zavmul9ejfmr3x6zvz5chlxd6gysq2nz4ahwhf7tgl8gpc7",
-      issuer,
-      blockHash: "00".repeat(32),
-      blockNumber: i,
-      transactionHash: randomBytes(32).toString("hex"),
-      slot: i,
-      creationTime: 1_700_000_000_000 + i * 1000,
-      metadata: '{"uv_tid":"diploma","name":"bench"}',
-      bootstrapTokenName: "default",
-      algorithm: "SHA-256",
-      position: 0,
+    const txId = randomBytes(32).toString("hex");
+    blocks.push({
+      point: { slot: i, id: randomBytes(32).toString("hex") },
+      height: i,
+      time: 1_700_000_000_000 + i * 1000,
+      transactions: [{ id: txId, fee: 180_000n, valid: true }],
+      facts: [
+        {
+          txId,
+          fact: {
+            type: "certificate.issued",
+            position: 0,
+            hash,
+            algorithm: "SHA-256",
+            issuer,
+            metadata: '{"uv_tid":"diploma","name":"bench"}',
+            stateId: "f6".repeat(32),
+            bootstrapName: "default",
+            purpose: "UPDATE_STATE",
+          },
+        },
+      ],
     });
   }
-  await CertificateProjection.open(store, 0); // creates the indexes first
-  const certs = store.collection("verifier_certificates");
-  for (let i = 0; i < docs.length; i += 5000) await certs.insertMany(docs.slice(i, i + 5000));
+  await CertificateProjection.open(store, 0, where); // the copy's indexes first
+  if (where === "copy") {
+    const copy = store.collection(CERTIFICATE_FACTS_COPY);
+    const docs = blocks.map((b, i) => ({
+      _id: `${b.facts[0]!.txId}:0`,
+      seq: i + 1,
+      slot: b.point.slot,
+      blockId: b.point.id,
+      height: b.height,
+      time: b.time,
+      kind: "fact",
+      fact: b.facts[0]!.fact,
+      key: null,
+      txFee: "180000",
+    }));
+    for (let i = 0; i < docs.length; i += 5000) await copy.insertMany(docs.slice(i, i + 5000));
+    return hashes;
+  }
+  const log = await FactLog.open(store);
+  for (let i = 0; i < blocks.length; i++) {
+    log.stageTransactions(blocks[i]!);
+    log.stageBlock(blocks[i]!, { tipHeight: CERTIFICATES });
+    if (i % 1000 === 999) await log.flush();
+  }
+  await log.flush();
   return hashes;
 }
 
@@ -410,10 +445,10 @@ export default async function (): Promise<Record<string, unknown>> {
   const { result: verifyEmbeddedUncached } = await withBudget(0);
 
   // Through NATS: the verifier in its own process, on the embedded store's files (SQLite by default) holding the
-  // same number of records.
+  // same number of certificates (its copy of the certificate facts: the fact log is in another process).
   const dataDir = mkdtempSync(join(tmpdir(), "bench-verifier-"));
   const fileStore = await createStore({ dataDir });
-  const fileHashes = await seed(fileStore);
+  const fileHashes = await seed(fileStore, "copy");
   await fileStore.close();
   const fileSample = fileHashes.filter((_, i) => i % 97 === 0);
   const nats = await startNatsServer();

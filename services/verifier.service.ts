@@ -1,6 +1,7 @@
 /**
- * verifier: answers `/verify/...` from its projection of the indexer's certificate facts, and finds hashes anchored
- * inside Merkle batches (stored trees whose root a certificate anchors) for `/verify/{hash}` and `/proof/{hash}`.
+ * verifier: answers `/verify/...` from the indexer's certificate facts (shared/verifier/certificate-projection.ts),
+ * and finds hashes anchored inside Merkle batches (stored trees whose root a certificate anchors) for
+ * `/verify/{hash}` and `/proof/{hash}`.
  */
 import { DATA_HASH_PARAM, TX_HASH_PARAM } from "../shared/mesh/action-params";
 import { DomainError, notFound, stillStarting } from "../shared/domain/errors";
@@ -8,7 +9,7 @@ import type { Context, ServiceSchema } from "moleculer";
 import { projectionService } from "../shared/mesh/fact-follower";
 import { networkIdOfNetwork } from "../shared/config/network";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
-import { CertificateProjection, type AnchorTransaction } from "../shared/verifier/certificate-projection";
+import { CertificateProjection, certificateFactsSourceFor, type AnchorTransaction } from "../shared/verifier/certificate-projection";
 import { isShortCode } from "../shared/domain/short-code";
 import { ShortLinkResolver } from "../shared/short-links/short-link-resolver";
 import { MerkleTreeStore } from "../shared/merkle/tree-store";
@@ -24,7 +25,8 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
   };
   return projectionService("verifier", deps, {
     open: async (store) => {
-      const certificates = await CertificateProjection.open(store, networkIdOfNetwork(deps.config.network));
+      const source = certificateFactsSourceFor(deps.config);
+      const certificates = await CertificateProjection.open(store, networkIdOfNetwork(deps.config.network), source);
       shortLinks = await ShortLinkResolver.open(store, certificates, {
         frontendUrl: deps.config.frontendUrl,
         shortLinkDomain: deps.config.shortLinkDomain,

@@ -14,7 +14,7 @@
  * rollback needs no undo logic: deleting the facts after the point is enough.
  */
 import { outRefKey } from "../domain/out-ref";
-import type { Collection, Filter, Store, StoredDocument } from "../store";
+import type { Collection, Filter, IndexSpec, Store, StoredDocument } from "../store";
 import type { TransactionRecord } from "../records/protocol-records";
 import type { ProtocolFact } from "./protocol-decoder";
 
@@ -87,6 +87,59 @@ function restored(r: FactRecord): FactRecord {
   return r;
 }
 
+/** The fact log's collection. */
+const FACTS_COLLECTION = "indexer_facts";
+
+/**
+ * The index certificate reads use. Not sparse, though only certificate facts carry a hash: SQLite's partial index
+ * (the port's sparse index there) is not chosen for an equality on the field, and the other facts are few (one
+ * state fact per protocol transaction against its certificates) and cost a null key each.
+ */
+export const CERTIFICATE_HASH_INDEX: IndexSpec = { fields: { "fact.hash": 1 } };
+
+/** A certificate fact as read back: a fact record whose fact is a `certificate.issued`. */
+export type CertificateFact = FactRecord & { kind: "fact"; fact: Extract<ProtocolFact, { type: "certificate.issued" }> };
+
+function isCertificate(r: FactRecord): r is CertificateFact {
+  return r.kind === "fact" && r.fact.type === "certificate.issued";
+}
+
+/**
+ * Certificate facts read by data hash, from a collection of fact records in the log's stored form (the fact log
+ * itself, or a copy of its certificate facts kept by a reader with a store of its own), through an index on
+ * `fact.hash` (`CERTIFICATE_HASH_INDEX`).
+ */
+export class CertificateFacts {
+  constructor(private readonly facts: Collection<FactRecord>) {}
+
+  /**
+   * Every certificate fact of a data hash (lowercase hex), oldest first: by slot, then position in the
+   * transaction's certificate list, then log order.
+   */
+  async byHash(hash: string): Promise<CertificateFact[]> {
+    // The filter names only the indexed field (NeDB uses an index only then); other fact types carry no `hash`.
+    const rows = (await this.facts.find({ "fact.hash": hash })).map(restored).filter(isCertificate);
+    return rows.sort((a, b) => a.slot - b.slot || a.fact.position - b.fact.position || a.seq - b.seq);
+  }
+
+  /**
+   * Every certificate fact whose data hash starts with `prefix` (lowercase hex), in log order: a range of the same
+   * index (every lowercase hex string starting with the prefix sorts before the prefix followed by "g").
+   */
+  async byHashPrefix(prefix: string): Promise<CertificateFact[]> {
+    const rows = await this.facts.find({ "fact.hash": { $gte: prefix, $lt: `${prefix}g` } });
+    return rows
+      .map(restored)
+      .filter(isCertificate)
+      .sort((a, b) => a.seq - b.seq);
+  }
+
+  /** How many certificate facts the collection holds. */
+  async count(): Promise<number> {
+    return this.facts.count({ "fact.type": "certificate.issued" });
+  }
+}
+
 export interface BlockFacts {
   point: BlockPoint;
   height: number;
@@ -131,7 +184,7 @@ export class FactLog {
   ) {
     this.blocks = store.collection<BlockRecord>("indexer_blocks");
     this.txs = store.collection<TransactionRecord>("indexer_transactions");
-    this.facts = store.collection<FactRecord>("indexer_facts");
+    this.facts = store.collection<FactRecord>(FACTS_COLLECTION);
     this.meta = store.collection<MetaRecord>("indexer_meta");
   }
 
@@ -142,8 +195,9 @@ export class FactLog {
     // Single-field indexes only: NeDB uses an index when the query names exactly its field (see the store notes).
     await log.txs.ensureIndexes([{ fields: { slot: 1 } }, { fields: { blockId: 1 } }]);
     // Only fields a query names: `seq` (consumers, the next number), `slot` (rollbacks, leftovers), `key` and the
-    // fact fields of `current`, `history` and `keysWhere`. Nothing looks facts up by block (an index on `blockId`,
-    // ~90 B per fact, was dropped; data folders made before keep it, unused).
+    // fact fields of `current`, `history` and `keysWhere`, and `fact.hash` (certificate reads, `CertificateFacts`).
+    // Nothing looks facts up by block (an index on `blockId`, ~90 B per fact, was dropped; data folders made before
+    // keep it, unused).
     await log.facts.ensureIndexes([
       { fields: { seq: 1 }, unique: true },
       { fields: { slot: 1 } },
@@ -151,6 +205,7 @@ export class FactLog {
       { fields: { "fact.type": 1 } },
       { fields: { "fact.owner": 1 } },
       { fields: { "fact.batchId": 1 } },
+      CERTIFICATE_HASH_INDEX,
     ]);
     const [last] = await log.facts.find({}, { sort: { seq: -1 }, limit: 1 });
     log.nextSeq = (last?.seq ?? 0) + 1;
@@ -355,6 +410,19 @@ export class FactLog {
   /** Every fact of the given types, oldest first (e.g. the pointer's history). */
   async history(typeIn: ProtocolFact["type"][]): Promise<FactRecord[]> {
     return (await this.facts.find({ "fact.type": { $in: typeIn } }, { sort: { seq: 1 } })).map(restored);
+  }
+
+  /** The certificate facts of the log, read by data hash (the verifier's records, docs/architecture.md#who-holds-the-certificates). */
+  certificates(): CertificateFacts {
+    return new CertificateFacts(this.facts);
+  }
+
+  /**
+   * The certificate facts of the fact log in `store`, for a reader that shares the indexer's store but not its
+   * `FactLog` (the verifier): reading only, the indexes are the log's (`FactLog.open`).
+   */
+  static certificatesIn(store: Store): CertificateFacts {
+    return new CertificateFacts(store.collection<FactRecord>(FACTS_COLLECTION));
   }
 
   async current(keys: { in: string[] } | { typeIn: ProtocolFact["type"][] }): Promise<FactRecord[]> {

@@ -1,19 +1,24 @@
 /**
- * The verifier's projection: one record per anchored certificate, in the shape of docs/decisions.md#certificate-record:
- * `hash`, `address` (enterprise address of the issuer's payment credential), `issuer` (payment credential, 56 hex),
+ * The verifier's read model. Certificate records, in the shape of docs/decisions.md#certificate-record (`hash`,
+ * `address` — enterprise address of the issuer's payment credential, `issuer` — payment credential, 56 hex,
  * `blockHash`, `blockNumber`, `transactionHash`, `slot`, `creationTime` (Unix ms), `metadata` (raw JSON string as
- * issued), `bootstrapTokenName`, `algorithm`.
+ * issued), `bootstrapTokenName`, `algorithm`), are read from the indexer's certificate facts by data hash
+ * (`CertificateFacts`, shared/indexer/fact-log.ts), never copied: the fact log already holds every field, and the
+ * address is derived from the issuer when read. Where the fact log is in another store (a verifier process with an
+ * embedded store of its own), the projection keeps a copy of the certificate facts in the same stored form
+ * (`verifier_certificate_facts`), so one reading path serves both.
  *
- * Stored lean (the embedded store's footprint): the address is not stored but derived from the issuer when read
- * (documents written before carry it and it is ignored: the same issuer and network give the same address), nor the
- * transaction hash, which is the prefix of the record's `_id` (the fact's `<transactionHash>:<n>`); the only indexes
- * are `hash` (every read names it; a transaction read filters the few records of a hash) and `slot` (rollbacks).
+ * Short-link codes are read through the same index: a code stands for a 14-hex-digit hash prefix, and belongs to the
+ * first certificate in chain order whose hash has it. What the fact log does not hold in that form the projection
+ * keeps, applied through its consumer and rolled back by slot: the signed transactions of Merkle batch roots. The
+ * collections of earlier versions (`verifier_certificates`, a document per certificate, and `verifier_short_codes`,
+ * a document per code) are emptied when the projection opens: nothing is lost, the fact log holds everything.
  */
 import { enterpriseAddressOfKeyHash } from "../csl/address";
-import type { FactRecord } from "../indexer/fact-log";
+import { CERTIFICATE_HASH_INDEX, CertificateFacts, FactLog, type CertificateFact, type FactRecord } from "../indexer/fact-log";
 import type { Projection } from "../indexer/fact-consumer";
-import { shortCodeOf } from "../domain/short-code";
-import { isDuplicateKeyError, type Collection, type Store, type StoredDocument } from "../store";
+import { hashPrefixOf, shortCodeOf } from "../domain/short-code";
+import { type Collection, type Store, type StoredDocument, type Update } from "../store";
 
 export interface CertificateRecord {
   hash: string;
@@ -29,17 +34,38 @@ export interface CertificateRecord {
   algorithm: string;
 }
 
-/** `_id` is the fact's (`<transactionHash>:<n>`); documents stored before carry `address` and `transactionHash`. */
-type CertificateDoc = StoredDocument &
-  Omit<CertificateRecord, "address" | "transactionHash"> & { position: number; transactionHash?: string; address?: string };
 /** The signed transaction of a Merkle batch root, as on chain, and the block point before its block. */
 export interface AnchorTransaction {
   transactionCbor: string;
   previousBlock?: { slot: number; id: string } | "origin";
 }
 type AnchorTransactionDoc = StoredDocument & AnchorTransaction & { slot: number };
-/** A short-link code bound to the first hash anchored with it (in chain order). */
-type ShortCodeDoc = StoredDocument & { hash: string; slot: number };
+
+/**
+ * Where the certificate facts are read: `"log"`, the fact log in the same store (one process with the indexer, or
+ * a shared MongoDB); `"copy"`, a copy the projection keeps in its own store (the fact log is elsewhere).
+ */
+export type CertificateFactsSource = "log" | "copy";
+
+/**
+ * Where a verifier finds the certificate facts, from its process's configuration: the fact log is in its store when
+ * the indexer runs in the same process (`SERVICES` unset or naming it) or every replica shares one MongoDB;
+ * otherwise its store (an embedded one of its own) holds no fact log, and the projection keeps the copy.
+ */
+export function certificateFactsSourceFor(config: {
+  readonly mongoUrl: string | null;
+  readonly services: readonly string[] | null;
+}): CertificateFactsSource {
+  return config.mongoUrl !== null || config.services === null || config.services.includes("indexer") ? "log" : "copy";
+}
+
+/** The collection of the copy (`"copy"`): fact records in the log's stored form, certificate facts only. */
+export const CERTIFICATE_FACTS_COPY = "verifier_certificate_facts";
+/**
+ * Collections of earlier versions, emptied on open: a document per certificate, and a document per short-link code
+ * (a code is now found through the certificate facts' hash index: it stands for a hash prefix).
+ */
+const LEGACY_COLLECTIONS = ["verifier_certificates", "verifier_short_codes"];
 
 /** Hashes shorter than this never get a short link: a short hash would be a cheap prefix of someone else's. */
 export const SHORT_LINK_MIN_HASH_BYTES = 16;
@@ -48,46 +74,44 @@ export const SHORT_LINK_MIN_HASH_BYTES = 16;
 const ADDRESS_CACHE_SIZE = 10_000;
 
 export class CertificateProjection implements Projection {
-  readonly name = "verifier-certificates";
+  readonly name: string;
   private constructor(
-    private readonly certs: Collection<CertificateDoc>,
-    private readonly codes: Collection<ShortCodeDoc>,
+    private readonly facts: CertificateFacts,
+    /** The copy of the certificate facts (source `"copy"`), written by `apply`; undefined when reading the log. */
+    private readonly copy: Collection<FactRecord> | undefined,
     private readonly anchors: Collection<AnchorTransactionDoc>,
     private readonly networkId: number,
-  ) {}
+  ) {
+    // A copy starts empty: its consumer (own cursor) reads the log from the start, whatever an earlier version read.
+    this.name = copy ? "verifier-certificate-facts" : "verifier-certificates";
+  }
 
-  static async open(store: Store, networkId: number): Promise<CertificateProjection> {
-    const certs = store.collection<CertificateDoc>("verifier_certificates");
-    // Single-field indexes: NeDB uses an index only when the query names exactly its fields (MongoDB would also
-    // use a compound prefix, NeDB would scan every document).
-    await certs.ensureIndexes([{ fields: { hash: 1 } }, { fields: { slot: 1 } }]);
-    const codes = store.collection<ShortCodeDoc>("verifier_short_codes");
-    await codes.ensureIndexes([{ fields: { slot: 1 } }]);
+  /**
+   * @param source where the certificate facts are (default `"log"`: the fact log shares this store; its index on
+   *   `fact.hash` is declared by `FactLog.open`)
+   */
+  static async open(store: Store, networkId: number, source: CertificateFactsSource = "log"): Promise<CertificateProjection> {
+    let copy: Collection<FactRecord> | undefined;
+    if (source === "copy") {
+      copy = store.collection<FactRecord>(CERTIFICATE_FACTS_COPY);
+      await copy.ensureIndexes([CERTIFICATE_HASH_INDEX, { fields: { slot: 1 } }, { fields: { "fact.type": 1 } }]);
+    }
+    const facts = copy ? new CertificateFacts(copy) : FactLog.certificatesIn(store);
     const anchors = store.collection<AnchorTransactionDoc>("verifier_anchor_transactions");
     await anchors.ensureIndexes([{ fields: { slot: 1 } }]);
-    return new CertificateProjection(certs, codes, anchors, networkId);
+    for (const name of LEGACY_COLLECTIONS) await emptied(store.collection(name));
+    return new CertificateProjection(facts, copy, anchors, networkId);
   }
 
   async apply(facts: FactRecord[]): Promise<void> {
     for (const r of facts) {
       if (r.kind !== "fact" || r.fact.type !== "certificate.issued") continue;
       const f = r.fact;
-      const doc: CertificateDoc = {
-        _id: r._id,
-        hash: f.hash,
-        issuer: f.issuer,
-        blockHash: r.blockId,
-        blockNumber: r.height,
-        slot: r.slot,
-        creationTime: r.time,
-        metadata: f.metadata,
-        bootstrapTokenName: f.bootstrapName,
-        algorithm: f.algorithm,
-        position: f.position,
-      };
-      const { _id, ...fields } = doc;
-      await this.certs.updateOne({ _id }, { $set: fields }, { upsert: true });
-      if (f.hash.length >= SHORT_LINK_MIN_HASH_BYTES * 2) await this.bindShortCode(shortCodeOf(f.hash), f.hash, r.slot);
+      if (this.copy) {
+        // The log's stored form: the transaction id is the prefix of `_id` (an upsert: facts may be replayed).
+        const { _id, txId: _inId, ...fields } = r;
+        await this.copy.updateOne({ _id }, { $set: fields as unknown as NonNullable<Update["$set"]> }, { upsert: true });
+      }
       if (f.anchor) {
         const anchor = {
           transactionCbor: f.anchor.transactionCbor,
@@ -99,18 +123,9 @@ export class CertificateProjection implements Projection {
     }
   }
 
-  /** The first hash anchored with a code keeps it; a later hash with the same code never takes it over. */
-  private async bindShortCode(code: string, hash: string, slot: number): Promise<void> {
-    try {
-      await this.codes.insertOne({ _id: code, hash, slot });
-    } catch (err) {
-      if (!isDuplicateKeyError(err)) throw err;
-    }
-  }
-
+  /** Certificates (and so their short codes) leave with the fact log's own rollback (or the copy's, here). */
   async rollback(slot: number): Promise<void> {
-    await this.certs.deleteMany({ slot: { $gt: slot } });
-    await this.codes.deleteMany({ slot: { $gt: slot } });
+    if (this.copy) await this.copy.deleteMany({ slot: { $gt: slot } });
     await this.anchors.deleteMany({ slot: { $gt: slot } });
   }
 
@@ -120,9 +135,17 @@ export class CertificateProjection implements Projection {
     return doc && { transactionCbor: doc.transactionCbor, ...(doc.previousBlock ? { previousBlock: doc.previousBlock } : {}) };
   }
 
-  /** The hash a short-link code is bound to, or undefined. */
+  /**
+   * The hash a short-link code stands for: the first certificate in chain order whose hash (of at least
+   * SHORT_LINK_MIN_HASH_BYTES) has that code; a later hash with the same code never takes it over.
+   */
   async hashOfShortCode(code: string): Promise<string | undefined> {
-    return (await this.codes.findOne({ _id: code }))?.hash;
+    const prefix = hashPrefixOf(code);
+    if (prefix === undefined) return undefined;
+    const first = (await this.facts.byHashPrefix(prefix)).find(
+      (r) => r.fact.hash.length >= SHORT_LINK_MIN_HASH_BYTES * 2 && shortCodeOf(r.fact.hash) === code,
+    );
+    return first?.fact.hash;
   }
 
   /** Every certificate of a data hash, oldest first. */
@@ -132,9 +155,9 @@ export class CertificateProjection implements Projection {
 
   /** Every certificate of a data hash, oldest first, and the chain position of the newest (its validator). */
   async findByHash(hash: string): Promise<{ records: CertificateRecord[]; newest: ChainPosition | undefined }> {
-    const docs = await this.certs.find({ hash: hash.toLowerCase() }, { sort: { slot: 1, position: 1 } });
-    const last = docs[docs.length - 1];
-    return { records: docs.map((d) => this.toRecord(d)), newest: last && positionOf(last) };
+    const facts = await this.facts.byHash(hash.toLowerCase());
+    const last = facts[facts.length - 1];
+    return { records: facts.map((r) => this.toRecord(r)), newest: last && positionOf(last) };
   }
 
   async byTransaction(transactionHash: string, hash: string): Promise<CertificateRecord | undefined> {
@@ -147,13 +170,14 @@ export class CertificateProjection implements Projection {
     hash: string,
   ): Promise<{ record: CertificateRecord; position: ChainPosition } | undefined> {
     const tx = transactionHash.toLowerCase();
-    const docs = await this.certs.find({ hash: hash.toLowerCase() }, { sort: { position: 1 } });
-    const doc = docs.find((d) => transactionOf(d) === tx);
-    return doc ? { record: this.toRecord(doc), position: positionOf(doc) } : undefined;
+    const facts = (await this.facts.byHash(hash.toLowerCase())).filter((r) => r.txId === tx);
+    const first = facts.reduce<CertificateFact | undefined>((a, r) => (a && a.fact.position <= r.fact.position ? a : r), undefined);
+    return first ? { record: this.toRecord(first), position: positionOf(first) } : undefined;
   }
 
+  /** How many certificates are anchored (every certificate fact read, not distinct hashes). */
   async count(): Promise<number> {
-    return this.certs.count({});
+    return this.facts.count();
   }
 
   /** Issuer key hash → enterprise address; bounded (cleared when full), issuers being far fewer than certificates. */
@@ -169,19 +193,20 @@ export class CertificateProjection implements Projection {
     return address;
   }
 
-  private toRecord(d: CertificateDoc): CertificateRecord {
+  private toRecord(r: CertificateFact): CertificateRecord {
+    const f = r.fact;
     return {
-      hash: d.hash,
-      address: this.addressOf(d.issuer),
-      issuer: d.issuer,
-      blockHash: d.blockHash,
-      blockNumber: d.blockNumber,
-      transactionHash: transactionOf(d),
-      slot: d.slot,
-      creationTime: d.creationTime,
-      metadata: d.metadata,
-      bootstrapTokenName: d.bootstrapTokenName,
-      algorithm: d.algorithm,
+      hash: f.hash,
+      address: this.addressOf(f.issuer),
+      issuer: f.issuer,
+      blockHash: r.blockId,
+      blockNumber: r.height,
+      transactionHash: r.txId,
+      slot: r.slot,
+      creationTime: r.time,
+      metadata: f.metadata,
+      bootstrapTokenName: f.bootstrapName,
+      algorithm: f.algorithm,
     };
   }
 }
@@ -194,10 +219,11 @@ export interface ChainPosition {
   position: number;
 }
 
-function positionOf(d: CertificateDoc): ChainPosition {
-  return { blockHash: d.blockHash, blockNumber: d.blockNumber, transactionHash: transactionOf(d), position: d.position };
+function positionOf(r: CertificateFact): ChainPosition {
+  return { blockHash: r.blockId, blockNumber: r.height, transactionHash: r.txId, position: r.fact.position };
 }
 
-function transactionOf(d: CertificateDoc): string {
-  return d.transactionHash ?? d._id.slice(0, d._id.lastIndexOf(":"));
+/** Deletes every document of a collection no longer used (the store port drops no collection). */
+async function emptied(collection: Collection<StoredDocument>): Promise<void> {
+  if (await collection.findOne({})) await collection.deleteMany({});
 }

@@ -34,8 +34,6 @@ const PROJECTIONS = [
   "fractionized_list_entries",
   "tokenizable_lists",
   "tokenizable_list_entries",
-  "verifier_certificates",
-  "verifier_short_codes",
   "credential_auths",
   "credential_revocations",
   "stats_transactions",
@@ -402,7 +400,6 @@ describe("fault campaign: rollbacks of 1, 3 and 10 blocks across every kind of p
       const restored = await snapshot(store);
       expect(restored, `after re-including ${depth}`).to.deep.equal(await freshSync());
       for (const name of [
-        "verifier_certificates",
         "credential_auths",
         "credential_revocations",
         "indexer_facts",

@@ -81,37 +81,17 @@ describe("fact consumers: verifier certificates and statistics", () => {
     expect(await certs.byTransaction(txB, h2)).to.equal(undefined);
   });
 
-  it("stores lean records (no address, no second transaction id) and answers records of earlier versions alike", async () => {
+  it("reads the certificate records from the fact log, copying none of them", async () => {
     await log.appendBlock(block(10, [{ id: txA, fee: 200_000n, facts: [cert(h1, '{"uv_tid":"diploma"}')] }]));
     await certConsumer.catchUp();
     const storedFact = await store.collection("indexer_facts").findOne({ _id: `${txA}:0` });
     expect(storedFact).to.not.have.property("txId");
     expect((await log.after(0, 10)).map((r) => r.txId)).to.deep.equal([txA]);
-    const storedCert = await store.collection("verifier_certificates").findOne({ _id: `${txA}:0` });
-    expect(storedCert).to.include({ hash: h1, issuer });
-    expect(storedCert).to.not.have.any.keys("address", "transactionHash");
-
-    // A record in the shape earlier versions stored: every field of the answer, under the same kind of id.
-    const address = enterpriseAddressOfKeyHash(issuer, 0);
-    const legacy = {
-      hash: h2,
-      address,
-      issuer,
-      blockHash: "0e".repeat(32),
-      blockNumber: 14,
-      transactionHash: txB,
-      slot: 14,
-      creationTime: 1_700_000_014_000,
-      metadata: "",
-      bootstrapTokenName: "default",
-      algorithm: "SHA-256",
-    };
-    await store.collection<Loose>("verifier_certificates").insertOne({ _id: `${txB}:3`, ...legacy, position: 0 });
-    expect(await certs.byHash(h2)).to.deep.equal([legacy]);
-    expect((await certs.byHash(h1))[0]).to.include({ address, transactionHash: txA });
-    expect(await certs.byTransaction(txB, h2)).to.deep.equal(legacy);
-    expect(await certs.byTransaction(txA, h2)).to.equal(undefined);
+    expect(await store.collection("verifier_certificates").count()).to.equal(0);
+    expect(await store.collection("verifier_certificate_facts").count()).to.equal(0);
+    expect((await certs.byHash(h1))[0]).to.include({ address: enterpriseAddressOfKeyHash(issuer, 0), transactionHash: txA });
     expect(await certs.byTransaction(txA.toUpperCase(), h1)).to.include({ transactionHash: txA, slot: 10 });
+    expect(await certs.byTransaction(txA, h2)).to.equal(undefined);
   });
 
   it("keeps one statistics record per counted transaction, listing each counted fact once however often replayed", async () => {
