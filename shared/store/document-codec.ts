@@ -25,7 +25,8 @@ export const DICTIONARY_BYTES = 4_096;
 
 /**
  * Deflate's window (2^13 bytes: a dictionary and a row both fit) and hash memory. Each call builds its own stream,
- * so small ones cost less to set up than zlib's defaults (2^15, level 8) for the same bytes on rows this size.
+ * so small ones cost less to set up than zlib's defaults (window 2^15, memory level 8), for the same bytes on rows
+ * this size.
  */
 const DEFLATE_OPTIONS = { windowBits: 13, memLevel: 5 } as const;
 
