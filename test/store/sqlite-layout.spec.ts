@@ -166,6 +166,30 @@ describe("SQLite layout: compressed documents, indexed paths as columns, convers
     await last.close();
   });
 
+  it("gives back every document exactly, key order included, before and after its collection's dictionary is learned", async function () {
+    let seed = 7;
+    const random = (): number => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+    const texts = ["", "a", "é", "漢字", "😀", '"quoted"', "back\\slash", "tab\tline\n", "\u0000", "0123456789abcdef".repeat(3)];
+    const value = (depth: number): unknown => {
+      const kind = Math.floor(random() * (depth > 2 ? 4 : 6));
+      if (kind === 0) return pick(texts) + String(Math.floor(random() * 1_000));
+      if (kind === 1) return pick([0, -1, 1.5, -2.25e-7, 1e21, Number.MAX_SAFE_INTEGER, random() * 1e6 - 5e5]);
+      if (kind === 2) return pick([true, false]);
+      if (kind === 3) return null;
+      if (kind === 4) return Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 5) }, (_, i) => [`${pick(["k", "ü", "z", "a"])}${i}`, value(depth + 1)]),
+      );
+    };
+    const docs = Array.from({ length: 3 * LEARN_AFTER }, (_, n) => ({ _id: `r${n}`, body: value(0), n, ...(value(1) as object) }));
+    const store = await createStore({ inMemory: true, engine: "sqlite" });
+    const items = store.collection<StoredDocument>("random");
+    for (const d of docs) await items.insertOne(d);
+    for (const d of docs) expect(JSON.stringify(await items.findOne({ _id: d._id }))).to.equal(JSON.stringify(d));
+    await store.close();
+  });
+
   it("forgets a dictionary learned in a write that rolled back, and learns it again with the next documents", async function () {
     const dir = await freshDir();
     const store = await createStore({ dataDir: dir, engine: "sqlite" });
