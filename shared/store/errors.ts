@@ -13,6 +13,8 @@ export type StoreErrorType =
   | "STORE_UNAVAILABLE"
   /** An operation ran after `close()`. */
   | "STORE_CLOSED"
+  /** A stored document cannot be decoded (unknown header or dictionary, bytes that do not inflate): the file is damaged. */
+  | "STORE_CORRUPT"
   /** Another live process (or another open store in this process) holds the NeDB data directory. */
   | "DATA_DIR_LOCKED";
 

@@ -1,24 +1,37 @@
 /**
  * SQLite adapter on Node's built-in `node:sqlite` (`DatabaseSync`): one database file `<dataDir>/store.sqlite`
- * (or `:memory:`), one table per collection `(_id TEXT PRIMARY KEY, doc TEXT)` holding each document as JSON
- * (without its `_id`, which the column holds).
+ * (or `:memory:`), one table per collection `(_id TEXT PRIMARY KEY, doc BLOB, <one column per indexed path>)`.
  * Unlike NeDB, documents stay on disk: memory holds SQLite's page cache, not the dataset.
  *
- * Queries: declared indexes become expression indexes on `json_extract(doc, '$.path')`. A filter is first
- * narrowed in SQL with the conditions an index can answer (equality, `$in`, ranges on indexed paths, `_id`),
- * then every candidate is checked with the port's own matcher (`matchesFilter`), so the answer has MongoDB's
- * meaning whatever SQL can express. An indexed path that ever holds an array (or passes through one) is
- * marked multikey, as MongoDB does, and is no longer narrowed in SQL: equality there means "some element
- * equals", which a scalar expression index cannot answer.
+ * Documents: `doc` holds the document without its `_id` (which the row's own column holds) as JSON text,
+ * compressed with a dictionary of the collection (`document-codec.ts`). A collection's dictionary is learned once
+ * it holds `LEARN_AFTER` documents, from them (kept as plain JSON until then, compressed in place when it is
+ * learned), stored in `_store_dictionaries` and never changed afterwards; a collection that never holds that many
+ * (a checkpoint, cursors) keeps plain JSON.
+ *
+ * Queries: every path of a declared index gets a column of its own, filled in JavaScript on every write with the
+ * value `json_extract(doc, '$.path')` would give of the JSON document (strings as text, numbers as numbers,
+ * booleans as 1/0, null or absent as NULL, arrays and objects as JSON text, NULL for a path through an array),
+ * and the index is built on these columns. A filter is first narrowed in SQL with the conditions an index can
+ * answer (equality, `$in`, ranges on indexed paths, `_id`), then every candidate is checked with the port's own
+ * matcher (`matchesFilter`), so the answer has MongoDB's meaning whatever SQL can express; a path without an
+ * index is scanned. An indexed path that ever holds an array (or passes through one) is marked multikey, as
+ * MongoDB does, and is no longer narrowed in SQL: equality there means "some element equals", which a scalar
+ * column cannot answer. `ensureIndexes` on a collection with documents adds the column and fills it from them.
  *
  * Unique indexes: SQLite lets several rows share a NULL key, but the port counts a missing field (or null) as
  * one key unless the index is sparse, so a write whose key holds a null is checked against the other rows in
- * the same transaction. A sparse index is a partial index over documents holding at least one of its fields.
+ * the same transaction. A sparse index is a partial index over rows with at least one non-NULL key column (a
+ * field holding null is left out as an absent one is; both repeat freely in a sparse unique index, as before).
  * Unique indexes on array fields compare whole arrays (MongoDB: each element); none is declared today.
  *
  * Sort order: SQLite's (absent/null, then numbers and booleans as 0/1, then strings, then arrays and objects
  * as JSON text), with `_id` as tiebreak. It equals MongoDB's for fields holding one type, which is how every
- * collection here is used.
+ * collection here is used. A sort on a path without a column is done here, in the same order, on the narrowed
+ * candidates (decoded once each).
+ *
+ * Earlier files (documents as JSON text in `doc TEXT`, indexes on `json_extract` expressions) are converted in
+ * place when the store opens, in one transaction, and the file is vacuumed after it.
  *
  * Atomicity and durability: `DatabaseSync` runs each call to completion before any other JavaScript, so
  * read-modify-write updates cannot interleave within the process; multi-row writes run in one transaction
@@ -31,6 +44,7 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSync } from "node:sqlite";
 import { acquireDataDirLock } from "./data-dir-lock";
+import { decodeDocument, encodeDocument, learnDictionary, type Dictionary } from "./document-codec";
 import { isPlainObject, sameValue } from "./document-values";
 import { DuplicateKeyError, StoreError } from "./errors";
 import { matchesFilter, project, upsertSeed, valuesAtPath } from "./query-language";
@@ -49,13 +63,38 @@ export const SQLITE_FILE = "store.sqlite";
 
 type Row = Record<string, unknown> & { _id: string };
 
-/** A path usable inside a SQL expression: identifier-like segments, no array positions. */
-const SQL_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+/** Documents written to a collection before its dictionary is learned from them. */
+export const LEARN_AFTER = 32;
 
-/** The SQL expression of a path's value; the same text in index definitions and queries, so indexes apply. */
-function keyOf(path: string): string {
-  if (path === "_id") return "_id";
-  return SQL_PATH.test(path) ? `json_extract(doc, '$.${path}')` : `json_extract(doc, ${quote(jsonPath(path))})`;
+/** Rows read per step when a new column is filled or an earlier file converted (bounds memory). */
+const PAGE_ROWS = 1_000;
+
+/** The column holding an indexed path's value (`_id` is its own column). */
+function columnOf(path: string): string {
+  return path === "_id" ? "_id" : `"@${path.replaceAll('"', '""')}"`;
+}
+
+/**
+ * The value of a path in a document as `json_extract(doc, '$.path')` gives it for the document's JSON: strings as
+ * text, integers as integers, other numbers as reals, booleans as 1/0, null or absent as NULL, arrays and objects
+ * as JSON text, and NULL when the path runs through an array.
+ */
+function columnValue(doc: unknown, path: string): SQLInputValue {
+  let node = doc;
+  for (const segment of path.split(".")) {
+    if (!isPlainObject(node) || !Object.hasOwn(node, segment)) return null;
+    node = node[segment];
+  }
+  switch (typeof node) {
+    case "string":
+      return node;
+    case "number":
+      return Number.isSafeInteger(node) ? BigInt(node) : node;
+    case "boolean":
+      return node ? 1n : 0n;
+    default:
+      return node === null || node === undefined ? null : JSON.stringify(node);
+  }
 }
 
 /** The value `json_extract` gives for a scalar (booleans become 1/0). */
@@ -86,22 +125,57 @@ function isUniqueViolation(err: unknown): boolean {
   return e?.errcode === 2067 || e?.errcode === 1555 || /UNIQUE constraint failed/.test(e?.message ?? "");
 }
 
+/** SQLite's order of column values: NULL, then numbers (integers and reals alike), then text by UTF-8 bytes. */
+function compareSqlValues(a: SQLInputValue, b: SQLInputValue): number {
+  const rank = (v: SQLInputValue): number =>
+    v === null ? 0 : typeof v === "string" ? 2 : typeof v === "number" || typeof v === "bigint" ? 1 : 3;
+  const ra = rank(a);
+  const rb = rank(b);
+  if (ra !== rb) return ra - rb;
+  if (ra === 1) return Math.sign(Number(a) - Number(b));
+  if (ra !== 2) return 0;
+  const x = a as string;
+  const y = b as string;
+  if (x === y) return 0;
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const cx = x.charCodeAt(i);
+    const cy = y.charCodeAt(i);
+    if (cx === cy) continue;
+    // UTF-8 bytes sort by code point, where a surrogate pair (above U+FFFF) comes after U+E000–U+FFFF
+    const surrogate = (c: number): number => (c >= 0xd800 && c < 0xe000 ? c + 0x10000 : c);
+    return surrogate(cx) - surrogate(cy);
+  }
+  return x.length - y.length;
+}
+
+/** The statement creating a declared index on its columns (a sparse one over rows with a non-NULL key column). */
+function indexSql(table: string, meta: IndexMeta): string {
+  const columns = meta.paths.map(columnOf);
+  const partial = meta.sparse ? ` WHERE ${columns.map((column) => `${column} IS NOT NULL`).join(" OR ")}` : "";
+  return `CREATE ${meta.unique ? "UNIQUE " : ""}INDEX IF NOT EXISTS "${meta.name}" ON ${table} (${columns.join(", ")})${partial}`;
+}
+
 class SqliteCollection<T extends port.StoredDocument> implements port.Collection<T> {
   private readonly table: string;
   private indexes: IndexMeta[] = [];
   /** Indexed paths that hold (or pass through) an array somewhere: not narrowed in SQL. */
   private readonly multikey = new Set<string>();
+  /** Paths with a column of their own (every path of a declared index but `_id`), in the table's column order. */
+  private columns: string[] = [];
+  /** The dictionary new documents are compressed with; undefined until it is learned. */
+  private dictionary: Dictionary | undefined;
+  private readonly dictionaries = new Map<number, Uint8Array>();
 
   constructor(
     readonly name: string,
     private readonly store: SqliteStore,
   ) {
     this.table = `"${name}"`;
-    store.db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (_id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL)`);
+    store.db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (_id TEXT PRIMARY KEY NOT NULL, doc BLOB NOT NULL)`);
     this.loadMeta();
   }
 
-  /** Reads the declared indexes and multikey paths (at open, and after a rolled-back transaction). */
+  /** Reads the declared indexes, multikey paths, columns and dictionaries (at open, and after a rolled-back transaction). */
   private loadMeta(): void {
     this.indexes = this.sql("SELECT spec FROM _store_indexes WHERE collection = ?")
       .all(this.name)
@@ -109,6 +183,30 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
     this.multikey.clear();
     for (const row of this.sql("SELECT path FROM _store_multikey WHERE collection = ?").all(this.name))
       this.multikey.add(row.path as string);
+    this.columns = this.store.db
+      .prepare(`PRAGMA table_info(${this.table})`)
+      .all()
+      .map((row) => row.name as string)
+      .filter((column) => column.startsWith("@"))
+      .map((column) => column.slice(1));
+    this.dictionaries.clear();
+    this.dictionary = undefined;
+    for (const row of this.sql("SELECT id, dictionary FROM _store_dictionaries WHERE collection = ? ORDER BY id").all(this.name)) {
+      const dictionary = { id: Number(row.id), bytes: row.dictionary as Uint8Array };
+      this.dictionaries.set(dictionary.id, dictionary.bytes);
+      this.dictionary = dictionary;
+    }
+  }
+
+  /** A document from its row, `_id` first as written. */
+  private toRow(r: Record<string, SQLOutputValue>): Row {
+    const body = this.bodyText(r.doc as Uint8Array);
+    return JSON.parse(`{"_id":${JSON.stringify(r._id)}${body === "{}" ? "}" : `,${body.slice(1)}`}`) as Row;
+  }
+
+  /** The JSON text (without `_id`) of a stored document. @throws StoreError `STORE_CORRUPT` */
+  bodyText(stored: Uint8Array): string {
+    return decodeDocument(stored, (id) => this.dictionaries.get(id));
   }
 
   private ready(): void {
@@ -123,12 +221,12 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
 
   private narrowable(path: string): boolean {
     if (path === "_id") return true;
-    return !this.multikey.has(path) && this.indexes.some((index) => index.paths.includes(path));
+    return !this.multikey.has(path) && this.columns.includes(path);
   }
 
   private narrowField(path: string, condition: port.FieldCondition): Narrowing {
     if (!this.narrowable(path)) return NO_NARROWING;
-    const key = keyOf(path);
+    const key = columnOf(path);
     const terms: string[] = [];
     const params: SQLInputValue[] = [];
     let exact = true;
@@ -225,8 +323,10 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
     const sort = Object.entries(options.sort ?? { _id: 1 });
     const idAt = sort.findIndex(([path]) => path === "_id");
     const ordered = idAt === -1 ? sort : sort.slice(0, idAt + 1); // nothing after the unique _id matters
+    if (ordered.some(([path]) => path !== "_id" && !this.columns.includes(path)))
+      return this.selectSortedHere(filter, n, ordered, skip, limit);
     const [tiebreak] = ordered.length > 1 && idAt === ordered.length - 1 ? ordered.splice(-1) : [];
-    const keys = ordered.map(([path]) => keyOf(path));
+    const keys = ordered.map(([path]) => columnOf(path));
     const columns = keys.map((key, i) => `, ${key} AS k${i}`).join("");
     const order = ordered.map(([, direction], i) => `${keys[i]} ${direction === -1 ? "DESC" : "ASC"}`).join(", ");
     let sql = `SELECT _id, doc${columns} FROM ${this.table}${this.where(n)} ORDER BY ${order}`;
@@ -235,7 +335,7 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
       else if (skip > 0) sql += ` LIMIT -1 OFFSET ${skip}`;
       return this.sql(sql)
         .all(...n.params)
-        .map(toRow);
+        .map((r) => this.toRow(r));
     }
     const found: Row[] = [];
     let skipped = 0;
@@ -249,13 +349,13 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
         rows.sort((a, b) => sign * ((a._id as string) < (b._id as string) ? -1 : (a._id as string) > (b._id as string) ? 1 : 0));
       }
       for (const r of rows) {
-        const doc = n.exact ? undefined : toRow(r);
+        const doc = n.exact ? undefined : this.toRow(r);
         if (doc !== undefined && !matchesFilter(doc, filter)) continue;
         if (skipped < skip) {
           skipped++;
           continue;
         }
-        found.push(doc ?? toRow(r));
+        found.push(doc ?? this.toRow(r));
         if (found.length >= limit) return false;
       }
       return true;
@@ -273,15 +373,36 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
     return found;
   }
 
+  /**
+   * `select` for a sort on a path without a column: the narrowed candidates are decoded once and sorted here by
+   * the values their columns would hold, in SQLite's order (`compareSqlValues`), then skip and limit apply.
+   */
+  private selectSortedHere(filter: port.Filter, n: Narrowing, sort: [string, number][], skip: number, limit: number): Row[] {
+    const found: { doc: Row; keys: SQLInputValue[] }[] = [];
+    for (const r of this.sql(`SELECT _id, doc FROM ${this.table}${this.where(n)}`).all(...n.params)) {
+      const doc = this.toRow(r);
+      if (n.exact || matchesFilter(doc, filter))
+        found.push({ doc, keys: sort.map(([path]) => (path === "_id" ? doc._id : columnValue(doc, path))) });
+    }
+    found.sort((a, b) => {
+      for (let i = 0; i < sort.length; i++) {
+        const order = compareSqlValues(a.keys[i] as SQLInputValue, b.keys[i] as SQLInputValue);
+        if (order !== 0) return (sort[i] as [string, number])[1] * order;
+      }
+      return 0;
+    });
+    return found.slice(skip, skip + limit).map((entry) => entry.doc);
+  }
+
   private first(filter: port.Filter): Row | undefined {
     const n = this.narrow(filter);
     const statement = this.sql(`SELECT _id, doc FROM ${this.table}${this.where(n)}${n.exact ? " LIMIT 1" : ""}`);
     if (n.exact) {
       const r = statement.get(...n.params);
-      return r === undefined ? undefined : toRow(r);
+      return r === undefined ? undefined : this.toRow(r);
     }
     for (const r of statement.iterate(...n.params)) {
-      const doc = toRow(r);
+      const doc = this.toRow(r);
       if (n.exact || matchesFilter(doc, filter)) return doc;
     }
     return undefined;
@@ -306,7 +427,7 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
       if (!index.unique || index.sparse) continue;
       const values = index.paths.map((path) => valuesAtPath(doc, path));
       if (!values.some((v) => v.length === 0 || v[0] === null)) continue;
-      const sameKey = index.paths.map((path) => `${keyOf(path)} IS ?`).join(" AND ");
+      const sameKey = index.paths.map((path) => `${columnOf(path)} IS ?`).join(" AND ");
       const params = values.map((v) => {
         const value = v[0];
         return value === undefined || value === null
@@ -325,8 +446,31 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
   }
 
   private insertRow(doc: Row): void {
+    const columns = this.columns.map((path) => `, ${columnOf(path)}`).join("");
+    const values = this.columns.map((path) => columnValue(doc, path));
     try {
-      this.sql(`INSERT INTO ${this.table} (_id, doc) VALUES (?, ?)`).run(doc._id, bodyOf(doc));
+      this.sql(`INSERT INTO ${this.table} (_id, doc${columns}) VALUES (?, ?${", ?".repeat(values.length)})`).run(
+        doc._id,
+        encodeDocument(bodyOf(doc), this.dictionary),
+        ...values,
+      );
+    } catch (err) {
+      throw isUniqueViolation(err) ? this.duplicate((err as Error).message) : err;
+    }
+    this.noteArrays(doc);
+    this.checkNullKeys(doc);
+    if (this.dictionary === undefined) this.learnOnceLarge();
+  }
+
+  private replaceRow(doc: Row): void {
+    const columns = this.columns.map((path) => `, ${columnOf(path)} = ?`).join("");
+    const values = this.columns.map((path) => columnValue(doc, path));
+    try {
+      this.sql(`UPDATE ${this.table} SET doc = ?${columns} WHERE _id = ?`).run(
+        encodeDocument(bodyOf(doc), this.dictionary),
+        ...values,
+        doc._id,
+      );
     } catch (err) {
       throw isUniqueViolation(err) ? this.duplicate((err as Error).message) : err;
     }
@@ -334,14 +478,31 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
     this.checkNullKeys(doc);
   }
 
-  private replaceRow(doc: Row): void {
-    try {
-      this.sql(`UPDATE ${this.table} SET doc = ? WHERE _id = ?`).run(bodyOf(doc), doc._id);
-    } catch (err) {
-      throw isUniqueViolation(err) ? this.duplicate((err as Error).message) : err;
+  /**
+   * Learns the collection's dictionary once it holds `LEARN_AFTER` documents (in the inserting write's transaction).
+   * Rows, not writes, are counted: a small collection rewritten often (a checkpoint, a cursor) stays plain JSON,
+   * where compression would cost every write and save nothing worth it.
+   */
+  private learnOnceLarge(): void {
+    const held = this.sql(`SELECT count(*) AS n FROM (SELECT 1 FROM ${this.table} LIMIT ${LEARN_AFTER})`).get()?.n;
+    if (Number(held) < LEARN_AFTER) return;
+    const samples = this.sql(`SELECT doc FROM ${this.table} ORDER BY rowid LIMIT ${LEARN_AFTER}`)
+      .all()
+      .map((r) => this.bodyText(r.doc as Uint8Array));
+    const dictionary: Dictionary = { id: 1, bytes: learnDictionary(samples) };
+    this.sql("INSERT INTO _store_dictionaries (collection, id, dictionary) VALUES (?, ?, ?)").run(
+      this.name,
+      dictionary.id,
+      dictionary.bytes,
+    );
+    this.dictionaries.set(dictionary.id, dictionary.bytes);
+    this.dictionary = dictionary;
+    // the documents written so far (the LEARN_AFTER the table holds) are compressed too
+    const update = this.sql(`UPDATE ${this.table} SET doc = ? WHERE rowid = ?`);
+    for (const r of this.sql(`SELECT rowid AS id, doc FROM ${this.table} WHERE substr(doc, 1, 1) = x'00'`).all()) {
+      const packed = encodeDocument(this.bodyText(r.doc as Uint8Array), dictionary);
+      if (packed[0] !== 0) update.run(packed, r.id as number);
     }
-    this.noteArrays(doc);
-    this.checkNullKeys(doc);
   }
 
   private transaction<R>(work: () => R): R {
@@ -378,7 +539,7 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
     if (n.exact) return Number(this.sql(`SELECT count(*) AS n FROM ${this.table}${this.where(n)}`).get(...n.params)?.n ?? 0);
     let count = 0;
     for (const r of this.sql(`SELECT _id, doc FROM ${this.table}${this.where(n)}`).iterate(...n.params)) {
-      if (matchesFilter(toRow(r), filter)) count++;
+      if (matchesFilter(this.toRow(r), filter)) count++;
     }
     return count;
   }
@@ -450,19 +611,15 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
         const name = `${this.name}__${paths.join("__")}`;
         if (this.indexes.some((index) => index.name === name)) continue; // idempotent; options of an existing index are kept
         const meta: IndexMeta = { name, paths, unique: spec.unique === true, sparse: spec.sparse === true };
-        const keys = paths.map(keyOf);
+        this.addColumns(paths.filter((path) => path !== "_id" && !this.columns.includes(path)));
+        const keys = paths.map(columnOf);
         if (meta.unique && !meta.sparse) {
           // rows sharing a key with a null in it would pass CREATE UNIQUE INDEX; the port counts them as duplicates
           const clash = this.sql(`SELECT count(*) AS n FROM ${this.table} GROUP BY ${keys.join(", ")} HAVING count(*) > 1 LIMIT 1`).get();
           if (clash !== undefined) throw this.duplicate(`existing documents repeat the key of the new unique index ${name}`, name);
         }
-        const partial = meta.sparse
-          ? ` WHERE ${paths.map((path) => `json_type(doc, ${quote(jsonPath(path))}) IS NOT NULL`).join(" OR ")}`
-          : "";
         try {
-          this.store.db.exec(
-            `CREATE ${meta.unique ? "UNIQUE " : ""}INDEX IF NOT EXISTS "${name}" ON ${this.table} (${keys.join(", ")})${partial}`,
-          );
+          this.store.db.exec(indexSql(this.table, meta));
         } catch (err) {
           if (isUniqueViolation(err)) throw this.duplicate(`existing documents repeat the key of the new unique index ${name}`, name);
           throw err;
@@ -473,17 +630,33 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
           JSON.stringify(meta),
         );
         this.indexes.push(meta);
-        for (const path of paths) {
-          if (this.multikey.has(path)) continue;
-          const prefixes = path.split(".").map((_, i, all) => all.slice(0, i + 1).join("."));
-          const holdsArray = prefixes.map((p) => `json_type(doc, ${quote(jsonPath(p))}) = 'array'`).join(" OR ");
-          if (this.sql(`SELECT 1 AS found FROM ${this.table} WHERE ${holdsArray} LIMIT 1`).get() !== undefined) {
-            this.multikey.add(path);
-            this.sql("INSERT OR IGNORE INTO _store_multikey (collection, path) VALUES (?, ?)").run(this.name, path);
-          }
-        }
       }
     });
+  }
+
+  /**
+   * Adds a column per new indexed path and fills it from the stored documents, page by page; a path that holds
+   * (or runs through) an array in some document is marked multikey on the way.
+   */
+  private addColumns(paths: readonly string[]): void {
+    if (paths.length === 0) return;
+    for (const path of paths) this.store.db.exec(`ALTER TABLE ${this.table} ADD COLUMN ${columnOf(path)}`);
+    this.columns.push(...paths);
+    const page = this.sql(`SELECT rowid AS id, _id, doc FROM ${this.table} WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE_ROWS}`);
+    const fill = this.sql(`UPDATE ${this.table} SET ${paths.map((path) => `${columnOf(path)} = ?`).join(", ")} WHERE rowid = ?`);
+    let after = -Infinity;
+    for (let rows = page.all(after); rows.length > 0; rows = page.all(after)) {
+      for (const r of rows) {
+        const doc = this.toRow(r);
+        fill.run(...paths.map((path) => columnValue(doc, path)), r.id as number);
+        for (const path of paths) {
+          if (this.multikey.has(path) || !reachesArray(doc, path)) continue;
+          this.multikey.add(path);
+          this.sql("INSERT OR IGNORE INTO _store_multikey (collection, path) VALUES (?, ?)").run(this.name, path);
+        }
+        after = r.id as number;
+      }
+    }
   }
 }
 
@@ -491,12 +664,6 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
 function bodyOf(doc: Row): string {
   const { _id, ...body } = doc;
   return JSON.stringify(body);
-}
-
-/** A document from its row, `_id` first as written. */
-function toRow(r: Record<string, SQLOutputValue>): Row {
-  const body = r.doc as string;
-  return JSON.parse(`{"_id":${JSON.stringify(r._id)}${body === "{}" ? "}" : `,${body.slice(1)}`}`) as Row;
 }
 
 /** Whether the path, from the document's root, meets an array (at its end or on the way). */
@@ -509,16 +676,6 @@ function reachesArray(doc: unknown, path: string): boolean {
   }
   return Array.isArray(node);
 }
-
-/** A JSON path for SQLite with every segment quoted (field names may hold any character but `.`). */
-function jsonPath(path: string): string {
-  return `$${path
-    .split(".")
-    .map((segment) => `.${JSON.stringify(segment)}`)
-    .join("")}`;
-}
-
-const quote = (text: string): string => `'${text.replaceAll("'", "''")}'`;
 
 const STATEMENT_CACHE = 256;
 
@@ -559,6 +716,73 @@ class SqliteStore {
 }
 
 /**
+ * Converts the tables of an earlier file (documents as JSON text in `doc TEXT`, indexes on `json_extract`
+ * expressions) to the current layout, all in one transaction: each table is copied into a new one (documents
+ * compressed with a dictionary learned from its first rows, one column per indexed path), then replaces it and
+ * gets its indexes again. A file already in the current layout is left as it is.
+ * @returns whether anything was converted
+ */
+function convertEarlierLayout(db: DatabaseSync): boolean {
+  const earlier = db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' AND substr(name, 1, 7) <> '_store_'")
+    .all()
+    .map((row) => row.name as string)
+    .filter((name) =>
+      db
+        .prepare(`PRAGMA table_info("${name}")`)
+        .all()
+        .some((column) => column.name === "doc" && String(column.type).toUpperCase() === "TEXT"),
+    );
+  if (earlier.length === 0) return false;
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    for (const name of earlier) {
+      const table = `"${name}"`;
+      const indexes = db
+        .prepare("SELECT spec FROM _store_indexes WHERE collection = ?")
+        .all(name)
+        .map((row) => JSON.parse(row.spec as string) as IndexMeta);
+      const paths = [...new Set(indexes.flatMap((index) => index.paths))].filter((path) => path !== "_id");
+      const samples = db
+        .prepare(`SELECT doc FROM ${table} ORDER BY rowid LIMIT ${LEARN_AFTER}`)
+        .all()
+        .map((row) => row.doc as string);
+      let dictionary: Dictionary | undefined;
+      if (samples.length >= LEARN_AFTER) {
+        dictionary = { id: 1, bytes: learnDictionary(samples) };
+        db.prepare("INSERT OR REPLACE INTO _store_dictionaries (collection, id, dictionary) VALUES (?, ?, ?)").run(
+          name,
+          dictionary.id,
+          dictionary.bytes,
+        );
+      }
+      const columns = paths.map((path) => `, ${columnOf(path)}`).join("");
+      db.exec("DROP TABLE IF EXISTS _store_converting");
+      db.exec(`CREATE TABLE _store_converting (_id TEXT PRIMARY KEY NOT NULL, doc BLOB NOT NULL${columns})`);
+      const insert = db.prepare(`INSERT INTO _store_converting (_id, doc${columns}) VALUES (?, ?${", ?".repeat(paths.length)})`);
+      const page = db.prepare(`SELECT rowid AS id, _id, doc FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE_ROWS}`);
+      let after = -Infinity;
+      for (let rows = page.all(after); rows.length > 0; rows = page.all(after)) {
+        for (const row of rows) {
+          const text = row.doc as string;
+          const body = JSON.parse(text) as unknown;
+          insert.run(row._id as string, encodeDocument(text, dictionary), ...paths.map((path) => columnValue(body, path)));
+          after = row.id as number;
+        }
+      }
+      db.exec(`DROP TABLE ${table}`);
+      db.exec(`ALTER TABLE _store_converting RENAME TO ${table}`);
+      for (const index of indexes) db.exec(indexSql(table, index));
+    }
+    db.exec("COMMIT");
+  } catch (err) {
+    db.exec("ROLLBACK");
+    throw err;
+  }
+  return true;
+}
+
+/**
  * Opens a SQLite store (in memory without `dataDir`). Collections are created on first use.
  * @throws StoreError `DATA_DIR_LOCKED` when another live process or open store holds `dataDir`
  */
@@ -573,6 +797,10 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
       "CREATE TABLE IF NOT EXISTS _store_indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name))",
     );
     db.exec("CREATE TABLE IF NOT EXISTS _store_multikey (collection TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (collection, path))");
+    db.exec(
+      "CREATE TABLE IF NOT EXISTS _store_dictionaries (collection TEXT NOT NULL, id INTEGER NOT NULL, dictionary BLOB NOT NULL, PRIMARY KEY (collection, id))",
+    );
+    if (convertEarlierLayout(db)) db.exec("VACUUM");
     store = new SqliteStore(db);
   } catch (err) {
     await release?.();

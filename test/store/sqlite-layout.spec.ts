@@ -1,0 +1,307 @@
+// The SQLite adapter's file layout: compressed documents, indexed paths as columns (filled when an index is added
+// to a collection that holds documents), and the conversion of files written by the earlier layout (JSON text and
+// `json_extract` expression indexes). Answers are compared with NeDB's in memory on the same documents.
+import { expect } from "chai";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { createStore, type Filter, type FindOptions, type IndexSpec, type Store, type StoredDocument } from "../../shared/store";
+import { LEARN_AFTER, SQLITE_FILE } from "../../shared/store/sqlite-store";
+import { expectStoreError } from "./support";
+
+interface Doc extends StoredDocument {
+  kind?: string;
+  slot?: number;
+  owner?: string;
+  tags?: string[];
+  nested?: { a: { b: number } };
+  label?: string;
+  code?: string;
+  v?: unknown;
+}
+
+const tempDirs: string[] = [];
+async function freshDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), "sqlite-layout-test-"));
+  tempDirs.push(dir);
+  return dir;
+}
+
+function doc(n: number): Doc {
+  return {
+    _id: `d${String(n).padStart(5, "0")}`,
+    kind: n % 4 === 0 ? "state.updated" : "certificate.issued",
+    slot: 1_000 + Math.floor(n / 3),
+    ...(n % 3 === 0 ? { owner: `owner-${n}` } : {}),
+    ...(n % 5 === 0 ? { tags: n % 10 === 0 ? ["x", "y"] : ["y"] } : {}),
+    nested: { a: { b: n % 7 } },
+    label: `${"ü€😀".slice(0, 1 + (n % 3))} label ${n} ${"0123456789abcdef".repeat(4)}`,
+    code: `c${n % 50}`,
+  };
+}
+
+const INDEXES: IndexSpec[] = [
+  { fields: { kind: 1 } },
+  { fields: { slot: 1 } },
+  { fields: { owner: 1 }, unique: true, sparse: true },
+  { fields: { tags: 1 } },
+];
+
+/** Queries whose answers must not change, as `[filter, options]` (find), plus counts. */
+const QUERIES: [Filter, FindOptions][] = [
+  [{}, {}],
+  [{ kind: "state.updated" }, { sort: { slot: -1 }, limit: 5 }],
+  [{ slot: { $gte: 1_010, $lt: 1_020 } }, {}],
+  [{ owner: { $exists: true } }, { sort: { owner: 1 }, skip: 3, limit: 7 }],
+  [{ owner: "owner-30" }, {}],
+  [{ tags: "x" }, {}],
+  [{ tags: { $in: ["y"] }, kind: "certificate.issued" }, { sort: { slot: 1 } }],
+  [{ "nested.a.b": { $in: [1, 3] } }, { sort: { "nested.a.b": -1, slot: 1 } }],
+  [{ $or: [{ kind: "state.updated" }, { slot: { $lte: 1_003 } }] }, { sort: { label: 1 } }],
+  [{ code: "c7" }, { sort: { code: 1, slot: -1 } }],
+];
+
+async function answers(store: Store, name: string): Promise<unknown[]> {
+  const c = store.collection<Doc>(name);
+  const out: unknown[] = [];
+  for (const [filter, options] of QUERIES) {
+    out.push(await c.find(filter, options));
+    out.push(await c.count(filter));
+  }
+  out.push(await c.findProjected({ kind: "state.updated" }, { slot: 1, "nested.a": 1 }, { sort: { slot: 1 } }));
+  return out;
+}
+
+async function reference(docs: Doc[], indexes: IndexSpec[]): Promise<unknown[]> {
+  const nedb = await createStore({ inMemory: true, engine: "nedb" });
+  const c = nedb.collection<Doc>("items");
+  await c.ensureIndexes(indexes);
+  await c.insertMany(docs);
+  const found = await answers(nedb, "items");
+  await nedb.close();
+  return found;
+}
+
+/** Writes a store file in the earlier layout (JSON text documents, `json_extract` expression indexes), as that code did. */
+function writeEarlierLayout(file: string, collections: { name: string; docs: Doc[]; indexes: IndexSpec[]; multikey?: string[] }[]): void {
+  const db = new DatabaseSync(file);
+  db.exec("PRAGMA journal_mode = WAL");
+  db.exec("CREATE TABLE _store_indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name))");
+  db.exec("CREATE TABLE _store_multikey (collection TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (collection, path))");
+  for (const { name, docs, indexes, multikey = [] } of collections) {
+    db.exec(`CREATE TABLE "${name}" (_id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL)`);
+    const insert = db.prepare(`INSERT INTO "${name}" (_id, doc) VALUES (?, ?)`);
+    for (const { _id, ...body } of docs) insert.run(_id, JSON.stringify(body));
+    for (const spec of indexes) {
+      const paths = Object.keys(spec.fields);
+      const meta = { name: `${name}__${paths.join("__")}`, paths, unique: spec.unique === true, sparse: spec.sparse === true };
+      const keys = paths.map((path) => `json_extract(doc, '$.${path}')`);
+      const partial = meta.sparse ? ` WHERE ${paths.map((path) => `json_type(doc, '$."${path}"') IS NOT NULL`).join(" OR ")}` : "";
+      db.exec(`CREATE ${meta.unique ? "UNIQUE " : ""}INDEX "${meta.name}" ON "${name}" (${keys.join(", ")})${partial}`);
+      db.prepare("INSERT INTO _store_indexes (collection, name, spec) VALUES (?, ?, ?)").run(name, meta.name, JSON.stringify(meta));
+    }
+    for (const path of multikey) db.prepare("INSERT INTO _store_multikey (collection, path) VALUES (?, ?)").run(name, path);
+  }
+  db.close();
+}
+
+/** Everything that describes a file: its schema, dictionaries and every stored row. */
+function fileState(file: string): string {
+  const db = new DatabaseSync(file);
+  try {
+    const schema = db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name").all();
+    const dictionaries = db.prepare("SELECT collection, id, hex(dictionary) AS d FROM _store_dictionaries ORDER BY collection, id").all();
+    const rows = db.prepare('SELECT _id, hex(doc) AS doc, "@slot" AS slot FROM items ORDER BY _id').all();
+    return JSON.stringify({ schema, dictionaries, rows });
+  } finally {
+    db.close();
+  }
+}
+
+function headers(file: string, table: string): number[] {
+  const db = new DatabaseSync(file);
+  try {
+    return db
+      .prepare(`SELECT doc FROM "${table}" ORDER BY rowid`)
+      .all()
+      .map((row) => (row.doc as Uint8Array)[0] as number);
+  } finally {
+    db.close();
+  }
+}
+
+describe("SQLite layout: compressed documents, indexed paths as columns, conversion of earlier files", function () {
+  after(async function () {
+    await Promise.all(tempDirs.map((d) => rm(d, { recursive: true, force: true })));
+  });
+
+  it("keeps a collection's first documents as JSON, then learns its dictionary once and compresses every row with it", async function () {
+    const dir = await freshDir();
+    const store = await createStore({ dataDir: dir, engine: "sqlite" });
+    const items = store.collection<Doc>("items");
+    await items.insertMany(Array.from({ length: LEARN_AFTER - 1 }, (_, n) => doc(n)));
+    await store.close();
+    const file = join(dir, SQLITE_FILE);
+    expect(new Set(headers(file, "items"))).to.deep.equal(new Set([0]));
+
+    const reopened = await createStore({ dataDir: dir, engine: "sqlite" });
+    for (let n = LEARN_AFTER - 1; n < 200; n++) await reopened.collection<Doc>("items").insertOne(doc(n));
+    await reopened.collection<Doc>("items").updateOne({ _id: doc(0)._id }, { $set: { kind: "updated" } });
+    await reopened.close();
+    expect(new Set(headers(file, "items"))).to.deep.equal(new Set([1]));
+    const db = new DatabaseSync(file);
+    const stored = db.prepare("SELECT sum(length(doc)) AS packed, count(*) AS n FROM items").get() as { packed: number; n: number };
+    expect(db.prepare("SELECT count(*) AS n FROM _store_dictionaries").get()?.n).to.equal(1);
+    db.close();
+    const json = Array.from({ length: 200 }, (_, n) => JSON.stringify(doc(n)).length).reduce((a, b) => a + b, 0);
+    expect(stored.n).to.equal(200);
+    expect(stored.packed).to.be.below(json * 0.6);
+
+    const last = await createStore({ dataDir: dir, engine: "sqlite" });
+    const all = await last.collection<Doc>("items").find({});
+    expect(all).to.have.length(200);
+    expect(all[0]).to.deep.equal({ ...doc(0), kind: "updated" });
+    expect(all.slice(1)).to.deep.equal(Array.from({ length: 199 }, (_, n) => doc(n + 1)));
+    await last.close();
+  });
+
+  it("gives back every document exactly, key order included, before and after its collection's dictionary is learned", async function () {
+    let seed = 7;
+    const random = (): number => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
+    const texts = ["", "a", "é", "漢字", "😀", '"quoted"', "back\\slash", "tab\tline\n", "\u0000", "0123456789abcdef".repeat(3)];
+    const value = (depth: number): unknown => {
+      const kind = Math.floor(random() * (depth > 2 ? 4 : 6));
+      if (kind === 0) return pick(texts) + String(Math.floor(random() * 1_000));
+      if (kind === 1) return pick([0, -1, 1.5, -2.25e-7, 1e21, Number.MAX_SAFE_INTEGER, random() * 1e6 - 5e5]);
+      if (kind === 2) return pick([true, false]);
+      if (kind === 3) return null;
+      if (kind === 4) return Array.from({ length: Math.floor(random() * 4) }, () => value(depth + 1));
+      return Object.fromEntries(
+        Array.from({ length: Math.floor(random() * 5) }, (_, i) => [`${pick(["k", "ü", "z", "a"])}${i}`, value(depth + 1)]),
+      );
+    };
+    const docs = Array.from({ length: 3 * LEARN_AFTER }, (_, n) => ({ _id: `r${n}`, body: value(0), n, ...(value(1) as object) }));
+    const store = await createStore({ inMemory: true, engine: "sqlite" });
+    const items = store.collection<StoredDocument>("random");
+    for (const d of docs) await items.insertOne(d);
+    for (const d of docs) expect(JSON.stringify(await items.findOne({ _id: d._id }))).to.equal(JSON.stringify(d));
+    await store.close();
+  });
+
+  it("forgets a dictionary learned in a write that rolled back, and learns it again with the next documents", async function () {
+    const dir = await freshDir();
+    const store = await createStore({ dataDir: dir, engine: "sqlite" });
+    const items = store.collection<Doc>("items");
+    const batch = Array.from({ length: LEARN_AFTER + 10 }, (_, n) => doc(n));
+    await expectStoreError(() => items.insertMany([...batch, doc(0)]), "DUPLICATE_KEY");
+    expect(await items.count()).to.equal(0);
+    await items.insertMany(batch.slice(0, 5));
+    for (const d of batch.slice(5)) await items.insertOne(d);
+    await store.close();
+    expect(new Set(headers(join(dir, SQLITE_FILE), "items"))).to.deep.equal(new Set([1]));
+    const reopened = await createStore({ dataDir: dir, engine: "sqlite" });
+    expect(await reopened.collection<Doc>("items").find({})).to.deep.equal(batch);
+    await reopened.close();
+  });
+
+  it("adds a column for an index declared on a collection holding documents, fills it from them and indexes it", async function () {
+    const docs = Array.from({ length: 2_500 }, (_, n) => doc(n));
+    const dir = await freshDir();
+    const store = await createStore({ dataDir: dir, engine: "sqlite" });
+    const items = store.collection<Doc>("items");
+    await items.insertMany(docs);
+    await expectStoreError(() => items.ensureIndexes([{ fields: { code: 1 }, unique: true }]), "DUPLICATE_KEY");
+    await items.ensureIndexes(INDEXES);
+    expect(await answers(store, "items")).to.deep.equal(await reference(docs, INDEXES));
+    await store.close();
+
+    const db = new DatabaseSync(join(dir, SQLITE_FILE));
+    const columns = db
+      .prepare("PRAGMA table_info(items)")
+      .all()
+      .map((c) => c.name);
+    expect(columns).to.deep.equal(["_id", "doc", "@kind", "@slot", "@owner", "@tags"]); // no column left by the refused index
+    expect(db.prepare('SELECT count(*) AS n FROM items WHERE "@slot" IS NULL OR "@kind" IS NULL').get()?.n).to.equal(0);
+    expect(db.prepare('SELECT count(*) AS n FROM items WHERE "@owner" IS NOT NULL').get()?.n).to.equal(834);
+    const plan = db
+      .prepare('EXPLAIN QUERY PLAN SELECT _id FROM items WHERE "@slot" = 1005')
+      .all()
+      .map((row) => String(row.detail));
+    expect(plan.join(" ")).to.include("items__slot");
+    expect(
+      db
+        .prepare("SELECT path FROM _store_multikey")
+        .all()
+        .map((row) => row.path),
+    ).to.deep.equal(["tags"]);
+    db.close();
+  });
+
+  it("sorts on a path without a column in the order an indexed column gives, across types", async function () {
+    const values: unknown[] = [
+      undefined,
+      null,
+      -1,
+      0,
+      2.5,
+      true,
+      false,
+      10,
+      "",
+      "a",
+      "b",
+      "B",
+      "é",
+      "😀",
+      "\uffff",
+      "z",
+      { o: 1 },
+      1e21,
+      -0.5,
+    ];
+    const store = await createStore({ inMemory: true, engine: "sqlite" });
+    const indexed = store.collection<Doc>("indexed");
+    await indexed.ensureIndexes([{ fields: { v: 1 } }]);
+    const plain = store.collection<Doc>("plain");
+    const docs = values.map((v, i) => ({ _id: `v${String(values.length - i).padStart(2, "0")}`, ...(v === undefined ? {} : { v }) }));
+    await indexed.insertMany([...docs, ...docs.map((d) => ({ ...d, _id: `${d._id}b` }))]);
+    await plain.insertMany([...docs, ...docs.map((d) => ({ ...d, _id: `${d._id}b` }))]);
+    for (const sort of [{ v: 1 }, { v: -1 }] as const) {
+      const expected = (await indexed.find({}, { sort })).map((d) => d._id);
+      expect((await plain.find({}, { sort })).map((d) => d._id)).to.deep.equal(expected);
+      expect((await plain.find({}, { sort, skip: 5, limit: 9 })).map((d) => d._id)).to.deep.equal(expected.slice(5, 14));
+    }
+    await store.close();
+  });
+
+  it("converts a file of the earlier layout in place on first open, answers every query the same, and a second open changes nothing", async function () {
+    const docs = Array.from({ length: 300 }, (_, n) => doc(n));
+    const few = docs.slice(0, 3).map((d) => ({ ...d, _id: `few-${d._id}` }));
+    const dir = await freshDir();
+    const file = join(dir, SQLITE_FILE);
+    writeEarlierLayout(file, [
+      { name: "items", docs, indexes: INDEXES, multikey: ["tags"] },
+      { name: "few", docs: few, indexes: [] },
+    ]);
+    const expected = await reference(docs, INDEXES);
+
+    const store = await createStore({ dataDir: dir, engine: "sqlite" });
+    expect(await answers(store, "items")).to.deep.equal(expected);
+    expect(await store.collection<Doc>("few").find({})).to.deep.equal(few);
+    await store.close();
+    expect(new Set(headers(file, "items"))).to.deep.equal(new Set([1]));
+    expect(new Set(headers(file, "few"))).to.deep.equal(new Set([0]));
+    const converted = fileState(file);
+    expect(converted).not.to.include("json_extract");
+    expect(converted).to.include("@slot");
+
+    const again = await createStore({ dataDir: dir, engine: "sqlite" });
+    expect(await answers(again, "items")).to.deep.equal(expected);
+    const items = again.collection<Doc>("items");
+    await expectStoreError(() => items.insertOne({ ...doc(1_000), owner: "owner-3" }), "DUPLICATE_KEY");
+    await again.close();
+    expect(fileState(file)).to.equal(converted);
+  });
+});
