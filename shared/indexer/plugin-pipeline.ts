@@ -94,6 +94,48 @@ export class PluginPipeline<Tx = unknown> {
     for (const p of this.preActions) await this.execute(p, () => p.plugin.run(block));
   }
 
+  /**
+   * Writes what the staging pre-actions (those with `flush`) staged, in registration order. Its duration counts in
+   * the plugin's total duration; a failure counts as a failed execution (and, for a critical plugin, is thrown).
+   */
+  async flushStaged(): Promise<void> {
+    for (const p of this.preActions) {
+      const flush = p.plugin.flush?.bind(p.plugin);
+      if (!flush) continue;
+      const startedAt = this.clock();
+      const t0 = performance.now();
+      try {
+        await flush();
+        p.metrics.totalDuration += performance.now() - t0;
+      } catch (err) {
+        this.fail(p, err, startedAt, performance.now() - t0, 0);
+        if (p.critical) throw err;
+      }
+    }
+  }
+
+  /** Drops what the staging pre-actions staged and did not write (the blocks are processed again). */
+  discardStaged(): void {
+    for (const p of this.preActions) p.plugin.discard?.();
+  }
+
+  /**
+   * Deletes the pre-actions' records of blocks after `slot` (-1: all): a rollback, or leftovers of an interrupted
+   * write after the checkpoint. A critical plugin's failure is thrown.
+   */
+  async rollbackPreActions(slot: number): Promise<void> {
+    for (const p of this.preActions) {
+      const rollback = p.plugin.rollback?.bind(p.plugin);
+      if (!rollback) continue;
+      try {
+        await rollback(slot);
+      } catch (err) {
+        this.fail(p, err, this.clock(), 0, 0);
+        if (p.critical) throw err;
+      }
+    }
+  }
+
   async runPostActions(block: BlockContext<Tx>, events: readonly ProtocolEvent[]): Promise<void> {
     for (const p of this.postActions) await this.execute(p, () => p.plugin.run(block, events));
   }

@@ -179,10 +179,12 @@ describe("sorted list (off chain): predecessor walk and the rollback-safe record
     expect(keysInOrder(after)).to.deep.equal([k(0x50)]);
     expect(findNode(after, k(0x50))!.utxo.transaction.id).to.equal(init.id);
 
-    // recording the same slot twice (an interrupted attempt) leaves one copy
+    // an interrupted attempt at slot 20 is undone by the indexer's repair (a rollback to the checkpoint, slot 10)
     await lists.recordBlock({ slot: 20, height: 2, transactions: [insert] });
+    await lists.rollback(10);
     await lists.recordBlock({ slot: 20, height: 2, transactions: [insert] });
     expect((await current()).length).to.equal(3);
+    expect(findNode(snapshotOf(await current())!, k(0x50))!.origin).to.include({ txHash: init.id, slot: 10 });
 
     await lists.rollback(-1);
     expect(await lists.listByPolicy(POLICY)).to.equal(undefined);
