@@ -91,7 +91,10 @@ export class PluginPipeline<Tx = unknown> {
   }
 
   async runPreActions(block: BlockContext<Tx>): Promise<void> {
-    for (const p of this.preActions) await this.execute(p, () => p.plugin.run(block));
+    for (const p of this.preActions) {
+      const done = this.execute(p, () => p.plugin.run(block));
+      if (done !== true) await done;
+    }
   }
 
   /**
@@ -137,7 +140,10 @@ export class PluginPipeline<Tx = unknown> {
   }
 
   async runPostActions(block: BlockContext<Tx>, events: readonly ProtocolEvent[]): Promise<void> {
-    for (const p of this.postActions) await this.execute(p, () => p.plugin.run(block, events));
+    for (const p of this.postActions) {
+      const done = this.execute(p, () => p.plugin.run(block, events));
+      if (done !== true) await done;
+    }
   }
 
   async dispatch(events: readonly ProtocolEvent[]): Promise<void> {
@@ -196,22 +202,35 @@ export class PluginPipeline<Tx = unknown> {
     ];
   }
 
-  private async execute(
+  /**
+   * Runs one plugin call and records it. A call that returns no promise is recorded at once (no microtask per
+   * plugin per block): `true` then, else a promise of whether it succeeded.
+   */
+  private execute(
     entry: Registered<IndexerPlugin<never>>,
     run: () => Promise<number | void> | number | void,
     rethrowCritical = true,
-  ): Promise<boolean> {
+  ): true | Promise<boolean> {
     const startedAt = this.clock();
     const t0 = performance.now();
-    try {
-      const items = await run();
-      recordExecution(entry.metrics, { startedAt, durationMs: performance.now() - t0, items: typeof items === "number" ? items : 0 });
-      return true;
-    } catch (err) {
+    const failed = (err: unknown): false => {
       this.fail(entry, err, startedAt, performance.now() - t0, 0);
       if (entry.critical && rethrowCritical) throw err;
       return false;
+    };
+    const succeeded = (items: number | void): true => {
+      recordExecution(entry.metrics, { startedAt, durationMs: performance.now() - t0, items: typeof items === "number" ? items : 0 });
+      return true;
+    };
+    let result: Promise<number | void> | number | void;
+    try {
+      result = run();
+    } catch (err) {
+      return Promise.resolve().then(() => failed(err));
     }
+    // any thenable counts as a promise (operator plugins may bring their own)
+    if (typeof (result as { then?: unknown } | undefined)?.then === "function") return Promise.resolve(result).then(succeeded, failed);
+    return succeeded(result as number | void);
   }
 
   private fail(entry: Registered<IndexerPlugin<never>>, error: unknown, startedAt: number, durationMs: number, items: number): void {

@@ -93,21 +93,6 @@ export function nativeScriptCliJson(s: ScriptNative): unknown {
   }
 }
 
-/** Plutus script hashes by language and CBOR (the same scripts travel in block after block); bounded, cleared when full. */
-const plutusHashes = new Map<string, string>();
-const PLUTUS_HASHES_KEPT = 32;
-
-function plutusHashOf(cbor: string, language: PlutusLanguage): string {
-  const key = `${language}:${cbor}`;
-  let hash = plutusHashes.get(key);
-  if (hash === undefined) {
-    hash = plutusScriptHash(cbor, language);
-    if (plutusHashes.size >= PLUTUS_HASHES_KEPT) plutusHashes.clear();
-    plutusHashes.set(key, hash);
-  }
-  return hash;
-}
-
 export function seenScript(script: Script, knownHash?: string): SeenScript {
   if (script.language === "native") {
     return withFreed((own) => {
@@ -121,7 +106,7 @@ export function seenScript(script: Script, knownHash?: string): SeenScript {
     });
   }
   return {
-    hash: knownHash ?? plutusHashOf(script.cbor, script.language),
+    hash: knownHash ?? plutusScriptHash(script.cbor, script.language),
     type: PLUTUS_TYPES[script.language],
     cbor: script.cbor,
     json: null,
