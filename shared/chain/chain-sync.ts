@@ -249,14 +249,15 @@ function handlerError(which: string, err: unknown): ChainError {
 }
 
 /**
- * Defers each request to the end of the event loop's turn and writes the requests of one turn together: one socket
- * write (one system call, one read for the server) for what used to be a write per block — while catching up, the
- * responses of a turn arrive together and their handlers ask for as many next blocks, and those writes were the
- * largest cost of a replay of empty blocks. Corks ws's underlying net socket (ws keeps it in `_socket`); without it,
- * each request is still written on its own.
+ * Writes requests in groups: one socket write (one system call, one read for the server) for up to `groupSize`
+ * requests, where there used to be a write per block — while catching up, the responses of a turn arrive together
+ * and their handlers ask for as many next blocks, and those writes were the largest cost of a replay of empty
+ * blocks. A group is written once full, or at the end of the event loop's turn (a group never waits longer); kept
+ * small so the server always has requests to answer while the client works through a burst. Corks ws's underlying
+ * net socket (ws keeps it in `_socket`); without it, each request is still written on its own.
  * @internal
  */
-export function requestBatcher(webSocket: unknown): (send: () => void) => void {
+export function requestBatcher(webSocket: unknown, groupSize = REQUEST_GROUP): (send: () => void) => void {
   let pending: (() => void)[] = [];
   const flush = (): void => {
     const sends = pending;
@@ -273,11 +274,23 @@ export function requestBatcher(webSocket: unknown): (send: () => void) => void {
     }
     if (corked) raw.uncork!();
   };
+  let scheduled = false;
+  const flushScheduled = (): void => {
+    scheduled = false;
+    flush();
+  };
   return (send) => {
     pending.push(send);
-    if (pending.length === 1) setImmediate(flush);
+    if (pending.length >= groupSize) flush();
+    else if (!scheduled) {
+      scheduled = true;
+      setImmediate(flushScheduled);
+    }
   };
 }
+
+/** Requests written together at most (a tenth of the default pipelining depth). */
+const REQUEST_GROUP = 10;
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -21,6 +21,15 @@ describe("chain-sync request batcher", () => {
     expect(log.slice(5)).to.deep.equal(["cork", "send 4", "uncork"]);
   });
 
+  it("writes a full group at once, without waiting for the end of the turn", async () => {
+    const { log, webSocket } = recordingSocket();
+    const request = requestBatcher(webSocket, 3);
+    for (let n = 1; n <= 4; n++) request(() => void log.push(`send ${n}`));
+    expect(log).to.deep.equal(["cork", "send 1", "send 2", "send 3", "uncork"]);
+    await new Promise((r) => setImmediate(r));
+    expect(log.slice(5)).to.deep.equal(["cork", "send 4", "uncork"]);
+  });
+
   it("keeps sending the rest when one send throws (a closed socket), and still uncorks", async () => {
     const { log, webSocket } = recordingSocket();
     const request = requestBatcher(webSocket);
