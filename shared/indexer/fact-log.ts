@@ -236,8 +236,7 @@ export class FactLog {
     // A point deeper than the rollback horizon below the tip can never be rolled back to: only the newest staged
     // block (the checkpoint, where a restart intersects) is stored from that far behind.
     const previous = this.staged.blocks.at(-1);
-    const deep = (height: number) => opts.tipHeight !== undefined && height <= opts.tipHeight - this.keepBlocks;
-    if (previous && deep(previous.height)) this.staged.blocks.pop();
+    if (previous && opts.tipHeight !== undefined && previous.height <= opts.tipHeight - this.keepBlocks) this.staged.blocks.pop();
     this.staged.blocks.push({ _id: b.point.id, slot: b.point.slot, height: b.height, time: b.time });
     this.staged.count += 1;
     this.staged.checkpoint = { slot: b.point.slot, id: b.point.id, height: b.height };

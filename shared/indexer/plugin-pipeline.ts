@@ -203,8 +203,8 @@ export class PluginPipeline<Tx = unknown> {
   }
 
   /**
-   * Runs one plugin call and records it. A call that returns no promise is recorded at once (no microtask per
-   * plugin per block): `true` then, else a promise of whether it succeeded.
+   * Runs one plugin call and records it. A call that returns no promise is recorded at once (no microtask, and no
+   * closure, per plugin per block): `true` then, else a promise of whether it succeeded.
    */
   private execute(
     entry: Registered<IndexerPlugin<never>>,
@@ -213,24 +213,40 @@ export class PluginPipeline<Tx = unknown> {
   ): true | Promise<boolean> {
     const startedAt = this.clock();
     const t0 = performance.now();
-    const failed = (err: unknown): false => {
-      this.fail(entry, err, startedAt, performance.now() - t0, 0);
-      if (entry.critical && rethrowCritical) throw err;
-      return false;
-    };
-    const succeeded = (items: number | void): true => {
-      recordExecution(entry.metrics, { startedAt, durationMs: performance.now() - t0, items: typeof items === "number" ? items : 0 });
-      return true;
-    };
     let result: Promise<number | void> | number | void;
     try {
       result = run();
     } catch (err) {
-      return Promise.resolve().then(() => failed(err));
+      return this.settle(entry, Promise.reject(err), startedAt, t0, rethrowCritical);
     }
     // any thenable counts as a promise (operator plugins may bring their own)
-    if (typeof (result as { then?: unknown } | undefined)?.then === "function") return Promise.resolve(result).then(succeeded, failed);
-    return succeeded(result as number | void);
+    if (typeof (result as { then?: unknown } | undefined)?.then === "function")
+      return this.settle(entry, result as Promise<number | void>, startedAt, t0, rethrowCritical);
+    this.succeed(entry, result as number | void, startedAt, t0);
+    return true;
+  }
+
+  private async settle(
+    entry: Registered<IndexerPlugin<never>>,
+    result: Promise<number | void>,
+    startedAt: number,
+    t0: number,
+    rethrowCritical: boolean,
+  ): Promise<boolean> {
+    let items: number | void;
+    try {
+      items = await result;
+    } catch (err) {
+      this.fail(entry, err, startedAt, performance.now() - t0, 0);
+      if (entry.critical && rethrowCritical) throw err;
+      return false;
+    }
+    this.succeed(entry, items, startedAt, t0);
+    return true;
+  }
+
+  private succeed(entry: Registered<IndexerPlugin<never>>, items: number | void, startedAt: number, t0: number): void {
+    recordExecution(entry.metrics, { startedAt, durationMs: performance.now() - t0, items: typeof items === "number" ? items : 0 });
   }
 
   private fail(entry: Registered<IndexerPlugin<never>>, error: unknown, startedAt: number, durationMs: number, items: number): void {
