@@ -179,24 +179,8 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
         pipeline: locals.pipeline,
         slotToTime,
         startPoint: deps.config.indexerStartPoint,
-        notify: (event, payload) => {
-          // The lookups forget a rolled-back block before the next block is recorded (their writes are serialised).
-          if (event === "chain.rollback") {
-            for (const lists of locals.sortedLists.values()) {
-              lists
-                .rollback(Number(payload["slot"]))
-                .catch((err: unknown) =>
-                  this.logger.error("sorted lists: rollback failed", { error: err instanceof Error ? err.message : String(err) }),
-                );
-            }
-            locals.lookups
-              ?.rollback(Number(payload["slot"]))
-              .catch((err: unknown) =>
-                this.logger.error("lookups: rollback failed", { error: err instanceof Error ? err.message : String(err) }),
-              );
-          }
-          void broker.broadcast(event, payload);
-        },
+        // The lookups and the sorted lists forget rolled-back blocks through the pipeline (their plugins' rollback).
+        notify: (event, payload) => void broker.broadcast(event, payload),
         logger: { info: (m, d) => this.logger.info(m, d), warn: (m, d) => this.logger.warn(m, d) },
       });
       const indexer = locals.indexer;

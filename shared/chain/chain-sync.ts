@@ -4,7 +4,8 @@
  * cursor (or, if the chain moved away from it, at an older processed point, then the original start points),
  * so no block is delivered twice and none is skipped. The server's obligatory RollBackward to the resume
  * point is swallowed when it equals the cursor (nothing to undo); any deeper rollback reaches the handler.
- * Handlers run strictly one at a time, in chain order.
+ * Handlers run strictly one at a time, in chain order. The nextBlock requests asked for within one turn of the event
+ * loop are written to the socket together (`requestBatcher`).
  */
 import { createChainSynchronizationClient } from "@cardano-ogmios/client";
 import { backoffMs, openContext, withTimeout, type Endpoint, type OpenedContext } from "./connection";
@@ -119,6 +120,7 @@ export async function startChainSync(
     const ctx = await openContext(conn.endpoint, conn.timeoutMs);
     opened = ctx;
     const live = (): boolean => gen === generation && state !== "stopped" && state !== "failed";
+    const requestNext = requestBatcher(ctx.context.socket);
     /**
      * Hands one message to the consumer's handler; once the handler completed, the cursor moves and the next
      * message is asked for. A throwing handler fails the sync.
@@ -138,7 +140,7 @@ export async function startChainSync(
       }
       moveCursor();
       opts.onCursor?.(cursor);
-      if (live()) next();
+      if (live()) requestNext(() => live() && next());
     };
     const client = await createChainSynchronizationClient(
       ctx.context,
@@ -245,6 +247,50 @@ function handlerError(which: string, err: unknown): ChainError {
   const message = err instanceof Error ? err.message : String(err);
   return new ChainError("CHAIN_ERROR", `chain-sync ${which} handler failed: ${message}`, undefined, undefined, { cause: message }, false);
 }
+
+/**
+ * Writes requests in groups: one socket write (one system call, one read for the server) for up to `groupSize`
+ * requests, where there used to be a write per block — while catching up, the responses of a turn arrive together
+ * and their handlers ask for as many next blocks, and those writes were the largest cost of a replay of empty
+ * blocks. A group is written once full, or at the end of the event loop's turn (a group never waits longer); kept
+ * small so the server always has requests to answer while the client works through a burst. Corks ws's underlying
+ * net socket (ws keeps it in `_socket`); without it, each request is still written on its own.
+ * @internal
+ */
+export function requestBatcher(webSocket: unknown, groupSize = REQUEST_GROUP): (send: () => void) => void {
+  let pending: (() => void)[] = [];
+  const flush = (): void => {
+    const sends = pending;
+    pending = [];
+    const raw = (webSocket as { _socket?: { cork?: () => void; uncork?: () => void } | null })._socket;
+    const corked = typeof raw?.cork === "function" && typeof raw.uncork === "function";
+    if (corked) raw.cork!();
+    for (const send of sends) {
+      try {
+        send();
+      } catch {
+        // the socket closed meanwhile: its close handling reconnects and asks again
+      }
+    }
+    if (corked) raw.uncork!();
+  };
+  let scheduled = false;
+  const flushScheduled = (): void => {
+    scheduled = false;
+    flush();
+  };
+  return (send) => {
+    pending.push(send);
+    if (pending.length >= groupSize) flush();
+    else if (!scheduled) {
+      scheduled = true;
+      setImmediate(flushScheduled);
+    }
+  };
+}
+
+/** Requests written together at most (a tenth of the default pipelining depth). */
+const REQUEST_GROUP = 10;
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

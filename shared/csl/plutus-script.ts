@@ -92,9 +92,23 @@ export function plutusScriptFromAny(hex: string, lang: PlutusLanguage = "plutus:
   return plutusScriptFromSingleWrapped(toSingleWrapped(hex), lang);
 }
 
+/**
+ * Script hashes by language and CBOR: the indexer meets the same scripts in block after block (reference scripts,
+ * witnesses), and each hash through CSL costs a copy into wasm. Bounded (cleared when full).
+ */
+const scriptHashes = new Map<string, string>();
+const SCRIPT_HASHES_KEPT = 32;
+
 /** Script hash (policy id / script credential), 56 hex, of a script in any encoding. */
 export function plutusScriptHash(hex: string, lang: PlutusLanguage = "plutus:v3"): string {
-  return withFreed((own) => own(own(plutusScriptFromAny(hex, lang)).hash()).to_hex());
+  const key = `${lang}:${hex}`;
+  let hash = scriptHashes.get(key);
+  if (hash === undefined) {
+    hash = withFreed((own) => own(own(plutusScriptFromAny(hex, lang)).hash()).to_hex());
+    if (scriptHashes.size >= SCRIPT_HASHES_KEPT) scriptHashes.clear();
+    scriptHashes.set(key, hash);
+  }
+  return hash;
 }
 
 /** Bech32 enterprise address of a script (payment credential = script hash). */

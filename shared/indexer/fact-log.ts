@@ -8,8 +8,10 @@
  *   missed an event, loses nothing. A rollback deletes the facts after the rollback point and appends a marker
  *   telling consumers which slot to roll back to;
  * - `indexer_meta`: the checkpoint (the last block whose facts are all persisted).
- * Writes are staged per block and flushed in batches (`flush`): transactions, facts, block points, then the
- * checkpoint, so the checkpoint never names a block whose records are not all stored.
+ * Writes are staged per block and flushed in batches (`flush`): the plugins' staged records (`StagedRecords`),
+ * transactions, facts, block points, then the checkpoint, so the checkpoint never names a block whose records are
+ * not all stored. Whatever lies after the checkpoint (an interrupted write) is deleted by `repair`, which runs on
+ * the first flush after opening or after a failure, and which the indexer also calls before it resumes.
  * Current protocol state (states, bootstraps, library entries, proxy pointer) is the latest fact per key, so a
  * rollback needs no undo logic: deleting the facts after the point is enough.
  */
@@ -151,6 +153,20 @@ export interface BlockFacts {
 /** Block points kept as intersection candidates (the security parameter k of mainnet): rollbacks go no deeper. */
 export const RECENT_BLOCKS_KEPT = 2160;
 
+/**
+ * Records written with the log's batches: the indexer passes its plugin pipeline, whose staging plugins (the
+ * lookups, the sorted lists) stage records per block. They share the log's crash-safety: written before the
+ * checkpoint moves, deleted after it by a rollback and by `repair`.
+ */
+export interface StagedRecords {
+  /** Writes what was staged since the last call, in chain order. */
+  write(): Promise<void>;
+  /** Forgets what was staged (the blocks are processed again). */
+  discard(): void;
+  /** Deletes the records of blocks after `slot` (-1: all). */
+  deleteAfter(slot: number): Promise<void>;
+}
+
 /** What the next `flush` writes: whole blocks, in chain order. */
 interface Staged {
   /** blocks staged (their points are in `blocks` only when within the rollback horizon of the tip, or the newest) */
@@ -181,6 +197,7 @@ export class FactLog {
   private constructor(
     store: Store,
     private readonly keepBlocks: number,
+    private readonly companion: StagedRecords | undefined,
   ) {
     this.blocks = store.collection<BlockRecord>("indexer_blocks");
     this.txs = store.collection<TransactionRecord>("indexer_transactions");
@@ -188,9 +205,12 @@ export class FactLog {
     this.meta = store.collection<MetaRecord>("indexer_meta");
   }
 
-  /** @param opts.keepBlocks block points kept as intersection candidates (default `RECENT_BLOCKS_KEPT`) */
-  static async open(store: Store, opts: { keepBlocks?: number } = {}): Promise<FactLog> {
-    const log = new FactLog(store, opts.keepBlocks ?? RECENT_BLOCKS_KEPT);
+  /**
+   * @param opts.keepBlocks block points kept as intersection candidates (default `RECENT_BLOCKS_KEPT`)
+   * @param opts.staged records written with every batch, before the checkpoint (the plugins')
+   */
+  static async open(store: Store, opts: { keepBlocks?: number; staged?: StagedRecords } = {}): Promise<FactLog> {
+    const log = new FactLog(store, opts.keepBlocks ?? RECENT_BLOCKS_KEPT, opts.staged);
     await log.blocks.ensureIndexes([{ fields: { slot: 1 } }, { fields: { height: -1 } }]);
     // Single-field indexes only: NeDB uses an index when the query names exactly its field (see the store notes).
     await log.txs.ensureIndexes([{ fields: { slot: 1 } }, { fields: { blockId: 1 } }]);
@@ -271,8 +291,7 @@ export class FactLog {
     // A point deeper than the rollback horizon below the tip can never be rolled back to: only the newest staged
     // block (the checkpoint, where a restart intersects) is stored from that far behind.
     const previous = this.staged.blocks.at(-1);
-    const deep = (height: number) => opts.tipHeight !== undefined && height <= opts.tipHeight - this.keepBlocks;
-    if (previous && deep(previous.height)) this.staged.blocks.pop();
+    if (previous && opts.tipHeight !== undefined && previous.height <= opts.tipHeight - this.keepBlocks) this.staged.blocks.pop();
     this.staged.blocks.push({ _id: b.point.id, slot: b.point.slot, height: b.height, time: b.time });
     this.staged.count += 1;
     this.staged.checkpoint = { slot: b.point.slot, id: b.point.id, height: b.height };
@@ -295,13 +314,8 @@ export class FactLog {
     this.staged = nothingStaged();
     if (staged.checkpoint === undefined && staged.txs.length === 0) return;
     try {
-      if (this.mayHaveLeftovers) {
-        const after = { slot: { $gt: (await this.checkpoint())?.point.slot ?? -1 } };
-        await this.txs.deleteMany(after);
-        await this.facts.deleteMany(after);
-        await this.blocks.deleteMany(after);
-        this.mayHaveLeftovers = false;
-      }
+      await this.repair();
+      await this.companion?.write();
       if (staged.txs.length > 0) await this.txs.insertMany(staged.txs);
       if (staged.facts.length > 0) await this.facts.insertMany(staged.facts);
       if (staged.blocks.length > 0) await this.blocks.insertMany(staged.blocks);
@@ -319,12 +333,31 @@ export class FactLog {
   }
 
   /**
-   * Forgets what was staged (the blocks will be processed again); the next flush first clears leftovers. Sequence
-   * numbers are never reused (a consumer may have read a leftover), so this leaves a gap.
+   * Forgets what was staged, the plugins' staged records too (the blocks will be processed again); the next flush
+   * first clears leftovers. Sequence numbers are never reused (a consumer may have read a leftover), so this leaves
+   * a gap.
    */
   discardStaged(): void {
     this.staged = nothingStaged();
+    this.companion?.discard();
     this.mayHaveLeftovers = true;
+  }
+
+  /**
+   * After opening, or after a failed write, the store may hold leftovers of an interrupted flush: records after the
+   * checkpoint (transactions, facts, block points, the plugins' records). Deletes them; a no-op once done (rollbacks
+   * delete everything after their point themselves).
+   * @throws StoreError; leftovers may then remain, and the next call tries again
+   */
+  async repair(): Promise<void> {
+    if (!this.mayHaveLeftovers) return;
+    const slot = (await this.checkpoint())?.point.slot ?? -1;
+    const after = { slot: { $gt: slot } };
+    await this.txs.deleteMany(after);
+    await this.facts.deleteMany(after);
+    await this.blocks.deleteMany(after);
+    await this.companion?.deleteAfter(slot);
+    this.mayHaveLeftovers = false;
   }
 
   /** Records every transaction of a block now (stage + flush). */
@@ -375,6 +408,13 @@ export class FactLog {
     };
     await this.facts.insertOne(marker);
     this.nextSeq += 1;
+    // After the checkpoint moved back: a failure here leaves plugin records after it, which `repair` deletes.
+    try {
+      await this.companion?.deleteAfter(slot);
+    } catch (err) {
+      this.mayHaveLeftovers = true;
+      throw err;
+    }
     return marker;
   }
 

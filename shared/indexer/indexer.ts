@@ -10,7 +10,10 @@
  * Catching up, the persist step is batched: blocks are staged in the fact log and written together (one write per
  * collection) when the block is the chain's tip, when `BATCH_BLOCKS` blocks or `BATCH_FACTS` facts are staged, and
  * before a rollback or a stop. The post-actions and event handlers of the staged blocks then run, block by block, so
- * they still see their block persisted. At the tip every block is written at once, as before.
+ * they still see their block persisted. At the tip every block is written at once, as before. Pre-actions with a
+ * `flush` (the lookups, the sorted lists) stage their records the same way: the fact log writes them first in each
+ * batch, deletes them after the rollback point on a rollback, and deletes whatever an interrupted write left after
+ * the checkpoint before the indexer resumes (see FactLog.repair).
  */
 import type { Block, Tip, Transaction } from "@cardano-ogmios/schema";
 import type { ChainClient } from "../chain/chain-client";
@@ -84,7 +87,13 @@ export class Indexer {
 
   static async create(opts: IndexerOptions): Promise<Indexer> {
     const keep = opts.keepBlocks === undefined ? {} : { keepBlocks: opts.keepBlocks };
-    const indexer = new Indexer(opts, await FactLog.open(opts.store, keep));
+    const pipeline = opts.pipeline;
+    const staged = {
+      write: () => pipeline.flushStaged(),
+      discard: () => pipeline.discardStaged(),
+      deleteAfter: (slot: number) => pipeline.rollbackPreActions(slot),
+    };
+    const indexer = new Indexer(opts, await FactLog.open(opts.store, { ...keep, staged }));
     registerBuiltinPlugins(opts.pipeline, {
       ...keep,
       log: indexer.log,
@@ -161,10 +170,12 @@ export class Indexer {
     // Blocks staged by an earlier attempt are processed again from the checkpoint.
     this.staged = [];
     this.log.discardStaged();
-    const checkpoint = await this.log.checkpoint();
-    const points: (BlockPoint | "origin")[] = checkpoint ? await this.log.recentPoints(20) : [];
-    points.push(this.opts.startPoint ?? "origin");
     try {
+      // Records after the checkpoint (an interrupted write, the plugins' included) go before anything is read.
+      await this.log.repair();
+      const checkpoint = await this.log.checkpoint();
+      const points: (BlockPoint | "origin")[] = checkpoint ? await this.log.recentPoints(20) : [];
+      points.push(this.opts.startPoint ?? "origin");
       const sub = await this.opts.chain.chainSync(points, {
         rollForward: (block, tip) => this.exclusive(() => this.onBlock(block, tip)),
         rollBackward: (point) =>

@@ -25,6 +25,10 @@ function validate(candidate: unknown, file: string): IndexerPlugin {
   };
   const fn = needs[p.kind as PluginKind];
   if (typeof p[fn] !== "function") throw new Error(`${where}: ${String(p.kind)} plugin "${p.name}" needs a function "${fn}"`);
+  if (p.kind === "pre-action")
+    for (const hook of ["flush", "discard", "rollback"])
+      if (p[hook] !== undefined && typeof p[hook] !== "function")
+        throw new Error(`${where}: pre-action "${p.name}" has a "${hook}" that is not a function`);
   if (p.kind === "event-handler" && !Array.isArray(p.events))
     throw new Error(`${where}: event-handler "${p.name}" needs an "events" array`);
   if (p.kind === "scheduler" && !(typeof p.intervalMs === "number" && p.intervalMs >= 100)) {

@@ -91,11 +91,59 @@ export class PluginPipeline<Tx = unknown> {
   }
 
   async runPreActions(block: BlockContext<Tx>): Promise<void> {
-    for (const p of this.preActions) await this.execute(p, () => p.plugin.run(block));
+    for (const p of this.preActions) {
+      const done = this.execute(p, () => p.plugin.run(block));
+      if (done !== true) await done;
+    }
+  }
+
+  /**
+   * Writes what the staging pre-actions (those with `flush`) staged, in registration order. Its duration counts in
+   * the plugin's total duration; a failure counts as a failed execution (and, for a critical plugin, is thrown).
+   */
+  async flushStaged(): Promise<void> {
+    for (const p of this.preActions) {
+      const flush = p.plugin.flush?.bind(p.plugin);
+      if (!flush) continue;
+      const startedAt = this.clock();
+      const t0 = performance.now();
+      try {
+        await flush();
+        p.metrics.totalDuration += performance.now() - t0;
+      } catch (err) {
+        this.fail(p, err, startedAt, performance.now() - t0, 0);
+        if (p.critical) throw err;
+      }
+    }
+  }
+
+  /** Drops what the staging pre-actions staged and did not write (the blocks are processed again). */
+  discardStaged(): void {
+    for (const p of this.preActions) p.plugin.discard?.();
+  }
+
+  /**
+   * Deletes the pre-actions' records of blocks after `slot` (-1: all): a rollback, or leftovers of an interrupted
+   * write after the checkpoint. A critical plugin's failure is thrown.
+   */
+  async rollbackPreActions(slot: number): Promise<void> {
+    for (const p of this.preActions) {
+      const rollback = p.plugin.rollback?.bind(p.plugin);
+      if (!rollback) continue;
+      try {
+        await rollback(slot);
+      } catch (err) {
+        this.fail(p, err, this.clock(), 0, 0);
+        if (p.critical) throw err;
+      }
+    }
   }
 
   async runPostActions(block: BlockContext<Tx>, events: readonly ProtocolEvent[]): Promise<void> {
-    for (const p of this.postActions) await this.execute(p, () => p.plugin.run(block, events));
+    for (const p of this.postActions) {
+      const done = this.execute(p, () => p.plugin.run(block, events));
+      if (done !== true) await done;
+    }
   }
 
   async dispatch(events: readonly ProtocolEvent[]): Promise<void> {
@@ -154,22 +202,51 @@ export class PluginPipeline<Tx = unknown> {
     ];
   }
 
-  private async execute(
+  /**
+   * Runs one plugin call and records it. A call that returns no promise is recorded at once (no microtask, and no
+   * closure, per plugin per block): `true` then, else a promise of whether it succeeded.
+   */
+  private execute(
     entry: Registered<IndexerPlugin<never>>,
     run: () => Promise<number | void> | number | void,
     rethrowCritical = true,
-  ): Promise<boolean> {
+  ): true | Promise<boolean> {
     const startedAt = this.clock();
     const t0 = performance.now();
+    let result: Promise<number | void> | number | void;
     try {
-      const items = await run();
-      recordExecution(entry.metrics, { startedAt, durationMs: performance.now() - t0, items: typeof items === "number" ? items : 0 });
-      return true;
+      result = run();
+    } catch (err) {
+      return this.settle(entry, Promise.reject(err), startedAt, t0, rethrowCritical);
+    }
+    // any thenable counts as a promise (operator plugins may bring their own)
+    if (typeof (result as { then?: unknown } | undefined)?.then === "function")
+      return this.settle(entry, result as Promise<number | void>, startedAt, t0, rethrowCritical);
+    this.succeed(entry, result as number | void, startedAt, t0);
+    return true;
+  }
+
+  private async settle(
+    entry: Registered<IndexerPlugin<never>>,
+    result: Promise<number | void>,
+    startedAt: number,
+    t0: number,
+    rethrowCritical: boolean,
+  ): Promise<boolean> {
+    let items: number | void;
+    try {
+      items = await result;
     } catch (err) {
       this.fail(entry, err, startedAt, performance.now() - t0, 0);
       if (entry.critical && rethrowCritical) throw err;
       return false;
     }
+    this.succeed(entry, items, startedAt, t0);
+    return true;
+  }
+
+  private succeed(entry: Registered<IndexerPlugin<never>>, items: number | void, startedAt: number, t0: number): void {
+    recordExecution(entry.metrics, { startedAt, durationMs: performance.now() - t0, items: typeof items === "number" ? items : 0 });
   }
 
   private fail(entry: Registered<IndexerPlugin<never>>, error: unknown, startedAt: number, durationMs: number, items: number): void {

@@ -38,8 +38,23 @@ export interface FilterPlugin<Tx = unknown> extends PluginBase {
 
 export interface PreActionPlugin<Tx = unknown> extends PluginBase {
   kind: "pre-action";
-  /** Runs before the block's facts are persisted; returns the number of items it handled. */
+  /**
+   * Runs before the block's facts are persisted; returns the number of items it handled. A plugin with `flush`
+   * only stages its records here (in memory) and writes them in `flush`.
+   */
   run(block: BlockContext<Tx>): Promise<number | void> | number | void;
+  /**
+   * Writes what `run` staged since the last call, in chain order. The indexer calls it in its batch write (one per
+   * batch while catching up, one per block at the tip), before the checkpoint moves past the staged blocks.
+   */
+  flush?(): Promise<number | void> | number | void;
+  /** Forgets what `run` staged and `flush` did not write (those blocks are processed again). */
+  discard?(): void;
+  /**
+   * Deletes the plugin's records of blocks after `slot` (-1: all): a rollback, or what an interrupted write left
+   * after the checkpoint. Records carry their block's slot for this.
+   */
+  rollback?(slot: number): Promise<void> | void;
 }
 
 export interface PostActionPlugin<Tx = unknown> extends PluginBase {

@@ -1,8 +1,8 @@
 /**
- * The indexer plugin behind the script/datum/transaction lookups: a pre-action that records the scripts,
- * datums, outputs and redeemers of the block's protocol-relevant transactions (lookup-store.ts). A pre-action
- * runs before the block's checkpoint is written, so (registered as critical) a failure makes the indexer process
- * the block again and the lookups never silently miss a transaction.
+ * The indexer plugin behind the script/datum/transaction lookups: a staging pre-action that stages the scripts,
+ * datums, outputs and redeemers of the block's protocol-relevant transactions (lookup-store.ts) and writes them in
+ * the indexer's batch write, before the checkpoint moves past their blocks. Registered as critical: a failure makes
+ * the indexer process the blocks again, so the lookups never silently miss a transaction.
  */
 import type { Transaction } from "@cardano-ogmios/schema";
 import type { PreActionPlugin } from "../indexer/plugin-types";
@@ -14,6 +14,9 @@ export function createLookupPlugin(lookups: LookupStore, isRelevant: (tx: Transa
   return {
     kind: "pre-action",
     name: LOOKUP_PLUGIN_NAME,
-    run: (block) => lookups.recordBlock(block.slot, block.transactions.filter(isRelevant)),
+    run: (block) => (block.transactions.length === 0 ? 0 : lookups.stageBlock(block.slot, block.transactions.filter(isRelevant))),
+    flush: () => lookups.flush(),
+    discard: () => lookups.discard(),
+    rollback: (slot) => lookups.rollback(slot),
   };
 }

@@ -2,9 +2,11 @@
  * The indexer's record of scripts, datums, outputs and redeemers of the protocol-relevant transactions, and the
  * lookups of docs/api.md#lookups answered from it (snake_case DTOs, as Yaci Store / Blockfrost answer them).
  *
- * Rollback-safe: every document carries the slot where it was (first) seen; a rollback deletes everything after
- * the rollback slot, and recording a block first deletes what an interrupted earlier attempt at that slot left.
- * Writes are serialised, so a rollback queued before the next block is applied before that block.
+ * Staged like the fact log (shared/indexer/fact-log.ts): `stageBlock` keeps a block's documents in memory and
+ * `flush` writes every staged block with one read and one write per collection, in the indexer's batch write
+ * before the checkpoint moves. Rollback-safe: every document carries the slot where it was (first) seen;
+ * `rollback` deletes everything after a slot — a rollback, or (called by the indexer's repair) what an
+ * interrupted write left after the checkpoint. Writes are serialised.
  */
 import type { Transaction } from "@cardano-ogmios/schema";
 import { detailedDataJson } from "../csl/plutus-data";
@@ -14,6 +16,7 @@ import { scriptHashOfAddress, transactionLookupData, type RedeemerTag, type Scri
 type ScriptDoc = StoredDocument & { type: ScriptType; cbor: string; json: unknown; slot: number };
 type DatumDoc = StoredDocument & { cbor: string; slot: number };
 type OutputDoc = StoredDocument & { address: string; datumHash: string | null; datum: string | null; slot: number };
+type LookupData = ReturnType<typeof transactionLookupData>;
 type RedeemerDoc = StoredDocument & {
   txHash: string;
   slot: number;
@@ -67,13 +70,19 @@ const CONTRACT_TYPES: Record<ScriptType, string> = {
 /** Script and datum hashes remembered as recorded. */
 const KNOWN_IDS = 10_000;
 
+/** The documents of the staged blocks, in chain order (first sightings of scripts, datums and outputs). */
+interface Staged {
+  scripts: Map<string, ScriptDoc>;
+  datums: Map<string, DatumDoc>;
+  outputs: Map<string, OutputDoc>;
+  redeemers: { txId: string; slot: number; r: LookupData["redeemers"][number] }[];
+}
+
+const nothingStaged = (): Staged => ({ scripts: new Map(), datums: new Map(), outputs: new Map(), redeemers: [] });
+
 export class LookupStore {
   private queue: Promise<unknown> = Promise.resolve();
-  /**
-   * No record is after this slot (undefined: unknown, as after opening). A block after it has no leftovers to
-   * delete, so a chain of blocks without protocol transactions costs no store operation.
-   */
-  private latestSlot: number | undefined;
+  private staged: Staged = nothingStaged();
   /**
    * Script and datum hashes known to be recorded (scripts and datums repeat from block to block), so a repeat
    * costs no store read. Bounded (cleared when full) and cleared by every deletion.
@@ -106,25 +115,61 @@ export class LookupStore {
     return next;
   }
 
-  /** Records the given transactions of the block at `slot`. @returns the number of transactions recorded */
-  recordBlock(slot: number, transactions: readonly Transaction[]): Promise<number> {
-    return this.serial(async () => {
-      if (this.latestSlot === undefined || this.latestSlot >= slot) {
-        await this.deleteFrom(slot - 1);
-        this.latestSlot = slot - 1;
-      }
-      if (transactions.length > 0) this.latestSlot = slot;
-      await this.recordTransactions(slot, transactions);
-      return transactions.length;
-    });
+  /**
+   * Stages the scripts, datums, outputs and redeemers of the given transactions of the block at `slot` for the next
+   * `flush` (blocks in chain order). @returns the number of transactions staged
+   */
+  stageBlock(slot: number, transactions: readonly Transaction[]): number {
+    const staged = this.staged;
+    for (const tx of transactions) {
+      // A transaction whose scripts failed only moved its collateral: it ran nothing worth answering.
+      if (tx.spends === "collaterals") continue;
+      const data = transactionLookupData(tx);
+      for (const s of data.scripts)
+        if (!staged.scripts.has(s.hash)) staged.scripts.set(s.hash, { _id: s.hash, type: s.type, cbor: s.cbor, json: s.json, slot });
+      for (const d of data.datums) if (!staged.datums.has(d.hash)) staged.datums.set(d.hash, { _id: d.hash, cbor: d.cbor, slot });
+      for (const o of data.outputs)
+        if (!staged.outputs.has(o.ref))
+          staged.outputs.set(o.ref, { _id: o.ref, address: o.address, datumHash: o.datumHash, datum: o.datum, slot });
+      for (const r of data.redeemers) staged.redeemers.push({ txId: tx.id, slot, r });
+    }
+    return transactions.length;
   }
 
-  /** Forgets everything seen after `slot` (-1 = everything). */
+  /**
+   * Writes the staged blocks: one read and one write per collection (a write per document, then per block, made
+   * the store the cost of a replay). @throws StoreError; what was staged is then dropped (processed again).
+   */
+  flush(): Promise<void> {
+    const staged = this.staged;
+    this.staged = nothingStaged();
+    if (staged.scripts.size + staged.datums.size + staged.outputs.size + staged.redeemers.length === 0) return Promise.resolve();
+    return this.serial(() => this.write(staged));
+  }
+
+  /** Forgets what was staged (the blocks are processed again). */
+  discard(): void {
+    this.staged = nothingStaged();
+  }
+
+  /** Records the given transactions of the block at `slot` now (stage + flush). @returns the number of transactions */
+  async recordBlock(slot: number, transactions: readonly Transaction[]): Promise<number> {
+    const n = this.stageBlock(slot, transactions);
+    await this.flush();
+    return n;
+  }
+
+  /** Forgets everything seen after `slot` (-1 = everything), staged or stored. */
   rollback(slot: number): Promise<void> {
-    return this.serial(async () => {
-      await this.deleteFrom(slot);
-      this.latestSlot = Math.min(this.latestSlot ?? slot, slot);
-    });
+    const s = this.staged;
+    const keep = <T extends { slot: number }>(m: Map<string, T>) => {
+      for (const [id, doc] of m) if (doc.slot > slot) m.delete(id);
+    };
+    keep(s.scripts);
+    keep(s.datums);
+    keep(s.outputs);
+    s.redeemers = s.redeemers.filter((r) => r.slot <= slot);
+    return this.serial(() => this.deleteFrom(slot));
   }
 
   private async deleteFrom(slot: number): Promise<void> {
@@ -172,27 +217,9 @@ export class LookupStore {
     this.known.add(id);
   }
 
-  /**
-   * Records the scripts, datums, outputs and redeemers of a block's transactions with one read and one write per
-   * collection (a write per document made the store the cost of a replay).
-   */
-  private async recordTransactions(slot: number, transactions: readonly Transaction[]): Promise<void> {
-    const scripts = new Map<string, ScriptDoc>();
-    const datums = new Map<string, DatumDoc>();
-    const outputs = new Map<string, OutputDoc>();
-    const redeemers: { txId: string; r: ReturnType<typeof transactionLookupData>["redeemers"][number] }[] = [];
-    for (const tx of transactions) {
-      // A transaction whose scripts failed only moved its collateral: it ran nothing worth answering.
-      if (tx.spends === "collaterals") continue;
-      const data = transactionLookupData(tx);
-      for (const s of data.scripts)
-        if (!scripts.has(s.hash)) scripts.set(s.hash, { _id: s.hash, type: s.type, cbor: s.cbor, json: s.json, slot });
-      for (const d of data.datums) if (!datums.has(d.hash)) datums.set(d.hash, { _id: d.hash, cbor: d.cbor, slot });
-      for (const o of data.outputs)
-        if (!outputs.has(o.ref)) outputs.set(o.ref, { _id: o.ref, address: o.address, datumHash: o.datumHash, datum: o.datum, slot });
-      for (const r of data.redeemers) redeemers.push({ txId: tx.id, r });
-    }
-    // A redeemer's spent output and its datum: from this block (an earlier transaction) or from the store.
+  /** Writes staged blocks: scripts, datums, outputs, then redeemers (each with its spent output's datum). */
+  private async write({ scripts, datums, outputs, redeemers }: Staged): Promise<void> {
+    // A redeemer's spent output and its datum: from the staged blocks (an earlier transaction) or from the store.
     const blockOutputs = new Map(outputs);
     const blockDatums = new Map(datums);
     await this.insertNew(this.scripts, scripts, true);
@@ -213,7 +240,7 @@ export class LookupStore {
     if (datumHashes.length > 0) for (const d of await this.datums.find({ _id: { $in: datumHashes } })) blockDatums.set(d._id, d);
 
     const docs = new Map<string, RedeemerDoc>();
-    for (const { txId, r } of redeemers) {
+    for (const { txId, slot, r } of redeemers) {
       const spent = r.spentRef !== null ? blockOutputs.get(r.spentRef) : undefined;
       const datum = spent?.datum ?? (spent?.datumHash ? (blockDatums.get(spent.datumHash)?.cbor ?? null) : null);
       docs.set(`${txId}:${r.tag}:${r.index}`, {

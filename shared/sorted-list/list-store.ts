@@ -4,10 +4,12 @@
  * created and the slot it was spent. The current list is the entries' unspent outputs. Recorded from chain
  * facts only (the transactions of each block), read by the extension's builds and status routes.
  *
- * Rollback-safe like the lookups (shared/lookups/lookup-store.ts): every document carries the slot that wrote
- * it; a rollback to slot S deletes what was created after S and un-spends what was spent after S; recording a
- * block first undoes whatever an interrupted earlier attempt at that slot left. Writes are serialised, so a
- * rollback queued before the next block is applied before it.
+ * Staged and rollback-safe like the lookups (shared/lookups/lookup-store.ts): `stageBlock` keeps the block's
+ * transactions, `flush` records every staged block in chain order (one read of the spent entries for the whole
+ * batch, then a write per list output created or spent), in the indexer's batch write before the checkpoint moves.
+ * Every document carries the slot that wrote it; `rollback` to slot S deletes what was created after S and
+ * un-spends what was spent after S — a rollback, or (called by the indexer's repair) what an interrupted write
+ * left after the checkpoint. Writes are serialised.
  *
  * A list is recognised by its Init: a transaction that mints the HEAD token (the prefix) under a policy that
  * the layout derives from one of the transaction's own inputs. Entries are the outputs at the list's address
@@ -64,6 +66,14 @@ type EntryDoc = StoredDocument & {
 };
 
 const UNSPENT = -1;
+/** Output references per read of the spent entries. */
+const READ_CHUNK = 500;
+
+interface StagedBlock {
+  slot: number;
+  height: number;
+  transactions: readonly Transaction[];
+}
 
 /** A quantity of an Ogmios value as a bigint (the client gives bigints, JSON from elsewhere numbers). */
 const quantity = (v: unknown): bigint =>
@@ -71,11 +81,8 @@ const quantity = (v: unknown): bigint =>
 
 export class SortedListStore {
   private queue: Promise<unknown> = Promise.resolve();
-  /**
-   * Nothing was recorded after this slot (undefined: unknown, as after opening). A block after it has nothing to
-   * undo, so blocks without transactions cost no store operation.
-   */
-  private latestSlot: number | undefined;
+  /** Blocks with transactions staged for the next `flush`, in chain order. */
+  private staged: StagedBlock[] = [];
   /**
    * The addresses of the recorded lists (undefined: to be read), so a transaction paying to none of them costs no
    * store read. Only this store writes the lists; an undo forgets it.
@@ -105,26 +112,58 @@ export class SortedListStore {
     return next;
   }
 
-  /** Records the block at `slot`. @returns the number of list outputs created or spent */
-  recordBlock(block: { slot: number; height: number; transactions: readonly Transaction[] }): Promise<number> {
-    return this.serial(async () => {
-      if (this.latestSlot === undefined || this.latestSlot >= block.slot) {
-        await this.undoAfter(block.slot - 1);
-        this.latestSlot = block.slot - 1;
-      }
-      if (block.transactions.length > 0) this.latestSlot = block.slot;
-      let changed = 0;
-      for (const tx of block.transactions) changed += await this.recordTransaction(block.slot, block.height, tx);
-      return changed;
-    });
+  /** Stages the block for the next `flush` (blocks in chain order). @returns the number of transactions staged */
+  stageBlock(block: StagedBlock): number {
+    const transactions = block.transactions.filter((tx) => tx.spends !== "collaterals");
+    if (transactions.length > 0) this.staged.push({ slot: block.slot, height: block.height, transactions });
+    return transactions.length;
   }
 
-  /** Forgets everything seen after `slot` (-1 = everything). */
+  /**
+   * Records the staged blocks in chain order. @returns the number of list outputs created or spent
+   * @throws StoreError; what was staged is then dropped (processed again)
+   */
+  flush(): Promise<number> {
+    const staged = this.staged;
+    this.staged = [];
+    return staged.length === 0 ? Promise.resolve(0) : this.serial(() => this.record(staged));
+  }
+
+  /** Forgets what was staged (the blocks are processed again). */
+  discard(): void {
+    this.staged = [];
+  }
+
+  /** Records the block now (stage + flush). @returns the number of list outputs created or spent */
+  recordBlock(block: StagedBlock): Promise<number> {
+    this.stageBlock(block);
+    return this.flush();
+  }
+
+  /** Forgets everything seen after `slot` (-1 = everything), staged or stored. */
   rollback(slot: number): Promise<void> {
-    return this.serial(async () => {
-      await this.undoAfter(slot);
-      this.latestSlot = Math.min(this.latestSlot ?? slot, slot);
-    });
+    this.staged = this.staged.filter((b) => b.slot <= slot);
+    return this.serial(() => this.undoAfter(slot));
+  }
+
+  /**
+   * Records blocks in order. The unspent entries their transactions spend are read once for all of them; entries
+   * created by an earlier transaction of the same blocks are known from recording it.
+   */
+  private async record(blocks: readonly StagedBlock[]): Promise<number> {
+    const inputs = [
+      ...new Set(
+        blocks.flatMap((b) =>
+          b.transactions.flatMap((tx) => tx.inputs.map((i) => outRefKey({ txHash: i.transaction.id, index: Number(i.index) }))),
+        ),
+      ),
+    ];
+    const unspent = new Map<string, EntryDoc>();
+    for (let i = 0; i < inputs.length; i += READ_CHUNK)
+      for (const e of await this.entries.find({ _id: { $in: inputs.slice(i, i + READ_CHUNK) }, spentSlot: UNSPENT })) unspent.set(e._id, e);
+    let changed = 0;
+    for (const b of blocks) for (const tx of b.transactions) changed += await this.recordTransaction(b.slot, b.height, tx, unspent);
+    return changed;
   }
 
   private async undoAfter(slot: number): Promise<void> {
@@ -134,9 +173,11 @@ export class SortedListStore {
     await this.entries.updateMany({ spentSlot: { $gt: slot } }, { $set: { spentSlot: UNSPENT, spentBy: "" } });
   }
 
-  private async recordTransaction(slot: number, height: number, tx: Transaction): Promise<number> {
-    // A transaction whose scripts failed only moved its collateral: no list changed.
-    if (tx.spends === "collaterals") return 0;
+  /**
+   * Records one transaction (not a failed one: those only move collateral). `unspent`: the unspent entries among
+   * the inputs of the blocks being recorded, kept current (spent ones out, created ones in).
+   */
+  private async recordTransaction(slot: number, height: number, tx: Transaction, unspent: Map<string, EntryDoc>): Promise<number> {
     const prefix = this.layout.list.prefix.toLowerCase();
     let changed = 0;
 
@@ -166,9 +207,13 @@ export class SortedListStore {
     }
 
     // 2. spent entries
-    const inputRefs = tx.inputs.map((i) => outRefKey({ txHash: i.transaction.id, index: Number(i.index) }));
-    const spent = await this.entries.find({ _id: { $in: inputRefs }, spentSlot: UNSPENT });
-    for (const e of spent) {
+    const spent: EntryDoc[] = [];
+    for (const i of tx.inputs) {
+      const ref = outRefKey({ txHash: i.transaction.id, index: Number(i.index) });
+      const e = unspent.get(ref);
+      if (e === undefined) continue;
+      unspent.delete(ref);
+      spent.push(e);
       await this.entries.updateOne({ _id: e._id }, { $set: { spentSlot: slot, spentBy: tx.id } });
       changed += 1;
     }
@@ -194,27 +239,25 @@ export class SortedListStore {
           quantity(minted[tokenName]) === 1n || !previous
             ? { txHash: tx.id, blockHeight: height, slot }
             : { txHash: previous.originTx, blockHeight: previous.originHeight, slot: previous.originSlot };
-        await this.entries.updateOne(
-          { _id: outRefKey({ txHash: tx.id, index }) },
-          {
-            $set: {
-              policyId,
-              tokenName,
-              key: links.kind === "node" ? links.key.toLowerCase() : "",
-              next: links.next?.toLowerCase() ?? "",
-              address: o.address,
-              lovelace: quantity(o.value.ada.lovelace).toString(),
-              datum: o.datum,
-              slot,
-              spentSlot: UNSPENT,
-              spentBy: "",
-              originTx: origin.txHash,
-              originHeight: origin.blockHeight,
-              originSlot: origin.slot,
-            },
-          },
-          { upsert: true },
-        );
+        const entry: EntryDoc = {
+          _id: outRefKey({ txHash: tx.id, index }),
+          policyId,
+          tokenName,
+          key: links.kind === "node" ? links.key.toLowerCase() : "",
+          next: links.next?.toLowerCase() ?? "",
+          address: o.address,
+          lovelace: quantity(o.value.ada.lovelace).toString(),
+          datum: o.datum,
+          slot,
+          spentSlot: UNSPENT,
+          spentBy: "",
+          originTx: origin.txHash,
+          originHeight: origin.blockHeight,
+          originSlot: origin.slot,
+        };
+        const { _id, ...fields } = entry;
+        await this.entries.updateOne({ _id }, { $set: fields }, { upsert: true });
+        unspent.set(_id, entry);
         changed += 1;
       }
     }

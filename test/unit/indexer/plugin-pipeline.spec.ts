@@ -79,6 +79,55 @@ describe("indexer plugin pipeline", () => {
     expect(overview.postActions).to.deep.equal({ count: 1, totalExecutions: 1, totalErrors: 1 });
   });
 
+  it("flushes, discards and rolls back staging pre-actions in order; a critical one's failure is thrown, another's only recorded", async () => {
+    const calls: string[] = [];
+    const staging = (name: string, failing: boolean) => ({
+      kind: "pre-action" as const,
+      name,
+      run: () => void calls.push(`${name}:stage`),
+      flush: () => {
+        calls.push(`${name}:flush`);
+        if (failing) throw new Error(`${name} write failed`);
+      },
+      discard: () => void calls.push(`${name}:discard`),
+      rollback: (slot: number) => {
+        calls.push(`${name}:rollback ${slot}`);
+        if (failing) throw new Error(`${name} delete failed`);
+      },
+    });
+    const errors: string[] = [];
+    const p = new PluginPipeline<Tx>({ onPluginError: (name) => errors.push(name) });
+    p.register(staging("operator", true));
+    p.register({ kind: "pre-action", name: "plain", run: () => 0 });
+    p.register(staging("lookups", false), { critical: true });
+    await p.runPreActions(block([]));
+    await p.flushStaged(); // the operator's failure does not stop the lookups' write
+    p.discardStaged();
+    await p.rollbackPreActions(7);
+    expect(calls).to.deep.equal([
+      "operator:stage",
+      "lookups:stage",
+      "operator:flush",
+      "lookups:flush",
+      "operator:discard",
+      "lookups:discard",
+      "operator:rollback 7",
+      "lookups:rollback 7",
+    ]);
+    expect(errors).to.deep.equal(["operator", "operator"]);
+    const operator = pluginDetail(p.snapshot(), "pre-actions", "operator")!;
+    expect(operator.executionMetrics.failedExecutions).to.equal(2);
+
+    const critical = new PluginPipeline<Tx>();
+    critical.register(staging("lists", true), { critical: true });
+    let flushError: unknown;
+    await critical.flushStaged().catch((err: unknown) => (flushError = err));
+    expect((flushError as Error | undefined)?.message).to.equal("lists write failed");
+    let rollbackError: unknown;
+    await critical.rollbackPreActions(-1).catch((err: unknown) => (rollbackError = err));
+    expect((rollbackError as Error | undefined)?.message).to.equal("lists delete failed");
+  });
+
   it("dispatches events to the handlers that subscribe to them and counts items", async () => {
     const p = new PluginPipeline<Tx>();
     const seen: string[] = [];
@@ -145,5 +194,8 @@ describe("indexer plugin loader", () => {
     const dir = mkdtempSync(join(tmpdir(), "plugins-"));
     writeFileSync(join(dir, "bad.js"), 'module.exports = { kind: "filter", name: "x" };');
     expect(() => loadPluginsFromDir(dir)).to.throw(/bad\.js: filter plugin "x" needs a function "keep"/);
+    const other = mkdtempSync(join(tmpdir(), "plugins-"));
+    writeFileSync(join(other, "stage.js"), 'module.exports = { kind: "pre-action", name: "s", run() {}, flush: "soon" };');
+    expect(() => loadPluginsFromDir(other)).to.throw(/stage\.js: pre-action "s" has a "flush" that is not a function/);
   });
 });

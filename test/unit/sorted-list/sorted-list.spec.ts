@@ -132,6 +132,51 @@ describe("sorted list (off chain): predecessor walk and the rollback-safe record
     expect(findPredecessor(snap, k(0x50))).to.have.property("duplicate");
   });
 
+  it("records staged blocks in one flush exactly as block by block: entries created and spent within the batch, origins kept", async () => {
+    const init = tx(
+      [`${INIT_TX}#0`],
+      [
+        { token: PREFIX, links: { kind: "head", next: k(0x50) } },
+        { token: nodeToken(k(0x50)), links: { kind: "node", key: k(0x50), next: undefined } },
+      ],
+      { [PREFIX]: 1n, [nodeToken(k(0x50))]: 1n },
+    );
+    const insert = tx(
+      [ref(init, 1)],
+      [
+        { token: nodeToken(k(0x50)), links: { kind: "node", key: k(0x50), next: k(0x60) } },
+        { token: nodeToken(k(0x60)), links: { kind: "node", key: k(0x60), next: undefined } },
+      ],
+      { [nodeToken(k(0x60))]: 1n },
+    );
+    // a claim of the node the insert re-created, two blocks later in the same batch
+    const claim = tx([ref(insert, 0)], [{ token: nodeToken(k(0x50)), links: { kind: "node", key: k(0x50), next: k(0x60) } }]);
+    const blocks = [
+      { slot: 10, height: 1, transactions: [init] },
+      { slot: 11, height: 2, transactions: [] },
+      { slot: 20, height: 3, transactions: [insert] },
+      { slot: 30, height: 4, transactions: [claim] },
+      { slot: 40, height: 5, transactions: [insert] },
+    ];
+    const otherStore = await createStore({ inMemory: true });
+    const oneByOne = await SortedListStore.open(otherStore, layout);
+    for (const b of blocks.slice(0, 4)) await oneByOne.recordBlock(b);
+    // the last block is staged, then rolled back before any write: it never reaches the store
+    for (const b of blocks) lists.stageBlock(b);
+    await lists.rollback(30);
+    expect(await lists.listByPolicy(POLICY)).to.equal(undefined);
+    expect(await lists.flush()).to.equal(7);
+
+    const entries = await lists.currentEntries(POLICY);
+    expect(entries).to.deep.equal(await oneByOne.currentEntries(POLICY));
+    expect(entries.map((e) => [e.outRef.txHash, e.origin.txHash])).to.have.deep.members([
+      [init.id, init.id],
+      [claim.id, init.id],
+      [insert.id, insert.id],
+    ]);
+    await otherStore.close();
+  });
+
   it("ignores outputs without exactly one list token, lists whose policy no input derives, and failed transactions", async () => {
     const foreign = tx([`${"02".repeat(32)}#0`], [{ token: PREFIX, links: { kind: "head", next: undefined } }], { [PREFIX]: 1n });
     const failed = {
@@ -179,10 +224,12 @@ describe("sorted list (off chain): predecessor walk and the rollback-safe record
     expect(keysInOrder(after)).to.deep.equal([k(0x50)]);
     expect(findNode(after, k(0x50))!.utxo.transaction.id).to.equal(init.id);
 
-    // recording the same slot twice (an interrupted attempt) leaves one copy
+    // an interrupted attempt at slot 20 is undone by the indexer's repair (a rollback to the checkpoint, slot 10)
     await lists.recordBlock({ slot: 20, height: 2, transactions: [insert] });
+    await lists.rollback(10);
     await lists.recordBlock({ slot: 20, height: 2, transactions: [insert] });
     expect((await current()).length).to.equal(3);
+    expect(findNode(snapshotOf(await current())!, k(0x50))!.origin).to.include({ txHash: init.id, slot: 10 });
 
     await lists.rollback(-1);
     expect(await lists.listByPolicy(POLICY)).to.equal(undefined);
