@@ -198,10 +198,24 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
     }
   }
 
-  /** A document from its row, `_id` first as written. */
+  /**
+   * A document from its row (read with `this.columnsRead()`), `_id` first as written, each string its body left to
+   * an indexed column (`bodyOf`) put back from that column.
+   */
   private toRow(r: Record<string, SQLOutputValue>): Row {
     const body = this.bodyText(r.doc as Uint8Array);
-    return JSON.parse(`{"_id":${JSON.stringify(r._id)}${body === "{}" ? "}" : `,${body.slice(1)}`}`) as Row;
+    const doc = JSON.parse(`{"_id":${JSON.stringify(r._id)}${body === "{}" ? "}" : `,${body.slice(1)}`}`) as Row;
+    if (this.columns.length > 0 && !Object.hasOwn(r, "c0")) throw new Error(`internal: a row of ${this.name} read without its columns`);
+    for (let i = 0; i < this.columns.length; i++) {
+      const value = r[`c${i}`];
+      if (typeof value === "string") putBack(doc, this.columns[i] as string, value);
+    }
+    return doc;
+  }
+
+  /** The indexed columns every read selects for `toRow` (aliased `c0`, `c1`, … in `this.columns` order). */
+  private columnsRead(): string {
+    return this.columns.map((path, i) => `, ${columnOf(path)} AS c${i}`).join("");
   }
 
   /** The JSON text (without `_id`) of a stored document. @throws StoreError `STORE_CORRUPT` */
@@ -329,7 +343,7 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
     const keys = ordered.map(([path]) => columnOf(path));
     const columns = keys.map((key, i) => `, ${key} AS k${i}`).join("");
     const order = ordered.map(([, direction], i) => `${keys[i]} ${direction === -1 ? "DESC" : "ASC"}`).join(", ");
-    let sql = `SELECT _id, doc${columns} FROM ${this.table}${this.where(n)} ORDER BY ${order}`;
+    let sql = `SELECT _id, doc${this.columnsRead()}${columns} FROM ${this.table}${this.where(n)} ORDER BY ${order}`;
     if (n.exact && tiebreak === undefined) {
       if (Number.isFinite(limit)) sql += ` LIMIT ${limit} OFFSET ${skip}`;
       else if (skip > 0) sql += ` LIMIT -1 OFFSET ${skip}`;
@@ -379,7 +393,7 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
    */
   private selectSortedHere(filter: port.Filter, n: Narrowing, sort: [string, number][], skip: number, limit: number): Row[] {
     const found: { doc: Row; keys: SQLInputValue[] }[] = [];
-    for (const r of this.sql(`SELECT _id, doc FROM ${this.table}${this.where(n)}`).all(...n.params)) {
+    for (const r of this.sql(`SELECT _id, doc${this.columnsRead()} FROM ${this.table}${this.where(n)}`).all(...n.params)) {
       const doc = this.toRow(r);
       if (n.exact || matchesFilter(doc, filter))
         found.push({ doc, keys: sort.map(([path]) => (path === "_id" ? doc._id : columnValue(doc, path))) });
@@ -396,7 +410,7 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
 
   private first(filter: port.Filter): Row | undefined {
     const n = this.narrow(filter);
-    const statement = this.sql(`SELECT _id, doc FROM ${this.table}${this.where(n)}${n.exact ? " LIMIT 1" : ""}`);
+    const statement = this.sql(`SELECT _id, doc${this.columnsRead()} FROM ${this.table}${this.where(n)}${n.exact ? " LIMIT 1" : ""}`);
     if (n.exact) {
       const r = statement.get(...n.params);
       return r === undefined ? undefined : this.toRow(r);
@@ -451,7 +465,7 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
     try {
       this.sql(`INSERT INTO ${this.table} (_id, doc${columns}) VALUES (?, ?${", ?".repeat(values.length)})`).run(
         doc._id,
-        encodeDocument(bodyOf(doc), this.dictionary),
+        encodeDocument(bodyOf(doc, this.columns, values), this.dictionary),
         ...values,
       );
     } catch (err) {
@@ -467,7 +481,7 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
     const values = this.columns.map((path) => columnValue(doc, path));
     try {
       this.sql(`UPDATE ${this.table} SET doc = ?${columns} WHERE _id = ?`).run(
-        encodeDocument(bodyOf(doc), this.dictionary),
+        encodeDocument(bodyOf(doc, this.columns, values), this.dictionary),
         ...values,
         doc._id,
       );
@@ -538,7 +552,7 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
     const n = this.narrow(filter);
     if (n.exact) return Number(this.sql(`SELECT count(*) AS n FROM ${this.table}${this.where(n)}`).get(...n.params)?.n ?? 0);
     let count = 0;
-    for (const r of this.sql(`SELECT _id, doc FROM ${this.table}${this.where(n)}`).iterate(...n.params)) {
+    for (const r of this.sql(`SELECT _id, doc${this.columnsRead()} FROM ${this.table}${this.where(n)}`).iterate(...n.params)) {
       if (matchesFilter(this.toRow(r), filter)) count++;
     }
     return count;
@@ -642,7 +656,9 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
     if (paths.length === 0) return;
     for (const path of paths) this.store.db.exec(`ALTER TABLE ${this.table} ADD COLUMN ${columnOf(path)}`);
     this.columns.push(...paths);
-    const page = this.sql(`SELECT rowid AS id, _id, doc FROM ${this.table} WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE_ROWS}`);
+    const page = this.sql(
+      `SELECT rowid AS id, _id, doc${this.columnsRead()} FROM ${this.table} WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE_ROWS}`,
+    );
     const fill = this.sql(`UPDATE ${this.table} SET ${paths.map((path) => `${columnOf(path)} = ?`).join(", ")} WHERE rowid = ?`);
     let after = -Infinity;
     for (let rows = page.all(after); rows.length > 0; rows = page.all(after)) {
@@ -660,10 +676,49 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
   }
 }
 
-/** The stored text of a document: its JSON without `_id`, which the row's own column holds. */
-function bodyOf(doc: Row): string {
+/**
+ * The stored text of a document: its JSON without `_id`, which the row's own column holds, and without the strings
+ * its indexed columns hold (each left as a 0 in its place, so the keys keep their order; `putBack` restores it when
+ * the column holds a string, and a real 0 has an integer column). A hash is the only string of most documents the
+ * dictionary cannot compress: stored once, in its column, instead of twice.
+ */
+function bodyOf(doc: Row, columns: readonly string[], values: readonly SQLInputValue[]): string {
   const { _id, ...body } = doc;
+  for (let i = 0; i < columns.length; i++) {
+    // the column holds JSON text for an array or object: only a string value itself is left to it
+    if (typeof values[i] !== "string" || typeof valueAt(doc, columns[i] as string) !== "string") continue;
+    const segments = (columns[i] as string).split(".");
+    let node: Record<string, unknown> = body;
+    for (const segment of segments.slice(0, -1)) {
+      const copy = { ...(node[segment] as Record<string, unknown>) };
+      node[segment] = copy;
+      node = copy;
+    }
+    node[segments[segments.length - 1] as string] = 0;
+  }
   return JSON.stringify(body);
+}
+
+/** The value at a path through plain objects only (undefined otherwise). */
+function valueAt(doc: unknown, path: string): unknown {
+  let node = doc;
+  for (const segment of path.split(".")) {
+    if (!isPlainObject(node) || !Object.hasOwn(node, segment)) return undefined;
+    node = node[segment];
+  }
+  return node;
+}
+
+/** Puts an indexed string back where `bodyOf` left its 0 (documents stored before, whole, are left as read). */
+function putBack(doc: Row, path: string, value: string): void {
+  const segments = path.split(".");
+  let node: unknown = doc;
+  for (const segment of segments.slice(0, -1)) {
+    if (!isPlainObject(node)) return;
+    node = node[segment];
+  }
+  const last = segments[segments.length - 1] as string;
+  if (isPlainObject(node) && node[last] === 0) node[last] = value;
 }
 
 /** Whether the path, from the document's root, meets an array (at its end or on the way). */

@@ -190,6 +190,41 @@ describe("SQLite layout: compressed documents, indexed paths as columns, convers
     await store.close();
   });
 
+  it("keeps an indexed string once, in its column, and gives every document back exactly whatever its indexed paths hold", async function () {
+    const dir = await freshDir();
+    const store = await createStore({ dataDir: dir, engine: "sqlite" });
+    const items = store.collection<StoredDocument & Record<string, unknown>>("strings");
+    await items.ensureIndexes([{ fields: { hash: 1 } }, { fields: { "fact.hash": 1 } }, { fields: { tags: 1 } }, { fields: { v: 1 } }]);
+    const hash = "ab".repeat(32);
+    const docs = [
+      { _id: "a", hash, first: 1, fact: { type: "t", hash: "cd".repeat(32), after: true }, tags: ["x", "y"], v: { o: 1 } },
+      { _id: "b", hash: 0, fact: { hash: 0 }, tags: "x", v: [1, "two"] },
+      { _id: "c", fact: null, v: "0", hash: "" },
+      { _id: "d", v: 0, tags: [], fact: { hash: null }, hash: "ü€😀" },
+    ];
+    await items.insertMany(docs);
+    await items.updateOne({ _id: "c" }, { $set: { hash: "ef".repeat(32), fact: { x: 1 } } });
+    const expected = docs.map((d) => (d._id === "c" ? { ...d, hash: "ef".repeat(32), fact: { x: 1 } } : d));
+    const check = async (s: Store): Promise<void> => {
+      const c = s.collection<StoredDocument>("strings");
+      for (const d of expected) expect(JSON.stringify(await c.findOne({ _id: d._id }))).to.equal(JSON.stringify(d));
+      expect((await c.find({ hash })).map((d) => d._id)).to.deep.equal(["a"]);
+      expect((await c.find({ "fact.hash": { $gte: "cd", $lt: "cdg" } })).map((d) => d._id)).to.deep.equal(["a"]);
+      expect((await c.find({}, { sort: { hash: -1 } })).map((d) => d._id)).to.deep.equal(["d", "c", "a", "b"]);
+    };
+    await check(store);
+    await store.close();
+    const db = new DatabaseSync(join(dir, SQLITE_FILE));
+    const body = db.prepare("SELECT doc FROM strings WHERE _id = 'a'").get()?.doc as Uint8Array;
+    db.close();
+    const text = Buffer.from(body).subarray(1).toString();
+    expect(body[0], "a collection this small stays plain JSON").to.equal(0);
+    expect(text).to.equal('{"hash":0,"first":1,"fact":{"type":"t","hash":0,"after":true},"tags":["x","y"],"v":{"o":1}}');
+    const reopened = await createStore({ dataDir: dir, engine: "sqlite" });
+    await check(reopened);
+    await reopened.close();
+  });
+
   it("forgets a dictionary learned in a write that rolled back, and learns it again with the next documents", async function () {
     const dir = await freshDir();
     const store = await createStore({ dataDir: dir, engine: "sqlite" });
