@@ -1,8 +1,8 @@
 /**
- * Runs Plutus evaluation in worker threads, each replaced after `recycleAfter` evaluations.
- * Why: `eval_phase_two_raw` of @lucid-evolution/uplc 0.2.21 leaks about 3 MB of wasm memory per call (measured:
- * RSS 291 → 894 MB after 200 calls, even after GC) and slows down as its memory grows. Wasm memory never shrinks
- * inside one instance; terminating the worker that owns it frees it all.
+ * Runs Plutus evaluation in worker threads, off the devnet's main thread (which serves every connection and runs
+ * the ledger rules on submit). The evaluator's wasm memory leak is handled inside each worker, which renews its
+ * evaluator instance every `EVALUATIONS_PER_INSTANCE` calls (evaluator.ts): a worker therefore lives as long as the
+ * pool unless `recycleAfter` asks for it to be replaced after that many evaluations.
  */
 import { Worker } from "node:worker_threads";
 import { join } from "node:path";
@@ -59,12 +59,11 @@ class EvaluatorWorker {
 }
 
 /**
- * Evaluations per worker. The leak above also slows every call down as the worker ages: on the tokenizable Insert
- * (bench/tokenizable-build.ts) the wall time of one evaluation grew from about 30 ms in a fresh worker to 200–300 ms
- * after some 20 calls, about three quarters of it with the worker's thread off the CPU. A fresh worker costs about
- * 200 ms to start, which the pool spends ahead of time (see `evaluate`).
+ * Evaluations per worker by default: unlimited. Workers used to be replaced every 20 evaluations to drop the
+ * evaluator's leaked wasm memory, and each replacement cost 200–300 CPU ms (module loader, CSL, warm-up) — about
+ * 15 CPU ms per evaluation; the instance renewal inside the worker now drops that memory for a few ms.
  */
-export const DEFAULT_RECYCLE_AFTER = 20;
+export const DEFAULT_RECYCLE_AFTER = Number.POSITIVE_INFINITY;
 
 /**
  * `size` worker slots (default 2: the evaluations of concurrent builds no longer queue behind one thread); each job
