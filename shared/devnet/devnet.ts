@@ -80,6 +80,12 @@ function unconfirm(c: ConfirmedTransaction): PendingTransaction {
   return { tx: decodeTransaction(toHex(c.bytes)), produced: c.produced };
 }
 
+/** Which UTxOs a query asks for: all (no filter), or those at `addresses` and/or `outputReferences`. */
+export interface UtxoFilter {
+  addresses?: string[];
+  outputReferences?: OutputReference[];
+}
+
 export type DevnetPoint = { slot: number; id: string } | "origin";
 export type DevnetTip = { slot: number; id: string; height: number } | "origin";
 
@@ -416,17 +422,29 @@ export class Devnet {
   // ---- queries (confirmed state) ------------------------------------------------------------------------------
 
   /** UTxOs of the confirmed state: all, or those at `addresses` and/or at `outputReferences`. */
-  queryUtxo(filter?: { addresses?: string[]; outputReferences?: OutputReference[] }): OgmiosUtxo[] {
-    if (!filter || (filter.addresses === undefined && filter.outputReferences === undefined)) {
-      return [...this.confirmed.all()].map((e) => e.ogmios);
-    }
+  queryUtxo(filter?: UtxoFilter): OgmiosUtxo[] {
+    return this.selectUtxo(filter).map((e) => e.ogmios);
+  }
+
+  /**
+   * The `queryUtxo` answer as JSON text: the same text serializing `queryUtxo(filter)` gives, joined from each
+   * output's text (made once per output while it is unspent, see `UtxoEntry.ogmiosText`).
+   */
+  queryUtxoText(filter?: UtxoFilter): string {
+    return `[${this.selectUtxo(filter)
+      .map((e) => e.ogmiosText)
+      .join(",")}]`;
+  }
+
+  private selectUtxo(filter?: UtxoFilter): UtxoEntry[] {
+    if (!filter || (filter.addresses === undefined && filter.outputReferences === undefined)) return [...this.confirmed.all()];
     const found = new Map<string, UtxoEntry>();
     for (const address of filter.addresses ?? []) for (const e of this.confirmed.atAddress(address)) found.set(e.key, e);
     for (const ref of filter.outputReferences ?? []) {
       const e = this.confirmed.get(utxoKey(ref));
       if (e) found.set(e.key, e);
     }
-    return [...found.values()].map((e) => e.ogmios);
+    return [...found.values()];
   }
 
   protocolParameters(): OgmiosProtocolParameters {
