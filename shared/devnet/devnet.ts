@@ -13,7 +13,7 @@ import { decodeTransaction, isValidAtSlot, type DecodedTransaction } from "./dec
 import { DevnetError, devnetSetupError } from "./errors";
 import { EvaluatorPool } from "./evaluator-pool";
 import { genesisUtxos, utxoMapCbor, type GenesisFund } from "./genesis";
-import { cborMap, toHex } from "./ledger-digest";
+import { toHex } from "./ledger-digest";
 import { ogmiosOutputToCbor as ogmiosUtxoToOutputCbor } from "./ogmios-output-codec";
 import type { OgmiosBlock, OgmiosProtocolParameters, OgmiosUtxo, OutputReference } from "./ogmios-types";
 import { ogmiosProtocolParameters } from "./protocol-parameters";
@@ -220,10 +220,6 @@ export class Devnet {
       ]);
     }
     try {
-      // The ledger's own machine answers (the budgets `submitTransaction` will find); a failure is described by the
-      // UPLC evaluator in a worker, which names the failing validator and its traces.
-      const budgets = this.engine.evaluate(tx.bytes, cborMap(inputs.map((key, i) => ({ key, value: outputs[i]! }))));
-      if (budgets) return budgets;
       return await this.evaluator.evaluate(tx.bytes, { inputs, outputs }, this.systemStartMs);
     } finally {
       tx.fixed.free();

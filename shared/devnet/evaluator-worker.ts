@@ -1,10 +1,10 @@
 /**
- * Worker-thread side of the evaluator pool (evaluator-pool.ts): runs `evaluateScriptsHere` and posts the budgets,
+ * Worker-thread side of the evaluator pool (evaluator-pool.ts): runs `evaluateLikeTheLedger` and posts the budgets,
  * or the DevnetError's code, message and data.
  */
 import { parentPort } from "node:worker_threads";
 import { DevnetError } from "./errors";
-import { evaluateScriptsHere, type ResolvedUtxos } from "./evaluator";
+import { evaluateLikeTheLedger, type ResolvedUtxos } from "./evaluator";
 
 interface Job {
   id: number;
@@ -15,7 +15,7 @@ interface Job {
 
 parentPort?.on("message", (job: Job) => {
   try {
-    parentPort!.postMessage({ id: job.id, ok: evaluateScriptsHere(job.txBytes, job.resolved, job.systemStartMs) });
+    parentPort!.postMessage({ id: job.id, ok: evaluateLikeTheLedger(job.txBytes, job.resolved, job.systemStartMs) });
   } catch (err) {
     const e =
       err instanceof DevnetError

@@ -1,8 +1,10 @@
-// evaluateTransaction: runs every script of a transaction with the Aiken UPLC evaluator (@lucid-evolution/uplc,
-// eval_phase_two_raw) against the resolved UTxOs, with the same cost models and slot config the rule engine uses.
+// evaluateTransaction, in the evaluator workers: the ledger's own machine gives the budgets (ledger-evaluation.ts);
+// the Aiken UPLC evaluator (@lucid-evolution/uplc, eval_phase_two_raw, same cost models and slot config) describes a
+// failure with the failing validator and its traces.
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
 import type * as UplcModule from "@lucid-evolution/uplc";
 import { DevnetError } from "./errors";
+import { ledgerBudgets } from "./ledger-evaluation";
 import { LEDGER_PARAMETERS } from "./protocol-parameters";
 import { PLUTUS_V1_COST_MODEL, PLUTUS_V2_COST_MODEL, PLUTUS_V3_COST_MODEL } from "./scalus-cost-models";
 import { redeemerPurpose } from "./ogmios-projection";
@@ -92,7 +94,26 @@ const PURPOSE_NAMES: Record<string, string> = {
 };
 
 /**
- * Evaluates every redeemer of `txBytes` with the max per-transaction budget.
+ * What `evaluateTransaction` answers: the budgets of the ledger's own machine (ledger-evaluation.ts). When it finds a
+ * failure, the UPLC evaluator describes it (the failing validator and its traces); should the UPLC evaluator pass
+ * where the ledger's machine failed, the ledger's verdict stands and its message and logs describe the failure.
+ * @throws DevnetError 3010 (with per-validator 3012 `{ validationError, traces }`) when a script fails.
+ */
+export function evaluateLikeTheLedger(txBytes: Uint8Array, resolved: ResolvedUtxos, systemStartMs: number): EvaluationBudget[] {
+  const ledger = ledgerBudgets(txBytes, resolved, systemStartMs);
+  if (!("failed" in ledger)) return ledger;
+  const described = evaluateScriptsHere(txBytes, resolved, systemStartMs);
+  throw scriptFailure(described[0]?.validator ?? { purpose: "spend", index: 0 }, ledger.message, ledger.logs);
+}
+
+function scriptFailure(validator: { purpose: string; index: number }, validationError: string, traces: string[]): DevnetError {
+  return new DevnetError(3010, "Some scripts of the transaction terminated with error(s).", [
+    { validator, error: { code: 3012, message: "The validator failed.", data: { validationError, traces } } },
+  ]);
+}
+
+/**
+ * Evaluates every redeemer of `txBytes` with the UPLC evaluator, with the max per-transaction budget.
  * @throws DevnetError 3010 (with per-validator 3012 `{ validationError, traces }`) when a script fails.
  */
 export function evaluateScriptsHere(txBytes: Uint8Array, resolved: ResolvedUtxos, systemStartMs: number): EvaluationBudget[] {
@@ -116,9 +137,7 @@ export function evaluateScriptsHere(txBytes: Uint8Array, resolved: ResolvedUtxos
     const validator = pointer
       ? { purpose: PURPOSE_NAMES[(pointer[1] ?? "spend").toLowerCase()] ?? "spend", index: Number(pointer[2]) }
       : { purpose: "spend", index: 0 };
-    throw new DevnetError(3010, "Some scripts of the transaction terminated with error(s).", [
-      { validator, error: { code: 3012, message: "The validator failed.", data: { validationError: text, traces } } },
-    ]);
+    throw scriptFailure(validator, text, traces);
   }
   return results.map((bytes) => {
     const redeemer = CSL.Redeemer.from_bytes(bytes);

@@ -1,7 +1,8 @@
 /**
  * `evaluateTransaction` answers with the ledger's own Plutus machine (the scalus machine `submitTransaction` runs in
- * phase 2, shared/devnet/rule-engine.ts `evaluate`), and describes failures with the UPLC evaluator in a worker. These
- * tests hold the answers to the UPLC evaluator's budgets and to the ledger's verdict on a transaction carrying them.
+ * phase 2, in the evaluator workers: shared/devnet/ledger-evaluation.ts), and describes failures with the UPLC
+ * evaluator. These tests hold the answers to the UPLC evaluator's budgets and to the ledger's verdict on a
+ * transaction carrying them.
  */
 import { expect } from "chai";
 import { decodeTransaction } from "../../shared/devnet/decoded-transaction";
