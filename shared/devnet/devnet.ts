@@ -12,6 +12,7 @@ import { utxoKey } from "../csl/utxo";
 import { decodeTransaction, isValidAtSlot, type DecodedTransaction } from "./decoded-transaction";
 import { DevnetError, devnetSetupError } from "./errors";
 import { EvaluatorPool } from "./evaluator-pool";
+import { ledgerBudgets } from "./ledger-evaluation";
 import { genesisUtxos, utxoMapCbor, type GenesisFund } from "./genesis";
 import { toHex } from "./ledger-digest";
 import { ogmiosOutputToCbor as ogmiosUtxoToOutputCbor } from "./ogmios-output-codec";
@@ -220,7 +221,12 @@ export class Devnet {
       ]);
     }
     try {
-      return await this.evaluator.evaluate(tx.bytes, { inputs, outputs }, this.systemStartMs);
+      // The ledger's own machine answers (the budgets `submitTransaction` will find); when it refuses, the UPLC
+      // evaluator in a worker describes the failure (the failing validator, its traces).
+      const resolved = { inputs, outputs };
+      const ledger = ledgerBudgets(tx.bytes, resolved, this.systemStartMs);
+      if ("budgets" in ledger) return ledger.budgets;
+      return await this.evaluator.evaluate(tx.bytes, resolved, this.systemStartMs, ledger.failure);
     } finally {
       tx.fixed.free();
     }

@@ -7,7 +7,7 @@
 import { Worker } from "node:worker_threads";
 import { join } from "node:path";
 import { DevnetError } from "./errors";
-import type { EvaluationBudget, ResolvedUtxos } from "./evaluator";
+import type { EvaluationBudget, LedgerEvaluationFailure, ResolvedUtxos } from "./evaluator";
 
 type Reply = { id: number; ok: EvaluationBudget[] } | { id: number; error: { code: number; message: string; data: unknown } };
 
@@ -41,13 +41,18 @@ class EvaluatorWorker {
     });
   }
 
-  run(txBytes: Uint8Array, resolved: ResolvedUtxos, systemStartMs: number): Promise<EvaluationBudget[]> {
+  run(
+    txBytes: Uint8Array,
+    resolved: ResolvedUtxos,
+    systemStartMs: number,
+    ledgerFailure?: LedgerEvaluationFailure,
+  ): Promise<EvaluationBudget[]> {
     const id = this.nextId++;
     this.calls += 1;
     let settle!: { resolve(b: EvaluationBudget[]): void; reject(e: unknown): void };
     const result = new Promise<EvaluationBudget[]>((resolve, reject) => (settle = { resolve, reject }));
     this.pending.set(id, { ...settle, done: result.catch(() => undefined) });
-    this.worker.postMessage({ id, txBytes, resolved, systemStartMs });
+    this.worker.postMessage({ id, txBytes, resolved, systemStartMs, ...(ledgerFailure ? { ledgerFailure } : {}) });
     return result;
   }
 
@@ -82,11 +87,20 @@ export class EvaluatorPool {
     this.slots = Array.from({ length: Math.max(1, size) }, () => undefined);
   }
 
-  evaluate(txBytes: Uint8Array, resolved: ResolvedUtxos, systemStartMs: number): Promise<EvaluationBudget[]> {
+  /**
+   * The UPLC evaluator's budgets; with `ledgerFailure`, the description of that failure (rejects with 3010).
+   * @throws DevnetError 3010 when a script fails.
+   */
+  evaluate(
+    txBytes: Uint8Array,
+    resolved: ResolvedUtxos,
+    systemStartMs: number,
+    ledgerFailure?: LedgerEvaluationFailure,
+  ): Promise<EvaluationBudget[]> {
     let slot = 0;
     for (let i = 1; i < this.slots.length; i++) if ((this.slots[i]?.owed ?? 0) < (this.slots[slot]?.owed ?? 0)) slot = i;
     const worker = (this.slots[slot] ??= this.start());
-    const result = worker.run(txBytes, resolved, systemStartMs);
+    const result = worker.run(txBytes, resolved, systemStartMs, ledgerFailure);
     if (worker.calls >= this.recycleAfter) {
       // The successor starts now, while the caller works on this answer, so its start-up is off the next call's path.
       this.slots[slot] = this.start();

@@ -1,10 +1,9 @@
-// evaluateTransaction, in the evaluator workers: the ledger's own machine gives the budgets (ledger-evaluation.ts);
-// the Aiken UPLC evaluator (@lucid-evolution/uplc, eval_phase_two_raw, same cost models and slot config) describes a
-// failure with the failing validator and its traces.
+// The Aiken UPLC evaluator (@lucid-evolution/uplc, eval_phase_two_raw) with the same cost models and slot config as
+// the rule engine, in the evaluator workers: it describes a transaction the ledger's machine refused (which validator
+// failed, its traces); evaluateTransaction's budgets come from the ledger's machine (ledger-evaluation.ts).
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
 import type * as UplcModule from "@lucid-evolution/uplc";
 import { DevnetError } from "./errors";
-import { ledgerBudgets } from "./ledger-evaluation";
 import { LEDGER_PARAMETERS } from "./protocol-parameters";
 import { PLUTUS_V1_COST_MODEL, PLUTUS_V2_COST_MODEL, PLUTUS_V3_COST_MODEL } from "./scalus-cost-models";
 import { redeemerPurpose } from "./ogmios-projection";
@@ -93,17 +92,26 @@ const PURPOSE_NAMES: Record<string, string> = {
   propose: "propose",
 };
 
+/** Why the ledger's machine (ledger-evaluation.ts) gave no budgets. */
+export interface LedgerEvaluationFailure {
+  message: string;
+  logs: string[];
+}
+
 /**
- * What `evaluateTransaction` answers: the budgets of the ledger's own machine (ledger-evaluation.ts). When it finds a
- * failure, the UPLC evaluator describes it (the failing validator and its traces); should the UPLC evaluator pass
- * where the ledger's machine failed, the ledger's verdict stands and its message and logs describe the failure.
- * @throws DevnetError 3010 (with per-validator 3012 `{ validationError, traces }`) when a script fails.
+ * Describes a transaction the ledger's machine refused: the UPLC evaluator's failure (the failing validator and its
+ * traces); should it pass where the ledger's machine failed, the ledger's verdict stands, described by its message
+ * and logs.
+ * @throws DevnetError 3010 (with per-validator 3012 `{ validationError, traces }`), always.
  */
-export function evaluateLikeTheLedger(txBytes: Uint8Array, resolved: ResolvedUtxos, systemStartMs: number): EvaluationBudget[] {
-  const ledger = ledgerBudgets(txBytes, resolved, systemStartMs);
-  if (!("failed" in ledger)) return ledger;
-  const described = evaluateScriptsHere(txBytes, resolved, systemStartMs);
-  throw scriptFailure(described[0]?.validator ?? { purpose: "spend", index: 0 }, ledger.message, ledger.logs);
+export function describeLedgerFailure(
+  txBytes: Uint8Array,
+  resolved: ResolvedUtxos,
+  systemStartMs: number,
+  failure: LedgerEvaluationFailure,
+): never {
+  const passed = evaluateScriptsHere(txBytes, resolved, systemStartMs);
+  throw scriptFailure(passed[0]?.validator ?? { purpose: "spend", index: 0 }, failure.message, failure.logs);
 }
 
 function scriptFailure(validator: { purpose: string; index: number }, validationError: string, traces: string[]): DevnetError {

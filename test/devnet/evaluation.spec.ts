@@ -1,12 +1,11 @@
 /**
  * `evaluateTransaction` answers with the ledger's own Plutus machine (the scalus machine `submitTransaction` runs in
- * phase 2, in the evaluator workers: shared/devnet/ledger-evaluation.ts), and describes failures with the UPLC
- * evaluator. These tests hold the answers to the UPLC evaluator's budgets and to the ledger's verdict on a
- * transaction carrying them.
+ * phase 2: shared/devnet/ledger-evaluation.ts), and has the UPLC evaluator describe a failure. These tests hold the
+ * answers to the UPLC evaluator's budgets and to the ledger's verdict on a transaction carrying them.
  */
 import { expect } from "chai";
 import { decodeTransaction } from "../../shared/devnet/decoded-transaction";
-import { evaluateScriptsHere } from "../../shared/devnet/evaluator";
+import { describeLedgerFailure, evaluateScriptsHere } from "../../shared/devnet/evaluator";
 import { inputCbor } from "../../shared/devnet/utxo-set";
 import { REDEEMER_IS_42_V3 } from "../../fixtures/devnet/test-scripts.generated";
 import { buildWithMinFee, intData, plutusV3, scriptAddress, type OutRef } from "../../fixtures/devnet/tx-fixtures";
@@ -57,6 +56,16 @@ describe("devnet evaluateTransaction: the ledger's budgets, exactly", function (
 
   const generous = { memory: 1_000_000, cpu: 500_000_000 };
   /** The UPLC evaluator's budgets for the same transaction and resolved inputs. */
+  const resolvedOf = (hex: string) => {
+    const tx = decodeTransaction(hex);
+    const refs = tx.inputs.map((key) => {
+      const [txId, index] = key.split("#") as [string, string];
+      return { txId, index: Number(index) };
+    });
+    const resolved = { inputs: refs.map(inputCbor), outputs: tx.inputs.map((key) => lockedCbor.get(key)!) };
+    tx.fixed.free();
+    return resolved;
+  };
   const uplcBudgets = (hex: string) => {
     const tx = decodeTransaction(hex);
     const refs = tx.inputs.map((key) => {
@@ -96,5 +105,20 @@ describe("devnet evaluateTransaction: the ledger's budgets, exactly", function (
     expect(first!.validator).to.deep.equal({ purpose: "spend", index: 1 });
     expect(first!.error.code).to.equal(3012);
     expect(first!.error.data.traces).to.include("redeemer must be 42");
+  });
+
+  it("lets the ledger's verdict stand when the UPLC evaluator would pass what the ledger's machine refused", () => {
+    const hex = spend([42], [generous]);
+    const bytes = decodeTransaction(hex).bytes;
+    let thrown: unknown;
+    try {
+      describeLedgerFailure(bytes, resolvedOf(hex), f.devnet.systemStartMs, { message: "the ledger's message", logs: ["a log line"] });
+    } catch (err) {
+      thrown = err;
+    }
+    const e = thrown as { code: number; payload: { validator: unknown; error: { code: number; data: unknown } }[] };
+    expect(e.code).to.equal(3010);
+    expect(e.payload[0]!.validator).to.deep.equal({ purpose: "spend", index: 0 });
+    expect(e.payload[0]!.error).to.deep.include({ code: 3012, data: { validationError: "the ledger's message", traces: ["a log line"] } });
   });
 });
