@@ -1,8 +1,10 @@
 /**
- * Runs Plutus evaluation in worker threads, off the devnet's main thread (which serves every connection and runs
- * the ledger rules on submit). The evaluator's wasm memory leak is handled inside each worker, which renews its
- * evaluator instance every `EVALUATIONS_PER_INSTANCE` calls (evaluator.ts): a worker therefore lives as long as the
- * pool unless `recycleAfter` asks for it to be replaced after that many evaluations.
+ * Runs the UPLC evaluator in worker threads, off the devnet's main thread (which serves every connection, runs the
+ * ledger rules on submit and answers evaluateTransaction with the ledger's own machine): the devnet asks it to
+ * describe a transaction that machine refused (which validator failed, its traces). The evaluator's wasm memory leak
+ * is handled inside each worker, which renews its evaluator instance every `EVALUATIONS_PER_INSTANCE` calls
+ * (evaluator.ts): a worker therefore lives as long as the pool unless `recycleAfter` asks for it to be replaced after
+ * that many evaluations.
  */
 import { Worker } from "node:worker_threads";
 import { join } from "node:path";
