@@ -16,6 +16,7 @@
  * every build.
  */
 import { decodeTxFlow } from "../csl/decode";
+import { deepFreeze } from "../csl/memo";
 import { outRefOf, utxoKey, type OgmiosUtxo } from "../csl/utxo";
 import { outRefKey, type OutRef } from "../domain/out-ref";
 import { openCollection, defineCollection, type Collection, type Store, type StoredDocument } from "../store";
@@ -61,14 +62,6 @@ export interface ChainView {
 
 /** How many records' parsed outputs a registry remembers (the oldest remembered is forgotten first). */
 export const PARSED_OUTPUTS_KEPT = 2_048;
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
 
 export class InflightRegistry {
   private seq = 0;
