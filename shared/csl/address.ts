@@ -5,6 +5,7 @@
  */
 import { CslError } from "./errors";
 import { CSL } from "./lib";
+import { BoundedMemo } from "./memo";
 import { withFreed, type Own } from "./scope";
 
 export type Credential = { kind: "key" | "script"; hash: string };
@@ -39,13 +40,25 @@ export function addressBytesHex(bech32: string): string {
   return withFreed((own) => Buffer.from(parse(bech32, own).to_bytes()).toString("hex"));
 }
 
+/** Addresses whose network id and payment credential a process remembers (every build reads its wallet's). */
+export const ADDRESS_FACTS_KEPT = 4_096;
+
+const networkIds = new BoundedMemo(ADDRESS_FACTS_KEPT, (bech32) => withFreed((own) => parse(bech32, own).network_id()));
+const paymentCredentials = new BoundedMemo(ADDRESS_FACTS_KEPT, (bech32) =>
+  withFreed((own) => credentialOf(own(parse(bech32, own).payment_cred()), own)),
+);
+
+/** @throws CslError INVALID_ADDRESS (never remembered) */
 export function networkIdOfAddress(bech32: string): number {
-  return withFreed((own) => parse(bech32, own).network_id());
+  return networkIds.get(bech32);
 }
 
-/** The payment credential of a base, enterprise or pointer address; undefined for reward addresses. */
+/**
+ * The payment credential of a base, enterprise or pointer address; undefined for reward addresses. The answer is
+ * shared (frozen). @throws CslError INVALID_ADDRESS (never remembered)
+ */
 export function paymentCredentialOf(bech32: string): Credential | undefined {
-  return withFreed((own) => credentialOf(own(parse(bech32, own).payment_cred()), own));
+  return paymentCredentials.get(bech32);
 }
 
 /** The stake credential of a reward address; undefined for other addresses. */

@@ -8,7 +8,7 @@
  */
 import { buildTx, plutusPurposeKeys, type BuiltTx, type TxSpec } from "./build-tx";
 import { CslError } from "./errors";
-import { evaluationByKey, type EvaluationItem, type ExUnitsBudget, type PurposeKey } from "./redeemer-pointers";
+import { evaluationByRedeemers, type EvaluationItem, type ExUnitsBudget, type PurposeKey } from "./redeemer-pointers";
 
 /** Injected evaluator: Ogmios `evaluateTransaction` semantics (e.g. ChainClient.evaluate). */
 export type EvaluateFn = (txCborHex: string) => Promise<readonly EvaluationItem[]>;
@@ -51,7 +51,8 @@ export async function buildWithEvaluation(spec: TxSpec, evaluate: EvaluateFn, op
   let built = opts.draft ?? buildTx(spec, declared);
   let evaluations = 0;
   for (let pass = 1; pass <= maxPasses; pass++) {
-    const evaluated = evaluationByKey(built.cborHex, await evaluate(built.cborHex));
+    // mapped through the redeemers the builder reported placing in exactly this transaction (no second decode)
+    const evaluated = evaluationByRedeemers(built.redeemers, await evaluate(built.cborHex));
     evaluations++;
     for (const key of expected) {
       if (!evaluated.has(key)) {

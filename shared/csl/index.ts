@@ -61,6 +61,7 @@ export {
   sortRewardAccounts,
   redeemersOf,
   evaluationByKey,
+  evaluationByRedeemers,
   type PurposeKey,
   type ExUnitsBudget,
   type EvaluationItem,

@@ -179,6 +179,29 @@ export function evaluationByKey(evaluatedTxHex: string, results: readonly Evalua
   return out;
 }
 
+/**
+ * `evaluationByKey` for a transaction this process just built: the pointers come from the builder's own report of
+ * the redeemers it placed (`BuiltTx.redeemers`, read from the transaction's bytes when it was built), so the
+ * transaction is not decoded again. A result for a pointer that carries no redeemer matches nothing.
+ * @throws CslError EVALUATION_RESULT_UNMATCHED when a result points at no redeemer of the tx
+ */
+export function evaluationByRedeemers(
+  redeemers: readonly { key: PurposeKey; purpose: string; index: number }[],
+  results: readonly EvaluationItem[],
+): Map<PurposeKey, ExUnitsBudget> {
+  const keys = new Map(redeemers.map((r) => [pointerId(r.purpose, r.index), r.key]));
+  const out = new Map<PurposeKey, ExUnitsBudget>();
+  for (const r of results) {
+    const id = pointerId(r.validator.purpose, r.validator.index);
+    const key = keys.get(id);
+    if (!key) {
+      throw new CslError("EVALUATION_RESULT_UNMATCHED", `evaluation result ${id} matches no redeemer of the tx`, { pointer: id });
+    }
+    out.set(key, { memory: BigInt(r.budget.memory), cpu: BigInt(r.budget.cpu) });
+  }
+  return out;
+}
+
 function publishKeyOfCertificate(cert: CSL.Certificate): PurposeKey | undefined {
   const reg = cert.as_reg_cert() ?? cert.as_stake_registration();
   const unreg = cert.as_unreg_cert() ?? cert.as_stake_deregistration();

@@ -12,6 +12,7 @@ import { utxoKey } from "../csl/utxo";
 import { decodeTransaction, isValidAtSlot, type DecodedTransaction } from "./decoded-transaction";
 import { DevnetError, devnetSetupError } from "./errors";
 import { EvaluatorPool } from "./evaluator-pool";
+import { ledgerBudgets } from "./ledger-evaluation";
 import { genesisUtxos, utxoMapCbor, type GenesisFund } from "./genesis";
 import { toHex } from "./ledger-digest";
 import { ogmiosOutputToCbor as ogmiosUtxoToOutputCbor } from "./ogmios-output-codec";
@@ -78,6 +79,12 @@ function confirm(p: PendingTransaction): ConfirmedTransaction {
 /** Decodes a confirmed transaction back into a mempool one (rollback), reusing its UTxO entries. */
 function unconfirm(c: ConfirmedTransaction): PendingTransaction {
   return { tx: decodeTransaction(toHex(c.bytes)), produced: c.produced };
+}
+
+/** Which UTxOs a query asks for: all (no filter), or those at `addresses` and/or `outputReferences`. */
+export interface UtxoFilter {
+  addresses?: string[];
+  outputReferences?: OutputReference[];
 }
 
 export type DevnetPoint = { slot: number; id: string } | "origin";
@@ -214,7 +221,12 @@ export class Devnet {
       ]);
     }
     try {
-      return await this.evaluator.evaluate(tx.bytes, { inputs, outputs }, this.systemStartMs);
+      // The ledger's own machine answers (the budgets `submitTransaction` will find); when it refuses, the UPLC
+      // evaluator in a worker describes the failure (the failing validator, its traces).
+      const resolved = { inputs, outputs };
+      const ledger = ledgerBudgets(tx.bytes, resolved, this.systemStartMs);
+      if ("budgets" in ledger) return ledger.budgets;
+      return await this.evaluator.evaluate(tx.bytes, resolved, this.systemStartMs, ledger.failure);
     } finally {
       tx.fixed.free();
     }
@@ -416,17 +428,29 @@ export class Devnet {
   // ---- queries (confirmed state) ------------------------------------------------------------------------------
 
   /** UTxOs of the confirmed state: all, or those at `addresses` and/or at `outputReferences`. */
-  queryUtxo(filter?: { addresses?: string[]; outputReferences?: OutputReference[] }): OgmiosUtxo[] {
-    if (!filter || (filter.addresses === undefined && filter.outputReferences === undefined)) {
-      return [...this.confirmed.all()].map((e) => e.ogmios);
-    }
+  queryUtxo(filter?: UtxoFilter): OgmiosUtxo[] {
+    return this.selectUtxo(filter).map((e) => e.ogmios);
+  }
+
+  /**
+   * The `queryUtxo` answer as JSON text: the same text serializing `queryUtxo(filter)` gives, joined from each
+   * output's text (made once per output while it is unspent, see `UtxoEntry.ogmiosText`).
+   */
+  queryUtxoText(filter?: UtxoFilter): string {
+    return `[${this.selectUtxo(filter)
+      .map((e) => e.ogmiosText)
+      .join(",")}]`;
+  }
+
+  private selectUtxo(filter?: UtxoFilter): UtxoEntry[] {
+    if (!filter || (filter.addresses === undefined && filter.outputReferences === undefined)) return [...this.confirmed.all()];
     const found = new Map<string, UtxoEntry>();
     for (const address of filter.addresses ?? []) for (const e of this.confirmed.atAddress(address)) found.set(e.key, e);
     for (const ref of filter.outputReferences ?? []) {
       const e = this.confirmed.get(utxoKey(ref));
       if (e) found.set(e.key, e);
     }
-    return [...found.values()].map((e) => e.ogmios);
+    return [...found.values()];
   }
 
   protocolParameters(): OgmiosProtocolParameters {

@@ -1,13 +1,15 @@
 /**
- * Runs Plutus evaluation in worker threads, each replaced after `recycleAfter` evaluations.
- * Why: `eval_phase_two_raw` of @lucid-evolution/uplc 0.2.21 leaks about 3 MB of wasm memory per call (measured:
- * RSS 291 → 894 MB after 200 calls, even after GC) and slows down as its memory grows. Wasm memory never shrinks
- * inside one instance; terminating the worker that owns it frees it all.
+ * Runs the UPLC evaluator in worker threads, off the devnet's main thread (which serves every connection, runs the
+ * ledger rules on submit and answers evaluateTransaction with the ledger's own machine): the devnet asks it to
+ * describe a transaction that machine refused (which validator failed, its traces). The evaluator's wasm memory leak
+ * is handled inside each worker, which renews its evaluator instance every `EVALUATIONS_PER_INSTANCE` calls
+ * (evaluator.ts): a worker therefore lives as long as the pool unless `recycleAfter` asks for it to be replaced after
+ * that many evaluations.
  */
 import { Worker } from "node:worker_threads";
 import { join } from "node:path";
 import { DevnetError } from "./errors";
-import type { EvaluationBudget, ResolvedUtxos } from "./evaluator";
+import type { EvaluationBudget, LedgerEvaluationFailure, ResolvedUtxos } from "./evaluator";
 
 type Reply = { id: number; ok: EvaluationBudget[] } | { id: number; error: { code: number; message: string; data: unknown } };
 
@@ -41,13 +43,18 @@ class EvaluatorWorker {
     });
   }
 
-  run(txBytes: Uint8Array, resolved: ResolvedUtxos, systemStartMs: number): Promise<EvaluationBudget[]> {
+  run(
+    txBytes: Uint8Array,
+    resolved: ResolvedUtxos,
+    systemStartMs: number,
+    ledgerFailure?: LedgerEvaluationFailure,
+  ): Promise<EvaluationBudget[]> {
     const id = this.nextId++;
     this.calls += 1;
     let settle!: { resolve(b: EvaluationBudget[]): void; reject(e: unknown): void };
     const result = new Promise<EvaluationBudget[]>((resolve, reject) => (settle = { resolve, reject }));
     this.pending.set(id, { ...settle, done: result.catch(() => undefined) });
-    this.worker.postMessage({ id, txBytes, resolved, systemStartMs });
+    this.worker.postMessage({ id, txBytes, resolved, systemStartMs, ...(ledgerFailure ? { ledgerFailure } : {}) });
     return result;
   }
 
@@ -59,12 +66,11 @@ class EvaluatorWorker {
 }
 
 /**
- * Evaluations per worker. The leak above also slows every call down as the worker ages: on the tokenizable Insert
- * (bench/tokenizable-build.ts) the wall time of one evaluation grew from about 30 ms in a fresh worker to 200–300 ms
- * after some 20 calls, about three quarters of it with the worker's thread off the CPU. A fresh worker costs about
- * 200 ms to start, which the pool spends ahead of time (see `evaluate`).
+ * Evaluations per worker by default: unlimited. Workers used to be replaced every 20 evaluations to drop the
+ * evaluator's leaked wasm memory, and each replacement cost 200–300 CPU ms (module loader, CSL, warm-up) — about
+ * 15 CPU ms per evaluation; the instance renewal inside the worker now drops that memory for a few ms.
  */
-export const DEFAULT_RECYCLE_AFTER = 20;
+export const DEFAULT_RECYCLE_AFTER = Number.POSITIVE_INFINITY;
 
 /**
  * `size` worker slots (default 2: the evaluations of concurrent builds no longer queue behind one thread); each job
@@ -83,11 +89,20 @@ export class EvaluatorPool {
     this.slots = Array.from({ length: Math.max(1, size) }, () => undefined);
   }
 
-  evaluate(txBytes: Uint8Array, resolved: ResolvedUtxos, systemStartMs: number): Promise<EvaluationBudget[]> {
+  /**
+   * The UPLC evaluator's budgets; with `ledgerFailure`, the description of that failure (rejects with 3010).
+   * @throws DevnetError 3010 when a script fails.
+   */
+  evaluate(
+    txBytes: Uint8Array,
+    resolved: ResolvedUtxos,
+    systemStartMs: number,
+    ledgerFailure?: LedgerEvaluationFailure,
+  ): Promise<EvaluationBudget[]> {
     let slot = 0;
     for (let i = 1; i < this.slots.length; i++) if ((this.slots[i]?.owed ?? 0) < (this.slots[slot]?.owed ?? 0)) slot = i;
     const worker = (this.slots[slot] ??= this.start());
-    const result = worker.run(txBytes, resolved, systemStartMs);
+    const result = worker.run(txBytes, resolved, systemStartMs, ledgerFailure);
     if (worker.calls >= this.recycleAfter) {
       // The successor starts now, while the caller works on this answer, so its start-up is off the next call's path.
       this.slots[slot] = this.start();

@@ -1,13 +1,13 @@
 // Ogmios ledger-state and network queries, answered from the devnet's confirmed state.
 import { EPOCH_LENGTH_SLOTS, eraSummaries, SLOT_LENGTH_MS } from "./chain-time";
-import type { Devnet } from "./devnet";
+import type { Devnet, UtxoFilter } from "./devnet";
 import { DevnetError } from "./errors";
 import type { OutputReference } from "./ogmios-types";
 
 const invalid = (message: string) => new DevnetError(-32602, `Invalid params: ${message}`);
 const notFound = (method: string) => new DevnetError(-32601, `Method not found: '${method}' is not a query this devnet answers.`);
 
-function utxoFilter(params: Record<string, unknown>): { addresses?: string[]; outputReferences?: OutputReference[] } | undefined {
+function utxoFilter(params: Record<string, unknown>): UtxoFilter | undefined {
   const { addresses, outputReferences, ...rest } = params;
   if (Object.keys(rest).length > 0) throw invalid("queryLedgerState/utxo takes { addresses } or { outputReferences } or nothing");
   if (addresses !== undefined) {
@@ -31,6 +31,14 @@ function utxoFilter(params: Record<string, unknown>): { addresses?: string[]; ou
     };
   }
   return undefined;
+}
+
+/**
+ * Answers `queryLedgerState/utxo` as JSON text (the server sends it without serializing the answer again).
+ * @throws DevnetError -32602 for bad params.
+ */
+export function utxoQueryText(devnet: Devnet, params: Record<string, unknown>): string {
+  return devnet.queryUtxoText(utxoFilter(params));
 }
 
 /**

@@ -8,7 +8,7 @@ import { ConnectionSession } from "./connection-session";
 import type { Devnet, DevnetPoint } from "./devnet";
 import { DevnetError } from "./errors";
 import { errorMessage, parseRequest, resultMessage, resultTextMessage, type RpcRequest } from "./json-rpc";
-import { ledgerStateQuery, networkQuery } from "./ledger-queries";
+import { ledgerStateQuery, networkQuery, utxoQueryText } from "./ledger-queries";
 import { observeOutgoing } from "./message-observer";
 import type { OgmiosUtxo } from "./ogmios-types";
 
@@ -182,6 +182,7 @@ function dispatch(
   testControl: boolean,
 ): void {
   const { method, params } = request;
+  if (method === "queryLedgerState/utxo") return replyText(utxoQueryText(devnet, params));
   if (method.startsWith("queryLedgerState/")) return reply(ledgerStateQuery(devnet, method, params));
   if (method.startsWith("queryNetwork/")) return reply(networkQuery(devnet, method, params));
   switch (method) {

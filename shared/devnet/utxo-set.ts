@@ -2,17 +2,23 @@
 // Two instances exist: the confirmed set (answers queries) and the mempool view (resolves evaluations).
 import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
 import { outRefKey } from "../domain/out-ref";
+import { bigintJson } from "./bigint-json";
 import { fromHex } from "./ledger-digest";
 import { addressText } from "../csl/utxo";
 import { projectOutput } from "./ogmios-projection";
 import type { OgmiosUtxo } from "./ogmios-types";
 
 /**
- * One unspent output. Only the CBOR and the address (for the index) are kept; the Ogmios JSON is projected when
- * asked for, so a long-running devnet holds bytes, not JSON trees, per output.
+ * One unspent output. The CBOR and the address (for the index) are kept; the Ogmios JSON is projected when asked
+ * for, and its JSON text is made on the first `queryLedgerState/utxo` answer that holds the output and kept with the
+ * entry, so an output queried again and again (a reference script, a wallet's funds) is projected and serialized
+ * once. The text can never go stale: an entry never changes (its output reference names the transaction that made
+ * it, and its bytes are that transaction's output), and it leaves the UTxO sets, text and all, when it is spent or
+ * rolled back. A long-running devnet holds bytes per output, plus the text of the outputs someone asked for.
  */
 export class UtxoEntry {
   readonly key: string;
+  private text: string | undefined;
 
   constructor(
     readonly txId: string,
@@ -28,6 +34,12 @@ export class UtxoEntry {
     const projected = { transaction: { id: this.txId }, index: this.index, ...projectOutput(output) } as OgmiosUtxo;
     output.free();
     return projected;
+  }
+
+  /** The Ogmios JSON text of this UTxO, exactly `bigintJson.stringify(this.ogmios)`, made once. */
+  get ogmiosText(): string {
+    this.text ??= bigintJson.stringify(this.ogmios);
+    return this.text;
   }
 
   get lovelace(): bigint {

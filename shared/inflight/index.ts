@@ -1,1 +1,1 @@
-export { InflightRegistry, type ChainView } from "./inflight-registry";
+export { InflightRegistry, PARSED_OUTPUTS_KEPT, type ChainView } from "./inflight-registry";

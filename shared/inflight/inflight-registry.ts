@@ -10,9 +10,13 @@
  *   (spendable, chainable) until then — offered only to builds of a wallet that signed it, so nobody can make a
  *   wallet chain off a transaction it did not sign;
  * - spendable(address) = confirmed − locked + pending outputs that no later pending tx spends.
- * Documents hold plain JSON: outputs as JSON text (bigints tagged), refs as `txHash#index`.
+ * Documents hold plain JSON: outputs as JSON text (bigints tagged), refs as `txHash#index`. Every answer comes from
+ * the store; a registry only remembers, per record, the outputs its JSON text parses to (frozen, and used only when
+ * the record read holds that same text), so the records of a chain of pending transactions are not parsed again by
+ * every build.
  */
 import { decodeTxFlow } from "../csl/decode";
+import { deepFreeze } from "../csl/memo";
 import { outRefOf, utxoKey, type OgmiosUtxo } from "../csl/utxo";
 import { outRefKey, type OutRef } from "../domain/out-ref";
 import { openCollection, defineCollection, type Collection, type Store, type StoredDocument } from "../store";
@@ -56,9 +60,14 @@ export interface ChainView {
   inMempoolAmong(txIds: readonly string[]): Promise<Set<string>>;
 }
 
+/** How many records' parsed outputs a registry remembers (the oldest remembered is forgotten first). */
+export const PARSED_OUTPUTS_KEPT = 2_048;
+
 export class InflightRegistry {
   private seq = 0;
   private sweptAt: number | undefined;
+  /** record id → its outputs' JSON text and what it parses to (frozen: handed to every caller as they are) */
+  private readonly parsed = new Map<string, { text: string; outputs: readonly OgmiosUtxo[] }>();
 
   private constructor(
     private readonly txs: Collection<InflightTxDocument>,
@@ -228,10 +237,27 @@ export class InflightRegistry {
     return new Set(docs.flatMap((d) => d.inputs.filter((k) => wanted.has(k))));
   }
 
-  private outputsOf(d: InflightTxDocument): OgmiosUtxo[] {
-    return JSON.parse(d.outputs, (_k, v: unknown) =>
+  /** The outputs of a record as read from the store: parsed once per JSON text (the text read is the check). */
+  private outputsOf(d: InflightTxDocument): readonly OgmiosUtxo[] {
+    const kept = this.parsed.get(d._id);
+    if (kept && kept.text === d.outputs) return kept.outputs;
+    const outputs = JSON.parse(d.outputs, (_k, v: unknown) =>
       typeof v === "object" && v !== null && "$bigint" in v ? BigInt((v as { $bigint: string }).$bigint) : v,
     ) as OgmiosUtxo[];
+    return this.remember(d._id, d.outputs, outputs);
+  }
+
+  private remember(id: string, text: string, outputs: OgmiosUtxo[]): readonly OgmiosUtxo[] {
+    const frozen = deepFreeze(outputs);
+    this.parsed.delete(id);
+    this.parsed.set(id, { text, outputs: frozen });
+    if (this.parsed.size > PARSED_OUTPUTS_KEPT) this.parsed.delete(this.parsed.keys().next().value!);
+    return frozen;
+  }
+
+  /** How many records' parsed outputs this registry remembers now (at most PARSED_OUTPUTS_KEPT). */
+  get parsedRecords(): number {
+    return this.parsed.size;
   }
 
   /** Orders submissions of the same millisecond. */

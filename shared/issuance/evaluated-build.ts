@@ -44,12 +44,15 @@ const isUnknownInputError = (err: unknown): boolean => (err as ErrorLike)?.type 
  * Evaluation against the ledger plus pending outputs (`additionalUtxo`). Outputs the evaluator already knows are
  * dropped and the call retried (3002). An evaluator that sees its own mempool (our devnet) knows every pending
  * output; once seen, pending outputs are left out first and only added back when an input is unknown — so a
- * steady flow costs one evaluation per pass on either kind of chain.
+ * steady flow costs one evaluation per pass on either kind of chain. The pending outputs are read from the
+ * in-flight registry when first needed (for such an evaluator, only when an input turns out unknown).
  */
-function evaluatorFor(env: IssuanceEnv, pending: readonly OgmiosUtxo[]): EvaluateFn {
+function evaluatorFor(env: IssuanceEnv, pendingOf: () => Promise<readonly OgmiosUtxo[]>): EvaluateFn {
   const state = (env.evaluator ??= { seesMempool: false });
+  let read: Promise<readonly OgmiosUtxo[]> | undefined;
+  const pending = () => (read ??= pendingOf());
   return async (hex: string) => {
-    let additional = state.seesMempool ? [] : [...pending];
+    let additional = state.seesMempool ? [] : [...(await pending())];
     for (let attempt = 0; ; attempt++) {
       try {
         return await env.chain.evaluate(hex, additional.length > 0 ? additional : undefined);
@@ -61,10 +64,13 @@ function evaluatorFor(env: IssuanceEnv, pending: readonly OgmiosUtxo[]): Evaluat
           additional = overlap.size === 0 ? [] : additional.filter((u) => !overlap.has(utxoKey(u)));
           continue;
         }
-        if (additional.length === 0 && pending.length > 0 && isUnknownInputError(err)) {
-          state.seesMempool = false;
-          additional = [...pending];
-          continue;
+        if (additional.length === 0 && isUnknownInputError(err)) {
+          const all = await pending();
+          if (all.length > 0) {
+            state.seesMempool = false;
+            additional = [...all];
+            continue;
+          }
         }
         throw err;
       }
@@ -174,10 +180,8 @@ export async function buildEvaluatedAndClaim(
   ];
   // Coin selection prefers UTxOs no other build has just handed out, so concurrent builds of one wallet use
   // different inputs; when those are not enough it takes the others too (a hand-out never locks a wallet).
-  const [pending, handedOut] = await Promise.all([
-    env.registry.pendingOutputs(candidates.map(outRefOf)),
-    env.registry.handedOutAmong(spec.utxos.map(outRefOf)),
-  ]);
+  const handedOut = await env.registry.handedOutAmong(spec.utxos.map(outRefOf));
+  const pendingOf = () => env.registry.pendingOutputs(candidates.map(outRefOf));
   const holder = `build:${randomUUID()}`;
   const ttl = env.claimTtlMs ?? DEFAULT_CLAIM_TTL_MS;
   const declared = hintedBudgets(env, full, hintKey);
@@ -205,7 +209,7 @@ export async function buildEvaluatedAndClaim(
     // The check and the hand-out go together; a refused build takes its hand-out back below.
     const [inFlight] = await Promise.all([env.registry.inFlightAmong(draft.inputs), env.registry.handOut(draft.inputs, holder, ttl)]);
     spentMeanwhile(inFlight);
-    built = await buildEvaluated(env, chosen, draft, declared, evaluatorFor(env, pending), hintKey);
+    built = await buildEvaluated(env, chosen, draft, declared, evaluatorFor(env, pendingOf), hintKey);
     // A rebuild may spend other inputs: hand those out too, and inputs the draft used but the rebuild dropped
     // are free again for the next build of the wallet. (When the draft's budgets fit, it is the transaction.)
     if (!sameRefs(built.inputs, draft.inputs)) {

@@ -4,6 +4,7 @@
  * decisions use the datum actually spent (docs/decisions.md#state-selection).
  */
 import type { OgmiosUtxo } from "../csl/utxo";
+import { BoundedMemo } from "../csl/memo";
 import type { StateInfo } from "../records/protocol-records";
 import { dataFromCborHex, decodeStateDatum, type StateDatum } from "../protocol";
 import type { StateTerms } from "../domain/issuance-plan";
@@ -35,13 +36,21 @@ export function datumOfStateInfo(s: StateInfo): StateDatum {
   };
 }
 
+/** State datums a process remembers decoded, by their CBOR (each build reads its state's, often several). */
+export const STATE_DATUMS_KEPT = 1_024;
+
+const stateDatums = new BoundedMemo<StateDatum | null>(STATE_DATUMS_KEPT, (cbor) => {
+  try {
+    return decodeStateDatum(dataFromCborHex(cbor));
+  } catch {
+    return null;
+  }
+});
+
+/** The state datum an output carries inline, decoded (a shared, frozen answer), or undefined. */
 export function stateDatumOf(u: OgmiosUtxo): StateDatum | undefined {
   if (!u.datum) return undefined;
-  try {
-    return decodeStateDatum(dataFromCborHex(u.datum));
-  } catch {
-    return undefined;
-  }
+  return stateDatums.get(u.datum) ?? undefined;
 }
 
 /**

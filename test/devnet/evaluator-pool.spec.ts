@@ -7,6 +7,7 @@ import { expect } from "chai";
 import { decodeTransaction } from "../../shared/devnet/decoded-transaction";
 import { DevnetError } from "../../shared/devnet/errors";
 import { EvaluatorPool } from "../../shared/devnet/evaluator-pool";
+import { EVALUATIONS_PER_INSTANCE, evaluateScriptsHere, evaluatorInstancesCreated } from "../../shared/devnet/evaluator";
 import { inputCbor } from "../../shared/devnet/utxo-set";
 import { REDEEMER_IS_42_V3 } from "../../fixtures/devnet/test-scripts.generated";
 import { buildWithMinFee, intData, plutusV3, scriptAddress } from "../../fixtures/devnet/tx-fixtures";
@@ -80,6 +81,34 @@ describe("devnet evaluator pool: recycled workers answer alike, successors start
     expect(failure).to.be.instanceOf(DevnetError);
     expect((failure as DevnetError).code).to.equal(3010);
     expect(pool.workersStarted).to.equal(4);
+    await pool.close();
+    pool = undefined;
+  });
+
+  it("renews the evaluator instance every EVALUATIONS_PER_INSTANCE calls with the same budgets and failure on each", () => {
+    const first = evaluateScriptsHere(spend(42), resolved, systemStartMs);
+    const before = evaluatorInstancesCreated();
+    const outcomes: unknown[] = [];
+    for (let call = 0; call < 2 * EVALUATIONS_PER_INSTANCE + 2; call++) {
+      const redeemer = call % 5 === 4 ? 7 : 42;
+      try {
+        outcomes.push({ redeemer, budgets: evaluateScriptsHere(spend(redeemer), resolved, systemStartMs) });
+      } catch (err) {
+        outcomes.push({ redeemer, code: (err as DevnetError).code });
+      }
+    }
+    expect(evaluatorInstancesCreated() - before, "fresh instances over the calls").to.be.within(2, 3);
+    for (const o of outcomes) {
+      const { redeemer } = o as { redeemer: number };
+      if (redeemer === 42) expect(o).to.deep.equal({ redeemer, budgets: first });
+      else expect(o).to.deep.equal({ redeemer, code: 3010 });
+    }
+  });
+
+  it("keeps its workers by default: one worker answers many evaluations", async () => {
+    pool = new EvaluatorPool();
+    for (let call = 0; call < EVALUATIONS_PER_INSTANCE + 5; call++) await pool.evaluate(spend(42), resolved, systemStartMs);
+    expect(pool.workersStarted).to.equal(1);
     await pool.close();
     pool = undefined;
   });

@@ -3,7 +3,7 @@ import { expect } from "chai";
 import { CSL } from "../../shared/csl/lib";
 import type { OgmiosUtxo } from "../../shared/csl";
 import { txIdOf } from "../../shared/csl";
-import { InflightRegistry } from "../../shared/inflight";
+import { InflightRegistry, PARSED_OUTPUTS_KEPT } from "../../shared/inflight";
 import { createStore, type Store } from "../../shared/store";
 import { newWallet } from "../../fixtures/onchain/test-chain";
 
@@ -176,5 +176,52 @@ describe("InflightRegistry", () => {
     now += 2_000;
     await reg.sweep(1_000);
     expect(await count(), "an unexpired record stays").to.equal(1);
+  });
+
+  it("parses a record's outputs once, yet answers what the store holds now: a record replaced or released by another replica is never served stale", async () => {
+    const [r1, r2] = await Promise.all([InflightRegistry.open(store, clock), InflightRegistry.open(store, clock)]);
+    const first = wallet.signTxFull(txHex([a], [{ address: wallet.address, lovelace: 9_000_000n }]));
+    const txId = txIdOf(first);
+    await r2.recordSubmitted({ txId, cborHex: first, expiresAt: now + 60_000 });
+    const read = async () => (await r1.pendingOutputs([{ txHash: txId, index: 0 }])).map((u) => BigInt(u.value.ada.lovelace));
+    expect(await read()).to.deep.equal([9_000_000n]);
+    const once = await r1.pendingOutputs([{ txHash: txId, index: 0 }]);
+    expect(once[0], "the same parsed output serves the next read").to.equal((await r1.pendingOutputs([{ txHash: txId, index: 0 }]))[0]);
+    expect(Object.isFrozen(once[0]!.value.ada), "shared outputs cannot be changed by a caller").to.equal(true);
+    // The other replica records the same id again with other outputs (a resubmission): r1 answers the new text.
+    const second = wallet.signTxFull(txHex([a], [{ address: wallet.address, lovelace: 7_000_000n }]));
+    await r2.recordSubmitted({ txId, cborHex: second, expiresAt: now + 60_000 });
+    expect(await read()).to.deep.equal([7_000_000n]);
+    expect((await r1.spendable(wallet.address, [b], wallet.paymentKeyHash)).map((u) => BigInt(u.value.ada.lovelace))).to.deep.equal([
+      20_000_000n,
+      7_000_000n,
+    ]);
+    // Released by the other replica (a block included it): r1 offers nothing of it.
+    await r2.reconcile({ inMempoolAmong: async () => new Set() });
+    expect(await read()).to.deep.equal([]);
+    expect(await r1.spendable(wallet.address, [b], wallet.paymentKeyHash)).to.have.length(1);
+  });
+
+  it("remembers the parsed outputs of a bounded number of records", async () => {
+    const reg = await InflightRegistry.open(store, clock);
+    const ids = Array.from({ length: PARSED_OUTPUTS_KEPT + 5 }, (_, i) => (i + 1).toString(16).padStart(64, "0"));
+    const lovelace = (i: number) => ({ $bigint: String(2_000_000 + i) });
+    await store.collection("inflight_txs").insertMany(
+      ids.map((id, i) => ({
+        _id: id,
+        inputs: [],
+        addresses: [wallet.address],
+        units: [],
+        signers: [],
+        outputs: JSON.stringify([{ transaction: { id }, index: 0, address: wallet.address, value: { ada: { lovelace: lovelace(i) } } }]),
+        submittedAt: now,
+        seq: i,
+        expiresAt: now + 60_000,
+      })),
+    );
+    const all = await reg.pendingOutputsAt(wallet.address);
+    expect(all).to.have.length(PARSED_OUTPUTS_KEPT + 5);
+    expect(new Set(all.map((u) => u.value.ada.lovelace)).size, "every record's own outputs").to.equal(ids.length);
+    expect(reg.parsedRecords).to.equal(PARSED_OUTPUTS_KEPT);
   });
 });

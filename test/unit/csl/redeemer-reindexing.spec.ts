@@ -5,6 +5,7 @@ import {
   CslError,
   decodeTx,
   evaluationByKey,
+  evaluationByRedeemers,
   plutusScriptHash,
   purposeKeysByPointer,
   sortRewardAccounts,
@@ -67,6 +68,17 @@ describe("csl trap 2: redeemer indices are rewritten; results map back by purpos
     expect(BigInt(naiveFirst.budget.cpu)).to.equal(r42Budget.cpu);
   });
 
+  it("maps evaluation results through the builder's own redeemer report exactly as through the decoded tx", async () => {
+    const evaluate = uplcEvaluator(known);
+    for (const budgets of [new Map(), (await buildWithEvaluation(spec(), evaluate)).evaluation]) {
+      const built = buildTx(spec(), budgets);
+      const results = await evaluate(built.cborHex);
+      const viaReport = evaluationByRedeemers(built.redeemers, results);
+      expect(viaReport.size).to.equal(2);
+      expect([...viaReport].sort()).to.deep.equal([...evaluationByKey(built.cborHex, results)].sort());
+    }
+  });
+
   it("evaluate-then-rebuild declares exactly the evaluated ex-units on the right redeemers", async () => {
     const evaluate = uplcEvaluator(known);
     const tx = await buildWithEvaluation(spec(), evaluate);
@@ -124,6 +136,26 @@ describe("csl trap 2: redeemer indices are rewritten; results map back by purpos
     const built = buildTx(spec());
     const bogus = [{ validator: { purpose: "mint", index: 0 }, budget: { memory: 1, cpu: 1 } }];
     expect(() => evaluationByKey(built.cborHex, bogus))
+      .to.throw(CslError)
+      .with.property("type", "EVALUATION_RESULT_UNMATCHED");
+    expect(() => evaluationByRedeemers(built.redeemers, bogus))
+      .to.throw(CslError)
+      .with.property("type", "EVALUATION_RESULT_UNMATCHED");
+    // a pointer the body has (a key credential's withdrawal) but no redeemer carries matches nothing either
+    const withKeyWithdrawal = buildTx({
+      ...spec(),
+      withdrawals: [
+        { rewardAddress: wallet.rewardAddress, lovelace: 0n },
+        {
+          rewardAddress: scriptRewardAddress(plutusScriptHash(always), 0),
+          script: { language: "plutus:v3", cbor: always },
+          redeemer: DATA_42,
+        },
+      ],
+    });
+    expect(purposeKeysByPointer(withKeyWithdrawal.cborHex).get("withdraw:1")).to.equal(withdrawKey(wallet.rewardAddress));
+    const keyInput = [{ validator: { purpose: "withdraw", index: 1 }, budget: { memory: 1, cpu: 1 } }];
+    expect(() => evaluationByRedeemers(withKeyWithdrawal.redeemers, keyInput))
       .to.throw(CslError)
       .with.property("type", "EVALUATION_RESULT_UNMATCHED");
     let caught: unknown;
