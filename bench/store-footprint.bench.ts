@@ -6,7 +6,8 @@
 // pre-action (`LookupStore.recordBlock`: outputs, inline datum, spend and withdraw redeemers of a synthetic Ogmios
 // transaction whose redeemer and datum are the real protocol encodings of its certificates), and the verifier and
 // statistics projections through their `FactConsumer`s. Blocks hold one transaction of 10 certificates, as the
-// measurement in the issue did. RSS growth is after a full GC, less the growth of a floor process that builds the same
+// measurement in the issue did. RSS growth is after a full GC (at half and at the end of the load: the growth over the
+// second half, when fixed costs are paid, is the per-certificate figure), less the growth of a floor process that builds the same
 // blocks and does the same CSL work without a store (CSL's wasm memory never shrinks). Then `GET /verify`-style lookups (`findByHash` plus the Merkle batch lookup, as the
 // verifier's route does) run for two seconds on random stored hashes.
 //
@@ -52,6 +53,8 @@ interface WorkerResult {
   certificates: number;
   loadMs: number;
   rssBeforeMB: number;
+  /** RSS after half of the certificates (a full GC first): growth after it is per certificate, fixed costs are paid */
+  rssHalfMB: number;
   rssAfterMB: number;
   heapAfterMB: number;
   lookups: number;
@@ -223,11 +226,13 @@ async function runFloor(task: WorkerTask): Promise<WorkerResult> {
   const rssBefore = await collect();
   const blocks = Math.ceil(task.certificates / PER_TRANSACTION);
   const started = Date.now();
+  let rssHalf = 0;
   for (let b = 0; b < blocks; b++) {
     const { tx } = block(b);
     transactionLookupData(tx);
     for (let i = 0; i < PER_TRANSACTION; i++) enterpriseAddressOfKeyHash(OWNER, NETWORK_ID);
     await turn();
+    if (b === Math.floor(blocks / 2) - 1) rssHalf = await collect();
   }
   await turn();
   const loadMs = Date.now() - started;
@@ -237,6 +242,7 @@ async function runFloor(task: WorkerTask): Promise<WorkerResult> {
     certificates: blocks * PER_TRANSACTION,
     loadMs,
     rssBeforeMB: mb(rssBefore),
+    rssHalfMB: mb(rssHalf),
     rssAfterMB: mb(rssAfter),
     heapAfterMB: mb(process.memoryUsage().heapUsed),
     lookups: 0,
@@ -259,6 +265,7 @@ async function runWorker(task: WorkerTask): Promise<WorkerResult> {
 
   const started = Date.now();
   const blocks = Math.ceil(task.certificates / PER_TRANSACTION);
+  let rssHalf = 0;
   for (let b = 0; b < blocks; b++) {
     const { facts, tx } = block(b);
     await log.recordTransactions(facts);
@@ -267,6 +274,7 @@ async function runWorker(task: WorkerTask): Promise<WorkerResult> {
     for (const consumer of consumers) await consumer.catchUp();
     if (b % 1000 === 999) await log.pruneBlocks(2160);
     await turn();
+    if (b === Math.floor(blocks / 2) - 1) rssHalf = await collect();
   }
   await turn();
   const loadMs = Date.now() - started;
@@ -291,6 +299,7 @@ async function runWorker(task: WorkerTask): Promise<WorkerResult> {
     certificates: blocks * PER_TRANSACTION,
     loadMs,
     rssBeforeMB: mb(rssBefore),
+    rssHalfMB: mb(rssHalf),
     rssAfterMB: mb(rssAfter),
     heapAfterMB: mb(heapAfter),
     lookups: lookupsDone,
@@ -330,14 +339,18 @@ function summary(r: WorkerResult, floor: WorkerResult): Record<string, unknown> 
       .slice(0, n)
       .map(([name, bytes]) => `${name} ${perCertificate(bytes, r.certificates)} B`);
   const growth = r.rssAfterMB - r.rssBeforeMB - (floor.rssAfterMB - floor.rssBeforeMB);
+  // the second half of the load: fixed costs (page cache, statements, zlib's and V8's pools) are paid by then
+  const secondHalf = r.rssAfterMB - r.rssHalfMB - (floor.rssAfterMB - floor.rssHalfMB);
   return {
     certificates: r.certificates,
     loadMs: r.loadMs,
     certificatesPerSec: Math.round((r.certificates / Math.max(1, r.loadMs)) * 1000),
     diskBytesPerCertificate: perCertificate(r.diskBytes, r.certificates),
     rssGrowthBytesPerCertificate: perCertificate(Math.max(0, growth) * 1e6, r.certificates),
+    rssSecondHalfGrowthBytesPerCertificate: perCertificate(Math.max(0, secondHalf) * 1e6, r.certificates - Math.floor(r.certificates / 2)),
     rssMB: {
       before: r.rssBeforeMB,
+      half: r.rssHalfMB,
       after: r.rssAfterMB,
       heapAfter: r.heapAfterMB,
       floorGrowth: +(floor.rssAfterMB - floor.rssBeforeMB).toFixed(1),
@@ -365,6 +378,7 @@ export default async function (): Promise<Record<string, unknown>> {
   const s = summary(sqlite, floor) as {
     diskBytesPerCertificate: number;
     rssGrowthBytesPerCertificate: number;
+    rssSecondHalfGrowthBytesPerCertificate: number;
     verifyLookupsPerSec: number;
   };
   const out: Record<string, unknown> = { floorRssGrowthMB: +(floor.rssAfterMB - floor.rssBeforeMB).toFixed(1), sqlite: s };
@@ -378,11 +392,12 @@ export default async function (): Promise<Record<string, unknown>> {
       figure: `SQLite ${kb(s.diskBytesPerCertificate)} per certificate (issue target ≤ 1 KB)`,
       reference: `NeDB files ${kb(n.diskBytesPerCertificate)}, ${certificates} certificates`,
     },
-    memoryPerCertificate: {
-      value: +(Math.max(1, s.rssGrowthBytesPerCertificate) / Math.max(1, n.rssGrowthBytesPerCertificate)).toFixed(3),
+    // per certificate: the growth over the second half of the load (floor subtracted), when fixed costs are paid
+    memoryGrowthPerCertificate: {
+      value: +(Math.max(1, s.rssSecondHalfGrowthBytesPerCertificate) / Math.max(1, n.rssSecondHalfGrowthBytesPerCertificate)).toFixed(3),
       lowerIsBetter: true,
-      figure: `SQLite RSS +${kb(s.rssGrowthBytesPerCertificate)} per certificate (issue target ≤ 1.5 KB)`,
-      reference: `NeDB files +${kb(n.rssGrowthBytesPerCertificate)}`,
+      figure: `SQLite RSS +${kb(s.rssSecondHalfGrowthBytesPerCertificate)} per certificate over the second half (issue target ≤ 1.5 KB; from the start, fixed costs included: +${kb(s.rssGrowthBytesPerCertificate)})`,
+      reference: `NeDB files +${kb(n.rssSecondHalfGrowthBytesPerCertificate)} (from the start +${kb(n.rssGrowthBytesPerCertificate)})`,
     },
     verifyLookups: {
       value: +(s.verifyLookupsPerSec / n.verifyLookupsPerSec).toFixed(3),
