@@ -3,12 +3,13 @@
  * chain-sync and mempool monitoring, over @cardano-ogmios/client 6.14.0, with per-request timeouts,
  * reconnection and typed errors (errors.ts). Only standard Ogmios methods are used.
  */
-import { createLedgerStateQueryClient, TransactionSubmission, type LedgerStateQuery } from "@cardano-ogmios/client";
+import { createLedgerStateQueryClient, type TransactionSubmission, type LedgerStateQuery } from "@cardano-ogmios/client";
 
 type LedgerStateQueryClient = LedgerStateQuery.LedgerStateQueryClient;
 import { startChainSync, type ChainSyncHandler, type ChainSyncOptions, type ChainSyncSubscription } from "./chain-sync";
 import { backoffMs, endpointOf, openContext, withTimeout, type Endpoint, type OpenedContext } from "./connection";
 import { ChainError, toChainError } from "./errors";
+import { requestMux, type RequestMux } from "./request-mux";
 import { openMempool, watchMempool, type MempoolMonitor, type MempoolWatch, type MempoolWatchHandler } from "./mempool";
 import type { EraSummary, Evaluation, GenesisByEra, Origin, OutputReference, Point, ProtocolParameters, UtxoEntry } from "./types";
 
@@ -66,6 +67,8 @@ export interface ChainClient {
 interface RequestSession {
   opened: OpenedContext;
   query: LedgerStateQueryClient;
+  /** UTxO queries, submit and evaluate: each answer parsed once, matched to its request by JSON-RPC id */
+  mux: RequestMux;
   /**
    * submit and evaluate, each answer matched to its request by JSON-RPC id. Not @cardano-ogmios/client's
    * TransactionSubmissionClient: it hands each caller the next answer of the method, so concurrent calls answered
@@ -94,17 +97,33 @@ export function createChainClient(opts: ChainClientOptions): ChainClient {
   const openSession = async (): Promise<RequestSession> => {
     const opened = await openContext(endpoint, timeoutMs);
     const query = await createLedgerStateQueryClient(opened.context);
+    const mux = requestMux(opened.context);
     const submission: RequestSession["submission"] = {
-      submitTransaction: (cborHex) => TransactionSubmission.submitTransaction(opened.context, cborHex),
-      evaluateTransaction: (cborHex, additionalUtxo) =>
-        TransactionSubmission.evaluateTransaction(opened.context, cborHex, additionalUtxo as never),
+      submitTransaction: async (cborHex) =>
+        (
+          (
+            await mux.request(
+              "submitTransaction",
+              { transaction: { cbor: cborHex } },
+              (a) => (a.result as { transaction?: { id?: unknown } } | undefined)?.transaction?.id !== undefined,
+            )
+          ).result as { transaction: { id: string } }
+        ).transaction.id,
+      evaluateTransaction: async (cborHex, additionalUtxo) =>
+        (
+          await mux.request(
+            "evaluateTransaction",
+            { ...(additionalUtxo !== undefined ? { additionalUtxo } : {}), transaction: { cbor: cborHex } },
+            (a) => Array.isArray(a.result),
+          )
+        ).result as TransactionSubmission.EvaluationResult[],
     };
     void opened.closed.then(() => {
       // the next call reconnects
       if (current === opened) session = undefined;
     });
     current = opened;
-    return { opened, query, submission };
+    return { opened, query, mux, submission };
   };
   let current: OpenedContext | undefined;
 
@@ -164,11 +183,12 @@ export function createChainClient(opts: ChainClientOptions): ChainClient {
     },
     protocolParameters: () => call("protocolParameters", (s) => s.query.protocolParameters()),
     // an empty filter would ask Ogmios for the whole UTxO set
-    utxosByAddresses: async (addresses) => (addresses.length === 0 ? [] : call("utxo", (s) => s.query.utxo({ addresses: [...addresses] }))),
+    utxosByAddresses: async (addresses) =>
+      addresses.length === 0 ? [] : call("utxo", (s) => utxoQuery(s.mux, { addresses: [...addresses] })),
     utxosByOutputReferences: async (refs) =>
       refs.length === 0
         ? []
-        : call("utxo", (s) => s.query.utxo({ outputReferences: refs.map((r) => ({ transaction: { id: r.txHash }, index: r.index })) })),
+        : call("utxo", (s) => utxoQuery(s.mux, { outputReferences: refs.map((r) => ({ transaction: { id: r.txHash }, index: r.index })) })),
     ledgerTip: () => call("ledgerTip", (s) => s.query.ledgerTip()),
     networkTip: () => call("networkTip", (s) => s.query.networkTip()),
     blockHeight: () => call("blockHeight", (s) => s.query.networkBlockHeight()),
@@ -231,4 +251,10 @@ export function createChainClient(opts: ChainClientOptions): ChainClient {
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** `queryLedgerState/utxo` (the library's success test for a query: an answer of the method). */
+const UTXO_METHOD = "queryLedgerState/utxo";
+async function utxoQuery(mux: RequestMux, params: unknown): Promise<UtxoEntry[]> {
+  return (await mux.request(UTXO_METHOD, params, (answer) => answer.method === UTXO_METHOD)).result as UtxoEntry[];
 }

@@ -7,7 +7,12 @@
  */
 import { expect } from "chai";
 import { ChainError } from "../../shared/chain";
+import { Wallet, generateMnemonic } from "../../shared/wallet";
 import { startHarness, type Harness } from "./support/devnet-harness";
+
+// the Ogmios library's JSON parser (big numbers as bigint), which the request connection parses answers with
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { safeJSON } = require("@cardano-ogmios/client/dist/util") as { safeJSON: { parse(raw: unknown): unknown } };
 
 describe("chain client: concurrent requests answered out of order get their own answers", () => {
   let h: Harness;
@@ -34,5 +39,38 @@ describe("chain client: concurrent requests answered out of order get their own 
     expect(ok.status, "the valid transaction is accepted").to.equal("fulfilled");
     expect((ok as PromiseFulfilledResult<string>).value).to.equal(txId);
     expect(bad.status, "the undecodable one is refused").to.equal("rejected");
+  });
+
+  it("UTxO queries sent together each get their own answer, and each answer is parsed once", async () => {
+    const { txId } = await h.payAndProduce(3_000_000n);
+    const strangers = Array.from({ length: 4 }, () => Wallet.fromMnemonic(generateMnemonic()).address);
+    const parse = safeJSON.parse;
+    let parses = 0;
+    safeJSON.parse = (raw: unknown) => (parses++, parse.call(safeJSON, raw));
+    let answers: Awaited<ReturnType<Harness["client"]["utxosByAddresses"]>>[];
+    try {
+      answers = await Promise.all([
+        h.client.utxosByAddresses([h.wallet.address]),
+        h.client.utxosByAddresses([h.payee.address]),
+        ...strangers.map((a) => h.client.utxosByAddresses([a])),
+        h.client.utxosByOutputReferences([{ txHash: txId, index: 0 }]),
+        h.client.utxosByOutputReferences([{ txHash: "00".repeat(32), index: 0 }]),
+      ]);
+    } finally {
+      safeJSON.parse = parse;
+    }
+    const [mine, payee, ...rest] = answers;
+    expect(mine!.length, "the wallet's change").to.be.greaterThan(0);
+    expect(mine!.every((u) => u.address === h.wallet.address)).to.equal(true);
+    expect(payee!.map((u) => u.value.ada.lovelace)).to.deep.equal([3_000_000n]);
+    expect(
+      rest.slice(0, 4).map((a) => a.length),
+      "addresses never paid",
+    ).to.deep.equal([0, 0, 0, 0]);
+    const [byRef, unknownRef] = rest.slice(4);
+    expect(byRef!.map((u) => [u.transaction.id, u.index])).to.deep.equal([[txId, 0]]);
+    expect(unknownRef).to.deep.equal([]);
+    // one parse per answer: with a listener per request in flight each of the 8 answers was parsed up to 8 times
+    expect(parses).to.equal(8);
   });
 });

@@ -102,6 +102,31 @@ describe("chain client: error mapping, timeouts, unavailability", () => {
     }
   });
 
+  it("requests in flight when the connection drops are refused at once with CHAIN_UNAVAILABLE, not left to time out", async () => {
+    const silent = await silentOgmios();
+    const client = createChainClient({ url: silent.url, requestTimeoutMs: 20_000, reconnect: { maxAttempts: 1 } });
+    try {
+      const inFlight = [client.submit("84a0a0f5f6"), client.evaluate("84a0a0f5f6"), client.utxosByAddresses(["addr_test1"])].map(rejection);
+      while (silent.received.length < 3) await new Promise((r) => setTimeout(r, 5));
+      const dropped = Date.now();
+      await silent.close();
+      const errors = await Promise.all(inFlight);
+      expect(Date.now() - dropped, "refused when the socket closed, long before the 20 s timeout").to.be.below(5_000);
+      expect(errors.map((e) => [e.type, e.code])).to.deep.equal([
+        ["CHAIN_UNAVAILABLE", -32000],
+        ["CHAIN_UNAVAILABLE", -32000],
+        ["CHAIN_UNAVAILABLE", -32000],
+      ]);
+      expect(silent.received.map((m) => JSON.parse(m).method)).to.have.members([
+        "submitTransaction",
+        "evaluateTransaction",
+        "queryLedgerState/utxo",
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("a chain-sync whose first intersection fails rejects once and leaves no reconnect running behind", async () => {
     const silent = await silentOgmios();
     const conn = { endpoint: endpointOf(silent.url), timeoutMs: 200, initialDelayMs: 5, maxDelayMs: 20, maxAttempts: 1_000 };
