@@ -5,14 +5,11 @@
  * goodsHubs); pending claims from the shared in-flight registry, so replicas can run side by side.
  */
 import type { Context, ServiceSchema } from "moleculer";
-import { addReadinessCheck } from "../shared/mesh/health-middleware";
+import { openIssuanceOverMesh } from "../shared/mesh/issuance-over-mesh";
 import { DomainError, stillStarting } from "../shared/domain/errors";
-import { createChainClient, type ChainClient } from "../shared/chain";
+import type { ChainClient } from "../shared/chain";
 import { networkIdOfNetwork } from "../shared/config/network";
 import { outRefKey } from "../shared/domain/out-ref";
-import { InflightRegistry } from "../shared/inflight";
-import { createIssuanceEnv } from "../shared/issuance";
-import type { BootstrapInfo, LibraryEntry, PointerInfo, StateInfo } from "../shared/records/protocol-records";
 import { deriveConnectedGoodsScripts, loadBlueprint } from "../shared/protocol";
 import {
   claimItem,
@@ -60,28 +57,10 @@ export default function createConnectedGoodsService(deps: ServiceDeps): ServiceS
       },
     }),
     async started() {
-      const store = await deps.resources.store();
-      const chain = await deps.resources.chain();
-      const client = createChainClient({ url: chain.ogmiosUrl });
-      locals.client = client;
       const broker = this.broker;
       const networkId = networkIdOfNetwork(deps.config.network);
-      addReadinessCheck(broker, "connected-goods reaches the chain and the indexer", async () => {
-        await Promise.all([client.networkTip(), broker.call("indexer.status")]);
-        return true;
-      });
-      const issuance = await createIssuanceEnv({
-        chain: client,
-        registry: await InflightRegistry.open(store, deps.now),
-        protocol: deps.config.protocol,
-        networkId,
-        now: deps.now,
-        source: {
-          states: (filter) => broker.call<StateInfo[], typeof filter>("indexer.states", filter),
-          bootstraps: (filter) => broker.call<BootstrapInfo[], typeof filter>("indexer.bootstraps", filter),
-          protocol: () => broker.call<{ pointer: PointerInfo | null; library: LibraryEntry[] }>("indexer.protocol"),
-        },
-      });
+      const { client, issuance } = await openIssuanceOverMesh(broker, deps, "connected-goods");
+      locals.client = client;
       const protocol = deps.config.protocol;
       locals.env = {
         issuance,

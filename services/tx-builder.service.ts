@@ -5,16 +5,15 @@
  * It also runs the aggregated Merkle calendar (`/batch/submit`, `/batch/receipt/…`, shared/merkle/calendar.ts):
  * pending leaves live in the store and one replica at a time anchors them from the service wallet.
  */
-import { addReadinessCheck } from "../shared/mesh/health-middleware";
+import { openIssuanceOverMesh } from "../shared/mesh/issuance-over-mesh";
 import { httpStatusOfType } from "../shared/mesh/error-mapping";
 import { DomainError, notFound, stillStarting } from "../shared/domain/errors";
 import type { Context, ServiceSchema } from "moleculer";
-import { createChainClient, type ChainClient } from "../shared/chain";
+import type { ChainClient } from "../shared/chain";
+import type { StateInfo } from "../shared/records/protocol-records";
 import { networkIdOfNetwork } from "../shared/config/network";
-import type { BootstrapInfo, LibraryEntry, PointerInfo, StateInfo } from "../shared/records/protocol-records";
-import { InflightRegistry } from "../shared/inflight";
+import type { InflightRegistry } from "../shared/inflight";
 import {
-  createIssuanceEnv,
   handleBatchBuild,
   handleBuild,
   handleBurnStates,
@@ -152,29 +151,13 @@ export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema
       }),
     },
     async started() {
-      const store = await deps.resources.store();
-      const chain = await deps.resources.chain();
-      const client = createChainClient({ url: chain.ogmiosUrl });
-      locals.client = client;
-      locals.registry = await InflightRegistry.open(store, deps.now);
-      locals.trees = await MerkleTreeStore.open(store, deps.now);
       const broker = this.broker;
-      addReadinessCheck(broker, "tx-builder reaches the chain and the indexer", async () => {
-        await Promise.all([client.networkTip(), broker.call("indexer.status")]);
-        return true;
-      });
-      locals.env = await createIssuanceEnv({
-        chain: client,
-        registry: locals.registry,
-        protocol: deps.config.protocol,
-        networkId: networkIdOfNetwork(deps.config.network),
-        now: deps.now,
-        source: {
-          states: (filter) => broker.call<StateInfo[], typeof filter>("indexer.states", filter),
-          bootstraps: (filter) => broker.call<BootstrapInfo[], typeof filter>("indexer.bootstraps", filter),
-          protocol: () => broker.call<{ pointer: PointerInfo | null; library: LibraryEntry[] }>("indexer.protocol"),
-        },
-      });
+      const store = await deps.resources.store();
+      locals.trees = await MerkleTreeStore.open(store, deps.now);
+      const { client, registry, issuance } = await openIssuanceOverMesh(broker, deps, "tx-builder");
+      locals.client = client;
+      locals.registry = registry;
+      locals.env = issuance;
       const calendarConfig = deps.config.batchCalendar;
       if (calendarConfig.enabled) {
         // the service wallet's keys are read (or its key file made) by the first round that has leaves to anchor

@@ -6,12 +6,10 @@
  * extension's build, status and environment, and adds its own routes (docs/architecture.md#services).
  */
 import type { ActionSchema, Context, ServiceSchema } from "moleculer";
-import { createChainClient, type ChainClient } from "../chain";
-import { networkIdOfNetwork } from "../config/network";
+import type { ChainClient } from "../chain";
 import { notFound, stillStarting } from "../domain/errors";
-import { InflightRegistry } from "../inflight";
-import { createIssuanceEnv, type IssuanceEnv } from "../issuance";
-import type { BootstrapInfo, LibraryEntry, PointerInfo, StateInfo, TransactionRecord } from "../records/protocol-records";
+import type { IssuanceEnv } from "../issuance";
+import type { TransactionRecord } from "../records/protocol-records";
 import {
   chainRebuildPorts,
   indexerListSource,
@@ -25,7 +23,7 @@ import {
 } from "../sorted-list";
 import { TX_HASH_PARAM } from "./action-params";
 import { httpStatusOfType } from "./error-mapping";
-import { addReadinessCheck } from "./health-middleware";
+import { openIssuanceOverMesh } from "./issuance-over-mesh";
 import type { ServiceDeps } from "./service-deps";
 
 type Meta = { $statusCode?: number; $responseType?: string; $responseHeaders?: Record<string, string> };
@@ -153,28 +151,10 @@ export function listExtensionService<Env extends { issuance: IssuanceEnv; lists:
       name,
       events: { "chain.block": onChainEvent, "chain.rollback": onChainEvent },
       async started(this: { broker: Broker }) {
-        const store = await deps.resources.store();
-        const chain = await deps.resources.chain();
-        const client = createChainClient({ url: chain.ogmiosUrl });
-        locals.client = client;
-        const registry = await InflightRegistry.open(store, deps.now);
         const broker = this.broker;
-        addReadinessCheck(broker, `${name} reaches the chain and the indexer`, async () => {
-          await Promise.all([client.networkTip(), broker.call("indexer.status")]);
-          return true;
-        });
-        const issuance = await createIssuanceEnv({
-          chain: client,
-          registry,
-          protocol: deps.config.protocol,
-          networkId: networkIdOfNetwork(deps.config.network),
-          now: deps.now,
-          source: {
-            states: (filter) => broker.call<StateInfo[], typeof filter>("indexer.states", filter),
-            bootstraps: (filter) => broker.call<BootstrapInfo[], typeof filter>("indexer.bootstraps", filter),
-            protocol: () => broker.call<{ pointer: PointerInfo | null; library: LibraryEntry[] }>("indexer.protocol"),
-          },
-        });
+        const { client, issuance } = await openIssuanceOverMesh(broker, deps, name);
+        locals.client = client;
+        const store = await deps.resources.store();
         locals.log = await ListBuildLog.open(store, name, deps.now);
         locals.env = spec.env({ issuance, lists: indexerListSource(name, (action, params) => broker.call(action, params)), broker });
       },
