@@ -9,6 +9,7 @@
  */
 import { CSL } from "./lib";
 import { withFreed } from "./scope";
+import { BoundedMemo } from "./memo";
 import { cborBytes, unwrapCborBytes } from "./cbor";
 import { CslError } from "./errors";
 import { fromHex, toHex } from "./hex";
@@ -93,22 +94,20 @@ export function plutusScriptFromAny(hex: string, lang: PlutusLanguage = "plutus:
 }
 
 /**
- * Script hashes by language and CBOR: the indexer meets the same scripts in block after block (reference scripts,
- * witnesses), and each hash through CSL costs a copy into wasm. Bounded (cleared when full).
+ * Script hashes by language, then CBOR: the indexer meets the same scripts in block after block (reference scripts,
+ * witnesses), and each hash through CSL costs a copy into wasm.
  */
-const scriptHashes = new Map<string, string>();
+const scriptHashes = new Map<PlutusLanguage, BoundedMemo<string>>();
 const SCRIPT_HASHES_KEPT = 32;
 
 /** Script hash (policy id / script credential), 56 hex, of a script in any encoding. */
 export function plutusScriptHash(hex: string, lang: PlutusLanguage = "plutus:v3"): string {
-  const key = `${lang}:${hex}`;
-  let hash = scriptHashes.get(key);
-  if (hash === undefined) {
-    hash = withFreed((own) => own(own(plutusScriptFromAny(hex, lang)).hash()).to_hex());
-    if (scriptHashes.size >= SCRIPT_HASHES_KEPT) scriptHashes.clear();
-    scriptHashes.set(key, hash);
+  let hashes = scriptHashes.get(lang);
+  if (hashes === undefined) {
+    hashes = new BoundedMemo(SCRIPT_HASHES_KEPT, (cbor) => withFreed((own) => own(own(plutusScriptFromAny(cbor, lang)).hash()).to_hex()));
+    scriptHashes.set(lang, hashes);
   }
-  return hash;
+  return hashes.get(hex);
 }
 
 /** Bech32 enterprise address of a script (payment credential = script hash). */

@@ -15,6 +15,7 @@
  * a document per code) are emptied when the projection opens: nothing is lost, the fact log holds everything.
  */
 import { enterpriseAddressOfKeyHash } from "../csl/address";
+import { BoundedMemo } from "../csl/memo";
 import { CERTIFICATE_HASH_INDEX, CertificateFacts, FactLog, type CertificateFact, type FactRecord } from "../indexer/fact-log";
 import type { Projection } from "../indexer/fact-consumer";
 import { hashPrefixOf, shortCodeOf } from "../domain/short-code";
@@ -80,11 +81,15 @@ export class CertificateProjection implements Projection {
     /** The copy of the certificate facts (source `"copy"`), written by `apply`; undefined when reading the log. */
     private readonly copy: Collection<FactRecord> | undefined,
     private readonly anchors: Collection<AnchorTransactionDoc>,
-    private readonly networkId: number,
+    networkId: number,
   ) {
     // A copy starts empty: its consumer (own cursor) reads the log from the start, whatever an earlier version read.
     this.name = copy ? "verifier-certificate-facts" : "verifier-certificates";
+    this.addresses = new BoundedMemo(ADDRESS_CACHE_SIZE, (issuer) => enterpriseAddressOfKeyHash(issuer, networkId));
   }
+
+  /** Issuer key hash → enterprise address; bounded, issuers being far fewer than certificates. */
+  private readonly addresses: BoundedMemo<string>;
 
   /**
    * @param source where the certificate facts are (default `"log"`: the fact log shares this store; its index on
@@ -180,24 +185,11 @@ export class CertificateProjection implements Projection {
     return this.facts.count();
   }
 
-  /** Issuer key hash → enterprise address; bounded (cleared when full), issuers being far fewer than certificates. */
-  private readonly addresses = new Map<string, string>();
-
-  private addressOf(issuer: string): string {
-    let address = this.addresses.get(issuer);
-    if (address === undefined) {
-      if (this.addresses.size >= ADDRESS_CACHE_SIZE) this.addresses.clear();
-      address = enterpriseAddressOfKeyHash(issuer, this.networkId);
-      this.addresses.set(issuer, address);
-    }
-    return address;
-  }
-
   private toRecord(r: CertificateFact): CertificateRecord {
     const f = r.fact;
     return {
       hash: f.hash,
-      address: this.addressOf(f.issuer),
+      address: this.addresses.get(f.issuer),
       issuer: f.issuer,
       blockHash: r.blockId,
       blockNumber: r.height,
