@@ -80,11 +80,7 @@ function columnOf(path: string): string {
  * as JSON text, and NULL when the path runs through an array.
  */
 function columnValue(doc: unknown, path: string): SQLInputValue {
-  let node = doc;
-  for (const segment of path.split(".")) {
-    if (!isPlainObject(node) || !Object.hasOwn(node, segment)) return null;
-    node = node[segment];
-  }
+  const node = valueAt(doc, path);
   switch (typeof node) {
     case "string":
       return node;
