@@ -46,6 +46,7 @@ export function gatewayOptionsFromConfig(config: AppConfig, now: () => number): 
     rateLimitPostPerMinute: config.rateLimitPostPerMinute,
     trustProxy: config.trustProxy,
     adminApiKey: config.adminApiKey,
+    calendarApiKeys: config.batchCalendar.apiKeys,
     adminOpenWithoutKey: config.network === "devnet",
     logRequests: config.logLevel === "debug" || config.logLevel === "trace",
     answerCacheBytes: config.verifyCacheMb * 1024 * 1024,

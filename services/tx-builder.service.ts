@@ -25,7 +25,8 @@ import {
 } from "../shared/issuance";
 import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
 import { MerkleTreeStore } from "../shared/merkle/tree-store";
-import { checkCalendarAccess, MerkleCalendar } from "../shared/merkle";
+import { BatchQuota } from "../shared/merkle/batch-quota";
+import { calendarClientOf, checkCalendarAccess, MerkleCalendar, type CalendarCaller } from "../shared/merkle";
 import { serviceWalletAnchorer } from "../shared/issuance/calendar-anchor";
 import { loadOrCreateServiceWallet } from "../shared/first-start/service-wallet";
 import type { Wallet } from "../shared/wallet";
@@ -33,12 +34,16 @@ import type { ServiceDeps } from "../shared/mesh/service-deps";
 
 type Body = Record<string, unknown>;
 
+/** The window of a client's hashed batch leaves: about the validity of a built transaction (600 slots). */
+const BATCH_QUOTA_WINDOW_MS = 10 * 60_000;
+
 export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema {
   const locals: {
     env?: IssuanceEnv;
     client?: ChainClient;
     registry?: InflightRegistry;
     trees?: MerkleTreeStore;
+    batchQuota?: BatchQuota;
     calendar?: MerkleCalendar;
   } = {};
   const calendarOf = (): MerkleCalendar => {
@@ -74,21 +79,23 @@ export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema
          * gateway streams the packed hashes instead (shared/mesh/batch-stream-middleware.ts): read from `ctx.stream`.
          */
         buildBatch: {
-          async handler(ctx: Context<Body>) {
+          async handler(ctx: Context<Body, { clientIp?: string }>) {
             const stream = (ctx as { stream?: AsyncIterable<unknown> | null }).stream ?? undefined;
             const env = await fresh();
-            if (!locals.trees) throw stillStarting("tx-builder");
-            return respond(ctx, await handleBatchBuild(env, locals.trees, ctx.params ?? {}, stream));
+            if (!locals.trees || !locals.batchQuota) throw stillStarting("tx-builder");
+            const batch = { trees: locals.trees, quota: locals.batchQuota, client: ctx.meta.clientIp ?? "mesh" };
+            return respond(ctx, await handleBatchBuild(env, batch, ctx.params ?? {}, stream));
           },
         },
         /** Hashes for the aggregated calendar: 202 with a receipt per hash. */
         submitToCalendar: {
-          async handler(ctx: Context<Body, { $statusCode?: number; apiKeyValid?: boolean }>) {
-            checkCalendarAccess(
-              { enabled: deps.config.batchCalendar.enabled, network: deps.config.network },
-              ctx.meta.apiKeyValid === true,
-            );
-            const answer = await calendarOf().submit((ctx.params ?? {})["hashes"]);
+          async handler(ctx: Context<Body, { $statusCode?: number; clientIp?: string; calendarKeyId?: string }>) {
+            const caller: CalendarCaller = {
+              clientIp: ctx.meta.clientIp ?? "mesh",
+              ...(ctx.meta.calendarKeyId !== undefined ? { keyId: ctx.meta.calendarKeyId } : {}),
+            };
+            checkCalendarAccess({ enabled: deps.config.batchCalendar.enabled, network: deps.config.network }, caller);
+            const answer = await calendarOf().submit((ctx.params ?? {})["hashes"], calendarClientOf(caller));
             ctx.meta.$statusCode = 202;
             return answer;
           },
@@ -154,6 +161,7 @@ export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema
       const broker = this.broker;
       const store = await deps.resources.store();
       locals.trees = await MerkleTreeStore.open(store, deps.now);
+      locals.batchQuota = new BatchQuota(locals.trees, deps.config.batchLeavesPerClient, BATCH_QUOTA_WINDOW_MS, deps.now);
       const { client, registry, issuance } = await openIssuanceOverMesh(broker, deps, "tx-builder");
       locals.client = client;
       locals.registry = registry;

@@ -5,7 +5,7 @@
  */
 import { DATA_HASH_PARAM, TX_HASH_PARAM } from "../shared/mesh/action-params";
 import { DomainError, notFound, stillStarting } from "../shared/domain/errors";
-import type { Context, ServiceSchema } from "moleculer";
+import type { Context, Service, ServiceSchema } from "moleculer";
 import { projectionService } from "../shared/mesh/fact-follower";
 import { networkIdOfNetwork } from "../shared/config/network";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
@@ -16,22 +16,26 @@ import { MerkleTreeStore } from "../shared/merkle/tree-store";
 import { findInBatches, proofOfRecord } from "../shared/verifier/batch-lookup";
 import { batchedAnswerEtag, certificateEtag, type CertificateAnswerMeta } from "../shared/mesh/read-caching";
 
+/** Expired pending batch trees are looked for at most once per this much chain time. */
+const TREE_SWEEP_EVERY_MS = 60_000;
+
 export default function createVerifierService(deps: ServiceDeps): ServiceSchema {
   let shortLinks: ShortLinkResolver | undefined;
   let trees: MerkleTreeStore | undefined;
+  let sweptAt = 0;
   const treesOf = (): MerkleTreeStore => {
     if (!trees) throw stillStarting("verifier");
     return trees;
   };
-  return projectionService("verifier", deps, {
+  const service = projectionService("verifier", deps, {
     open: async (store) => {
       const source = certificateFactsSourceFor(deps.config);
-      const certificates = await CertificateProjection.open(store, networkIdOfNetwork(deps.config.network), source);
+      trees = await MerkleTreeStore.open(store, deps.now);
+      const certificates = await CertificateProjection.open(store, networkIdOfNetwork(deps.config.network), source, trees);
       shortLinks = await ShortLinkResolver.open(store, certificates, {
         frontendUrl: deps.config.frontendUrl,
         shortLinkDomain: deps.config.shortLinkDomain,
       });
-      trees = await MerkleTreeStore.open(store, deps.now);
       return certificates;
     },
     // Answers carry their ETag, and the fact sequence read before the projection, so the gateway can remember the
@@ -102,4 +106,23 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
       },
     }),
   });
+  return {
+    ...service,
+    events: {
+      /**
+       * Pending batch trees whose transaction can no longer be in a block are dropped, by the chain's clock: once
+       * the projection holds every fact through this block (so an anchoring certificate would have joined its
+       * tree to the index already), trees that expired before the block's time go.
+       */
+      "chain.block": {
+        async handler(this: Service, ctx: Context<{ time: number; lastSeq: number }>) {
+          if (!trees || ctx.params.time - sweptAt < TREE_SWEEP_EVERY_MS) return;
+          const applied = await this.actions["sync"]!({});
+          if (typeof applied !== "number" || applied < ctx.params.lastSeq) return;
+          sweptAt = ctx.params.time;
+          await trees.dropExpired(ctx.params.time);
+        },
+      },
+    },
+  };
 }

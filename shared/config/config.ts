@@ -81,10 +81,12 @@ export interface AppConfig {
   readonly faucet: FaucetConfig;
   /** The aggregated Merkle calendar (`POST /batch/submit`, docs/merkle-batches.md#aggregated-calendar). */
   readonly batchCalendar: BatchCalendarConfig;
+  /** `POST /batch/build` leaves one client may have hashed and waiting (docs/merkle-batches.md#limits). */
+  readonly batchLeavesPerClient: number;
 }
 
 export interface BatchCalendarConfig {
-  /** Serve `/batch/submit` and anchor pending leaves (on mainnet only for callers presenting ADMIN_API_KEY). */
+  /** Serve `/batch/submit` and anchor pending leaves (on mainnet only for callers presenting one of `apiKeys`). */
   readonly enabled: boolean;
   /** Pending leaves are anchored this often (Unix ms between two anchoring rounds). */
   readonly intervalMs: number;
@@ -92,6 +94,10 @@ export interface BatchCalendarConfig {
   readonly maxLeaves: number;
   /** At most this many leaves waiting in total (submissions beyond it are refused with 429). */
   readonly maxPending: number;
+  /** At most this many leaves waiting from one client (an API key, else a client address). */
+  readonly maxPendingPerClient: number;
+  /** The calendar's own API keys (BATCH_API_KEYS); never logged. */
+  readonly apiKeys: readonly string[];
   /** At most this many hashes per `/batch/submit` request. */
   readonly maxHashesPerRequest: number;
 }
@@ -297,8 +303,14 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     meaning: "Lovelace the faucet pays out per UTC day in total, across every replica (shared through the store).",
   },
   {
+    name: "BATCH_LEAVES_PER_CLIENT",
+    default: "2000000",
+    meaning:
+      "`POST /batch/build` leaves one client may have waiting in built, not yet anchored batches, and have hashed per 10 minutes; beyond it 429.",
+  },
+  {
     name: "BATCH_CALENDAR_ENABLED",
-    default: "true (on mainnet: only for callers presenting `ADMIN_API_KEY`)",
+    default: "true (on mainnet: only for callers presenting one of `BATCH_API_KEYS`)",
     meaning:
       "Serve `POST /batch/submit` and anchor the pending leaves from the service wallet (`SERVICE_MNEMONIC`, else `DATA_DIR/service-wallet.json`).",
   },
@@ -316,6 +328,18 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     name: "BATCH_MAX_PENDING",
     default: "1000000",
     meaning: "Leaves waiting for the calendar in total, across callers; submissions beyond it are answered 429.",
+  },
+  {
+    name: "BATCH_MAX_PENDING_PER_CLIENT",
+    default: "100000",
+    meaning: "Leaves waiting for the calendar from one client (an API key of `BATCH_API_KEYS`, else the client's address); beyond it 429.",
+  },
+  {
+    name: "BATCH_API_KEYS",
+    default: "unset (on mainnet nobody may submit to the calendar)",
+    meaning:
+      "Comma-separated calendar API keys (header `X-Api-Key`, at least 16 characters each): on mainnet only their holders may submit; each key has its own pending quota.",
+    secret: true,
   },
   {
     name: "BATCH_SUBMIT_MAX_HASHES",
@@ -491,6 +515,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
     };
   }
 
+  function calendarApiKeys(): string[] {
+    const keys = (read("BATCH_API_KEYS") ?? "")
+      .split(",")
+      .map((k) => k.trim())
+      .filter((k) => k !== "");
+    if (keys.some((k) => k.length < 16)) problems.push("BATCH_API_KEYS: every key must be at least 16 characters.");
+    return keys;
+  }
+
   function batchCalendarConfig(): BatchCalendarConfig {
     const atMost = (name: string, value: number, max: number): number => {
       if (value <= max) return value;
@@ -503,6 +536,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
       // one anchoring is one Merkle batch: the batch limit holds
       maxLeaves: atMost("BATCH_MAX_LEAVES", integer("BATCH_MAX_LEAVES", 100_000, 1), 1_000_000),
       maxPending: integer("BATCH_MAX_PENDING", 1_000_000, 1),
+      maxPendingPerClient: integer("BATCH_MAX_PENDING_PER_CLIENT", 100_000, 1),
+      apiKeys: calendarApiKeys(),
       // a request must fit the gateway's default body limit (512 KiB: about 68 bytes per quoted hash)
       maxHashesPerRequest: atMost("BATCH_SUBMIT_MAX_HASHES", integer("BATCH_SUBMIT_MAX_HASHES", 5_000, 1), 7_000),
     };
@@ -544,6 +579,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     userActionSigningMnemonic: read("USER_ACTION_SIGNING_MNEMONIC") ?? null,
     faucet: faucetConfig(),
     batchCalendar: batchCalendarConfig(),
+    batchLeavesPerClient: integer("BATCH_LEAVES_PER_CLIENT", 2_000_000, 1),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
@@ -568,6 +604,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     serviceMnemonic: config.serviceMnemonic === null ? null : "***",
     userActionSigningMnemonic: config.userActionSigningMnemonic === null ? null : "***",
     faucet: { ...config.faucet, mnemonic: config.faucet.mnemonic === null ? null : "***" },
+    batchCalendar: { ...config.batchCalendar, apiKeys: config.batchCalendar.apiKeys.map(() => "***") },
   };
 }
 

@@ -3,10 +3,12 @@
  * (shared/merkle), anchored as ONE ordinary certificate whose hash is the tree's root and whose `algorithm` names
  * the tree scheme; its metadata records the tree id and leaf count. The build itself is the `default` build
  * (certificate-issuance.ts), so the validators see a one-certificate update or fork like any other. The tree is
- * stored once the transaction is built, so proofs can be served when the root is on chain.
+ * stored, pending, once the transaction is built: it joins the lookups when the root is seen on chain and is dropped
+ * when the transaction expires unsubmitted. What a client may have hashed and kept pending is bounded (BatchQuota).
  */
 import { MAX_BATCH_HASHES } from "../merkle/batch-limits";
 import { MERKLE_SCHEME, NODE_BYTES } from "../merkle/merkle-tree";
+import type { BatchQuota } from "../merkle/batch-quota";
 import { buildTree, type MerkleTreeStore } from "../merkle/tree-store";
 import { BuildRefusal, isBuildRefusal, refusalResponse, refuse, successResponse, type BuildTransactionResponse } from "./build-outcome";
 import { buildCertificateTransaction } from "./certificate-issuance";
@@ -139,17 +141,38 @@ export function batchRefusalAnswer(err: unknown): BatchBuildResponse {
 }
 
 /**
- * The whole route: parse, build the tree, build the anchoring transaction, store the tree. Never throws. With a
+ * How long past its transaction's validity a pending tree is kept: the chain time a sweep compares it with is
+ * that of blocks, which may run a little behind the slot clock the validity came from.
+ */
+export const PENDING_TREE_GRACE_MS = 10 * 60_000;
+
+/** What the route stores with: the trees, the client's budget, and whose build it is. */
+export interface BatchBuildContext {
+  trees: MerkleTreeStore;
+  quota: BatchQuota;
+  /** the client key the pending tree counts against (the caller's address as the gateway saw it) */
+  client: string;
+}
+
+/**
+ * The whole route: parse, check the client's budget, build the tree, build the anchoring transaction, store the tree
+ * (pending). Answers a refused build; throws only the budget's DomainError (429 BATCH_QUOTA_EXCEEDED). With a
  * `stream` (scale mode), the hashes are read from it instead of `body.hashes`.
  */
 export async function handleBatchBuild(
   env: IssuanceEnv,
-  trees: MerkleTreeStore,
+  batch: BatchBuildContext,
   body: Body,
   stream?: AsyncIterable<unknown>,
 ): Promise<BatchBuildResponse> {
+  let req: ParsedBatch;
   try {
-    const req = parseBatchRequest(stream === undefined ? body : { ...body, hashes: await readStreamedHashes(stream) });
+    req = parseBatchRequest(stream === undefined ? body : { ...body, hashes: await readStreamedHashes(stream) });
+  } catch (err) {
+    return batchRefusalAnswer(err);
+  }
+  await batch.quota.reserve(batch.client, req.leaves.length / NODE_BYTES);
+  try {
     const tree = buildTree(req.leaves);
     const root = tree.root.toString("hex");
     const metadata = JSON.stringify({ ...req.metadata, merkle: { treeId: tree.treeId, leafCount: tree.leafCount } });
@@ -159,7 +182,7 @@ export async function handleBatchBuild(
       certificates: [{ hash: root, algorithm: MERKLE_SCHEME, metadata }],
       ...(req.stateId ? { stateId: req.stateId } : {}),
     });
-    await trees.save(tree);
+    await batch.trees.save(tree, { expiresAt: built.expiresAtMs + PENDING_TREE_GRACE_MS, owner: batch.client });
     return {
       ...successResponse(
         "default",

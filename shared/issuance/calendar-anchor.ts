@@ -38,7 +38,7 @@ export function serviceWalletAnchorer(env: IssuanceEnv, walletOf: () => Wallet):
           certificates: [{ hash: tree.root.toString("hex"), algorithm: MERKLE_SCHEME, metadata: calendarMetadata(tree) }],
         });
         const signed = wallet.signTxFull(built.cborHex);
-        return { signedCborHex: signed, txId: built.txId };
+        return { signedCborHex: signed, txId: built.txId, expiresAtMs: built.expiresAtMs };
       } catch (err) {
         if (isBuildRefusal(err) && err.type === "COLLATERAL_REQUIRED") {
           const split = await buildPrepareCollateral(env, wallet.address);

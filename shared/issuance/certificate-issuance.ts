@@ -27,6 +27,8 @@ export interface IssuanceResult {
   txId: string;
   kind: "fork" | "update";
   stateId: string;
+  /** POSIX ms after which the transaction can no longer be in a block (its validity interval's upper bound) */
+  expiresAtMs: number;
 }
 
 export function bootstrapTermsOf(b: BootstrapInfo): BootstrapTerms {
@@ -86,7 +88,13 @@ export interface CertificatePlan {
 export async function buildCertificateTransaction(env: IssuanceEnv, req: BuildRequest): Promise<IssuanceResult> {
   const plan = await planCertificateTransaction(env, req);
   const built = await buildEvaluatedAndClaim(env, plan.spec, plan.hintKey);
-  return { cborHex: built.cborHex, txId: built.txId, kind: plan.kind, stateId: plan.stateId };
+  return {
+    cborHex: built.cborHex,
+    txId: built.txId,
+    kind: plan.kind,
+    stateId: plan.stateId,
+    expiresAtMs: env.slots.timeOfSlot(Number(plan.spec.ttlSlot)),
+  };
 }
 
 /** Chooses the state to update or the bootstrap to fork, pre-checks it, and returns the spec. @throws BuildRefusal */

@@ -14,12 +14,17 @@ export interface CalendarSettings {
   intervalMs: number;
   maxLeaves: number;
   maxPending: number;
+  /** leaves waiting from one client at most */
+  maxPendingPerClient: number;
   maxHashesPerRequest: number;
 }
 
-/** Anchors one tree's root: `build` signs the transaction (nothing leaves the process), `submit` sends it. */
+/**
+ * Anchors one tree's root: `build` signs the transaction (nothing leaves the process) and says until when it can be
+ * in a block (Unix ms), `submit` sends it.
+ */
 export interface CalendarAnchorer {
-  build(tree: BuiltTree): Promise<{ signedCborHex: string; txId: string }>;
+  build(tree: BuiltTree): Promise<{ signedCborHex: string; txId: string; expiresAtMs: number }>;
   submit(signedCborHex: string, txId: string): Promise<void>;
 }
 
@@ -40,6 +45,8 @@ export interface CalendarRequestDocument extends StoredDocument {
   segments: { from: number; to: number; round: string }[];
   /** the tree ids of those rounds (to find the requests of a lost round) */
   rounds: string[];
+  /** who submitted (calendarClientOf): its pending leaves count against its own quota */
+  client?: string;
 }
 
 /** One anchoring round: the tree and the transaction that anchors its root. `_id` is the tree id. */
@@ -68,7 +75,10 @@ export interface CalendarChainView {
 export interface CalendarReceipt {
   receiptId: string;
   hash: string;
-  /** pending: waiting for a round; submitted: its round's transaction is sent; anchored: that transaction is on chain */
+  /**
+   * pending: waiting for a round; submitted: its round's transaction is sent; anchored: that transaction is on chain
+   * and its proof is served
+   */
   status: "pending" | "submitted" | "anchored";
   submittedAt: number;
   /** while pending: when the next round is due (Unix ms; a round may take it later when it holds maxLeaves already) */
@@ -123,6 +133,10 @@ const REQUEST_ID_HEX = 24;
 const WATCHED_ROUNDS = 100;
 /** How long one round may hold the lease: a round of a million leaves takes about ten seconds. */
 const LEASE_TTL_MS = 120_000;
+/** A round's tree is kept this long past its transaction's validity before the verifier may drop it unanchored. */
+const TREE_GRACE_MS = 10 * 60_000;
+/** The owner a round's pending tree is recorded under: the service's own, on no client's budget. */
+const CALENDAR_OWNER = "calendar";
 export const RECEIPT_ID = /^[0-9a-f]{32}$/;
 
 const receiptIdOf = (request: string, position: number): string => `${request}${position.toString(16).padStart(8, "0")}`;
@@ -198,7 +212,7 @@ export class MerkleCalendar {
   }): Promise<MerkleCalendar> {
     const requests = opts.store.collection<CalendarRequestDocument>("merkle_calendar_requests");
     // single-field indexes: NeDB uses one only when the query names exactly its field
-    await requests.ensureIndexes([{ fields: { pendingLeaves: 1 } }, { fields: { rounds: 1 } }]);
+    await requests.ensureIndexes([{ fields: { pendingLeaves: 1 } }, { fields: { rounds: 1 } }, { fields: { client: 1 } }]);
     const rounds = opts.store.collection<CalendarRoundDocument>("merkle_calendar_rounds");
     await rounds.ensureIndexes([{ fields: { settled: 1, submittedAt: 1 } }]);
     const lease = await createLeaseTable(opts.store.collection("merkle_calendar_lease"), opts.now);
@@ -229,25 +243,39 @@ export class MerkleCalendar {
     await this.round;
   }
 
-  /** Leaves waiting for a round: read from the requests that have any (one document per request, not per leaf). */
-  async pendingCount(): Promise<number> {
-    const docs = await this.requests.findProjected({ pendingLeaves: { $gt: 0 } }, { pendingLeaves: 1, _id: 0 });
+  /**
+   * Leaves waiting for a round (of one client, or of all): read from the requests that have any (one document per
+   * request, not per leaf).
+   */
+  async pendingCount(client?: string): Promise<number> {
+    const filter = client === undefined ? { pendingLeaves: { $gt: 0 } } : { client, pendingLeaves: { $gt: 0 } };
+    const docs = await this.requests.findProjected(filter, { pendingLeaves: 1, _id: 0 });
     return docs.reduce((n, d) => n + (d.pendingLeaves ?? 0), 0);
   }
 
   /**
-   * Records the hashes as pending leaves; a receipt per hash, in order. Starts a round at once when `maxLeaves`
-   * leaves wait.
-   * @throws DomainError BAD_REQUEST (malformed), CALENDAR_FULL (maxPending reached; nothing recorded)
+   * Records the hashes of `client` (calendarClientOf) as pending leaves; a receipt per hash, in order. Starts a round
+   * at once when `maxLeaves` leaves wait.
+   * @throws DomainError BAD_REQUEST (malformed), CALENDAR_FULL (maxPending, or the client's maxPendingPerClient,
+   *   reached; nothing recorded)
    */
-  async submit(raw: unknown): Promise<SubmitAnswer> {
+  async submit(raw: unknown, client: string): Promise<SubmitAnswer> {
     const hashes = parseCalendarHashes(raw, this.settings.maxHashesPerRequest);
+    const retryAfterSeconds = Math.max(1, Math.ceil(this.settings.intervalMs / 1000));
+    const own = await this.pendingCount(client);
+    if (own + hashes.length > this.settings.maxPendingPerClient) {
+      throw new DomainError(
+        "CALENDAR_FULL",
+        `${own} of your hashes wait for the calendar, a client's limit is ${this.settings.maxPendingPerClient}; retry after the next anchoring round.`,
+        { maxPendingPerClient: this.settings.maxPendingPerClient, retryAfterSeconds },
+      );
+    }
     const waiting = await this.pendingCount();
     if (waiting + hashes.length > this.settings.maxPending) {
       throw new DomainError(
         "CALENDAR_FULL",
         `The calendar holds ${waiting} pending hashes, its limit is ${this.settings.maxPending}; retry after the next anchoring round.`,
-        { maxPending: this.settings.maxPending, retryAfterSeconds: Math.max(1, Math.ceil(this.settings.intervalMs / 1000)) },
+        { maxPending: this.settings.maxPending, retryAfterSeconds },
       );
     }
     const submittedAt = this.now();
@@ -260,6 +288,7 @@ export class MerkleCalendar {
       pendingLeaves: hashes.length,
       segments: [],
       rounds: [],
+      client,
     });
     const pending = waiting + hashes.length;
     if (pending >= this.settings.maxLeaves && Date.now() >= this.earlyRoundsAfter) void this.anchorRound();
@@ -284,7 +313,9 @@ export class MerkleCalendar {
     const segment = doc.segments.find((s) => s.from <= position && position < s.to);
     const round = segment ? ((await this.rounds.findOne({ _id: segment.round })) ?? null) : null;
     if (round === null) return { ...base, status: "pending", expectedAnchorBy: Math.max(this.nextRoundAt, this.now()) };
-    const anchored = await this.chain.onChain(round.transactionHash);
+    // anchored once the round's transaction is in a block and the verifier has joined its tree to the lookups, so
+    // the proof the receipt points to is there
+    const anchored = (await this.chain.onChain(round.transactionHash)) && (await this.trees.isAnchored(round._id));
     return {
       ...base,
       status: anchored ? "anchored" : "submitted",
@@ -393,9 +424,9 @@ export class MerkleCalendar {
       if (taken.length === 0) return { kind: "idle" };
       const tree = buildTree(packed);
       const root = tree.root.toString("hex");
-      const { signedCborHex, txId } = await this.anchorer.build(tree);
-      // stored before the transaction leaves, so a proof can be served as soon as the root is on chain
-      await this.trees.save(tree);
+      const { signedCborHex, txId, expiresAtMs } = await this.anchorer.build(tree);
+      // stored before the transaction leaves, so the verifier finds it when it sees the root on chain
+      await this.trees.save(tree, { expiresAt: expiresAtMs + TREE_GRACE_MS, owner: CALENDAR_OWNER });
       await this.anchorer.submit(signedCborHex, txId);
       await this.rounds.updateOne(
         { _id: tree.treeId },

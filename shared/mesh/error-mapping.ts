@@ -148,6 +148,7 @@ export const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   FAUCET_IP_LIMIT: 429,
   FAUCET_DAILY_BUDGET: 429,
   CALENDAR_FULL: 429,
+  BATCH_QUOTA_EXCEEDED: 429,
   // the service side
   INTERNAL_ERROR: 500,
   NOT_IMPLEMENTED: 501,
@@ -304,7 +305,9 @@ export function toHttpErrorReply(err: unknown): HttpErrorReply {
     if (isPlainObject(e.data)) {
       for (const [k, v] of Object.entries(e.data)) if (k !== "error" && k !== "message") body[k] = v;
     }
-    return { status, body, headers: {}, log: null };
+    // a refusal that says when to come back (CALENDAR_FULL, BATCH_QUOTA_EXCEEDED, …) says it in the header too
+    const retryAfter = status === 429 && typeof body["retryAfterSeconds"] === "number" ? body["retryAfterSeconds"] : undefined;
+    return { status, body, headers: retryAfter !== undefined ? { "Retry-After": String(retryAfter) } : {}, log: null };
   }
 
   return {

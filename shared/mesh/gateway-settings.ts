@@ -37,6 +37,8 @@ export interface GatewayOptions {
   /** trusted proxy hops (X-Forwarded-For) */
   trustProxy: number;
   adminApiKey: string | null;
+  /** The calendar's API keys (BATCH_API_KEYS): a request presenting one reaches the calendar with that key's id. */
+  calendarApiKeys?: readonly string[];
   /** Without a key, admin routes are open on the embedded devnet and forbidden on real networks. */
   adminOpenWithoutKey?: boolean;
   bodyLimitBytes?: number;
@@ -107,6 +109,11 @@ function sameSecret(given: string, expected: string): boolean {
   const a = createHash("sha256").update(given).digest();
   const b = createHash("sha256").update(expected).digest();
   return timingSafeEqual(a, b);
+}
+
+/** A name for an API key that says nothing of the key: the first 16 hex digits of its SHA-256. */
+export function apiKeyIdOf(key: string): string {
+  return createHash("sha256").update(key).digest("hex").slice(0, 16);
 }
 
 function presentedApiKey(req: IncomingMessage): string | undefined {
@@ -403,9 +410,10 @@ function afterCall(validators: ValidatorCache | undefined) {
 
 /**
  * The checks that need the matched route: admin key, body shape, whole-body params, fixed params. Also hands the
- * client's address (behind the trusted proxies) to the action in `meta.clientIp`, for per-client limits.
+ * client's address (behind the trusted proxies) to the action in `meta.clientIp`, for per-client limits, and the id
+ * of a calendar API key presented in `meta.calendarKeyId`.
  */
-function beforeCall(adminApiKey: string | null, trustProxy: number) {
+function beforeCall(adminApiKey: string | null, calendarApiKeys: readonly string[], trustProxy: number) {
   return async function onBeforeCall(
     this: Service,
     ctx: { meta: Record<string, unknown> },
@@ -414,10 +422,11 @@ function beforeCall(adminApiKey: string | null, trustProxy: number) {
   ): Promise<void> {
     const greq = req as GatewayRequest;
     ctx.meta["clientIp"] = clientIp(req, trustProxy);
-    // Whether the caller presented the API key, for routes that serve more with it (the calendar on mainnet).
-    // Only the verdict travels, never the key.
+    // Which calendar API key the caller presented, if any (the calendar serves mainnet only to their holders, and
+    // counts each key's pending leaves apart). Only the key's id travels, never the key.
     const presented = presentedApiKey(req);
-    ctx.meta["apiKeyValid"] = adminApiKey !== null && presented !== undefined && sameSecret(presented, adminApiKey);
+    const calendarKey = presented === undefined ? undefined : calendarApiKeys.find((k) => sameSecret(presented, k));
+    if (calendarKey !== undefined) ctx.meta["calendarKeyId"] = apiKeyIdOf(calendarKey);
     const spec = greq.$alias?.routeSpec;
     if (spec === undefined) return;
     // On a fresh embedded devnet the first start deploys the protocol right after the API opens: until that is
@@ -515,7 +524,7 @@ export function buildGatewaySettings(opts: GatewayOptions): ApiSettingsSchema {
       createPostRateLimit({ limitPerMinute: opts.rateLimitPostPerMinute, trustProxy: opts.trustProxy, now: opts.now }),
       readBodyForRoute(opts.bodyLimitBytes ?? BODY_LIMIT_BYTES),
     ].map(keepingErrorData) as unknown as ApiRouteSchema["use"],
-    onBeforeCall: beforeCall(opts.adminApiKey, opts.trustProxy) as unknown as ApiRouteSchema["onBeforeCall"],
+    onBeforeCall: beforeCall(opts.adminApiKey, opts.calendarApiKeys ?? [], opts.trustProxy) as unknown as ApiRouteSchema["onBeforeCall"],
     onAfterCall: afterCall(opts.validators) as unknown as ApiRouteSchema["onAfterCall"],
     // moleculer-web formats a colored line for every response whenever `logging` is on, even when the level drops
     // it (a profile showed it on the verify path): on only when request lines are wanted.

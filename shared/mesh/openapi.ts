@@ -117,7 +117,7 @@ function responsesOf(route: RouteSpec, opts: OpenApiOptions): Json {
     entry[kind].push(code);
     byStatus.set(status, entry);
   };
-  for (const code of gatewayCodes(route)) add(code, "gateway");
+  for (const code of [...gatewayCodes(route), ...(route.plainErrors ?? [])]) add(code, "gateway");
   for (const code of route.errors ?? []) add(code, "own");
   for (const [status, { own, gateway }] of [...byStatus].sort(([a], [b]) => a - b)) {
     const schemas = [

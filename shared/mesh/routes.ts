@@ -47,6 +47,8 @@ export interface RouteSpec {
   readonly errors?: readonly string[];
   /** Schema of those errors' bodies, when they carry the route's own fields beside `error` and `message`. */
   readonly failureSchema?: SchemaName;
+  /** Error codes of a route with a `failureSchema` that answer the plain error body all the same. */
+  readonly plainErrors?: readonly string[];
   /** Content type of an error status other than JSON (an HTML page). */
   readonly errorResponseType?: Readonly<Record<number, "text/html">>;
   /** Descriptions of error statuses, in words (default: a generic one). */
@@ -163,6 +165,7 @@ export const ROUTES = [
     statuses: {
       400: "malformed hashes, empty batch, more than 1,000,000 hashes (maxHashes), or a refused build",
       409: "PENDING_TRANSACTION",
+      429: "BATCH_QUOTA_EXCEEDED: this client has BATCH_LEAVES_PER_CLIENT leaves hashed and waiting (leavesPerClient, retryAfterSeconds)",
     },
     query: [
       { name: "address", required: false, description: "with an application/octet-stream body: the wallet address that pays and signs" },
@@ -176,6 +179,7 @@ export const ROUTES = [
     responseSchema: "BatchBuildResponse",
     errors: ["ERROR", "UNKNOWN_ERROR", "INSUFFICIENT_FUNDS", "COLLATERAL_REQUIRED", "PENDING_TRANSACTION"],
     failureSchema: "BuildFailure",
+    plainErrors: ["BATCH_QUOTA_EXCEEDED"],
     binaryBodyAs: "hashes",
     bodyLimitBytes: BATCH_BODY_LIMITS,
     implemented: true,

@@ -1,10 +1,10 @@
 /**
- * Hashes anchored inside Merkle batches (docs/merkle-batches.md): a stored tree holds the hash, AND a certificate
- * on chain anchors that tree's root with the tree scheme and the tree's id in its metadata. The second condition
+ * Hashes anchored inside Merkle batches (docs/merkle-batches.md): an anchored stored tree holds the hash, AND a
+ * certificate on chain anchors that tree's root with the tree scheme and the tree's id in its metadata. The second condition
  * comes from the certificate projection, which follows rollbacks: while the anchoring transaction is rolled back,
  * the hash is simply not anchored.
  */
-import { parseMetadataObject } from "../domain/certificate-metadata";
+import { batchOfMetadata } from "../merkle/batch-metadata";
 import { MERKLE_SCHEME } from "../merkle/merkle-tree";
 import type { InclusionProof } from "../merkle/inclusion-proof";
 import type { MerkleTreeStore } from "../merkle/tree-store";
@@ -32,14 +32,6 @@ export interface AnchoredProof extends InclusionProof {
   transactionCbor?: string;
   /** the point of the block before `blockHash` (or "origin"), where a chain-sync reaches the anchoring block */
   previousBlock?: { slot: number; id: string } | "origin";
-}
-
-/** The tree id and leaf count a batch certificate's metadata records, if it is one. */
-export function batchOfMetadata(metadata: string): { treeId: string; leafCount: number } | undefined {
-  const merkle = parseMetadataObject(metadata)?.["merkle"];
-  if (merkle === null || typeof merkle !== "object" || Array.isArray(merkle)) return undefined;
-  const { treeId, leafCount } = merkle as Record<string, unknown>;
-  return typeof treeId === "string" && typeof leafCount === "number" ? { treeId, leafCount } : undefined;
 }
 
 /** Every anchored batch holding this 32-byte hash, oldest anchoring first. */

@@ -10,7 +10,9 @@
  *
  * Short-link codes are read through the same index: a code stands for a 14-hex-digit hash prefix, and belongs to the
  * first certificate in chain order whose hash has it. What the fact log does not hold in that form the projection
- * keeps, applied through its consumer and rolled back by slot: the signed transactions of Merkle batch roots. The
+ * keeps, applied through its consumer and rolled back by slot: the signed transactions of Merkle batch roots. Given
+ * the stored batch trees, it also joins a tree to the leaf index when it sees a certificate anchoring the tree's root
+ * (an anchored tree stays there: a rollback only hides it, through the certificate records). The
  * collections of earlier versions (`verifier_certificates`, a document per certificate, and `verifier_short_codes`,
  * a document per code) are emptied when the projection opens: nothing is lost, the fact log holds everything.
  */
@@ -20,6 +22,9 @@ import { CERTIFICATE_HASH_INDEX, CertificateFacts, FactLog, type CertificateFact
 import type { Projection } from "../indexer/fact-consumer";
 import { hashPrefixOf, shortCodeOf } from "../domain/short-code";
 import { type Collection, type Store, type StoredDocument, type Update } from "../store";
+import { batchOfMetadata } from "../merkle/batch-metadata";
+import { MERKLE_SCHEME } from "../merkle/merkle-tree";
+import type { MerkleTreeStore } from "../merkle/tree-store";
 
 export interface CertificateRecord {
   hash: string;
@@ -74,6 +79,9 @@ export const SHORT_LINK_MIN_HASH_BYTES = 16;
 /** Issuer addresses remembered by a projection (each a few hundred bytes at most). */
 const ADDRESS_CACHE_SIZE = 10_000;
 
+/** Pending trees read per page when the projection opens. */
+const PENDING_TREE_PAGE = 100;
+
 export class CertificateProjection implements Projection {
   readonly name: string;
   private constructor(
@@ -82,6 +90,7 @@ export class CertificateProjection implements Projection {
     private readonly copy: Collection<FactRecord> | undefined,
     private readonly anchors: Collection<AnchorTransactionDoc>,
     networkId: number,
+    private readonly trees: MerkleTreeStore | undefined,
   ) {
     // A copy starts empty: its consumer (own cursor) reads the log from the start, whatever an earlier version read.
     this.name = copy ? "verifier-certificate-facts" : "verifier-certificates";
@@ -94,8 +103,15 @@ export class CertificateProjection implements Projection {
   /**
    * @param source where the certificate facts are (default `"log"`: the fact log shares this store; its index on
    *   `fact.hash` is declared by `FactLog.open`)
+   * @param trees the stored batch trees to keep in step with the chain (anchored trees joined to the leaf index,
+   *   expired pending ones dropped); every pending tree is looked at once here, in case its anchor was read before
    */
-  static async open(store: Store, networkId: number, source: CertificateFactsSource = "log"): Promise<CertificateProjection> {
+  static async open(
+    store: Store,
+    networkId: number,
+    source: CertificateFactsSource = "log",
+    trees?: MerkleTreeStore,
+  ): Promise<CertificateProjection> {
     let copy: Collection<FactRecord> | undefined;
     if (source === "copy") {
       copy = store.collection<FactRecord>(CERTIFICATE_FACTS_COPY);
@@ -105,7 +121,39 @@ export class CertificateProjection implements Projection {
     const anchors = store.collection<AnchorTransactionDoc>("verifier_anchor_transactions");
     await anchors.ensureIndexes([{ fields: { slot: 1 } }]);
     for (const name of LEGACY_COLLECTIONS) await emptied(store.collection(name));
-    return new CertificateProjection(facts, copy, anchors, networkId);
+    const projection = new CertificateProjection(facts, copy, anchors, networkId, trees);
+    await projection.joinAnchoredPendingTrees();
+    return projection;
+  }
+
+  /** Pending trees whose root a certificate the projection holds already anchors join the leaf index. */
+  private async joinAnchoredPendingTrees(): Promise<void> {
+    if (!this.trees) return;
+    for (let after = ""; ;) {
+      const page = await this.trees.pendingTrees(after, PENDING_TREE_PAGE);
+      for (const t of page) {
+        const named = (await this.facts.byHash(t.root)).some((r) => this.namesBatch(r.fact, t.treeId, t.leafCount));
+        if (named) await this.trees.markAnchored(t.treeId, t.root, t.leafCount);
+      }
+      if (page.length < PENDING_TREE_PAGE) return;
+      after = page[page.length - 1]!.treeId;
+    }
+  }
+
+  private namesBatch(f: CertificateFact["fact"], treeId: string, leafCount: number): boolean {
+    if (f.algorithm !== MERKLE_SCHEME) return false;
+    const batch = batchOfMetadata(f.metadata);
+    return batch?.treeId === treeId && batch.leafCount === leafCount;
+  }
+
+  /** A batch certificate joins its stored tree (if any: root, id and size must match) to the leaf index. */
+  private async followTrees(facts: FactRecord[]): Promise<void> {
+    if (!this.trees) return;
+    for (const r of facts) {
+      if (r.kind !== "fact" || r.fact.type !== "certificate.issued" || r.fact.algorithm !== MERKLE_SCHEME) continue;
+      const batch = batchOfMetadata(r.fact.metadata);
+      if (batch) await this.trees.markAnchored(batch.treeId, r.fact.hash, batch.leafCount);
+    }
   }
 
   async apply(facts: FactRecord[]): Promise<void> {
@@ -126,6 +174,7 @@ export class CertificateProjection implements Projection {
         await this.anchors.updateOne({ _id: r.txId }, { $set: anchor }, { upsert: true });
       }
     }
+    await this.followTrees(facts);
   }
 
   /** Certificates (and so their short codes) leave with the fact log's own rollback (or the copy's, here). */

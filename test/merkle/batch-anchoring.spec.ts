@@ -11,7 +11,8 @@ import { errorBody, http, pollUntil, postJson, type HttpResult } from "../../fix
 import { verifyProofCli } from "../../fixtures/merkle/verify-proof-cli";
 import { IssuanceWorld, type BuildBody } from "../../fixtures/issuance/issuance-world";
 import { checkInclusionProof, MAX_BATCH_HASHES, MERKLE_SCHEME, rootOfLevels, treeLevels, hashPackedLeaves } from "../../shared/merkle";
-import { batchOfMetadata, type AnchoredProof, type BatchRecord } from "../../shared/verifier/batch-lookup";
+import { batchOfMetadata } from "../../shared/merkle/batch-metadata";
+import { type AnchoredProof, type BatchRecord } from "../../shared/verifier/batch-lookup";
 
 type BatchBody = BuildBody & { merkleRoot?: string; treeId?: string; leafCount?: number; maxHashes?: number };
 

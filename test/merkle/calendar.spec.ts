@@ -206,6 +206,28 @@ describe("merkle calendar: POST /batch/submit anchors pending leaves from the se
     expect(errorBody(unknown).error).to.equal("NOT_FOUND");
   });
 
+  it("counts each client's pending leaves apart: a calendar API key has its own quota, the admin key is no calendar key", async () => {
+    const calendarKey = "calendar-key-0123456789";
+    const adminKey = "admin-key-0123456789abcdef";
+    await w.restartMesh({
+      BATCH_API_KEYS: `another-calendar-key-99, ${calendarKey}`,
+      ADMIN_API_KEY: adminKey,
+      BATCH_MAX_PENDING_PER_CLIENT: "12",
+      BATCH_MAX_LEAVES: "1000",
+    });
+    const submitAs = (n: number, key?: string) =>
+      postJson(`${api()}/batch/submit`, { hashes: hashes(n) }, key === undefined ? {} : { "X-Api-Key": key });
+    expect((await submitAs(10)).status).to.equal(202);
+    const full = await submitAs(5);
+    expect(full.status, full.text).to.equal(429);
+    expect(errorBody(full)).to.include({ error: "CALENDAR_FULL", maxPendingPerClient: 12 });
+    expect(full.headers.get("retry-after")).to.match(/^\d+$/);
+    expect((await submitAs(5, adminKey)).status, "the admin key is counted as the caller's address").to.equal(429);
+    expect((await submitAs(5, "not-a-calendar-key-at-all")).status).to.equal(429);
+    expect((await submitAs(10, calendarKey)).status, "a calendar key's own quota").to.equal(202);
+    expect((await submitAs(5, calendarKey)).status).to.equal(429);
+  });
+
   it("refuses submissions and receipts with 403 CALENDAR_DISABLED when BATCH_CALENDAR_ENABLED=false", async () => {
     const kept = ((await submit({ hashes: hashes(1) })).json as SubmitAnswer).receipts[0]!.receiptId;
     await w.restartMesh({ BATCH_CALENDAR_ENABLED: "false" });

@@ -121,6 +121,16 @@ describe("mesh: environment configuration", function () {
     const text = JSON.stringify(describeConfig(c));
     expect(text).to.not.contain("u:p");
     expect(text).to.not.contain("0123456789abcdef");
+    const keys = describeConfig(loadConfig({ BATCH_API_KEYS: "calendar-key-000000001,calendar-key-000000002" }));
+    expect(JSON.stringify(keys)).to.not.contain("calendar-key");
+  });
+
+  it("reads the calendar's own API keys, each at least 16 characters", () => {
+    expect(loadConfig({ BATCH_API_KEYS: " calendar-key-000000001 , calendar-key-000000002 " }).batchCalendar.apiKeys).to.deep.equal([
+      "calendar-key-000000001",
+      "calendar-key-000000002",
+    ]);
+    expect(() => loadConfig({ BATCH_API_KEYS: "calendar-key-000000001,short" })).to.throw(/BATCH_API_KEYS: every key must be at least 16/);
   });
 
   it("documents every variable in the README table", () => {

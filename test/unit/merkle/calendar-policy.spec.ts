@@ -28,20 +28,23 @@ const caught = (run: () => unknown): { type: string; message: string; data?: Rec
   return expect.fail("expected a refusal");
 };
 const hashes = (n: number) => Array.from({ length: n }, () => randomBytes(32).toString("hex"));
-const SETTINGS = { intervalMs: 60_000, maxLeaves: 100, maxPending: 10, maxHashesPerRequest: 6 };
+const SETTINGS = { intervalMs: 60_000, maxLeaves: 100, maxPending: 10, maxPendingPerClient: 100, maxHashesPerRequest: 6 };
+const ANONYMOUS = { clientIp: "203.0.113.7" };
+const WITH_KEY = { clientIp: "203.0.113.7", keyId: "0123456789abcdef" };
+const CLIENT = "ip:203.0.113.7";
 
 describe("merkle calendar: access policy and bounds", () => {
   it("is open on the devnet and testnets, on mainnet only with the API key, and closed for everyone when disabled", () => {
     for (const network of NETWORKS.filter((n) => n !== "mainnet")) {
-      expect(() => checkCalendarAccess({ enabled: true, network }, false), network).not.to.throw();
+      expect(() => checkCalendarAccess({ enabled: true, network }, ANONYMOUS), network).not.to.throw();
     }
-    const mainnet = caught(() => checkCalendarAccess({ enabled: true, network: "mainnet" }, false));
+    const mainnet = caught(() => checkCalendarAccess({ enabled: true, network: "mainnet" }, ANONYMOUS));
     expect(mainnet.type).to.equal("UNAUTHORIZED");
     expect(httpStatusOfType(mainnet.type)).to.equal(401);
     expect(mainnet.message).to.match(/mainnet.*API key/);
-    expect(() => checkCalendarAccess({ enabled: true, network: "mainnet" }, true)).not.to.throw();
+    expect(() => checkCalendarAccess({ enabled: true, network: "mainnet" }, WITH_KEY)).not.to.throw();
     for (const network of NETWORKS) {
-      const off = caught(() => checkCalendarAccess({ enabled: false, network }, true));
+      const off = caught(() => checkCalendarAccess({ enabled: false, network }, WITH_KEY));
       expect(off.type).to.equal("CALENDAR_DISABLED");
       expect(httpStatusOfType(off.type)).to.equal(403);
     }
@@ -53,6 +56,8 @@ describe("merkle calendar: access policy and bounds", () => {
       intervalMs: 60_000,
       maxLeaves: 100_000,
       maxPending: 1_000_000,
+      maxPendingPerClient: 100_000,
+      apiKeys: [],
       maxHashesPerRequest: 5_000,
     });
     expect(loadConfig({ BATCH_CALENDAR_ENABLED: "false" }).batchCalendar.enabled).to.equal(false);
@@ -77,7 +82,7 @@ describe("merkle calendar: access policy and bounds", () => {
       async build(tree) {
         handed.push(tree.leafCount);
         if (hold) await new Promise<void>((resolve) => (release = resolve));
-        return { signedCborHex: "", txId: randomBytes(32).toString("hex") };
+        return { signedCborHex: "", txId: randomBytes(32).toString("hex"), expiresAtMs: now() + 600_000 };
       },
       async submit(_signed, txId) {
         mempool.add(txId);
@@ -100,8 +105,8 @@ describe("merkle calendar: access policy and bounds", () => {
 
     it("refuses more than maxPending waiting leaves with CALENDAR_FULL (429) and records nothing of that request", async () => {
       const calendar = await open();
-      expect((await calendar.submit(hashes(6))).pending).to.equal(6);
-      const full = await calendar.submit(hashes(5)).then(
+      expect((await calendar.submit(hashes(6), CLIENT)).pending).to.equal(6);
+      const full = await calendar.submit(hashes(5), CLIENT).then(
         () => expect.fail("expected CALENDAR_FULL"),
         (err: { type: string; message: string; data: Record<string, unknown> }) => err,
       );
@@ -109,12 +114,33 @@ describe("merkle calendar: access policy and bounds", () => {
       expect(httpStatusOfType(full.type)).to.equal(429);
       expect(full.data).to.include({ maxPending: 10 });
       expect(await calendar.pendingCount()).to.equal(6);
-      const tooMany = await calendar.submit(hashes(7)).then(
+      const tooMany = await calendar.submit(hashes(7), CLIENT).then(
         () => expect.fail("expected BAD_REQUEST"),
         (err: { type: string; data: Record<string, unknown> }) => err,
       );
       expect(tooMany.type).to.equal("BAD_REQUEST");
       expect(tooMany.data).to.include({ maxHashes: 6 });
+    });
+
+    it("refuses a client more than maxPendingPerClient waiting leaves with CALENDAR_FULL, while other clients still submit", async () => {
+      const calendar = await MerkleCalendar.open({
+        store,
+        trees: await MerkleTreeStore.open(store, now),
+        anchorer,
+        chain,
+        settings: { ...SETTINGS, maxPending: 100, maxPendingPerClient: 8 },
+        now,
+      });
+      await calendar.submit(hashes(6), "key:one");
+      const full = await calendar.submit(hashes(3), "key:one").then(
+        () => expect.fail("expected CALENDAR_FULL"),
+        (err: { type: string; data: Record<string, unknown> }) => err,
+      );
+      expect(full.type).to.equal("CALENDAR_FULL");
+      expect(full.data).to.include({ maxPendingPerClient: 8 });
+      expect((await calendar.submit(hashes(6), "ip:198.51.100.1")).pending).to.equal(12);
+      expect(await calendar.pendingCount("key:one")).to.equal(6);
+      expect(await calendar.pendingCount()).to.equal(12);
     });
 
     it("answers the largest request allowed (7,000 hashes) in less than the 1 MB a NATS message carries by default", async () => {
@@ -123,10 +149,10 @@ describe("merkle calendar: access policy and bounds", () => {
         trees: await MerkleTreeStore.open(store, now),
         anchorer,
         chain,
-        settings: { ...SETTINGS, maxLeaves: 10_000, maxPending: 10_000, maxHashesPerRequest: 7_000 },
+        settings: { ...SETTINGS, maxLeaves: 10_000, maxPending: 10_000, maxPendingPerClient: 10_000, maxHashesPerRequest: 7_000 },
         now,
       });
-      const answer = await calendar.submit(hashes(7_000));
+      const answer = await calendar.submit(hashes(7_000), CLIENT);
       expect(answer.receipts).to.have.length(7_000);
       expect(Buffer.byteLength(JSON.stringify(answer))).to.be.below(1_000_000);
     });
@@ -135,8 +161,8 @@ describe("merkle calendar: access policy and bounds", () => {
       const a = await open();
       const b = await open();
       const leaves = hashes(4);
-      await a.submit(leaves.slice(0, 2));
-      await b.submit(leaves.slice(2));
+      await a.submit(leaves.slice(0, 2), CLIENT);
+      await b.submit(leaves.slice(2), CLIENT);
       const roundA = a.anchorRound();
       while (handed.length === 0) await new Promise((r) => setTimeout(r, 5));
       expect(await b.anchorRound()).to.deep.equal({ kind: "busy" });
@@ -163,7 +189,7 @@ describe("merkle calendar: access policy and bounds", () => {
         settings: SETTINGS,
         now: Date.now,
       });
-      await failing.submit(hashes(3));
+      await failing.submit(hashes(3), CLIENT);
       expect(await failing.anchorRound()).to.deep.equal({ kind: "failed", message: "INSUFFICIENT_FUNDS: the service wallet cannot pay" });
       expect(await failing.pendingCount()).to.equal(3);
     });
@@ -171,7 +197,7 @@ describe("merkle calendar: access policy and bounds", () => {
     it("anchors again the leaves of a round whose transaction is lost (neither in a block nor in the mempool, twice)", async () => {
       hold = false;
       const calendar = await open();
-      const { receipts } = await calendar.submit(hashes(3));
+      const { receipts } = await calendar.submit(hashes(3), CLIENT);
       const first = await calendar.anchorRound();
       expect(first).to.include({ kind: "anchored", leafCount: 3 });
       const firstTx = (first as { transactionHash: string }).transactionHash;
@@ -186,9 +212,13 @@ describe("merkle calendar: access policy and bounds", () => {
       expect(secondTx).to.not.equal(firstTx);
       expect(handed).to.deep.equal([3, 3]);
 
-      // on chain: anchored, never lost, and settled (no longer watched) after SETTLE_MS
+      // on chain: anchored once the verifier has joined the tree to the lookups, never lost, and settled (no longer
+      // watched) after SETTLE_MS
       mempool.delete(secondTx);
       blocks.add(secondTx);
+      expect((await calendar.receipt(receipts[2]!.receiptId))?.status, "no proof is served yet").to.equal("submitted");
+      const { treeId, root } = again as { treeId: string; root: string };
+      expect(await (await MerkleTreeStore.open(store, now)).markAnchored(treeId, root, 3)).to.equal(true);
       expect((await calendar.receipt(receipts[2]!.receiptId))?.status).to.equal("anchored");
       expect(await calendar.anchorRound()).to.deep.equal({ kind: "idle" });
       expect(await calendar.anchorRound()).to.deep.equal({ kind: "idle" });
@@ -213,8 +243,8 @@ describe("merkle calendar: access policy and bounds", () => {
       });
       const first = hashes(6);
       const second = hashes(3);
-      const a = await calendar.submit(first);
-      const b = await calendar.submit(second);
+      const a = await calendar.submit(first, CLIENT);
+      const b = await calendar.submit(second, CLIENT);
       expect(await store.collection("merkle_calendar_requests").count({})).to.equal(2);
       expect(a.receipts.map((r) => r.hash)).to.deep.equal(first);
       expect(new Set([...a.receipts, ...b.receipts].map((r) => r.receiptId)).size).to.equal(9);
