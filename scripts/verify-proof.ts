@@ -1,13 +1,16 @@
-// `npm run verify-proof -- proof.json [--ogmios ws://host:port]`: checks Merkle batch proofs
-// (docs/merkle-batches.md#checking-a-proof-offline). The file holds one proof or the array `GET /api/v1/proof/{hash}`
-// answers. Offline: the inclusion path, and, when the proof carries the anchoring transaction (`transactionCbor`),
-// that the transaction has the proof's id and anchors the proof's root, tree id and size. With --ogmios, also that
-// the chain behind that Ogmios endpoint holds the proof's block, with the transaction in it.
-// Prints one JSON line per proof ({ leaf, root, valid, checked, confirmations?, reason? }); exit code 0 when every
-// proof holds, 1 when one does not, 2 for an unreadable file, bad arguments or a chain that could not be asked.
+// `npm run verify-proof -- proof.json [--deployment <proxy policy id>] [--ogmios ws://host:port]`: checks Merkle
+// batch proofs (docs/merkle-batches.md#checking-a-proof-offline). The file holds one proof or the array
+// `GET /api/v1/proof/{hash}` answers. Offline: the inclusion path, and, when the proof carries the anchoring
+// transaction (`transactionCbor`), that the transaction has the proof's id and anchors the proof's root, tree id and
+// size through a state output of the proof's deployment, signed by the root certificate's issuer. With --deployment,
+// also that this deployment is the one required. With --ogmios, also that the chain behind that Ogmios endpoint holds
+// the proof's block, with the transaction in it.
+// Prints one JSON line per proof ({ leaf, root, valid, checked, issuer?, deployment?, confirmations?, reason? });
+// exit code 0 when every proof holds, 1 when one does not, 2 for an unreadable file, bad arguments or a chain that
+// could not be asked.
 import { readFileSync } from "node:fs";
 import { createChainClient } from "../shared/chain";
-import { checkAnchorOnChain, checkAnchorTransaction, checkInclusionProof } from "../shared/merkle";
+import { checkAnchorOnChain, checkAnchorTransaction, checkInclusionProof, DEPLOYMENT_ID, type AnchorCheckOptions } from "../shared/merkle";
 
 export interface ProofReport {
   leaf: unknown;
@@ -15,6 +18,10 @@ export interface ProofReport {
   valid: boolean;
   /** what was checked and held, in order: "path", "transaction", "chain" */
   checked: string[];
+  /** when the transaction holds: the payment key hash of the root certificate's issuer, who signed it */
+  issuer?: string;
+  /** when the transaction holds: the deployment (proxy policy id) whose state output commits to the root */
+  deployment?: string;
   /** blocks on the chain from the anchoring block to the tip (with --ogmios) */
   confirmations?: number;
   reason?: string;
@@ -35,33 +42,37 @@ export function proofsOfText(text: string): unknown[] {
   return proofs;
 }
 
-/** The offline report of one proof: the path, then the anchoring transaction when the proof carries it. */
-export function checkProofOffline(p: unknown): ProofReport {
+/**
+ * The offline report of one proof: the path, then the anchoring transaction when the proof carries it (under
+ * `opts.deployment` when given).
+ */
+export function checkProofOffline(p: unknown, opts: AnchorCheckOptions = {}): ProofReport {
   const fields = p !== null && typeof p === "object" ? (p as Record<string, unknown>) : {};
   const report: ProofReport = { leaf: fields["leaf"], root: fields["root"], valid: false, checked: [] };
   const path = checkInclusionProof(p);
   if (!path.valid) return { ...report, reason: path.reason };
   report.checked.push("path");
   if (fields["transactionCbor"] !== undefined) {
-    const tx = checkAnchorTransaction(fields);
+    const tx = checkAnchorTransaction(fields, opts);
     if (!tx.valid) return { ...report, reason: tx.reason };
     report.checked.push("transaction");
+    return { ...report, valid: true, issuer: tx.issuer, deployment: tx.deployment };
   }
   return { ...report, valid: true };
 }
 
 /** The reports of every proof in a file's text, offline. @throws Error when the text is not JSON or holds no proof */
-export function checkProofText(text: string): ProofReport[] {
-  return proofsOfText(text).map(checkProofOffline);
+export function checkProofText(text: string, opts: AnchorCheckOptions = {}): ProofReport[] {
+  return proofsOfText(text).map((p) => checkProofOffline(p, opts));
 }
 
 /** Offline checks, then the chain through Ogmios at `ogmiosUrl` for each proof that holds offline. */
-export async function checkProofsAgainstChain(proofs: unknown[], ogmiosUrl: string): Promise<ProofReport[]> {
+export async function checkProofsAgainstChain(proofs: unknown[], ogmiosUrl: string, opts: AnchorCheckOptions = {}): Promise<ProofReport[]> {
   const chain = createChainClient({ url: ogmiosUrl, requestTimeoutMs: 15_000, reconnect: { maxAttempts: 1 } });
   try {
     const reports: ProofReport[] = [];
     for (const p of proofs) {
-      const report = checkProofOffline(p);
+      const report = checkProofOffline(p, opts);
       if (report.valid && !report.checked.includes("transaction")) {
         reports.push({ ...report, valid: false, reason: "the proof carries no transactionCbor, so the chain cannot vouch for its root" });
         continue;
@@ -83,13 +94,24 @@ export async function checkProofsAgainstChain(proofs: unknown[], ogmiosUrl: stri
   }
 }
 
-function parseArgs(argv: string[]): { file: string; ogmios?: string } {
-  const usage = "usage: npm run verify-proof -- <proof.json> [--ogmios ws://host:port]";
+interface Args {
+  file: string;
+  ogmios?: string;
+  deployment?: string;
+}
+
+function parseArgs(argv: string[]): Args {
+  const usage = "usage: npm run verify-proof -- <proof.json> [--deployment <proxy policy id>] [--ogmios ws://host:port]";
   let file: string | undefined;
   let ogmios: string | undefined;
+  let deployment: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === "--ogmios") {
+    if (a === "--deployment" || a.startsWith("--deployment=")) {
+      deployment = (a === "--deployment" ? argv[++i] : a.slice("--deployment=".length))?.toLowerCase();
+      if (deployment === undefined || !DEPLOYMENT_ID.test(deployment))
+        throw new Error(`--deployment needs the deployment's proxy policy id, 56 hex digits; ${usage}`);
+    } else if (a === "--ogmios") {
       ogmios = argv[++i];
       if (ogmios === undefined || !/^wss?:\/\//.test(ogmios)) throw new Error(`--ogmios needs a ws:// or wss:// address; ${usage}`);
     } else if (a.startsWith("--ogmios=")) ogmios = a.slice("--ogmios=".length);
@@ -97,7 +119,7 @@ function parseArgs(argv: string[]): { file: string; ogmios?: string } {
     else throw new Error(`unexpected argument ${a}; ${usage}`);
   }
   if (file === undefined) throw new Error(usage);
-  return { file, ...(ogmios !== undefined ? { ogmios } : {}) };
+  return { file, ...(ogmios !== undefined ? { ogmios } : {}), ...(deployment !== undefined ? { deployment } : {}) };
 }
 
 /** Writes `text` and exits: a failed chain-sync start can leave the Ogmios client retrying in the background. */
@@ -106,7 +128,7 @@ function finish(out: NodeJS.WriteStream, text: string, code: number): void {
 }
 
 async function main(): Promise<void> {
-  let args: { file: string; ogmios?: string };
+  let args: Args;
   let proofs: unknown[];
   try {
     args = parseArgs(process.argv.slice(2));
@@ -114,7 +136,9 @@ async function main(): Promise<void> {
   } catch (err) {
     return finish(process.stderr, `${JSON.stringify({ error: "ERROR", message: err instanceof Error ? err.message : String(err) })}\n`, 2);
   }
-  const reports = args.ogmios !== undefined ? await checkProofsAgainstChain(proofs, args.ogmios) : proofs.map(checkProofOffline);
+  const opts: AnchorCheckOptions = args.deployment !== undefined ? { deployment: args.deployment } : {};
+  const reports =
+    args.ogmios !== undefined ? await checkProofsAgainstChain(proofs, args.ogmios, opts) : proofs.map((p) => checkProofOffline(p, opts));
   const text = reports.map((r) => `${JSON.stringify(r)}\n`).join("");
   finish(process.stdout, text, reports.some((r) => r.chainUnreachable) ? 2 : reports.every((r) => r.valid) ? 0 : 1);
 }

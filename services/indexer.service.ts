@@ -175,6 +175,7 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
       locals.indexer = await Indexer.create({
         store,
         chain: client,
+        protocolParameters: () => client.protocolParameters(),
         view: protocolViewOf(deps.config.protocol, networkIdOfNetwork(deps.config.network)),
         pipeline: locals.pipeline,
         slotToTime,

@@ -15,6 +15,7 @@ import { ShortLinkResolver } from "../shared/short-links/short-link-resolver";
 import { MerkleTreeStore } from "../shared/merkle/tree-store";
 import { findInBatches, proofOfRecord } from "../shared/verifier/batch-lookup";
 import { batchedAnswerEtag, certificateEtag, type CertificateAnswerMeta } from "../shared/mesh/read-caching";
+import { deploymentScripts } from "../shared/protocol";
 
 /** Expired pending batch trees are looked for at most once per this much chain time. */
 const TREE_SWEEP_EVERY_MS = 60_000;
@@ -23,6 +24,10 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
   let shortLinks: ShortLinkResolver | undefined;
   let trees: MerkleTreeStore | undefined;
   let sweptAt = 0;
+  // The deployment proofs name: its proxy policy id, whose state outputs anchor the roots this verifier reads.
+  const proxyPolicyId = deps.config.protocol
+    ? deploymentScripts(deps.config.protocol, networkIdOfNetwork(deps.config.network)).proxy.policyId
+    : undefined;
   const treesOf = (): MerkleTreeStore => {
     if (!trees) throw stillStarting("verifier");
     return trees;
@@ -62,7 +67,7 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
           const anchors = new Map<string, AnchorTransaction | undefined>();
           for (const r of records)
             if (!anchors.has(r.transactionHash)) anchors.set(r.transactionHash, await ready().anchorTransaction(r.transactionHash));
-          return records.map((r) => proofOfRecord(ctx.params.hash, r, anchors.get(r.transactionHash)));
+          return records.map((r) => proofOfRecord(ctx.params.hash, r, anchors.get(r.transactionHash), proxyPolicyId));
         },
       },
       byTransactionHash: {

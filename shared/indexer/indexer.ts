@@ -17,6 +17,8 @@
  */
 import type { Block, Tip, Transaction } from "@cardano-ogmios/schema";
 import type { ChainClient } from "../chain/chain-client";
+import type { ProtocolParameters } from "../csl/protocol-parameters";
+import { AnchorLanguageViews } from "./anchor-language-views";
 import { paymentCredentialOf, rewardCredentialOf } from "../csl/address";
 import { registerBuiltinPlugins, transactionsOf } from "./builtin-plugins";
 import { FactLog, type BlockPoint, type FactRecord } from "./fact-log";
@@ -34,6 +36,11 @@ export interface IndexerLogger {
 export interface IndexerOptions {
   store: Store;
   chain: Pick<ChainClient, "chainSync">;
+  /**
+   * The chain's protocol parameters, for the language views of Merkle batch anchors (anchor-language-views.ts);
+   * without it anchors are recorded without them.
+   */
+  protocolParameters?: () => Promise<ProtocolParameters>;
   view: ProtocolView;
   pipeline: PluginPipeline<Transaction>;
   slotToTime: (slot: number) => number;
@@ -75,6 +82,7 @@ export class Indexer {
   private readonly addressScripts = new Map<string, string | null>();
   /** Block handling, rollbacks and the final write of a stop run one at a time. */
   private serial: Promise<unknown> = Promise.resolve();
+  private readonly languageViews: AnchorLanguageViews | undefined;
 
   private constructor(
     private readonly opts: IndexerOptions,
@@ -83,6 +91,7 @@ export class Indexer {
     this.view = opts.view;
     this.trust = new StateScriptTrust([...opts.view.stateScriptHashes]);
     this.logger = opts.logger ?? quiet;
+    this.languageViews = opts.protocolParameters && new AnchorLanguageViews(opts.protocolParameters);
   }
 
   static async create(opts: IndexerOptions): Promise<Indexer> {
@@ -280,6 +289,7 @@ export class Indexer {
       }
     }
     await this.addPreviousBlock(b, facts);
+    await this.addLanguageViews(facts);
     const tipHeight = tip === "origin" ? undefined : Number(tip.height);
     const records = this.log.stageBlock(
       { point: { slot, id: ctx.id }, height: ctx.height, time: ctx.time, transactions: transactionsOf(ctx), facts },
@@ -320,6 +330,38 @@ export class Indexer {
     const slot = known?.slot ?? (ancestor === undefined || ancestor === "genesis" ? undefined : await this.log.slotOf(ancestor));
     const previous = ancestor === "genesis" ? "origin" : slot === undefined ? undefined : { slot, id: ancestor! };
     if (previous !== undefined) for (const a of anchors) a.previousBlock = previous;
+  }
+
+  /**
+   * Batch-root anchors also carry the language views that give their transaction's script_data_hash (one lookup per
+   * transaction). Without them a proof cannot be checked offline past the redeemers; a failure to find them is
+   * logged and the block recorded all the same.
+   */
+  private async addLanguageViews(facts: { fact: ProtocolFact }[]): Promise<void> {
+    const finder = this.languageViews;
+    if (!finder) return;
+    const byTx = new Map<string, string | undefined>();
+    for (const { fact } of facts) {
+      if (fact.type !== "certificate.issued" || !fact.anchor) continue;
+      const cbor = fact.anchor.transactionCbor;
+      if (!byTx.has(cbor)) byTx.set(cbor, await this.languageViewsOf(finder, cbor, fact.hash));
+      const found = byTx.get(cbor);
+      if (found !== undefined) fact.anchor.languageViews = found;
+    }
+  }
+
+  private async languageViewsOf(finder: AnchorLanguageViews, cbor: string, root: string): Promise<string | undefined> {
+    try {
+      const found = await finder.of(cbor);
+      if (found === undefined) this.logger.warn("indexer: no language views reproduce a batch anchor's script_data_hash", { root });
+      return found;
+    } catch (err) {
+      this.logger.warn("indexer: the protocol parameters for a batch anchor's language views could not be read", {
+        root,
+        error: err instanceof Error ? err.message : String(err),
+      });
+      return undefined;
+    }
   }
 
   private async onRollback(point: BlockPoint | "origin"): Promise<void> {

@@ -56,9 +56,10 @@ export type ProtocolFact =
       purpose: StatePurpose;
       /**
        * Merkle batch roots only (algorithm MERKLE_SCHEME), when chain-sync carries transaction CBOR: the signed
-       * transaction as on chain, and the point of the block before it, for self-contained proofs.
+       * transaction as on chain, the point of the block before it, and the language views that give its
+       * script_data_hash (both added by the indexer), for self-contained proofs.
        */
-      anchor?: { transactionCbor: string; previousBlock?: { slot: number; id: string } | "origin" };
+      anchor?: { transactionCbor: string; previousBlock?: { slot: number; id: string } | "origin"; languageViews?: string };
     }
   | StateInfo
   | { type: "state.burned"; stateId: string }

@@ -1,16 +1,27 @@
 /**
  * Offline check that a proof's anchoring transaction, as carried in the proof (`transactionCbor`), anchors the
- * proof's root (docs/merkle-batches.md#checking-the-anchoring-transaction). Decoding is CSL's; what is checked:
+ * proof's root through the protocol deployment the proof names (docs/merkle-batches.md#checking-the-anchoring-transaction).
+ * Decoding is CSL's; what is checked, each link binding the next to the transaction id:
  * 1. the transaction id is BLAKE2b-256 of the transaction body's bytes as carried (so the body is the one the chain
  *    knows by that id);
  * 2. auxiliary data, if any, hashes to the body's auxiliary-data hash;
- * 3. a state redeemer of the transaction carries the certificates, and an inline state datum of the body's outputs
- *    commits to them (`certificate_data_hash` = SHA-256 of their bytes, docs/protocol.md#certificate-data-hash):
- *    the redeemers sit in the witness set, outside the body, and this datum is how the body binds them;
- * 4. one of those certificates has the root as hash, the tree scheme as algorithm, and metadata naming the proof's
- *    tree id and size; the tree id is the one the root and size give.
+ * 3. the transaction is not marked invalid (whose outputs never exist), and the witness set's redeemers and datums,
+ *    as carried, with the proof's `languageViews`, hash to the body's `script_data_hash`: the redeemers are the ones
+ *    the ledger ran the scripts with, not ones the prover wrote;
+ * 4. an output at the proxy address of the deployment (`proxyPolicyId`, payment credential = that script) holds the
+ *    state token its inline state datum names: only the deployment's validators put such an output on chain;
+ * 5. a state redeemer (withdrawal, `MINT_STATE`/`UPDATE_STATE`) carries the certificates that datum commits to
+ *    (`certificate_data_hash`, docs/protocol.md#certificate-data-hash), and no other redeemer carries a different
+ *    list with the same commitment (the commitment concatenates without lengths, so it alone does not fix the split);
+ * 6. one of those certificates has the root as hash, the tree scheme as algorithm, and metadata naming the proof's
+ *    tree id and size; the tree id is the one the root and size give;
+ * 7. that certificate's issuer is among the body's required signers, and the witness set holds the issuer's valid
+ *    signature of the transaction id.
  */
 import { CSL } from "../csl/lib";
+import { rawScriptData } from "../csl/script-data";
+import { withFreed } from "../csl/scope";
+import { readHeader, skipItem } from "../csl/cbor";
 import { parseMetadataObject } from "../domain/certificate-metadata";
 import {
   blake2b,
@@ -21,22 +32,42 @@ import {
   joinMetadataChunks,
   type OnchainCertificate,
 } from "../protocol";
-import type { ProofCheck } from "./inclusion-proof";
 import { MERKLE_SCHEME } from "./merkle-tree";
 import { treeIdOf } from "./tree-store";
 
 const HEX = /^(?:[0-9a-fA-F]{2})+$/;
 const HASH_HEX = /^[0-9a-fA-F]{64}$/;
+/** A protocol deployment's id: its proxy script hash, which is also the policy id of every protocol token. */
+export const DEPLOYMENT_ID = /^[0-9a-f]{56}$/;
 
-const fail = (reason: string): ProofCheck => ({ valid: false, reason });
+/** What a transaction that holds binds the root to: who signed for it, and under which deployment. */
+export interface AnchorBinding {
+  /** payment key hash of the root certificate's issuer, who signed the transaction */
+  issuer: string;
+  /** the deployment's proxy policy id, whose state output commits to the certificates */
+  deployment: string;
+}
 
-/** The certificate lists of the transaction's state redeemers (redeemers that are not state redeemers are skipped). */
+export type AnchorCheck = ({ valid: true } & AnchorBinding) | { valid: false; reason: string };
+
+export interface AnchorCheckOptions {
+  /** the deployment the checker requires (proxy policy id, 56 hex); absent: the one the proof names */
+  deployment?: string;
+}
+
+const fail = (reason: string): AnchorCheck => ({ valid: false, reason });
+const errorText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** The certificate lists of the transaction's withdrawal redeemers that are state redeemers carrying certificates. */
 function redeemerCertificates(tx: CSL.FixedTransaction): OnchainCertificate[][] {
   const redeemers = tx.witness_set().redeemers();
   const lists: OnchainCertificate[][] = [];
   for (let i = 0; redeemers && i < redeemers.len(); i++) {
+    const redeemer = redeemers.get(i);
+    // The state redeemer is the one of the zero withdrawal (docs/protocol.md#state).
+    if (redeemer.tag().kind() !== CSL.RedeemerTagKind.Reward) continue;
     try {
-      const r = decodeStateRedeemer(dataFromCborHex(redeemers.get(i).data().to_hex()));
+      const r = decodeStateRedeemer(dataFromCborHex(redeemer.data().to_hex()));
       if (r.purpose === "MINT_STATE" || r.purpose === "UPDATE_STATE") lists.push([...r.certificates]);
     } catch {
       // another script's redeemer
@@ -45,20 +76,47 @@ function redeemerCertificates(tx: CSL.FixedTransaction): OnchainCertificate[][] 
   return lists;
 }
 
-/** The `certificate_data_hash` of every inline state datum among the body's outputs. */
-function committedCertificateHashes(tx: CSL.FixedTransaction): Set<string> {
+/**
+ * The `certificate_data_hash` of every state output of the deployment: an output whose address has the proxy script
+ * as payment credential, holding exactly one token of the proxy policy named as its inline state datum's id. When
+ * there is none, the reason names the first thing missing.
+ */
+function committedCertificateHashes(tx: CSL.FixedTransaction, deployment: string): { hashes: Set<string> } | { reason: string } {
   const outputs = tx.body().outputs();
   const hashes = new Set<string>();
+  let stateDatums = 0;
+  let atProxy = 0;
+  const policy = CSL.ScriptHash.from_hex(deployment);
   for (let i = 0; i < outputs.len(); i++) {
-    const datum = outputs.get(i).plutus_data();
+    const out = outputs.get(i);
+    const datum = out.plutus_data();
     if (!datum) continue;
+    let id: string;
+    let committed: string;
     try {
-      hashes.add(decodeStateDatum(dataFromCborHex(datum.to_hex())).certificateDataHash.toLowerCase());
+      const state = decodeStateDatum(dataFromCborHex(datum.to_hex()));
+      id = state.id;
+      committed = state.certificateDataHash.toLowerCase();
     } catch {
-      // not a state datum
+      continue; // not a state datum
     }
+    stateDatums++;
+    if (out.address().payment_cred()?.to_scripthash()?.to_hex() !== deployment) continue;
+    atProxy++;
+    const quantity = out
+      .amount()
+      .multiasset()
+      ?.get_asset(policy, CSL.AssetName.new(Buffer.from(id, "hex")));
+    if (quantity?.to_str() !== "1") continue;
+    hashes.add(committed);
   }
-  return hashes;
+  if (hashes.size > 0) return { hashes };
+  if (stateDatums === 0) return { reason: "no output of the transaction holds an inline state datum" };
+  if (atProxy === 0)
+    return {
+      reason: `no state datum of the transaction sits at the proxy address of deployment ${deployment} (payment credential: that script)`,
+    };
+  return { reason: `the state datum at the proxy address of deployment ${deployment} is in an output without its state token` };
 }
 
 /** The tree a batch certificate's metadata names, if it names one. */
@@ -69,27 +127,80 @@ function treeOfCertificate(c: OnchainCertificate): { treeId: unknown; leafCount:
     : undefined;
 }
 
+/** Whether the bytes are exactly one CBOR map. */
+function isOneCborMap(bytes: Uint8Array): boolean {
+  try {
+    return bytes.length > 0 && readHeader(bytes, 0).major === 5 && skipItem(bytes, 0) === bytes.length;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Checks the proof's `transactionCbor` against its `transactionHash`, `root`, `treeId` and `treeSize`.
- * Never throws; the reason names the first thing that does not hold.
+ * The hash the ledger's rule gives for the transaction's script data with these language views: BLAKE2b-256 of the
+ * witness set's redeemers ‖ datums (when there are any) ‖ language views, the first two exactly as carried.
+ * Undefined when the transaction carries no redeemers.
  */
-export function checkAnchorTransaction(proof: Record<string, unknown>): ProofCheck {
-  const { transactionCbor, transactionHash, root, treeSize, treeId } = proof;
+export function scriptDataHashWith(txCborHex: string, languageViews: Uint8Array): string | undefined {
+  const { redeemers, datums } = rawScriptData(txCborHex);
+  if (!redeemers) return undefined;
+  return blake2b(Buffer.concat([redeemers, ...(datums ? [datums] : []), languageViews]), 32).toString("hex");
+}
+
+/**
+ * Which of `candidates` (encoded language views, see `languageViews` in shared/csl/script-data.ts) reproduces the
+ * transaction's `script_data_hash`, as hex; undefined when none does or the transaction has no script data.
+ */
+export function matchingLanguageViews(txCborHex: string, candidates: readonly Uint8Array[]): string | undefined {
+  const expected = withFreed((own) => {
+    const tx = own(CSL.FixedTransaction.from_hex(txCborHex));
+    return own(own(tx.body()).script_data_hash())?.to_hex();
+  });
+  if (expected === undefined) return undefined;
+  const found = candidates.find((v) => scriptDataHashWith(txCborHex, v) === expected);
+  return found && Buffer.from(found).toString("hex");
+}
+
+/** Whether the witness set holds a valid signature of `txId` by a key hashing to `keyHash`. */
+function signedBy(tx: CSL.FixedTransaction, keyHash: string, txId: Uint8Array): boolean {
+  const vkeys = tx.witness_set().vkeys();
+  for (let i = 0; vkeys && i < vkeys.len(); i++) {
+    const w = vkeys.get(i);
+    const key = w.vkey().public_key();
+    if (key.hash().to_hex() === keyHash && key.verify(txId, w.signature())) return true;
+  }
+  return false;
+}
+
+/**
+ * Checks the proof's `transactionCbor` against its `transactionHash`, `languageViews`, `proxyPolicyId`, `root`,
+ * `treeId` and `treeSize` (and, when given, the deployment the checker requires). Never throws; the reason names
+ * the first thing that does not hold.
+ */
+export function checkAnchorTransaction(proof: Record<string, unknown>, opts: AnchorCheckOptions = {}): AnchorCheck {
+  const { transactionCbor, transactionHash, root, treeSize, treeId, languageViews, proxyPolicyId } = proof;
   if (typeof transactionCbor !== "string" || !HEX.test(transactionCbor)) return fail("transactionCbor must be even-length hex");
   if (typeof transactionHash !== "string" || !HASH_HEX.test(transactionHash)) return fail("transactionHash must be 64 hex digits");
   if (typeof root !== "string" || !HASH_HEX.test(root)) return fail("root must be 64 hex digits");
   if (typeof treeSize !== "number" || !Number.isSafeInteger(treeSize) || treeSize < 1) return fail("treeSize must be a positive integer");
   if (typeof treeId !== "string" || treeId !== treeIdOf(Buffer.from(root, "hex"), treeSize))
     return fail("treeId is not the id of this root and treeSize");
+  if (typeof languageViews !== "string" || !HEX.test(languageViews) || !isOneCborMap(Buffer.from(languageViews, "hex")))
+    return fail("languageViews must be hex of one CBOR map (the cost models the transaction's script_data_hash covers)");
+  if (typeof proxyPolicyId !== "string" || !DEPLOYMENT_ID.test(proxyPolicyId))
+    return fail("proxyPolicyId must be 56 lowercase hex digits (the deployment's proxy policy id)");
+  if (opts.deployment !== undefined && opts.deployment !== proxyPolicyId)
+    return fail(`the proof names deployment ${proxyPolicyId}, not the required deployment ${opts.deployment}`);
 
   let tx: CSL.FixedTransaction;
   try {
     tx = CSL.FixedTransaction.from_hex(transactionCbor);
   } catch (err) {
-    return fail(`transactionCbor is not a Cardano transaction (${err instanceof Error ? err.message : String(err)})`);
+    return fail(`transactionCbor is not a Cardano transaction (${errorText(err)})`);
   }
   try {
-    const bodyHash = blake2b(tx.raw_body(), 32).toString("hex");
+    const txId = blake2b(tx.raw_body(), 32);
+    const bodyHash = txId.toString("hex");
     if (bodyHash !== transactionHash.toLowerCase())
       return fail(`the transaction body hashes to ${bodyHash}, not to transactionHash ${transactionHash.toLowerCase()}`);
 
@@ -102,21 +213,51 @@ export function checkAnchorTransaction(proof: Record<string, unknown>): ProofChe
       if (computed !== auxHash) return fail(`the auxiliary data hashes to ${computed}, not to the body's auxiliary-data hash ${auxHash}`);
     }
 
-    const committed = committedCertificateHashes(tx);
-    const lists = redeemerCertificates(tx).filter((certs) => committed.has(certificateDataHash(certs)));
+    // A transaction marked invalid is on chain with its collateral taken, but its outputs never existed.
+    if (!tx.is_valid()) return fail("the transaction is marked invalid: its scripts failed, only its collateral was taken");
+
+    const scriptDataHash = tx.body().script_data_hash()?.to_hex();
+    if (scriptDataHash === undefined)
+      return fail("the transaction body has no script_data_hash: nothing binds the witness set's redeemers to the transaction id");
+    const computed = scriptDataHashWith(transactionCbor, Buffer.from(languageViews, "hex"));
+    if (computed === undefined) return fail("the transaction's witness set carries no redeemers");
+    if (computed !== scriptDataHash)
+      return fail(
+        `the witness set's redeemers and datums with languageViews hash to ${computed}, not to the body's script_data_hash ${scriptDataHash}`,
+      );
+
+    const committed = committedCertificateHashes(tx, proxyPolicyId);
+    if ("reason" in committed) return fail(committed.reason);
+    const lists = redeemerCertificates(tx).filter((certs) => committed.hashes.has(certificateDataHash(certs)));
     if (lists.length === 0)
-      return fail("no state redeemer of the transaction holds certificates that a state datum in its body commits to");
+      return fail("no state redeemer of the transaction holds certificates that the deployment's state datum commits to");
+    const distinct = new Set(lists.map((certs) => JSON.stringify(certs)));
+    if (distinct.size > 1)
+      return fail(
+        "several state redeemers hold different certificates with the same commitment: which ones the validator read is not known",
+      );
+    const certs = lists[0]!;
+
     const rootHex = root.toLowerCase();
-    const anchoring = lists.flat().filter((c) => c.hash.toLowerCase() === rootHex && c.algorithm === MERKLE_SCHEME);
+    const anchoring = certs.filter((c) => c.hash.toLowerCase() === rootHex && c.algorithm === MERKLE_SCHEME);
     if (anchoring.length === 0)
       return fail(`the transaction anchors no certificate of the root ${rootHex} with algorithm ${MERKLE_SCHEME}`);
-    const named = anchoring.some((c) => {
+    const named = anchoring.filter((c) => {
       const tree = treeOfCertificate(c);
       return tree?.treeId === treeId && tree.leafCount === treeSize;
     });
-    if (!named) return fail(`the root's certificate does not name tree ${treeId} of ${treeSize} leaves in its metadata`);
-    return { valid: true };
+    if (named.length === 0) return fail(`the root's certificate does not name tree ${treeId} of ${treeSize} leaves in its metadata`);
+
+    const required = tx.body().required_signers();
+    const requiredHashes = new Set<string>();
+    for (let i = 0; required && i < required.len(); i++) requiredHashes.add(required.get(i).to_hex());
+    const issuers = [...new Set(named.map((c) => c.issuer.toLowerCase()))];
+    const signer = issuers.find((issuer) => requiredHashes.has(issuer));
+    if (signer === undefined)
+      return fail(`the issuer ${issuers[0]} of the root's certificate is not among the transaction's required signers`);
+    if (!signedBy(tx, signer, txId)) return fail(`the witness set holds no valid signature of the transaction by the issuer ${signer}`);
+    return { valid: true, issuer: signer, deployment: proxyPolicyId };
   } catch (err) {
-    return fail(`the transaction could not be read (${err instanceof Error ? err.message : String(err)})`);
+    return fail(`the transaction could not be read (${errorText(err)})`);
   }
 }

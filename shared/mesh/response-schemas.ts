@@ -92,6 +92,8 @@ const batchProof = object(
     previousBlock: {
       oneOf: [{ type: "string", enum: ["origin"] }, object({ slot: integer, id: { type: "string", pattern: HASH_32 } })],
     },
+    languageViews: { type: "string", pattern: HEX },
+    proxyPolicyId: { type: "string", pattern: HASH_28 },
   },
   [
     "scheme",

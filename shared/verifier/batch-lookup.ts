@@ -30,6 +30,13 @@ export interface AnchoredProof extends InclusionProof {
   creationTime: number;
   /** the signed anchoring transaction as on chain, hex (absent when the chain-sync feed carried no CBOR) */
   transactionCbor?: string;
+  /**
+   * the ledger's encoding of the cost models the transaction's `script_data_hash` covers, hex (absent when the
+   * indexer could not reproduce that hash from the chain's protocol parameters)
+   */
+  languageViews?: string;
+  /** the deployment whose state output anchors the root: its proxy policy id (absent without a configured deployment) */
+  proxyPolicyId?: string;
   /** the point of the block before `blockHash` (or "origin"), where a chain-sync reaches the anchoring block */
   previousBlock?: { slot: number; id: string } | "origin";
 }
@@ -55,8 +62,11 @@ export async function findInBatches(certificates: CertificateProjection, trees: 
   return found.sort((a, b) => a.slot - b.slot);
 }
 
-/** The proof of `leaf` in a batch record, with the anchoring transaction when the projection holds it. */
-export function proofOfRecord(leaf: string, r: BatchRecord, anchor?: AnchorTransaction): AnchoredProof {
+/**
+ * The proof of `leaf` in a batch record, with the anchoring transaction when the projection holds it, and the
+ * deployment (`proxyPolicyId`) the verifier reads.
+ */
+export function proofOfRecord(leaf: string, r: BatchRecord, anchor?: AnchorTransaction, proxyPolicyId?: string): AnchoredProof {
   return {
     scheme: MERKLE_SCHEME,
     leaf: leaf.toLowerCase(),
@@ -72,5 +82,7 @@ export function proofOfRecord(leaf: string, r: BatchRecord, anchor?: AnchorTrans
     creationTime: r.creationTime,
     ...(anchor ? { transactionCbor: anchor.transactionCbor } : {}),
     ...(anchor?.previousBlock ? { previousBlock: anchor.previousBlock } : {}),
+    ...(anchor?.languageViews ? { languageViews: anchor.languageViews } : {}),
+    ...(proxyPolicyId ? { proxyPolicyId } : {}),
   };
 }

@@ -44,6 +44,8 @@ export interface CertificateRecord {
 export interface AnchorTransaction {
   transactionCbor: string;
   previousBlock?: { slot: number; id: string } | "origin";
+  /** the language views that, with its redeemers and datums, give the transaction's script_data_hash, hex */
+  languageViews?: string;
 }
 type AnchorTransactionDoc = StoredDocument & AnchorTransaction & { slot: number };
 
@@ -170,6 +172,7 @@ export class CertificateProjection implements Projection {
           transactionCbor: f.anchor.transactionCbor,
           slot: r.slot,
           ...(f.anchor.previousBlock ? { previousBlock: f.anchor.previousBlock } : {}),
+          ...(f.anchor.languageViews ? { languageViews: f.anchor.languageViews } : {}),
         };
         await this.anchors.updateOne({ _id: r.txId }, { $set: anchor }, { upsert: true });
       }
@@ -186,7 +189,13 @@ export class CertificateProjection implements Projection {
   /** The stored transaction of a Merkle batch root's certificate (undefined when chain-sync carried no CBOR). */
   async anchorTransaction(transactionHash: string): Promise<AnchorTransaction | undefined> {
     const doc = await this.anchors.findOne({ _id: transactionHash.toLowerCase() });
-    return doc && { transactionCbor: doc.transactionCbor, ...(doc.previousBlock ? { previousBlock: doc.previousBlock } : {}) };
+    return (
+      doc && {
+        transactionCbor: doc.transactionCbor,
+        ...(doc.previousBlock ? { previousBlock: doc.previousBlock } : {}),
+        ...(doc.languageViews ? { languageViews: doc.languageViews } : {}),
+      }
+    );
   }
 
   /**

@@ -93,7 +93,16 @@ describe("merkle batches: build, anchor, verify and prove hashes inside a batch"
     const served = (await proof(hex(leaves[42]!))).json as AnchoredProof[];
     const ok = await verifyProofCli(served);
     expect(ok.status).to.equal(0);
-    expect(ok.lines).to.deep.equal([{ leaf: hex(leaves[42]!), root, valid: true, checked: ["path", "transaction"] }]);
+    expect(ok.lines).to.deep.equal([
+      {
+        leaf: hex(leaves[42]!),
+        root,
+        valid: true,
+        checked: ["path", "transaction"],
+        issuer: alice.paymentKeyHash,
+        deployment: w.f.scripts.proxy.policyId,
+      },
+    ]);
     const bad = await verifyProofCli([{ ...served[0]!, leafIndex: 43 }]);
     expect(bad.status).to.equal(1);
     expect(bad.lines[0]).to.include({ valid: false, reason: "the path does not lead to the root" });

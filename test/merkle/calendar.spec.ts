@@ -59,7 +59,7 @@ describe("merkle calendar: POST /batch/submit anchors pending leaves from the se
       expect(proofs).to.have.length(1);
       expect(proofs[0]).to.include({ leaf, root, treeSize: size, transactionHash: txId });
       expect(checkInclusionProof(proofs[0]), leaf).to.deep.equal({ valid: true });
-      expect(checkAnchorTransaction(proofs[0] as unknown as Record<string, unknown>), leaf).to.deep.equal({ valid: true });
+      expect(checkAnchorTransaction(proofs[0] as unknown as Record<string, unknown>), leaf).to.deep.include({ valid: true });
       indexes.add(proofs[0]!.leafIndex);
     }
     expect(indexes.size).to.equal(leaves.length);
