@@ -1,0 +1,115 @@
+/**
+ * What the pages let a reader conclude, in a real browser (Debian's Chromium through playwright-core) against
+ * certificates issued on the devnet through the deployed validators:
+ * - a stranger re-anchoring someone's certificate hash gets a page that names the stranger as the one who anchored
+ *   it and says it is not the issuer's — never the genuine card beside the stranger's address.
+ */
+import { expect } from "chai";
+import { createHash } from "node:crypto";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { makeCertificate, type OnchainCertificate } from "../../shared/protocol";
+import type { Wallet } from "../../shared/wallet";
+import { http, pollUntil } from "../../fixtures/mesh/helpers";
+import type { ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
+import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
+import { axeViolations, launchChromium, screenshot } from "./support/browser";
+
+const SHORT_LINKS = "https://go.example.test";
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+describe("web pages: whose anchor a page shows (devnet, system Chromium)", function () {
+  this.timeout(120_000);
+  let world: DeployedMesh;
+  let f: ProtocolFixture;
+  let base: string;
+  let browser: Browser;
+
+  /** Anchors certificates from `wallet`'s state (forking one first if it has none) and waits until they are indexed. */
+  const issue = async (wallet: Wallet, certs: OnchainCertificate[]): Promise<string> => {
+    const ids = f.findStateIdsOf(wallet);
+    const tx =
+      ids.length === 0
+        ? (await f.mintState(wallet, certs)).utxo.transaction.id
+        : (await f.update(f.findState(ids[0]!), wallet, certs)).txId;
+    for (const c of certs)
+      await pollUntil(
+        async () => ((await http(`${base}/api/v1/verify/by-transaction-hash/${tx}/${c.hash}`)).status === 200 ? true : undefined),
+        `${c.hash} indexed`,
+      );
+    return tx;
+  };
+  const certificate = (wallet: Wallet, hash: string, metadata: Record<string, unknown>) =>
+    makeCertificate({ hash, algorithm: "SHA-256", issuer: wallet.paymentKeyHash, metadata: JSON.stringify(metadata) });
+
+  async function newPage(): Promise<{ context: BrowserContext; page: Page; console: string[] }> {
+    const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+    const page = await context.newPage();
+    const console: string[] = [];
+    page.on("console", (m) => console.push(`${m.type()}: ${m.text()}`));
+    return { context, page, console };
+  }
+  const verification = (page: Page) => page.locator("body").getAttribute("data-verification");
+
+  before(async () => {
+    world = await startDeployedMesh({
+      services: ["gateway", "indexer", "verifier"],
+      env: { SHORT_LINK_DOMAIN: SHORT_LINKS },
+    });
+    f = world.f;
+    base = world.mesh.api.replace(/\/api\/v1$/, "");
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await world?.close();
+  });
+
+  it("shows a stranger's anchor of a certificate's hash as the stranger's, not the issuer's: no verified card beside the stranger's address", async () => {
+    const alice = f.actors.alice;
+    const bob = f.actors.bob;
+    const hash = sha256("diploma of Ada, trust test");
+    const genuine = await issue(alice, [
+      certificate(alice, hash, { uv_tid: "diploma", title: "Master of Science", issuer: "University of Testing" }),
+    ]);
+    // bob saw the hash (a shared diploma) and anchors it again in a transaction of his own
+    const stranger = await issue(bob, [certificate(bob, hash, { title: "Master of Science" })]);
+
+    const { context, page, console } = await newPage();
+    const res = await page.goto(`${base}/verify/${hash}/${stranger}`);
+    expect(res?.status()).to.equal(200);
+    await screenshot(page, "verify-stranger-anchor");
+    expect(await verification(page), "not presented as a verified certificate").to.equal("foreign-anchor");
+    const text = (await page.locator("main").textContent()) ?? "";
+    expect(text).to.not.contain("Certificate verified");
+    expect(await page.locator('[data-field="issuer-address"]').count(), "the stranger is never shown as the issuer").to.equal(0);
+    expect(await page.locator(".card").count(), "the genuine certificate's card is not on the stranger's page").to.equal(0);
+    expect(await page.locator('[data-field="anchored-by"]').textContent()).to.equal(bob.enterpriseAddress);
+    expect(await page.locator('[data-field="transaction"]').textContent()).to.equal(stranger);
+    expect(await page.locator('[data-field="certificate-issuer"]').textContent()).to.equal(alice.enterpriseAddress);
+    expect(text).to.contain("is not the certificate's issuer");
+    expect(await page.locator(`a[href="/verify/${hash}"]`).count(), "a link to the certificate itself").to.be.at.least(1);
+    const serious = (await axeViolations(page)).filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(serious, "axe-core on the stranger's anchor page").to.deep.equal([]);
+
+    // the issuer's own anchor, and the hash alone, still verify with the issuer's address
+    for (const url of [`${base}/verify/${hash}/${genuine}`, `${base}/verify/${hash}`]) {
+      await page.goto(url);
+      expect(await verification(page), url).to.equal("verified");
+      expect(await page.locator('[data-field="issuer-address"]').textContent(), url).to.equal(alice.enterpriseAddress);
+      expect(await page.locator("h2.heading").textContent(), url).to.equal("Master of Science");
+    }
+    // the list of anchors says which one is not the issuer's
+    expect(await page.locator(`li:has(a[href="/verify/${hash}/${stranger}"])`).textContent()).to.contain("not the issuer's");
+
+    expect(
+      console.filter((m) => m.startsWith("error")),
+      "no console errors",
+    ).to.deep.equal([]);
+
+    // a transaction that does not anchor the hash: the 404 page
+    const other = await issue(alice, [certificate(alice, sha256("another document, trust test"), {})]);
+    expect((await page.goto(`${base}/verify/${hash}/${other}`))?.status()).to.equal(404);
+    expect(await verification(page)).to.equal("not-found");
+    await context.close();
+  });
+});
