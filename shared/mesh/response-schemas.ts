@@ -278,6 +278,7 @@ export const RESPONSE_SCHEMAS = {
   CertificateRecord: certificateRecord,
   CertificateRecords: { type: "array", minItems: 1, items: certificateRecord },
   BatchProofs: { type: "array", minItems: 1, items: batchProof },
+  ShortLink: object({ hash: { type: "string", pattern: HEX }, code: { type: "string", pattern: "^[0-9A-Za-z]{10}$" }, url: string }),
   UserActionChallenge: object(
     {
       address: string,

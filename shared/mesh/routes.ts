@@ -314,6 +314,18 @@ export const ROUTES = [
     errorResponseType: { 404: "text/html" },
     implemented: true,
   },
+  {
+    method: "GET",
+    path: "/short-link/{hash}",
+    action: "verifier.shortLink",
+    tag: "verify",
+    summary: "The short link of a certificate hash, when its code is bound to this hash",
+    response: "ShortLink { hash, code, url }",
+    statuses: { 404: "no short link: the hash is not anchored, shorter than 16 bytes, or its code belongs to an earlier hash" },
+    responseSchema: "ShortLink",
+    errors: ["NOT_FOUND"],
+    implemented: true,
+  },
 
   // ── user state ──────────────────────────────────────────────────────────────────────────────────
   {

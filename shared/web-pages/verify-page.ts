@@ -13,10 +13,9 @@
  * not speak for the certificate), `not-found` (nothing anchors it, or the address is malformed: HTTP 404 / 400).
  */
 import { templateIdOf } from "../domain/certificate-metadata";
-import { shortCodeOf } from "../domain/short-code";
 import { revealedFields } from "../short-links/revealed-values";
 import { resolveDisplay, type DisplayResult, type UpdatePolicy } from "../short-links/update-policy";
-import { SHORT_LINK_MIN_HASH_BYTES, type CertificateRecord } from "../verifier/certificate-projection";
+import type { CertificateRecord } from "../verifier/certificate-projection";
 import { markup, type SafeHtml } from "./html";
 import { page, type PageAssets } from "./layout";
 import { renderCertificateCard } from "./templates";
@@ -175,11 +174,18 @@ ${history(hash, records, display)}`,
 
 /**
  * The page for a hash (already checked against DATA_HASH_PATTERN), its records oldest first, the optional
- * transaction of the link, and the link's query parameters in order.
+ * transaction of the link, the link's query parameters in order, and the short-link code bound to this hash (none
+ * when the hash has no code of its own: too short, or its code belongs to an earlier hash).
  */
 export function renderVerifyPage(
   ctx: VerifyPageContext,
-  input: { hash: string; txHash?: string; records: CertificateRecord[]; query: ReadonlyArray<[string, string]> },
+  input: {
+    hash: string;
+    txHash?: string;
+    records: CertificateRecord[];
+    query: ReadonlyArray<[string, string]>;
+    shortCode?: string;
+  },
 ): RenderedPage {
   const hash = input.hash.toLowerCase();
   const txHash = input.txHash?.toLowerCase();
@@ -203,8 +209,7 @@ export function renderVerifyPage(
   const templateId = templateIdOf(JSON.stringify(display.preview));
   const anchor = linked !== undefined && shown.has(linked) ? linked : display.source;
   const unvouched = input.query.map(([k]) => k).filter((k, i, all) => all.indexOf(k) === i && !revealed.some((f) => f.name === k));
-  const shortLink =
-    hash.length >= SHORT_LINK_MIN_HASH_BYTES * 2 ? `${ctx.shortLinkBase}/${shortCodeOf(hash)}${queryOf(input.query, revealed)}` : undefined;
+  const shortLink = input.shortCode !== undefined ? `${ctx.shortLinkBase}/${input.shortCode}${queryOf(input.query, revealed)}` : undefined;
 
   const status = mismatch
     ? markup`<section class="status status-mismatch" role="alert">

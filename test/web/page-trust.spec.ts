@@ -2,22 +2,26 @@
  * What the pages let a reader conclude, in a real browser (Debian's Chromium through playwright-core) against
  * certificates issued on the devnet through the deployed validators:
  * - a stranger re-anchoring someone's certificate hash gets a page that names the stranger as the one who anchored
- *   it and says it is not the issuer's — never the genuine card beside the stranger's address.
+ *   it and says it is not the issuer's — never the genuine card beside the stranger's address;
+ * - a short link is shown (and resolves) only for the hash its code is bound to: a later hash sharing the code's
+ *   prefix gets no short link, on its certificate page and on the home page after issuing.
  */
 import { expect } from "chai";
 import { createHash } from "node:crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { shortCodeOf } from "../../shared/domain/short-code";
 import { makeCertificate, type OnchainCertificate } from "../../shared/protocol";
 import type { Wallet } from "../../shared/wallet";
-import { http, pollUntil } from "../../fixtures/mesh/helpers";
+import { errorBody, http, pollUntil } from "../../fixtures/mesh/helpers";
 import type { ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
 import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
 import { axeViolations, launchChromium, screenshot } from "./support/browser";
+import { injectTestWallet } from "./support/cip30-test-wallet";
 
 const SHORT_LINKS = "https://go.example.test";
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
-describe("web pages: whose anchor a page shows (devnet, system Chromium)", function () {
+describe("web pages: whose anchor a page shows, bound short links (devnet, system Chromium)", function () {
   this.timeout(120_000);
   let world: DeployedMesh;
   let f: ProtocolFixture;
@@ -52,7 +56,7 @@ describe("web pages: whose anchor a page shows (devnet, system Chromium)", funct
 
   before(async () => {
     world = await startDeployedMesh({
-      services: ["gateway", "indexer", "verifier"],
+      services: ["gateway", "indexer", "verifier", "tx-builder", "submitter"],
       env: { SHORT_LINK_DOMAIN: SHORT_LINKS },
     });
     f = world.f;
@@ -111,5 +115,84 @@ describe("web pages: whose anchor a page shows (devnet, system Chromium)", funct
     expect((await page.goto(`${base}/verify/${hash}/${other}`))?.status()).to.equal(404);
     expect(await verification(page)).to.equal("not-found");
     await context.close();
+  });
+
+  const first = "4d".repeat(8) + "11".repeat(24);
+  const second = "4d".repeat(8) + "22".repeat(24);
+  const code = shortCodeOf(first);
+
+  it("shows and resolves a short link only for the hash its code is bound to: a later hash sharing the prefix gets none", async () => {
+    expect(shortCodeOf(second), "the two hashes share the code").to.equal(code);
+    const alice = f.actors.alice;
+    const bob = f.actors.bob;
+    await issue(alice, [certificate(alice, first, { title: "The first hash" })]);
+    await issue(bob, [certificate(bob, second, { title: "The second hash" })]);
+
+    const { context, page } = await newPage();
+    await page.goto(`${base}/verify/${first}`);
+    expect(await page.locator('[data-field="short-link"] a').getAttribute("href")).to.equal(`${SHORT_LINKS}/${code}`);
+    await page.goto(`${base}/verify/${second}`);
+    expect(await verification(page)).to.equal("verified");
+    expect(await page.locator('[data-field="short-link"]').count(), "no code that leads to another hash").to.equal(0);
+    await screenshot(page, "verify-short-code-taken");
+
+    const bound = await http(`${base}/api/v1/short-link/${first}`);
+    expect(bound.status).to.equal(200);
+    expect(bound.json).to.deep.equal({ hash: first, code, url: `${SHORT_LINKS}/${code}` });
+    const taken = await http(`${base}/api/v1/short-link/${second}`);
+    expect(taken.status).to.equal(404);
+    expect(errorBody(taken).error).to.equal("NOT_FOUND");
+    expect(errorBody(taken).message).to.contain(first);
+    const unknown = await http(`${base}/api/v1/short-link/${"9e".repeat(32)}`);
+    expect(unknown.status).to.equal(404);
+    expect(errorBody(unknown).message).to.contain("no certificate anchors");
+    expect((await http(`${base}/api/v1/short-link/xyz`)).status, "malformed hash").to.equal(400);
+
+    // the code leads only to the first hash, in the browser too (FRONTEND_URL unset: the gateway's own pages)
+    await page.goto(`${base}/api/v1/resolve/${code}`);
+    await page.waitForURL(`${base}/verify/${first}`);
+    expect(await page.locator("h2.heading").textContent()).to.equal("The first hash");
+    await context.close();
+  });
+
+  it("issuing from / shows the short link of a new hash only when its code is bound to it, none when an earlier hash holds it", async () => {
+    const nonce = Date.now().toString(36);
+    const ownText = `a hash with a code of its own ${nonce}`;
+    let takenText = `a hash whose code is taken ${nonce}`;
+    for (let i = 0; sha256(takenText).slice(16, 64) === "00".repeat(24); i++) takenText += ` ${i}`;
+    const own = sha256(ownText);
+    const taken = sha256(takenText);
+    // bob anchors a hash with the same first 8 bytes before the page issues `taken`
+    const squat = taken.slice(0, 16) + "00".repeat(24);
+    expect(shortCodeOf(squat)).to.equal(shortCodeOf(taken));
+    await issue(f.actors.bob, [certificate(f.actors.bob, squat, { title: "Squatted code" })]);
+
+    // the chain makes a block whenever a transaction waits (as a running node would)
+    const devnet = f.chain.devnet;
+    const stopBlocks = devnet.on("mempool", () => setImmediate(() => devnet.produceBlock()));
+    const { context, page } = await newPage();
+    try {
+      await injectTestWallet(context, f.actors.issuer);
+      await page.goto(`${base}/`);
+      for (const text of [ownText, takenText]) {
+        await page.fill("#text-input", text);
+        await page.click("#add-text");
+      }
+      await page.locator(`#items li[data-hash="${taken}"][data-state="new"]`).waitFor();
+      await page.locator(`#items li[data-hash="${own}"][data-state="new"]`).waitFor();
+      await page.click('button[data-wallet="testwallet"]');
+      await page.click("#issue");
+      await page.locator("#results a.verify-link").first().waitFor({ timeout: 90_000 });
+      expect(await page.locator("body").getAttribute("data-issue")).to.equal("done");
+      await screenshot(page, "home-issued-short-code-taken");
+      expect(await page.locator(`#results li[data-hash="${own}"] a.short-link`).getAttribute("href")).to.equal(
+        `${SHORT_LINKS}/${shortCodeOf(own)}`,
+      );
+      expect(await page.locator(`#results li[data-hash="${taken}"] a.verify-link`).count()).to.equal(1);
+      expect(await page.locator(`#results li[data-hash="${taken}"] a.short-link`).count(), "no link that leads to bob's hash").to.equal(0);
+    } finally {
+      stopBlocks();
+      await context.close();
+    }
   });
 });

@@ -33,8 +33,14 @@ function record(metadata: Record<string, unknown> | string, issuer = ISSUER, tx 
   };
 }
 
-const render = (records: CertificateRecord[], query: Array<[string, string]> = [], txHash?: string) =>
-  renderVerifyPage(ctx, { hash: HASH, records, query, ...(txHash !== undefined ? { txHash } : {}) });
+const render = (records: CertificateRecord[], query: Array<[string, string]> = [], txHash?: string, shortCode?: string) =>
+  renderVerifyPage(ctx, {
+    hash: HASH,
+    records,
+    query,
+    ...(txHash !== undefined ? { txHash } : {}),
+    ...(shortCode !== undefined ? { shortCode } : {}),
+  });
 const bodyAttr = (html: string, name: string) => new RegExp(`<body[^>]* data-${name}="([^"]*)"`).exec(html)?.[1];
 const revealedStates = (html: string) => [...html.matchAll(/data-revealed="(\w+)"/g)].map((m) => m[1]);
 
@@ -264,15 +270,14 @@ describe("web pages: the certificate page (server rendering)", () => {
     expect(wrongTx.html).to.contain(`anchors no certificate of the hash`);
   });
 
-  it("shows the short link for hashes of at least 16 bytes, keeping only the parameters the certificate vouches for", () => {
-    const page = render(
-      [record(diploma("Ada Lovelace"))],
-      [
-        ["name", "Ada Lovelace"],
-        ["utm", "1"],
-      ],
-    );
-    expect(page.html).to.match(/data-field="short-link"><a href="https:\/\/go\.test\/[0-9A-Za-z]{10}\?name=Ada\+Lovelace">/);
+  it("shows the short link bound to the hash, keeping only the parameters the certificate vouches for, and none without one", () => {
+    const query: Array<[string, string]> = [
+      ["name", "Ada Lovelace"],
+      ["utm", "1"],
+    ];
+    const page = render([record(diploma("Ada Lovelace"))], query, undefined, "RXYWODQzXG");
+    expect(page.html).to.contain(`data-field="short-link"><a href="https://go.test/RXYWODQzXG?name=Ada+Lovelace">`);
+    expect(render([record(diploma("Ada Lovelace"))], query).html).to.not.contain("short-link");
   });
 
   it("says a hash inside a Merkle batch is a leaf of it: the leaf as the hash, its index, the batch root and a link to the proof", () => {
