@@ -100,8 +100,12 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
             );
           const page = await shortLinks.resolve(ctx.params.code, query);
           ctx.meta.$responseType = "text/html; charset=utf-8";
+          ctx.meta.$responseHeaders = {
+            "Content-Security-Policy": page.contentSecurityPolicy,
+            "X-Content-Type-Options": "nosniff",
+            ...(page.status === 200 ? { "Cache-Control": "public, max-age=300" } : {}),
+          };
           if (page.status === 404) ctx.meta.$statusCode = 404;
-          else ctx.meta.$responseHeaders = { "Cache-Control": "public, max-age=300" };
           return page.html;
         },
       },

@@ -4,7 +4,8 @@
  * - a stranger re-anchoring someone's certificate hash gets a page that names the stranger as the one who anchored
  *   it and says it is not the issuer's — never the genuine card beside the stranger's address;
  * - a short link is shown (and resolves) only for the hash its code is bound to: a later hash sharing the code's
- *   prefix gets no short link, on its certificate page and on the home page after issuing.
+ *   prefix gets no short link, on its certificate page and on the home page after issuing;
+ * - the short-link page carries a Content-Security-Policy naming its one inline script by hash, and still works.
  */
 import { expect } from "chai";
 import { createHash } from "node:crypto";
@@ -21,7 +22,7 @@ import { injectTestWallet } from "./support/cip30-test-wallet";
 const SHORT_LINKS = "https://go.example.test";
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
-describe("web pages: whose anchor a page shows, bound short links (devnet, system Chromium)", function () {
+describe("web pages: whose anchor a page shows, bound short links, the short-link page's CSP (devnet, system Chromium)", function () {
   this.timeout(120_000);
   let world: DeployedMesh;
   let f: ProtocolFixture;
@@ -194,5 +195,43 @@ describe("web pages: whose anchor a page shows, bound short links (devnet, syste
       stopBlocks();
       await context.close();
     }
+  });
+
+  it("serves the short-link page with a CSP naming its inline script's SHA-256 and frame-ancestors 'none'; the script still runs", async () => {
+    const resolveUrl = `${base}/api/v1/resolve/${code}`;
+    const res = await http(resolveUrl);
+    expect(res.status).to.equal(200);
+    const csp = res.headers.get("content-security-policy") ?? "";
+    const scripts = [...res.text.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+    expect(scripts).to.have.length(1);
+    const digest = createHash("sha256").update(scripts[0]!, "utf8").digest("base64");
+    expect(csp).to.contain(`script-src 'sha256-${digest}'`);
+    expect(csp).to.match(/(^|; )default-src 'none'(;|$)/);
+    expect(csp).to.match(/(^|; )frame-ancestors 'none'(;|$)/);
+
+    // the real page: it lands on the certificate, and Chromium reports no CSP violation
+    const { context, page, console } = await newPage();
+    await page.goto(resolveUrl);
+    await page.waitForURL(`${base}/verify/${first}`);
+    // the same answer without its meta refresh: only the inline script can take the browser on
+    await page.route(resolveUrl, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.text()).replace(/<meta http-equiv="refresh"[^>]*>\n/, "");
+      expect(body).to.not.contain("http-equiv");
+      await route.fulfill({ response, body });
+    });
+    await page.goto(resolveUrl);
+    await page.waitForURL(`${base}/verify/${first}`);
+    expect(
+      console.filter((m) => /Content Security Policy|Refused/i.test(m)),
+      "no CSP violation",
+    ).to.deep.equal([]);
+
+    // the unknown-link page (no script) is under a policy too
+    const unknown = await http(`${base}/api/v1/resolve/61kgLIX6vE`);
+    expect(unknown.status).to.equal(404);
+    expect(unknown.headers.get("content-security-policy")).to.match(/(^|; )default-src 'none'(;|$)/);
+    expect(unknown.headers.get("content-security-policy")).to.match(/(^|; )frame-ancestors 'none'(;|$)/);
+    await context.close();
   });
 });
