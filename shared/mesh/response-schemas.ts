@@ -315,6 +315,19 @@ export const RESPONSE_SCHEMAS = {
     ["txHash", "transactionHash", "status"],
   ),
   Credential: credential,
+  /** A refused by-hash lookup; AMBIGUOUS_CREDENTIAL carries the hash and every issuer that registered it. */
+  CredentialLookupFailure: {
+    allOf: [
+      ref("Error"),
+      object(
+        {
+          authHash: { type: "string", pattern: HEX },
+          issuers: { type: "array", minItems: 2, items: { type: "string", pattern: HASH_28 } },
+        },
+        [],
+      ),
+    ],
+  },
   /** One credential when `type` is given, else all of them. */
   Credentials: { oneOf: [credential, { type: "array", items: credential }] },
   LibraryDeploymentResponse: object({

@@ -462,12 +462,16 @@ export const ROUTES = [
         name: "issuer",
         required: false,
         description:
-          "the issuer you trust (payment credential or bech32 address); without it, the earliest registration, with every other issuer of the same hash in `alsoRegisteredBy`",
+          "the issuer you trust (payment credential or bech32 address); its registration, with every other issuer of the same hash in `alsoRegisteredBy`. Without it, the hash's registration when one issuer registered it, else 409",
       },
     ],
-    statuses: { 404: "not found" },
+    statuses: {
+      404: "not found",
+      409: "AMBIGUOUS_CREDENTIAL: several issuers registered this hash and no `issuer` was named (`issuers` lists them, oldest first)",
+    },
     responseSchema: "Credential",
-    errors: ["NOT_FOUND"],
+    errors: ["NOT_FOUND", "AMBIGUOUS_CREDENTIAL"],
+    failureSchema: "CredentialLookupFailure",
     implemented: true,
   },
 
