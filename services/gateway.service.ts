@@ -76,6 +76,16 @@ async function certificatesOf(broker: Context["broker"], hash: string): Promise<
   }
 }
 
+/** The short-link code bound to a hash through the action behind `GET /api/v1/short-link/{hash}`; undefined for its 404. */
+async function shortCodeOf(broker: Context["broker"], hash: string): Promise<string | undefined> {
+  try {
+    return (await broker.call<{ code: string }, { hash: string }>("verifier.shortLink", { hash })).code;
+  } catch (err) {
+    if ((err as { type?: unknown }).type === "NOT_FOUND") return undefined;
+    throw err;
+  }
+}
+
 /** Bounds of the gateway's memory of certificate answers besides the byte budget (validator-cache.ts). */
 const VALIDATOR_MAX_HASHES = 200_000;
 const VALIDATOR_MAX_CHANGES = 200_000;
@@ -160,6 +170,7 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
         const handler = createPageHandler({
           ...pages,
           lookup: (hash) => certificatesOf(self.broker, hash),
+          shortCode: (hash) => shortCodeOf(self.broker, hash),
           assets: loadWebAssets,
           onError: (err) => self.logger.warn("Page request failed", { message: err instanceof Error ? err.message : String(err) }),
         });

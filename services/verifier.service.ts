@@ -9,7 +9,12 @@ import type { Context, Service, ServiceSchema } from "moleculer";
 import { projectionService } from "../shared/mesh/fact-follower";
 import { networkIdOfNetwork } from "../shared/config/network";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
-import { CertificateProjection, certificateFactsSourceFor, type AnchorTransaction } from "../shared/verifier/certificate-projection";
+import {
+  CertificateProjection,
+  certificateFactsSourceFor,
+  whyNoShortCode,
+  type AnchorTransaction,
+} from "../shared/verifier/certificate-projection";
 import { isShortCode } from "../shared/domain/short-code";
 import { ShortLinkResolver } from "../shared/short-links/short-link-resolver";
 import { MerkleTreeStore } from "../shared/merkle/tree-store";
@@ -104,9 +109,22 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
             );
           const page = await shortLinks.resolve(ctx.params.code, query);
           ctx.meta.$responseType = "text/html; charset=utf-8";
+          ctx.meta.$responseHeaders = {
+            "Content-Security-Policy": page.contentSecurityPolicy,
+            "X-Content-Type-Options": "nosniff",
+            ...(page.status === 200 ? { "Cache-Control": "public, max-age=300" } : {}),
+          };
           if (page.status === 404) ctx.meta.$statusCode = 404;
-          else ctx.meta.$responseHeaders = { "Cache-Control": "public, max-age=300" };
           return page.html;
+        },
+      },
+      shortLink: {
+        params: { hash: DATA_HASH_PARAM },
+        async handler(ctx: Context<{ hash: string }>) {
+          const hash = ctx.params.hash.toLowerCase();
+          const found = await ready().shortCodeOfHash(hash);
+          if (found.kind !== "bound") throw notFound(whyNoShortCode(hash, found));
+          return { hash, code: found.code, url: `${deps.config.shortLinkDomain}/${found.code}` };
         },
       },
     }),

@@ -52,6 +52,14 @@ export async function certificatesOf(hash: string): Promise<CertificateRecord[]>
   return body as CertificateRecord[];
 }
 
+/** The short link bound to a hash (`GET /short-link/{hash}`); undefined when the hash has none of its own. */
+export async function shortLinkOf(hash: string): Promise<string | undefined> {
+  const { status, body } = await call(`/short-link/${hash}`);
+  if (status === 404) return undefined;
+  if (status !== 200) throw new ApiError(messageOf(body, status), status);
+  return (body as { url: string }).url;
+}
+
 /** A build-like answer (build, prepare-collateral): the BuildTransactionResponse whatever the HTTP status. */
 export async function postBuild(path: string, request: unknown): Promise<BuildResponse> {
   const { status, body } = await call(path, { method: "POST", body: JSON.stringify(request) });

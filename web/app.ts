@@ -3,8 +3,7 @@
  * look the hashes up, and issue certificates for new ones with a CIP-30 wallet. Reads and writes only the public
  * API; builds every node with text content (web/dom.ts).
  */
-import { shortCodeOf } from "../shared/domain/short-code";
-import { certificatesOf, type CertificateRecord } from "./api";
+import { certificatesOf, shortLinkOf, type CertificateRecord } from "./api";
 import { addressToBech32 } from "./bech32";
 import { installedWallets, walletErrorMessage, type Cip30Api, type Cip30Wallet } from "./cip30";
 import { byId, clear, el, meta } from "./dom";
@@ -29,7 +28,6 @@ let issuing = false;
 const algorithmSelect = byId<HTMLSelectElement>("algorithm");
 const list = byId<HTMLUListElement>("items");
 const issueButton = byId<HTMLButtonElement>("issue");
-const SHORT_LINK_MIN_HEX = 32;
 
 function algorithm(): Algorithm {
   return algorithmSelect.value === "SHA-512" ? "SHA-512" : "SHA-256";
@@ -233,17 +231,17 @@ function metadataText(): string | undefined {
   return JSON.stringify(parsed);
 }
 
-function showResults(txHash: string, issued: Item[]): void {
-  const shortBase = meta("cert-anchor-short-links");
+/** The issued hashes' links; `shortLinks[i]` is the short link of `issued[i]` when the service has one bound to it. */
+function showResults(txHash: string, issued: Item[], shortLinks: ReadonlyArray<string | undefined>): void {
   results.replaceChildren(
     el("h3", {}, "Issued"),
     el(
       "ul",
       { class: "results" },
-      ...issued.map((item) => {
+      ...issued.map((item, i) => {
         const hash = item.hash ?? "";
         const verify = `${location.origin}/verify/${hash}/${txHash}`;
-        const short = hash.length >= SHORT_LINK_MIN_HEX && shortBase !== "" ? `${shortBase}/${shortCodeOf(hash)}` : undefined;
+        const short = shortLinks[i];
         return el(
           "li",
           { "data-hash": hash },
@@ -280,8 +278,10 @@ issueButton.addEventListener("click", () => {
   issueCertificates(api, address, certificates, progress)
     .then(
       async (txHash) => {
+        // A short link only when the service says its code leads to this hash (an earlier hash may hold the code).
+        const shortLinks = await Promise.all(fresh.map((i) => shortLinkOf(i.hash ?? "").catch(() => undefined)));
         document.body.dataset["issue"] = "done";
-        showResults(txHash, fresh);
+        showResults(txHash, fresh, shortLinks);
         await Promise.all(fresh.map((i) => lookUp(i)));
       },
       (err: unknown) => {

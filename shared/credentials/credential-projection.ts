@@ -2,13 +2,15 @@
  * The credential service's projection of the indexer's `certificate.issued` facts (docs/decisions.md#credentials):
  * - an AUTH certificate registers a credential of its issuer's payment credential. Credentials are keyed by
  *   (hash, issuer): anyone who sees an AUTH hash can anchor it too, but that registers a credential of theirs,
- *   never takes over the first issuer's; a by-hash lookup names the issuer it trusts;
+ *   never takes over the first issuer's; a by-hash lookup names the issuer it trusts, and without one a hash
+ *   registered by several issuers answers none of them;
  * - a REVOKE certificate is recorded as a revocation attempt; it counts only when its issuer is the AUTH
  *   certificate's issuer and it came after the AUTH (a revoke by anyone else, or before the AUTH, is ignored).
  * Whether a credential is active is decided when it is read, from both collections, so a rollback (which deletes
  * everything after the rollback slot from both) undoes issuing and revoking alike. Idempotent: documents are keyed
  * by the fact's id, so replayed facts overwrite themselves.
  */
+import { DomainError } from "../domain/errors";
 import type { FactRecord } from "../indexer/fact-log";
 import type { Projection } from "../indexer/fact-consumer";
 import type { Collection, Store, StoredDocument } from "../store";
@@ -34,7 +36,7 @@ export interface CredentialResponse {
   revokedTxHash: string | null;
 }
 
-/** A by-hash answer without a trusted issuer: the earliest registration, and who else anchored the same hash. */
+/** A by-hash answer: the registration, and who else registered the same hash (empty without `?issuer=`). */
 export type CredentialByHash = CredentialResponse & { alsoRegisteredBy: string[] };
 
 type CredentialDoc = StoredDocument & {
@@ -102,15 +104,25 @@ export class CredentialProjection implements Projection {
   }
 
   /**
-   * The credential an AUTH certificate registered for `issuer` (a payment credential), active or revoked; without
-   * an issuer, the earliest registration of the hash, with every other issuer that anchored it.
+   * The credential an AUTH certificate registered for `issuer` (a payment credential), active or revoked, with
+   * every other issuer that registered the same hash. Without an issuer, the hash's one registration — when several
+   * issuers registered it, none of them is the credential: the caller must name the issuer it trusts.
+   * @throws DomainError `AMBIGUOUS_CREDENTIAL` (data: `authHash`, `issuers` in registration order) when no issuer
+   *   is named and several registered the hash
    */
   async byAuthHash(authHash: string, issuer?: string): Promise<CredentialByHash | undefined> {
-    const docs = await this.auths.find({ authHash: authHash.toLowerCase() }, { sort: { seq: 1 } });
+    const hash = authHash.toLowerCase();
+    const docs = await this.auths.find({ authHash: hash }, { sort: { seq: 1 } });
+    const issuers = [...new Set(docs.map((d) => d.paymentCredential))];
+    if (issuer === undefined && issuers.length > 1)
+      throw new DomainError(
+        "AMBIGUOUS_CREDENTIAL",
+        `${issuers.length} issuers registered a credential with the AUTH hash ${hash}: name the one you trust with ?issuer=`,
+        { authHash: hash, issuers },
+      );
     const chosen = issuer === undefined ? docs[0] : docs.find((d) => d.paymentCredential === issuer.toLowerCase());
     if (!chosen) return undefined;
-    const others = [...new Set(docs.map((d) => d.paymentCredential))].filter((c) => c !== chosen.paymentCredential);
-    return { ...(await this.toResponse(chosen)), alsoRegisteredBy: others };
+    return { ...(await this.toResponse(chosen)), alsoRegisteredBy: issuers.filter((c) => c !== chosen.paymentCredential) };
   }
 
   /** Active credentials of a payment credential, oldest first; only those of `type` when given. */

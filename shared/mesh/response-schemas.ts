@@ -280,6 +280,7 @@ export const RESPONSE_SCHEMAS = {
   CertificateRecord: certificateRecord,
   CertificateRecords: { type: "array", minItems: 1, items: certificateRecord },
   BatchProofs: { type: "array", minItems: 1, items: batchProof },
+  ShortLink: object({ hash: { type: "string", pattern: HEX }, code: { type: "string", pattern: "^[0-9A-Za-z]{10}$" }, url: string }),
   UserActionChallenge: object(
     {
       address: string,
@@ -316,6 +317,19 @@ export const RESPONSE_SCHEMAS = {
     ["txHash", "transactionHash", "status"],
   ),
   Credential: credential,
+  /** A refused by-hash lookup; AMBIGUOUS_CREDENTIAL carries the hash and every issuer that registered it. */
+  CredentialLookupFailure: {
+    allOf: [
+      ref("Error"),
+      object(
+        {
+          authHash: { type: "string", pattern: HEX },
+          issuers: { type: "array", minItems: 2, items: { type: "string", pattern: HASH_28 } },
+        },
+        [],
+      ),
+    ],
+  },
   /** One credential when `type` is given, else all of them. */
   Credentials: { oneOf: [credential, { type: "array", items: credential }] },
   LibraryDeploymentResponse: object({

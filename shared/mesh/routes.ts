@@ -318,6 +318,18 @@ export const ROUTES = [
     errorResponseType: { 404: "text/html" },
     implemented: true,
   },
+  {
+    method: "GET",
+    path: "/short-link/{hash}",
+    action: "verifier.shortLink",
+    tag: "verify",
+    summary: "The short link of a certificate hash, when its code is bound to this hash",
+    response: "ShortLink { hash, code, url }",
+    statuses: { 404: "no short link: the hash is not anchored, shorter than 16 bytes, or its code belongs to an earlier hash" },
+    responseSchema: "ShortLink",
+    errors: ["NOT_FOUND"],
+    implemented: true,
+  },
 
   // ── user state ──────────────────────────────────────────────────────────────────────────────────
   {
@@ -454,12 +466,16 @@ export const ROUTES = [
         name: "issuer",
         required: false,
         description:
-          "the issuer you trust (payment credential or bech32 address); without it, the earliest registration, with every other issuer of the same hash in `alsoRegisteredBy`",
+          "the issuer you trust (payment credential or bech32 address); its registration, with every other issuer of the same hash in `alsoRegisteredBy`. Without it, the hash's registration when one issuer registered it, else 409",
       },
     ],
-    statuses: { 404: "not found" },
+    statuses: {
+      404: "not found",
+      409: "AMBIGUOUS_CREDENTIAL: several issuers registered this hash and no `issuer` was named (`issuers` lists them, oldest first)",
+    },
     responseSchema: "Credential",
-    errors: ["NOT_FOUND"],
+    errors: ["NOT_FOUND", "AMBIGUOUS_CREDENTIAL"],
+    failureSchema: "CredentialLookupFailure",
     implemented: true,
   },
 

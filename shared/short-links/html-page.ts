@@ -2,8 +2,33 @@
  * The HTML of `/resolve/{code}`: Open Graph and Twitter tags for link previews, then an immediate redirect to the
  * certificate page (meta refresh and `location.replace`). Every value is HTML-escaped; the redirect inside the
  * script is a JSON string with `<`, `>`, `&` and the JS line separators escaped, so no value can end the script.
+ * Each page comes with its Content-Security-Policy: nothing loads, and the one inline script runs only because
+ * the policy names its SHA-256 (computed from the exact text served, which holds the redirect of this request).
  */
+import { createHash } from "node:crypto";
 import type { OpenGraphData } from "./open-graph";
+
+/** A short-link page and the Content-Security-Policy it is served with. */
+export interface LinkPage {
+  html: string;
+  contentSecurityPolicy: string;
+}
+
+/** `'sha256-<base64>'`: the CSP source expression allowing exactly this inline script text. */
+export function scriptHashSource(script: string): string {
+  return `'sha256-${createHash("sha256").update(script, "utf8").digest("base64")}'`;
+}
+
+/** Nothing may load or submit, the page may not be framed, and only the given inline scripts (by hash) run. */
+export function linkPagePolicy(inlineScripts: readonly string[]): string {
+  return [
+    "default-src 'none'",
+    ...(inlineScripts.length > 0 ? [`script-src ${inlineScripts.map(scriptHashSource).join(" ")}`] : []),
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+}
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -32,9 +57,10 @@ ${body}</body>
 `;
 }
 
-export function shortLinkPage(og: OpenGraphData, redirectUrl: string): string {
+export function shortLinkPage(og: OpenGraphData, redirectUrl: string): LinkPage {
   const e = escapeHtml;
-  return htmlDocument(
+  const script = `location.replace(${jsStringLiteral(redirectUrl)});`;
+  const html = htmlDocument(
     `<title>${e(og.title)}</title>
 <meta name="description" content="${e(og.description)}">
 <meta property="og:type" content="website">
@@ -49,14 +75,15 @@ export function shortLinkPage(og: OpenGraphData, redirectUrl: string): string {
 <meta http-equiv="refresh" content="0; url=${e(redirectUrl)}">
 `,
     `<p>Opening the certificate… <a href="${e(redirectUrl)}">continue</a></p>
-<script>location.replace(${jsStringLiteral(redirectUrl)});</script>
+<script>${script}</script>
 `,
   );
+  return { html, contentSecurityPolicy: linkPagePolicy([script]) };
 }
 
-export function unknownLinkPage(code: string, frontendUrl: string): string {
+export function unknownLinkPage(code: string, frontendUrl: string): LinkPage {
   const e = escapeHtml;
-  return htmlDocument(
+  const html = htmlDocument(
     `<title>Unknown link</title>
 <meta name="robots" content="noindex">
 `,
@@ -65,4 +92,5 @@ export function unknownLinkPage(code: string, frontendUrl: string): string {
 <p><a href="${e(frontendUrl)}">Go to the certificate verifier</a></p>
 `,
   );
+  return { html, contentSecurityPolicy: linkPagePolicy([]) };
 }

@@ -6,7 +6,7 @@
  * releases its code.
  */
 import type { Collection, Store, StoredDocument } from "../store";
-import { shortLinkPage, unknownLinkPage } from "./html-page";
+import { shortLinkPage, unknownLinkPage, type LinkPage } from "./html-page";
 import { openGraphData } from "./open-graph";
 import { resolveDisplay } from "./update-policy";
 
@@ -30,9 +30,8 @@ export interface ShortLinkSettings {
   shortLinkDomain: string;
 }
 
-export interface ResolvedPage {
+export interface ResolvedPage extends LinkPage {
   status: 200 | 404;
-  html: string;
   hash?: string;
 }
 
@@ -60,7 +59,7 @@ export class ShortLinkResolver {
     const hash = await this.source.hashOfShortCode(code);
     const certificates = hash === undefined ? [] : await this.source.byHash(hash);
     if (hash === undefined || certificates.length === 0) {
-      return { status: 404, html: unknownLinkPage(code, this.settings.frontendUrl ?? "/") };
+      return { status: 404, ...unknownLinkPage(code, this.settings.frontendUrl ?? "/") };
     }
     await this.links.updateOne({ _id: code }, { $inc: { clicks: 1 } }, { upsert: true });
     const display = resolveDisplay(certificates);
@@ -74,7 +73,7 @@ export class ShortLinkResolver {
     });
     const qs = new URLSearchParams([...query]).toString();
     const redirect = `${trimSlash(this.settings.frontendUrl ?? "")}/verify/${hash}${qs !== "" ? `?${qs}` : ""}`;
-    return { status: 200, html: shortLinkPage(og, redirect), hash };
+    return { status: 200, ...shortLinkPage(og, redirect), hash };
   }
 
   async clicks(code: string): Promise<number> {

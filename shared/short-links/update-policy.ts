@@ -35,6 +35,12 @@ export interface DisplayResult<S extends Submission> {
   preview: Record<string, unknown>;
   /** The submission `preview` comes from (for accumulate, the first): its issuer stands behind the certificate. */
   source: S;
+  /**
+   * The submissions whose issuer the policy lets speak for the certificate (the first, the owner's, whitelisted
+   * ones under `whitelist` and `accumulate`), shown or not. Any other anchor of the hash is a stranger's: a page
+   * linking to it must not present it as the certificate's.
+   */
+  authorised: S[];
 }
 
 export function isReservedKey(key: string): boolean {
@@ -74,7 +80,9 @@ export function resolveDisplay<S extends Submission>(submissions: readonly S[]):
 
   const indices = submissions.map((_, i) => i);
   const authorised = (i: number) =>
-    i === 0 || submissions[i]!.issuer === owner || (policy === "whitelist" && whitelist.includes(submissions[i]!.issuer));
+    i === 0 ||
+    submissions[i]!.issuer === owner ||
+    ((policy === "whitelist" || policy === "accumulate") && whitelist.includes(submissions[i]!.issuer));
   let shown: number[];
   let metadata: Record<string, unknown>;
   switch (policy) {
@@ -94,7 +102,7 @@ export function resolveDisplay<S extends Submission>(submissions: readonly S[]):
       shown = indices.filter(authorised);
       break;
     case "accumulate":
-      shown = indices.filter((i) => i === 0 || submissions[i]!.issuer === owner || whitelist.includes(submissions[i]!.issuer));
+      shown = indices.filter(authorised);
       break;
     case "append":
       shown = indices;
@@ -109,5 +117,13 @@ export function resolveDisplay<S extends Submission>(submissions: readonly S[]):
   const lastAuthorised = [...shown].reverse().find(authorised) ?? 0;
   const preview = policy === "accumulate" ? metadata : parsed[lastAuthorised]!;
   const source = submissions[policy === "accumulate" ? 0 : lastAuthorised]!;
-  return { policy, owner, displayed: shown.map((i) => submissions[i]!), metadata, preview, source };
+  return {
+    policy,
+    owner,
+    displayed: shown.map((i) => submissions[i]!),
+    metadata,
+    preview,
+    source,
+    authorised: indices.filter(authorised).map((i) => submissions[i]!),
+  };
 }

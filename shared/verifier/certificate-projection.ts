@@ -211,6 +211,21 @@ export class CertificateProjection implements Projection {
     return first?.fact.hash;
   }
 
+  /**
+   * The short-link code of a hash, when the code is bound to it: the hash is anchored, at least
+   * SHORT_LINK_MIN_HASH_BYTES long, and no earlier hash has the same code. Otherwise why not (`taken` names the
+   * hash the code leads to), so no page shows a code that resolves to another certificate.
+   */
+  async shortCodeOfHash(hash: string): Promise<ShortCodeOfHash> {
+    const h = hash.toLowerCase();
+    if (h.length < SHORT_LINK_MIN_HASH_BYTES * 2) return { kind: "too-short" };
+    const code = shortCodeOf(h);
+    const holder = await this.hashOfShortCode(code);
+    if (holder === h) return { kind: "bound", code };
+    if (holder === undefined || (await this.facts.byHash(h)).length === 0) return { kind: "not-anchored" };
+    return { kind: "taken", code, holder };
+  }
+
   /** Every certificate of a data hash, oldest first. */
   async byHash(hash: string): Promise<CertificateRecord[]> {
     return (await this.findByHash(hash)).records;
@@ -258,6 +273,22 @@ export class CertificateProjection implements Projection {
       bootstrapTokenName: f.bootstrapName,
       algorithm: f.algorithm,
     };
+  }
+}
+
+/** Whether a hash has a short-link code of its own (CertificateProjection.shortCodeOfHash). */
+export type ShortCodeOfHash =
+  { kind: "bound"; code: string } | { kind: "too-short" } | { kind: "not-anchored" } | { kind: "taken"; code: string; holder: string };
+
+/** Why a hash has no short-link code of its own, in words (the 404 of `GET /short-link/{hash}`). */
+export function whyNoShortCode(hash: string, found: Exclude<ShortCodeOfHash, { kind: "bound" }>): string {
+  switch (found.kind) {
+    case "too-short":
+      return `the hash ${hash} is shorter than ${SHORT_LINK_MIN_HASH_BYTES} bytes: it gets no short link`;
+    case "not-anchored":
+      return `no certificate anchors the hash ${hash}`;
+    case "taken":
+      return `the hash ${hash} has no short link: its code ${found.code} belongs to the hash ${found.holder}, anchored earlier`;
   }
 }
 

@@ -1,7 +1,7 @@
 /**
  * The home page `/` (docs/web-pages.md#the-home-page): the static form its script (web/app.ts) brings to life —
  * files and texts hashed in the browser, looked up, and issued with a CIP-30 wallet through the public API.
- * The page hands its script the service's network and short-link base in <meta> tags (no inline script).
+ * The page hands its script the service's network in <meta> tags (no inline script); short links come from the API.
  */
 import { markup } from "./html";
 import { page, type PageAssets } from "./layout";
@@ -11,7 +11,6 @@ export interface HomePageContext {
   /** Cardano network id the wallet must be on (0 test networks, 1 mainnet). */
   networkId: number;
   network: string;
-  shortLinkBase: string;
 }
 
 export function renderHomePage(ctx: HomePageContext): string {
@@ -23,7 +22,6 @@ export function renderHomePage(ctx: HomePageContext): string {
     meta: {
       "cert-anchor-network": ctx.network,
       "cert-anchor-network-id": String(ctx.networkId),
-      "cert-anchor-short-links": ctx.shortLinkBase,
     },
     main: markup`<section class="intro">
 <h1>Verify or issue certificates</h1>

@@ -21,6 +21,8 @@ export const PAGE_CSP =
 export interface PageServerOptions {
   /** Every certificate of a hash, oldest first ([] when none). Throws when the verifier cannot answer. */
   lookup(hash: string): Promise<CertificateRecord[]>;
+  /** The short-link code bound to a hash (undefined when the hash has none of its own: the page then shows none). */
+  shortCode(hash: string): Promise<string | undefined>;
   assets(): Promise<WebAssets>;
   network: string;
   networkId: number;
@@ -88,7 +90,25 @@ async function answer(opts: PageServerOptions, req: IncomingMessage, res: Server
     opts.onError?.(err);
     return send(req, res, unavailable(assets), { "Retry-After": "5" });
   }
-  return send(req, res, renderVerifyPage(ctx, { hash, ...(txHash !== undefined ? { txHash } : {}), records, query: [...query.entries()] }));
+  // Only a code bound to this hash is shown; when the verifier cannot say, the page shows none.
+  const shortCode =
+    records.length > 0
+      ? await opts.shortCode(hash.toLowerCase()).catch((err: unknown) => {
+          opts.onError?.(err);
+          return undefined;
+        })
+      : undefined;
+  return send(
+    req,
+    res,
+    renderVerifyPage(ctx, {
+      hash,
+      ...(txHash !== undefined ? { txHash } : {}),
+      records,
+      query: [...query.entries()],
+      ...(shortCode !== undefined ? { shortCode } : {}),
+    }),
+  );
 }
 
 function notFound(assets: WebAssets): RenderedPage {

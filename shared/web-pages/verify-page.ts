@@ -5,14 +5,17 @@
  * for previews, so a stranger anchoring the same hash later cannot rewrite the card or its revealed values. The
  * link's query reveals `uv_url_*` values (shown only when their SHA-256 matches).
  *
+ * A link naming an anchor the policy does not authorise (a stranger re-anchoring the hash) gets a page of its own
+ * saying who anchored it and that it is not the issuer's, never the certificate's card beside the stranger's address.
+ *
  * `<body data-verification>`: `verified` (the hash is anchored and every revealed value matches), `mismatch` (a
- * revealed value does not match), `not-found` (nothing anchors it, or the address is malformed: HTTP 404 / 400).
+ * revealed value does not match), `foreign-anchor` (the linked transaction anchored the hash, but its issuer does
+ * not speak for the certificate), `not-found` (nothing anchors it, or the address is malformed: HTTP 404 / 400).
  */
 import { templateIdOf } from "../domain/certificate-metadata";
-import { shortCodeOf } from "../domain/short-code";
 import { revealedFields } from "../short-links/revealed-values";
-import { resolveDisplay, type UpdatePolicy } from "../short-links/update-policy";
-import { SHORT_LINK_MIN_HASH_BYTES, type CertificateRecord } from "../verifier/certificate-projection";
+import { resolveDisplay, type DisplayResult, type UpdatePolicy } from "../short-links/update-policy";
+import type { CertificateRecord } from "../verifier/certificate-projection";
 import { markup, type SafeHtml } from "./html";
 import { page, type PageAssets } from "./layout";
 import { renderCertificateCard } from "./templates";
@@ -79,7 +82,8 @@ const batchOf = (r: CertificateRecord): Required<BatchFields> | undefined => {
     : undefined;
 };
 
-function anchorDetails(hash: string, r: CertificateRecord, count: number, policy: UpdatePolicy, shortLink: string | undefined): SafeHtml {
+/** The chain facts of one anchor, with `who` (the issuer's, or who anchored it) after the algorithm. */
+function factRows(hash: string, r: CertificateRecord, who: SafeHtml): SafeHtml {
   const batch = batchOf(r);
   const batchRows =
     batch !== undefined
@@ -87,29 +91,40 @@ function anchorDetails(hash: string, r: CertificateRecord, count: number, policy
 <dt>Batch root</dt><dd class="mono" data-field="merkle-root">${batch.merkleRoot}</dd>
 `
       : "";
+  return markup`<dt>Hash</dt><dd class="mono" data-field="hash">${batch !== undefined ? hash : r.hash}</dd>
+${batchRows}<dt>Algorithm</dt><dd data-field="algorithm">${r.algorithm}</dd>
+${who}
+<dt>Transaction</dt><dd class="mono" data-field="transaction">${r.transactionHash}</dd>
+<dt>Block</dt><dd data-field="block">${r.blockNumber} <span class="muted mono">${r.blockHash}</span></dd>
+<dt>Time</dt><dd data-field="time"><time datetime="${iso(r.creationTime)}">${utc(r.creationTime)}</time></dd>
+`;
+}
+
+function anchorDetails(hash: string, r: CertificateRecord, count: number, policy: UpdatePolicy, shortLink: string | undefined): SafeHtml {
   const short =
     shortLink !== undefined
       ? markup`<dt>Short link</dt><dd class="mono" data-field="short-link"><a href="${shortLink}">${shortLink}</a></dd>\n`
       : "";
   return markup`<dl class="fields anchor">
-<dt>Hash</dt><dd class="mono" data-field="hash">${batch !== undefined ? hash : r.hash}</dd>
-${batchRows}<dt>Algorithm</dt><dd data-field="algorithm">${r.algorithm}</dd>
-<dt>Issuer address</dt><dd class="mono" data-field="issuer-address">${r.address}</dd>
-<dt>Transaction</dt><dd class="mono" data-field="transaction">${r.transactionHash}</dd>
-<dt>Block</dt><dd data-field="block">${r.blockNumber} <span class="muted mono">${r.blockHash}</span></dd>
-<dt>Time</dt><dd data-field="time"><time datetime="${iso(r.creationTime)}">${utc(r.creationTime)}</time></dd>
-<dt>Anchored</dt><dd data-field="anchor-count">${count === 1 ? "once" : `${count} times`}</dd>
+${factRows(hash, r, markup`<dt>Issuer address</dt><dd class="mono" data-field="issuer-address">${r.address}</dd>`)}<dt>Anchored</dt><dd data-field="anchor-count">${count === 1 ? "once" : `${count} times`}</dd>
 <dt>Update policy</dt><dd data-field="update-policy">${POLICY_SENTENCES[policy]}</dd>
 ${short}</dl>
 `;
 }
 
-function history(hash: string, records: CertificateRecord[], shown: Set<CertificateRecord>, source: CertificateRecord): SafeHtml {
+function history(hash: string, records: CertificateRecord[], display: DisplayResult<CertificateRecord>): SafeHtml {
+  const shown = new Set(display.displayed);
+  const authorised = new Set(display.authorised);
   const items = records
     .filter((r) => shown.has(r))
     .map((r) => {
-      const isSource = r === source;
-      return markup`<li${isSource ? markup` class="source"` : ""}><a href="/verify/${hash}/${r.transactionHash}"><time datetime="${iso(r.creationTime)}">${utc(r.creationTime)}</time></a> · block ${r.blockNumber} · by <span class="mono">${r.address}</span>${batchOf(r) !== undefined ? " · in a Merkle batch" : ""}${isSource ? " (speaks for this certificate)" : ""}</li>\n`;
+      const isSource = r === display.source;
+      const whose = isSource
+        ? markup` (speaks for this certificate)`
+        : authorised.has(r)
+          ? ""
+          : markup` (not the issuer's: does not speak for this certificate)`;
+      return markup`<li${isSource ? markup` class="source"` : ""}><a href="/verify/${hash}/${r.transactionHash}"><time datetime="${iso(r.creationTime)}">${utc(r.creationTime)}</time></a> · block ${r.blockNumber} · by <span class="mono">${r.address}</span>${batchOf(r) !== undefined ? " · in a Merkle batch" : ""}${whose}</li>\n`;
     });
   const hiddenCount = records.length - items.length;
   const hidden =
@@ -125,12 +140,52 @@ ${hidden}</section>
 }
 
 /**
+ * The page of a link naming an anchor whose issuer the update policy does not let speak for the certificate (a
+ * stranger re-anchoring a known hash): it says who anchored it and that this is not the issuer's, shows that
+ * anchor's chain facts only — neither the certificate's card nor its metadata — and links to the certificate.
+ */
+function foreignAnchorPage(
+  ctx: VerifyPageContext,
+  hash: string,
+  anchor: CertificateRecord,
+  records: CertificateRecord[],
+  display: DisplayResult<CertificateRecord>,
+): RenderedPage {
+  return {
+    status: 200,
+    html: page({
+      title: "Not the issuer's anchor",
+      assets: ctx.assets,
+      data: { verification: "foreign-anchor", template: "" },
+      main: markup`<section class="status status-mismatch" role="alert">
+<h1>⚠ Not the issuer's anchor</h1>
+<p>Transaction <span class="mono">${anchor.transactionHash}</span> anchored this hash from the address <span class="mono">${anchor.address}</span>, which is not the certificate's issuer: under the certificate's update policy (${display.policy}) this anchor does not speak for the certificate, whatever its metadata says.</p>
+<p>The certificate of this hash is the one anchored by <span class="mono" data-field="certificate-issuer">${display.source.address}</span>: <a href="/verify/${hash}">see the certificate</a>.</p>
+</section>
+<section class="details">
+<h2>This anchor</h2>
+<dl class="fields anchor">
+${factRows(hash, anchor, markup`<dt>Anchored by</dt><dd class="mono" data-field="anchored-by">${anchor.address}</dd>`)}</dl>
+</section>
+${history(hash, records, display)}`,
+    }),
+  };
+}
+
+/**
  * The page for a hash (already checked against DATA_HASH_PATTERN), its records oldest first, the optional
- * transaction of the link, and the link's query parameters in order.
+ * transaction of the link, the link's query parameters in order, and the short-link code bound to this hash (none
+ * when the hash has no code of its own: too short, or its code belongs to an earlier hash).
  */
 export function renderVerifyPage(
   ctx: VerifyPageContext,
-  input: { hash: string; txHash?: string; records: CertificateRecord[]; query: ReadonlyArray<[string, string]> },
+  input: {
+    hash: string;
+    txHash?: string;
+    records: CertificateRecord[];
+    query: ReadonlyArray<[string, string]>;
+    shortCode?: string;
+  },
 ): RenderedPage {
   const hash = input.hash.toLowerCase();
   const txHash = input.txHash?.toLowerCase();
@@ -146,14 +201,15 @@ export function renderVerifyPage(
     );
 
   const display = resolveDisplay(input.records);
+  // A stranger's anchor never gets the certificate's card beside its own address.
+  if (linked !== undefined && !display.authorised.includes(linked)) return foreignAnchorPage(ctx, hash, linked, input.records, display);
   const shown = new Set(display.displayed);
   const revealed = revealedFields(display.preview, input.query);
   const mismatch = revealed.some((f) => f.state === "mismatch");
   const templateId = templateIdOf(JSON.stringify(display.preview));
   const anchor = linked !== undefined && shown.has(linked) ? linked : display.source;
   const unvouched = input.query.map(([k]) => k).filter((k, i, all) => all.indexOf(k) === i && !revealed.some((f) => f.name === k));
-  const shortLink =
-    hash.length >= SHORT_LINK_MIN_HASH_BYTES * 2 ? `${ctx.shortLinkBase}/${shortCodeOf(hash)}${queryOf(input.query, revealed)}` : undefined;
+  const shortLink = input.shortCode !== undefined ? `${ctx.shortLinkBase}/${input.shortCode}${queryOf(input.query, revealed)}` : undefined;
 
   const status = mismatch
     ? markup`<section class="status status-mismatch" role="alert">
@@ -168,7 +224,7 @@ export function renderVerifyPage(
 `;
   const linkedNote =
     linked !== undefined && !shown.has(linked)
-      ? markup`<p class="note" role="note">The linked transaction <span class="mono">${linked.transactionHash}</span> anchored this hash too, but under the certificate's update policy (${display.policy}) it does not change the certificate: the certificate is shown as its issuer stated it.</p>\n`
+      ? markup`<p class="note" role="note">The linked transaction <span class="mono">${linked.transactionHash}</span>, by <span class="mono">${linked.address}</span>, anchored this hash again, but under the certificate's update policy (${display.policy}) it does not change the certificate: the certificate is shown as it stands.</p>\n`
       : "";
   const ignored =
     unvouched.length > 0
@@ -184,7 +240,7 @@ export function renderVerifyPage(
       main: markup`${status}${linkedNote}${renderCertificateCard(templateId, display.preview, revealed)}${ignored}<section class="details">
 <h2>On chain</h2>
 ${anchorDetails(hash, anchor, input.records.length, display.policy, shortLink)}</section>
-${history(hash, input.records, shown, display.source)}`,
+${history(hash, input.records, display)}`,
     }),
   };
 }

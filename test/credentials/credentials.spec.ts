@@ -1,6 +1,7 @@
 /**
  * Credentials end to end: AUTH and REVOKE certificates issued on the devnet through the deployed validators, indexed,
- * and answered over HTTP by the credential service. Only the AUTH issuer's revocation counts; rollbacks undo it.
+ * and answered over HTTP by the credential service. Only the AUTH issuer's revocation counts; rollbacks undo it; a
+ * hash several issuers registered is never answered as one of theirs unless the caller names the issuer.
  */
 import { expect } from "chai";
 import { randomBytes } from "node:crypto";
@@ -150,17 +151,51 @@ describe("credentials: AUTH / REVOKE certificates over HTTP", function () {
     const trusted = await get(`/credential/by-hash/${squatted.hash}?issuer=${alice.enterpriseAddress}`);
     expect(trusted.status).to.equal(200);
     expect(trusted.json).to.include({ paymentCredential: alice.paymentKeyHash, active: true });
-    const unqualified = (await get(`/credential/by-hash/${squatted.hash}`)).json as {
-      paymentCredential: string;
-      alsoRegisteredBy: string[];
-    };
-    expect(unqualified.paymentCredential, "the earliest registration").to.equal(bob.paymentKeyHash);
-    expect(unqualified.alsoRegisteredBy, "and the answer says who else anchored the hash").to.deep.equal([alice.paymentKeyHash]);
+    expect((trusted.json as { alsoRegisteredBy: string[] }).alsoRegisteredBy, "who else registered the hash").to.deep.equal([
+      bob.paymentKeyHash,
+    ]);
+    const unqualified = await get(`/credential/by-hash/${squatted.hash}`);
+    expect(unqualified.status, "the squatter's earlier registration is not answered as the credential").to.equal(409);
+    expect(errorBody(unqualified)).to.include({ error: "AMBIGUOUS_CREDENTIAL" });
     // bob can revoke only his own registration
     await issue(bob, [identity(bob, { t: "REVOKE", th: squatted.hash })]);
     expect((await get(`/credential/by-hash/${squatted.hash}?issuer=${alice.paymentKeyHash}`)).json).to.include({ active: true });
     expect((await get(`/credential/by-hash/${squatted.hash}?issuer=${bob.paymentKeyHash}`)).json).to.include({ active: false });
     expect((await get(`/credential/by-hash/${squatted.hash}?issuer=${f.actors.issuer.paymentKeyHash}`)).status).to.equal(404);
+  });
+
+  it("answers a by-hash lookup without an issuer 409 AMBIGUOUS_CREDENTIAL listing every issuer when several registered the hash, never one of them as the credential", async () => {
+    const alice = f.actors.alice;
+    const bob = f.actors.bob;
+    const genuine = identity(alice, { t: "AUTH", ct: "DIPLOMA" });
+    await issue(alice, [genuine]);
+    const single = await get(`/credential/by-hash/${genuine.hash}`);
+    expect(single.status, "one issuer: its registration is the credential").to.equal(200);
+    expect(single.json).to.include({ paymentCredential: alice.paymentKeyHash, active: true });
+    expect((single.json as { alsoRegisteredBy: string[] }).alsoRegisteredBy).to.deep.equal([]);
+
+    // bob copies the AUTH hash into a registration of his own, with other claims
+    await issue(bob, [
+      makeCertificate({
+        hash: genuine.hash,
+        algorithm: "SHA-256",
+        issuer: bob.paymentKeyHash,
+        metadata: JSON.stringify({ uv_tid: "IdentityAuth", t: "AUTH", ct: "DIPLOMA", i: "EBobsAid" }),
+      }),
+    ]);
+    const ambiguous = await get(`/credential/by-hash/${genuine.hash}`);
+    expect(ambiguous.status).to.equal(409);
+    const body = errorBody(ambiguous);
+    expect(body.error).to.equal("AMBIGUOUS_CREDENTIAL");
+    expect(body.message).to.contain("?issuer=");
+    expect(body["authHash"]).to.equal(genuine.hash);
+    expect(body["issuers"], "every issuer, in registration order").to.deep.equal([alice.paymentKeyHash, bob.paymentKeyHash]);
+    expect(body).to.not.have.property("paymentCredential");
+    // naming the issuer still answers that issuer's registration, and names the other
+    const alices = await get(`/credential/by-hash/${genuine.hash}?issuer=${alice.address}`);
+    expect(alices.json).to.include({ paymentCredential: alice.paymentKeyHash, keriAid: null });
+    expect((alices.json as { alsoRegisteredBy: string[] }).alsoRegisteredBy).to.deep.equal([bob.paymentKeyHash]);
+    expect((await get(`/credential/by-hash/${genuine.hash}?issuer=${bob.paymentKeyHash}`)).json).to.include({ keriAid: "EBobsAid" });
   });
 
   it("answers malformed input with 4xx JSON", async () => {

@@ -1,7 +1,7 @@
 /** Short-link page pieces without a chain: escaping, Open Graph rules and update policies (docs/api.md#short-links). */
 import { expect } from "chai";
 import { createHash } from "node:crypto";
-import { escapeHtml, jsStringLiteral, shortLinkPage } from "../../shared/short-links/html-page";
+import { escapeHtml, jsStringLiteral, shortLinkPage, unknownLinkPage } from "../../shared/short-links/html-page";
 import { GENERIC_DESCRIPTION, GENERIC_TITLE, openGraphData } from "../../shared/short-links/open-graph";
 import { resolveDisplay } from "../../shared/short-links/update-policy";
 import { ShortLinkResolver } from "../../shared/short-links/short-link-resolver";
@@ -29,13 +29,29 @@ describe("short links: page, Open Graph data, update policies", () => {
     const literal = jsStringLiteral(`https://x/"</script><script>alert(1)</script>\u2028`);
     expect(literal).to.not.contain("<").and.not.contain(">").and.not.contain("\u2028");
     expect(JSON.parse(literal)).to.equal(`https://x/"</script><script>alert(1)</script>\u2028`);
-    const page = shortLinkPage(
+    const { html: page } = shortLinkPage(
       { title: `<script>alert("t")</script>`, description: `"d"`, image: "https://i/x.png", url: "https://go/x" },
       `https://app/verify/ab?q="</script>`,
     );
     expect(page).to.not.contain(`<script>alert`);
     expect(page).to.contain("&lt;script&gt;alert(&quot;t&quot;)&lt;/script&gt;");
     expect(page.match(/<script>/g)).to.have.length(1);
+  });
+
+  it("serves each page with a policy allowing exactly its inline script, by SHA-256 of the text served", () => {
+    const og = { title: "t", description: "d", image: "https://i/x.png", url: "https://go/x" };
+    const a = shortLinkPage(og, "/verify/ab?name=Ada");
+    const script = /<script>([^<]*)<\/script>/.exec(a.html)![1]!;
+    const digest = createHash("sha256").update(script, "utf8").digest("base64");
+    expect(a.contentSecurityPolicy).to.equal(
+      `default-src 'none'; script-src 'sha256-${digest}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    );
+    expect(shortLinkPage(og, "/verify/ab?name=Eve").contentSecurityPolicy, "the redirect is in the script").to.not.equal(
+      a.contentSecurityPolicy,
+    );
+    expect(unknownLinkPage("RXYWODQzXG", "/").contentSecurityPolicy).to.equal(
+      "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
   });
 
   it("uses templates only with verified parameters, diploma and generic defaults otherwise", () => {

@@ -33,6 +33,7 @@ describe("web pages: the page handler over HTTP", () => {
   let server: Server;
   let base: string;
   let verifierDown = false;
+  let shortCodeDown = false;
   const lookedUp: string[] = [];
 
   before(async () => {
@@ -47,6 +48,10 @@ describe("web pages: the page handler over HTTP", () => {
           lookedUp.push(hash);
           if (verifierDown) throw new Error("SERVICE_NOT_AVAILABLE");
           return hash === HASH ? [record] : [];
+        },
+        shortCode: async () => {
+          if (shortCodeDown) throw new Error("SERVICE_NOT_AVAILABLE");
+          return undefined;
         },
         assets: loadWebAssets,
         network: "devnet",
@@ -132,6 +137,14 @@ describe("web pages: the page handler over HTTP", () => {
       expect(res.headers.get("retry-after")).to.equal("5");
     } finally {
       verifierDown = false;
+    }
+    shortCodeDown = true;
+    try {
+      const res = await fetch(`${base}/verify/${HASH}`);
+      expect(res.status, "a page without its short link when only the short code cannot be asked").to.equal(200);
+      expect(await res.text()).to.not.contain("short-link");
+    } finally {
+      shortCodeDown = false;
     }
   });
 

@@ -33,8 +33,14 @@ function record(metadata: Record<string, unknown> | string, issuer = ISSUER, tx 
   };
 }
 
-const render = (records: CertificateRecord[], query: Array<[string, string]> = [], txHash?: string) =>
-  renderVerifyPage(ctx, { hash: HASH, records, query, ...(txHash !== undefined ? { txHash } : {}) });
+const render = (records: CertificateRecord[], query: Array<[string, string]> = [], txHash?: string, shortCode?: string) =>
+  renderVerifyPage(ctx, {
+    hash: HASH,
+    records,
+    query,
+    ...(txHash !== undefined ? { txHash } : {}),
+    ...(shortCode !== undefined ? { shortCode } : {}),
+  });
 const bodyAttr = (html: string, name: string) => new RegExp(`<body[^>]* data-${name}="([^"]*)"`).exec(html)?.[1];
 const revealedStates = (html: string) => [...html.matchAll(/data-revealed="(\w+)"/g)].map((m) => m[1]);
 
@@ -193,8 +199,52 @@ describe("web pages: the certificate page (server rendering)", () => {
     expect(page.html).to.contain("2 times");
     expect(page.html).to.contain("One other anchor is not part of this certificate under its update policy.");
     const linked = render([first, stranger], [], stranger.transactionHash);
-    expect(linked.html).to.contain(`The linked transaction <span class="mono">${stranger.transactionHash}</span> anchored this hash too`);
-    expect(linked.html).to.contain(`data-field="transaction">${first.transactionHash}`);
+    expect(bodyAttr(linked.html, "verification")).to.equal("foreign-anchor");
+    expect(linked.html).to.not.contain("Master of Science");
+    expect(linked.html).to.not.contain("Forged");
+    expect(linked.html).to.contain(`data-field="anchored-by">${stranger.address}`);
+    // the owner's own later anchor under `first`: the certificate as it stands, and a note naming who anchored it
+    const again = record({ title: "Renamed" });
+    const own = render([first, again], [], again.transactionHash);
+    expect(bodyAttr(own.html, "verification")).to.equal("verified");
+    expect(own.html).to.contain(
+      `The linked transaction <span class="mono">${again.transactionHash}</span>, by <span class="mono">${again.address}</span>, anchored this hash again`,
+    );
+    expect(own.html).to.contain(`data-field="transaction">${first.transactionHash}`);
+    expect(own.html).to.not.contain("Renamed");
+  });
+
+  it("never shows a stranger's anchor as the certificate's: its link gets a page naming who anchored it and the issuer, without the card", () => {
+    const first = record(diploma("Ada"));
+    const stranger = record({ ...diploma("Ada"), uverify_update_policy: undefined }, STRANGER);
+    for (const policy of ["append", "override", "restricted"]) {
+      const genuine = { ...first, metadata: JSON.stringify({ ...diploma("Ada"), uverify_update_policy: policy }) };
+      const page = render([genuine, stranger], [["name", "Ada"]], stranger.transactionHash);
+      expect(page.status, policy).to.equal(200);
+      expect(bodyAttr(page.html, "verification"), policy).to.equal("foreign-anchor");
+      expect(page.html, policy).to.not.contain("Certificate verified");
+      expect(page.html, policy).to.not.contain('data-field="issuer-address"');
+      expect(page.html, policy).to.not.contain('class="card');
+      expect(page.html, policy).to.not.contain("Master of Science");
+      expect(page.html, policy).to.contain(`data-field="anchored-by">${stranger.address}</dd>`);
+      expect(page.html, policy).to.contain(`data-field="transaction">${stranger.transactionHash}</dd>`);
+      expect(page.html, policy).to.contain(`data-field="certificate-issuer">${first.address}</span>`);
+      expect(page.html, policy).to.contain(`<a href="/verify/${HASH}">see the certificate</a>`);
+    }
+    // whitelisted by the owner: it speaks for the certificate
+    const listed = record({ title: "Update" }, STRANGER);
+    const whitelisted = render(
+      [record({ title: "Original", uverify_update_policy: "whitelist", uverify_update_whitelist: STRANGER }), listed],
+      [],
+      listed.transactionHash,
+    );
+    expect(bodyAttr(whitelisted.html, "verification")).to.equal("verified");
+    expect(whitelisted.html).to.contain(`data-field="issuer-address">${listed.address}</dd>`);
+    // the anchor list marks a stranger's anchor as not the issuer's
+    const listedOnPage = render([first, stranger].map((r) => ({ ...r, metadata: JSON.stringify({ title: "x" }) })));
+    expect(listedOnPage.html).to.match(
+      /by <span class="mono">addr_test1_bbbbbbbb<\/span> \(not the issuer's: does not speak for this certificate\)/,
+    );
   });
 
   it("under `append` lists every anchor but keeps the card and its revealed values to the issuer's own anchors", () => {
@@ -220,15 +270,14 @@ describe("web pages: the certificate page (server rendering)", () => {
     expect(wrongTx.html).to.contain(`anchors no certificate of the hash`);
   });
 
-  it("shows the short link for hashes of at least 16 bytes, keeping only the parameters the certificate vouches for", () => {
-    const page = render(
-      [record(diploma("Ada Lovelace"))],
-      [
-        ["name", "Ada Lovelace"],
-        ["utm", "1"],
-      ],
-    );
-    expect(page.html).to.match(/data-field="short-link"><a href="https:\/\/go\.test\/[0-9A-Za-z]{10}\?name=Ada\+Lovelace">/);
+  it("shows the short link bound to the hash, keeping only the parameters the certificate vouches for, and none without one", () => {
+    const query: Array<[string, string]> = [
+      ["name", "Ada Lovelace"],
+      ["utm", "1"],
+    ];
+    const page = render([record(diploma("Ada Lovelace"))], query, undefined, "RXYWODQzXG");
+    expect(page.html).to.contain(`data-field="short-link"><a href="https://go.test/RXYWODQzXG?name=Ada+Lovelace">`);
+    expect(render([record(diploma("Ada Lovelace"))], query).html).to.not.contain("short-link");
   });
 
   it("says a hash inside a Merkle batch is a leaf of it: the leaf as the hash, its index, the batch root and a link to the proof", () => {
