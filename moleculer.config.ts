@@ -12,6 +12,7 @@ import { loadConfig, type AppConfig } from "./shared/config/config";
 import { createHealthMiddleware } from "./shared/mesh/health-middleware";
 import { createLostRequestMiddleware } from "./shared/mesh/lost-request-middleware";
 import { createBatchStreamMiddleware } from "./shared/mesh/batch-stream-middleware";
+import { ActionSubjectNatsTransporter } from "./shared/mesh/action-subject-transporter";
 
 export interface BrokerExtras {
   /** Clock for the readiness delay; tests inject one. */
@@ -40,8 +41,8 @@ export function createBrokerOptions(config: AppConfig, extras: BrokerExtras = {}
   const options: BrokerOptions = {
     namespace: config.namespace,
     ...(config.nodeId !== null ? { nodeID: config.nodeId } : {}),
-    // Moleculer accepts a NATS URL string at run time; its types only list names/objects.
-    transporter: (config.transporter ?? null) as BrokerOptions["transporter"],
+    // NATS, with each request's action in its subject (so nats-server permissions can refuse actions per user)
+    transporter: config.transporter === null ? null : new ActionSubjectNatsTransporter(config.transporter),
     // Plain JSON on the wire: bigint (lovelace) crosses service boundaries as decimal strings.
     serializer: "JSON",
 

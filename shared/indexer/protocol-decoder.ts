@@ -34,7 +34,7 @@ export interface ProtocolView {
   proxyPolicyId: string;
   proxyAddress: string;
   pointerTokenName: string;
-  /** Every state script version the library ever held: old states keep working after an upgrade. */
+  /** The state scripts trusted at the transaction's slot: the one the proxy pointer named then (state-script-trust.ts). */
   stateScriptHashes: ReadonlySet<string>;
   libraryAddress: string;
   libraryAdmin: string;

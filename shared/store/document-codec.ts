@@ -30,8 +30,11 @@ export const DICTIONARY_BYTES = 4_096;
  */
 const DEFLATE_OPTIONS = { windowBits: 13, memLevel: 5 } as const;
 
-/** Runs that never repeat across documents: hex (hashes, keys, CBOR) and base64 of 40 characters or more. */
-const UNIQUE_RUNS = /[0-9a-fA-F]{16,}|[A-Za-z0-9+/_-]{40,}={0,2}/g;
+/** A sample is at most this many characters from the start of a document: a dictionary is shorter than that. */
+export const SAMPLE_CHARS = 4_096;
+
+/** The samples read, latest first, add up to at most this many characters (32 samples of `SAMPLE_CHARS`). */
+export const SAMPLES_CHARS = 32 * SAMPLE_CHARS;
 
 export interface Dictionary {
   /** The header byte naming it, 1–255. */
@@ -40,18 +43,88 @@ export interface Dictionary {
 }
 
 /**
- * A dictionary from sample documents' JSON texts: each with its unique runs removed (a run found in at least half
- * of the samples stays: an issuer's key hash or a state id every document repeats), repeated samples once, the
- * latest samples kept when they exceed `DICTIONARY_BYTES` (deflate reaches the end of a dictionary most cheaply).
+ * A dictionary from sample documents' JSON texts: each sample cut to its first `SAMPLE_CHARS` characters (the
+ * latest samples up to `SAMPLES_CHARS` in all), its unique runs removed (a run found in at least half of the
+ * samples stays: an issuer's key hash or a state id every document repeats), repeated samples once, the latest
+ * samples kept when they exceed `DICTIONARY_BYTES` (deflate reaches the end of a dictionary most cheaply).
+ * The work is linear in the bounded samples whatever a document holds: a document of one 16-million-character
+ * hex run once overflowed the regular expression's backtracking stack here, and failed the write that learned.
  * Any dictionary decodes what it encoded, so unrepresentative samples cost bytes, never correctness.
  */
 export function learnDictionary(samples: readonly string[]): Uint8Array {
+  const cut: string[] = [];
+  for (let i = samples.length - 1, budget = SAMPLES_CHARS; i >= 0 && budget > 0; i--) {
+    const sample = samplePrefix(samples[i] as string, Math.min(SAMPLE_CHARS, budget));
+    cut.unshift(sample);
+    budget -= Math.max(1, sample.length);
+  }
+  const runsOf = cut.map(uniqueRuns);
   const seenIn = new Map<string, number>();
-  for (const text of samples) for (const run of new Set(text.match(UNIQUE_RUNS))) seenIn.set(run, (seenIn.get(run) ?? 0) + 1);
-  const shared = (run: string): boolean => samples.length > 1 && 2 * (seenIn.get(run) ?? 0) >= samples.length;
-  const stripped = [...new Set(samples.map((text) => text.replace(UNIQUE_RUNS, (run) => (shared(run) ? run : ""))))];
-  const bytes = Buffer.from(stripped.join(""), "utf8");
+  cut.forEach((text, i) => {
+    for (const run of new Set((runsOf[i] as Run[]).map(([from, to]) => text.slice(from, to)))) seenIn.set(run, (seenIn.get(run) ?? 0) + 1);
+  });
+  const shared = (run: string): boolean => cut.length > 1 && 2 * (seenIn.get(run) ?? 0) >= cut.length;
+  const stripped = new Set<string>();
+  cut.forEach((text, i) => {
+    let kept = "";
+    let at = 0;
+    for (const [from, to] of runsOf[i] as Run[]) {
+      const run = text.slice(from, to);
+      kept += text.slice(at, from) + (shared(run) ? run : "");
+      at = to;
+    }
+    stripped.add(kept + text.slice(at));
+  });
+  const bytes = Buffer.from([...stripped].join(""), "utf8");
   return bytes.length > DICTIONARY_BYTES ? bytes.subarray(bytes.length - DICTIONARY_BYTES) : bytes;
+}
+
+/** A run of a text, `[from, to)`. */
+type Run = readonly [number, number];
+
+/** The first `chars` characters of a text, one fewer when the cut would split a surrogate pair. */
+function samplePrefix(text: string, chars: number): string {
+  if (text.length <= chars) return text;
+  const last = text.charCodeAt(chars - 1);
+  return text.slice(0, last >= 0xd800 && last < 0xdc00 ? chars - 1 : chars);
+}
+
+const isHex = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
+/** Base64 and base64url characters (hex digits among them), without the `=` padding. */
+const isBase64 = (c: number): boolean =>
+  (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 43 || c === 47 || c === 95 || c === 45;
+
+/**
+ * The runs of a text that never repeat across documents, in order: base64 runs of 40 characters or more (with
+ * their `=` padding) and, in shorter base64 runs, hex runs of 16 or more (hashes, keys, CBOR). One pass over the
+ * characters, no regular expression: its cost and stack do not depend on how long a run is.
+ */
+function uniqueRuns(text: string): Run[] {
+  const runs: Run[] = [];
+  let i = 0;
+  while (i < text.length) {
+    if (!isBase64(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let end = i;
+    while (end < text.length && isBase64(text.charCodeAt(end))) end++;
+    if (end - i >= 40) {
+      let padded = end;
+      while (padded < text.length && padded - end < 2 && text.charCodeAt(padded) === 61) padded++;
+      runs.push([i, padded]);
+      i = padded;
+      continue;
+    }
+    for (let at = i; at < end;) {
+      let hexEnd = at;
+      while (hexEnd < end && isHex(text.charCodeAt(hexEnd))) hexEnd++;
+      if (hexEnd - at >= 16) runs.push([at, hexEnd]);
+      at = Math.max(hexEnd, at + 1);
+    }
+    i = end;
+  }
+  return runs;
 }
 
 /** The stored bytes of a document's JSON text: compressed with the dictionary when that is shorter, else the text. */

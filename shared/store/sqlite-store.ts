@@ -7,7 +7,8 @@
  * compressed with a dictionary of the collection (`document-codec.ts`). A collection's dictionary is learned once
  * it holds `LEARN_AFTER` documents, from them (kept as plain JSON until then, compressed in place when it is
  * learned), stored in `_store_dictionaries` and never changed afterwards; a collection that never holds that many
- * (a checkpoint, cursors) keeps plain JSON.
+ * (a checkpoint, cursors) keeps plain JSON. Learning reads a bounded head of each of those documents and never fails
+ * a write: when it fails, the collection stays plain JSON until the store is opened again (`learnOnceLarge`).
  *
  * Queries: every path of a declared index gets a column of its own, filled in JavaScript on every write with the
  * value `json_extract(doc, '$.path')` would give of the JSON document (strings as text, numbers as numbers,
@@ -44,7 +45,7 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { DatabaseSync, type SQLInputValue, type SQLOutputValue, type StatementSync } from "node:sqlite";
 import { acquireDataDirLock } from "./data-dir-lock";
-import { decodeDocument, encodeDocument, learnDictionary, type Dictionary } from "./document-codec";
+import { decodeDocument, encodeDocument, learnDictionary, RAW, SAMPLE_CHARS, type Dictionary } from "./document-codec";
 import { isPlainObject, sameValue } from "./document-values";
 import { DuplicateKeyError, StoreError } from "./errors";
 import { matchesFilter, project, upsertSeed, valuesAtPath } from "./query-language";
@@ -65,6 +66,9 @@ type Row = Record<string, unknown> & { _id: string };
 
 /** Documents written to a collection before its dictionary is learned from them. */
 export const LEARN_AFTER = 32;
+
+/** Bytes read of a row to sample its first `SAMPLE_CHARS` characters: the header, then 3 UTF-8 bytes per UTF-16 unit at most. */
+const SAMPLE_READ_BYTES = 1 + 3 * SAMPLE_CHARS;
 
 /** Rows read per step when a new column is filled or an earlier file converted (bounds memory). */
 const PAGE_ROWS = 1_000;
@@ -161,6 +165,8 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
   /** The dictionary new documents are compressed with; undefined until it is learned. */
   private dictionary: Dictionary | undefined;
   private readonly dictionaries = new Map<number, Uint8Array>();
+  /** Set when learning the dictionary failed: the collection stays plain JSON until the store is opened again. */
+  private learningFailed = false;
 
   constructor(
     readonly name: string,
@@ -491,15 +497,38 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
   /**
    * Learns the collection's dictionary once it holds `LEARN_AFTER` documents (in the inserting write's transaction).
    * Rows, not writes, are counted: a small collection rewritten often (a checkpoint, a cursor) stays plain JSON,
-   * where compression would cost every write and save nothing worth it.
+   * where compression would cost every write and save nothing worth it. Learning never fails the write: on any
+   * error its own changes are undone (a savepoint), the write goes on storing plain JSON, one warning is emitted,
+   * and the collection is not tried again until the store is next opened.
    */
   private learnOnceLarge(): void {
+    if (this.learningFailed) return;
     const held = this.sql(`SELECT count(*) AS n FROM (SELECT 1 FROM ${this.table} LIMIT ${LEARN_AFTER})`).get()?.n;
     if (Number(held) < LEARN_AFTER) return;
-    const samples = this.sql(`SELECT doc FROM ${this.table} ORDER BY rowid LIMIT ${LEARN_AFTER}`)
-      .all()
-      .map((r) => this.bodyText(r.doc as Uint8Array));
-    const dictionary: Dictionary = { id: 1, bytes: learnDictionary(samples) };
+    this.store.db.exec("SAVEPOINT learn_dictionary");
+    try {
+      this.learnDictionary();
+      this.store.db.exec("RELEASE learn_dictionary");
+    } catch (err) {
+      this.store.db.exec("ROLLBACK TO learn_dictionary");
+      this.store.db.exec("RELEASE learn_dictionary");
+      this.dictionaries.clear();
+      this.dictionary = undefined;
+      this.learningFailed = true;
+      warnNotLearned(this.name, err);
+    }
+  }
+
+  /**
+   * Learns the dictionary from the first `LEARN_AFTER` rows, each read only up to its first `SAMPLE_CHARS`
+   * characters, stores it, and compresses those rows in place, one at a time (rows written plain after them, when
+   * an earlier attempt failed, stay plain until rewritten: header 0 always reads).
+   */
+  private learnDictionary(): void {
+    const firstRows = this.sql(
+      `SELECT rowid AS id, substr(doc, 1, ${SAMPLE_READ_BYTES}) AS head FROM ${this.table} ORDER BY rowid LIMIT ${LEARN_AFTER}`,
+    ).all();
+    const dictionary: Dictionary = { id: 1, bytes: learnDictionary(firstRows.map((r) => this.bodyText(r.head as Uint8Array))) };
     this.sql("INSERT INTO _store_dictionaries (collection, id, dictionary) VALUES (?, ?, ?)").run(
       this.name,
       dictionary.id,
@@ -507,11 +536,14 @@ class SqliteCollection<T extends port.StoredDocument> implements port.Collection
     );
     this.dictionaries.set(dictionary.id, dictionary.bytes);
     this.dictionary = dictionary;
-    // the documents written so far (the LEARN_AFTER the table holds) are compressed too
+    const read = this.sql(`SELECT doc FROM ${this.table} WHERE rowid = ?`);
     const update = this.sql(`UPDATE ${this.table} SET doc = ? WHERE rowid = ?`);
-    for (const r of this.sql(`SELECT rowid AS id, doc FROM ${this.table} WHERE substr(doc, 1, 1) = x'00'`).all()) {
-      const packed = encodeDocument(this.bodyText(r.doc as Uint8Array), dictionary);
-      if (packed[0] !== 0) update.run(packed, r.id as number);
+    for (const row of firstRows) {
+      const id = row.id as number;
+      const stored = read.get(id)?.doc as Uint8Array;
+      if (stored[0] !== RAW) continue;
+      const packed = encodeDocument(this.bodyText(stored), dictionary);
+      if (packed[0] !== RAW) update.run(packed, id);
     }
   }
 
@@ -766,6 +798,25 @@ class SqliteStore {
   }
 }
 
+/** Tells, once per collection and process, that its dictionary could not be learned and why (its documents stay plain). */
+function warnNotLearned(collection: string, err: unknown): void {
+  const e = err as { type?: string; name?: string; message?: string };
+  process.emitWarning(
+    `collection ${collection}: no compression dictionary learned, documents stay plain JSON (${e?.type ?? e?.name}: ${e?.message ?? String(err)})`,
+    { code: "STORE_DICTIONARY_NOT_LEARNED" },
+  );
+}
+
+/** A dictionary learned from an earlier file's samples, or undefined (warned) when learning fails. */
+function learnOrWarn(collection: string, samples: readonly string[]): Uint8Array | undefined {
+  try {
+    return learnDictionary(samples);
+  } catch (err) {
+    warnNotLearned(collection, err);
+    return undefined;
+  }
+}
+
 /**
  * Converts the tables of an earlier file (documents as JSON text in `doc TEXT`, indexes on `json_extract`
  * expressions) to the current layout, all in one transaction: each table is copied into a new one (documents
@@ -795,12 +846,13 @@ function convertEarlierLayout(db: DatabaseSync): boolean {
         .map((row) => JSON.parse(row.spec as string) as IndexMeta);
       const paths = [...new Set(indexes.flatMap((index) => index.paths))].filter((path) => path !== "_id");
       const samples = db
-        .prepare(`SELECT doc FROM ${table} ORDER BY rowid LIMIT ${LEARN_AFTER}`)
+        .prepare(`SELECT substr(doc, 1, ${SAMPLE_CHARS}) AS head FROM ${table} ORDER BY rowid LIMIT ${LEARN_AFTER}`)
         .all()
-        .map((row) => row.doc as string);
+        .map((row) => row.head as string);
+      const learned = samples.length >= LEARN_AFTER ? learnOrWarn(name, samples) : undefined;
       let dictionary: Dictionary | undefined;
-      if (samples.length >= LEARN_AFTER) {
-        dictionary = { id: 1, bytes: learnDictionary(samples) };
+      if (learned !== undefined) {
+        dictionary = { id: 1, bytes: learned };
         db.prepare("INSERT OR REPLACE INTO _store_dictionaries (collection, id, dictionary) VALUES (?, ?, ?)").run(
           name,
           dictionary.id,

@@ -7,6 +7,7 @@ import {
   encodeDocument,
   learnDictionary,
   RAW,
+  SAMPLE_CHARS,
   type Dictionary,
 } from "../../shared/store/document-codec";
 import type { StoreError } from "../../shared/store";
@@ -52,6 +53,22 @@ describe("document codec: the stored bytes of a SQLite document", function () {
       Array.from({ length: 500 }, (_, n) => JSON.stringify({ ...fact(n), note: `note ${n} ${"words ".repeat(20)}` })),
     );
     expect(many.length).to.equal(DICTIONARY_BYTES);
+  });
+
+  it("learns from a sample holding one 20-million-character hex run, reading only the head of each sample", function () {
+    const bucket = JSON.stringify({ treeId: sha("tree").slice(0, 32), chunk: 0, leaves: "0123456789abcdef".repeat(1_250_000) });
+    const samples = [...Array.from({ length: 31 }, (_, n) => JSON.stringify(fact(n))), bucket];
+    const text = Buffer.from(learnDictionary(samples)).toString("utf8");
+    expect(text.endsWith('{"treeId":"","chunk":0,"leaves":"'), text.slice(-80)).to.equal(true);
+    expect(text).not.to.include("0123456789abcdef");
+    expect(text).to.include('"certificate.issued"');
+    const tail = `${JSON.stringify({ note: "words ".repeat(SAMPLE_CHARS) })}"beyond the head"`;
+    expect(Buffer.from(learnDictionary([tail])).toString("utf8"))
+      .to.include("words")
+      .and.not.to.include("beyond the head");
+    // a cut between the two halves of a surrogate pair drops the lone half
+    const emoji = learnDictionary([".".repeat(SAMPLE_CHARS - 1) + "😀"]);
+    expect(Buffer.from(emoji).toString("utf8")).to.equal(".".repeat(SAMPLE_CHARS - 1));
   });
 
   it("compresses documents of the collection it was learned from to under half their JSON", function () {

@@ -2,6 +2,7 @@
 // to a collection that holds documents), and the conversion of files written by the earlier layout (JSON text and
 // `json_extract` expression indexes). Answers are compared with NeDB's in memory on the same documents.
 import { expect } from "chai";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -239,6 +240,90 @@ describe("SQLite layout: compressed documents, indexed paths as columns, convers
     const reopened = await createStore({ dataDir: dir, engine: "sqlite" });
     expect(await reopened.collection<Doc>("items").find({})).to.deep.equal(batch);
     await reopened.close();
+  });
+
+  it("stores a 20 MB hex document among a collection's first 32, gives every document back exactly and keeps writing", async function () {
+    // a Merkle leaf chunk of a large batch: one field holding a hex run of 20 million characters
+    const chunk = (n: number, hexChars: number): StoredDocument & Record<string, unknown> => ({
+      _id: `chunk-${String(n).padStart(3, "0")}`,
+      treeId: createHash("sha256").update(`tree ${n}`).digest("hex").slice(0, 32),
+      chunk: n,
+      leaves: randomBytes(hexChars / 2).toString("hex"),
+    });
+    const docs = Array.from({ length: 40 }, (_, n) => chunk(n, n === 7 ? 20_000_000 : 64 * (1 + (n % 5))));
+    const dir = await freshDir();
+    const store = await createStore({ dataDir: dir, engine: "sqlite" });
+    const chunks = store.collection<StoredDocument>("merkle_leaf_chunks");
+    await chunks.ensureIndexes([{ fields: { treeId: 1 } }]);
+    for (const d of docs) await chunks.insertOne(d); // the 32nd learns the dictionary
+    const exact = async (s: Store, expected: readonly StoredDocument[]): Promise<void> => {
+      const c = s.collection<StoredDocument>("merkle_leaf_chunks");
+      for (const d of expected) expect(JSON.stringify(await c.findOne({ _id: d._id })) === JSON.stringify(d), d._id).to.equal(true);
+    };
+    await exact(store, docs);
+    const later = Array.from({ length: 10 }, (_, n) => chunk(40 + n, 128));
+    await chunks.insertMany(later);
+    await chunks.updateOne({ _id: "chunk-007" }, { $set: { chunk: 700 } });
+    const all = [...docs.map((d) => (d._id === "chunk-007" ? { ...d, chunk: 700 } : d)), ...later];
+    await exact(store, all);
+    await store.close();
+
+    const file = join(dir, SQLITE_FILE);
+    const db = new DatabaseSync(file);
+    const dictionary = db.prepare("SELECT dictionary FROM _store_dictionaries WHERE collection = 'merkle_leaf_chunks'").get()
+      ?.dictionary as Uint8Array;
+    db.close();
+    expect(dictionary.length).to.be.within(1, 4_096);
+    expect(Buffer.from(dictionary).toString()).to.include('"chunk":');
+    expect(headers(file, "merkle_leaf_chunks").filter((h) => h === 1)).to.have.length(all.length); // compressed, the large one too
+    const reopened = await createStore({ dataDir: dir, engine: "sqlite" });
+    await exact(reopened, all);
+    await reopened.close();
+  });
+
+  it("stores documents plain when learning the dictionary fails (a damaged row among the first), warns once, and learns again on the next open", async function () {
+    const dir = await freshDir();
+    const file = join(dir, SQLITE_FILE);
+    const first = await createStore({ dataDir: dir, engine: "sqlite" });
+    await first.collection<Doc>("items").insertMany(Array.from({ length: 10 }, (_, n) => doc(n)));
+    await first.close();
+    // a row whose header names a dictionary the collection never had: it cannot be read, so it cannot be sampled
+    const damage = new DatabaseSync(file);
+    damage.prepare("UPDATE items SET doc = x'0500ff' WHERE _id = ?").run(doc(3)._id);
+    damage.close();
+
+    const warnings: Error[] = [];
+    const listen = (warning: Error): void => {
+      if ((warning as Error & { code?: string }).code === "STORE_DICTIONARY_NOT_LEARNED") warnings.push(warning);
+    };
+    process.on("warning", listen);
+    try {
+      const store = await createStore({ dataDir: dir, engine: "sqlite" });
+      const items = store.collection<Doc>("items");
+      for (let n = 10; n < 50; n++) await items.insertOne(doc(n)); // the 32nd tries to learn, and fails
+      await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+      expect(warnings).to.have.length(1);
+      expect(warnings[0]?.message).to.include("collection items").and.to.include("STORE_CORRUPT");
+      for (let n = 0; n < 50; n++) if (n !== 3) expect(await items.findOne({ _id: doc(n)._id })).to.deep.equal(doc(n));
+      await store.close();
+      expect(new Set(headers(file, "items"))).to.deep.equal(new Set([0, 5]));
+
+      const repair = new DatabaseSync(file);
+      repair.prepare("DELETE FROM items WHERE _id = ?").run(doc(3)._id);
+      repair.close();
+      const reopened = await createStore({ dataDir: dir, engine: "sqlite" });
+      const again = reopened.collection<Doc>("items");
+      await again.insertOne(doc(50)); // learns from the first 32 rows and compresses them
+      await again.insertOne(doc(51)); // compressed when written
+      expect(await again.find({})).to.deep.equal(Array.from({ length: 52 }, (_, n) => doc(n)).filter((_, n) => n !== 3));
+      await reopened.close();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).to.have.length(1);
+      // rows written plain before the dictionary, other than the 32 it was learned from, stay plain until rewritten
+      expect(headers(file, "items")).to.deep.equal([...Array(32).fill(1), ...Array(18).fill(0), 1]);
+    } finally {
+      process.off("warning", listen);
+    }
   });
 
   it("adds a column for an index declared on a collection holding documents, fills it from them and indexes it", async function () {
