@@ -339,7 +339,7 @@ describe("deploy/k8s manifests", function () {
     });
     // the pod the Ingress reaches holds its own NATS password, the store's URL and the admin key: no mnemonic
     const gatewayKeys = (containerOf(gatewayDeployment()).env ?? []).flatMap((e) => e.valueFrom?.secretKeyRef?.key ?? []);
-    expect(gatewayKeys.sort()).to.deep.equal(["admin-api-key", "mongo-url", "nats-password-gateway"]);
+    expect(gatewayKeys.sort()).to.deep.equal(["admin-api-key", "calendar-api-keys", "mongo-url", "nats-password-gateway"]);
   });
 
   it("every service Deployment connects as its own NATS user, with its password from the Secret and NODE_ID <service>.<pod>", function () {
