@@ -72,6 +72,8 @@ export interface RouteSpec {
   readonly fixedParams?: Readonly<Record<string, string>>;
   /** Answers carry `ETag` and `Cache-Control` and may answer 304 (read-caching.ts, docs/api.md#caching). */
   readonly cache?: CacheKind;
+  /** A GET that costs the services work: counted against the per-client read budget (RATE_LIMIT_READ_PER_MINUTE). */
+  readonly readBudget?: true;
 }
 
 const TX_HASH = "^[0-9a-fA-F]{64}$";
@@ -230,6 +232,7 @@ export const ROUTES = [
     method: "GET",
     path: "/verify/{hash}",
     action: "verifier.byHash",
+    readBudget: true,
     cache: "certificate-list",
     tag: "verify",
     summary: "Certificates anchoring this data hash (oldest first)",
@@ -243,6 +246,7 @@ export const ROUTES = [
     method: "GET",
     path: "/verify/by-transaction-hash/{transactionHash}/{dataHash}",
     action: "verifier.byTransactionHash",
+    readBudget: true,
     cache: "certificate-record",
     tag: "verify",
     summary: "The certificate of this data hash in this transaction",
@@ -292,6 +296,7 @@ export const ROUTES = [
     method: "GET",
     path: "/proof/{hash}",
     action: "verifier.proof",
+    readBudget: true,
     tag: "verify",
     summary: "Inclusion proof of a hash anchored inside a Merkle batch, checkable offline",
     response:
@@ -593,6 +598,7 @@ export const ROUTES = [
     method: "GET",
     path: "/extension/connected-goods/{batchIds}/{itemId}",
     action: "connected-goods.socialHub",
+    readBudget: true,
     tag: "connected-goods",
     summary: "Decrypted social-hub data of an item (itemId: SHA-256 hex of the password, or the password)",
     response: "SocialHub",
