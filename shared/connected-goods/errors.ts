@@ -13,7 +13,9 @@ export type ConnectedGoodsErrorType =
   | "WRONG_PASSWORD"
   | "UNKNOWN_BATCH"
   | "ITEM_ALREADY_CLAIMED"
-  | "NOT_ITEM_OWNER";
+  | "NOT_ITEM_OWNER"
+  /** a mint password below the strength rule (password-strength.ts) */
+  | "WEAK_PASSWORD";
 
 export class ConnectedGoodsError extends TypedError<ConnectedGoodsErrorType> {
   override readonly name = "ConnectedGoodsError";

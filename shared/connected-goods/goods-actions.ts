@@ -46,6 +46,7 @@ import type { BatchFact, HubFact } from "./goods-decoder";
 import type { HubKeys } from "./hub-profile";
 import { itemIdFromInput, itemIdOf, parseProfile, PROFILE_JSON_NAMES, type HubKey, type PlainProfile } from "./hub-profile";
 import { deriveItemKey, type ItemKey } from "./item-key";
+import { MIN_CLAIMING_PASSWORD_BITS, passwordBits } from "./password-strength";
 
 /**
  * Largest batch datum the service mints: a claim carries both scripts inline (about 4.8 KB) besides the recreated
@@ -293,6 +294,7 @@ export async function mintBatch(env: GoodsEnv, body: Body): Promise<MintBatchRes
       { size, max: MAX_SERVICE_BATCH_DATUM_BYTES },
     );
   }
+  items.forEach((it, i) => requireStrongPassword(it.password, i, it.tokenName));
 
   const ienv = env.issuance;
   const funds = await loadWalletFunds(ienv.chain, ienv.registry, issuer.address);
@@ -336,6 +338,22 @@ export async function mintBatch(env: GoodsEnv, body: Body): Promise<MintBatchRes
     items: items.length,
     ...(tokenName === undefined ? {} : { token_name: tokenName }),
   };
+}
+
+/**
+ * A mint password must reach MIN_CLAIMING_PASSWORD_BITS (password-strength.ts): its key hash goes on chain, where
+ * guesses can be tested offline.
+ * @throws ConnectedGoodsError WEAK_PASSWORD naming the item
+ */
+function requireStrongPassword(pw: string, index: number, tokenName: string): void {
+  const bits = passwordBits(pw);
+  if (bits >= MIN_CLAIMING_PASSWORD_BITS) return;
+  const name = Buffer.from(tokenName, "hex").toString("utf8");
+  throw new ConnectedGoodsError(
+    "WEAK_PASSWORD",
+    `items[${index}].password (item ${JSON.stringify(name)}) is too weak: about ${bits} bits estimated, a claiming password needs at least ${MIN_CLAIMING_PASSWORD_BITS} — e.g. 22 random lowercase letters and digits (rule: docs/connected-goods.md#claiming-passwords)`,
+    { field: `items[${index}].password`, index, asset_name: name, bits, min_bits: MIN_CLAIMING_PASSWORD_BITS },
+  );
 }
 
 interface ItemRequest {

@@ -1,6 +1,7 @@
 /** Off-chain helpers of the connected-goods extension. */
 export { ItemKey, ITEM_KEY_DOMAIN, ITEM_KEY_SCRYPT, deriveItemKey, itemKeySalt } from "./item-key";
 export { ConnectedGoodsError, type ConnectedGoodsErrorType } from "./errors";
+export { MIN_CLAIMING_PASSWORD_BITS, passwordBits } from "./password-strength";
 export { HubKey, HubKeys, HUB_KEY_DOMAIN, HUB_KEY_SCRYPT, itemIdOf, itemIdFromInput, parseProfile, type PlainProfile } from "./hub-profile";
 export {
   claimItem,

@@ -122,6 +122,7 @@ export const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   UNKNOWN_BATCH: 400,
   ITEM_ALREADY_CLAIMED: 400,
   NOT_ITEM_OWNER: 400,
+  WEAK_PASSWORD: 400,
   // who is asking
   UNAUTHORIZED: 401,
   INVALID_SIGNATURE: 401,

@@ -552,7 +552,7 @@ export const ROUTES = [
     request: "MintConnectedGoodsRequest { address, items: [{ asset_name, password }], token_name? }",
     response: "BuildTransactionResponse + batch_id, batchId, items, token_name (when given)",
     responseSchema: "MintConnectedGoodsResponse",
-    errors: [...GOODS_REQUEST_ERRORS, "INVALID_ITEMS", "INVALID_TOKEN_NAME", ...GOODS_BUILD_ERRORS],
+    errors: [...GOODS_REQUEST_ERRORS, "INVALID_ITEMS", "WEAK_PASSWORD", "INVALID_TOKEN_NAME", ...GOODS_BUILD_ERRORS],
     implemented: true,
   },
   {
