@@ -149,6 +149,9 @@ export const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   FAUCET_IP_LIMIT: 429,
   FAUCET_DAILY_BUDGET: 429,
   CALENDAR_FULL: 429,
+  KDF_BUDGET_EXCEEDED: 429,
+  // the client left (or was answered 504) before the work ended: nobody reads this answer (request-signals.ts)
+  REQUEST_ABANDONED: 499,
   // the service side
   INTERNAL_ERROR: 500,
   NOT_IMPLEMENTED: 501,
@@ -305,7 +308,10 @@ export function toHttpErrorReply(err: unknown): HttpErrorReply {
     if (isPlainObject(e.data)) {
       for (const [k, v] of Object.entries(e.data)) if (k !== "error" && k !== "message") body[k] = v;
     }
-    return { status, body, headers: {}, log: null };
+    // Every 429 that says when to come back says it in the header too.
+    const headers: Record<string, string> = {};
+    if (status === 429 && typeof body["retryAfterSeconds"] === "number") headers["Retry-After"] = String(body["retryAfterSeconds"]);
+    return { status, body, headers, log: null };
   }
 
   return {

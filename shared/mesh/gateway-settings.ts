@@ -16,6 +16,7 @@ import { httpStatusOfError, toHttpErrorReply, type HttpErrorReply } from "./erro
 import { AdminDisabledError, InvalidBodyError, NotImplementedError, UnauthorizedError } from "./errors";
 import { API_PREFIX, toAliasPath } from "./openapi";
 import { clientIp, clientKey, createPostRateLimit, ReadRateLimit } from "./rate-limiter";
+import { ABORT_KEY_META, announceWhenGone } from "./request-signals";
 import { serviceOfAction, type RouteSpec } from "./routes";
 import {
   certificateCacheControl,
@@ -412,14 +413,16 @@ function afterCall(validators: ValidatorCache | undefined) {
 /**
  * The checks that need the matched route: admin key, body shape, whole-body params, fixed params. Also hands the
  * client's address (behind the trusted proxies) to the action in `meta.clientIp`, and the key per-client limits
- * count it under (IPv6 by /64) in `meta.clientKey`.
+ * count it under (IPv6 by /64) in `meta.clientKey`; for an `abandonable` route, `meta.abortKey` names the request
+ * the gateway announces gone if the client leaves before the answer (request-signals.ts).
  */
 function beforeCall(adminApiKey: string | null, trustProxy: number) {
   return async function onBeforeCall(
     this: Service,
-    ctx: { meta: Record<string, unknown> },
+    ctx: { id: string; meta: Record<string, unknown> },
     _route: unknown,
     req: IncomingMessage,
+    res: ServerResponse,
   ): Promise<void> {
     const greq = req as GatewayRequest;
     ctx.meta["clientIp"] = clientIp(req, trustProxy);
@@ -430,6 +433,10 @@ function beforeCall(adminApiKey: string | null, trustProxy: number) {
     ctx.meta["apiKeyValid"] = adminApiKey !== null && presented !== undefined && sameSecret(presented, adminApiKey);
     const spec = greq.$alias?.routeSpec;
     if (spec === undefined) return;
+    if (spec.abandonable === true) {
+      ctx.meta[ABORT_KEY_META] = ctx.id;
+      announceWhenGone(this.broker, res, ctx.id, serviceOfAction(spec.action));
+    }
     // On a fresh embedded devnet the first start deploys the protocol right after the API opens: until that is
     // indexed, a build would only fail with a misleading message.
     if (spec.requiresProtocol && (await findHealthMiddleware(this.broker)?.isFailing(PROTOCOL_DEPLOYMENT_CHECK))) {
