@@ -61,6 +61,7 @@ export default async function (): Promise<Record<string, unknown>> {
     ENABLE_METRICS: "false",
     LOG_LEVEL: "warn",
     RATE_LIMIT_POST_PER_MINUTE: "0",
+    RATE_LIMIT_READ_PER_MINUTE: "0",
   });
   const t0 = performance.now();
   const broker = new ServiceBroker(createBrokerOptions(config, { overrides: { skipProcessEventRegistration: true } }));

@@ -28,6 +28,7 @@ import { loadWebAssets } from "../shared/web-pages/assets";
 import { attachPageHandler, createPageHandler } from "../shared/web-pages/page-server";
 import type { CertificateRecord } from "../shared/verifier/certificate-projection";
 import { ValidatorCache } from "../shared/mesh/validator-cache";
+import { ReadRateLimit } from "../shared/mesh/rate-limiter";
 import type { FactRecord } from "../shared/indexer/fact-log";
 
 /** Extension identifiers of GET /extensions and the service that provides each (docs/api.md#extensions). */
@@ -44,6 +45,7 @@ export function gatewayOptionsFromConfig(config: AppConfig, now: () => number): 
     routes: ROUTES,
     corsOrigins: config.corsOrigins,
     rateLimitPostPerMinute: config.rateLimitPostPerMinute,
+    rateLimitReadPerMinute: config.rateLimitReadPerMinute,
     trustProxy: config.trustProxy,
     adminApiKey: config.adminApiKey,
     calendarApiKeys: config.batchCalendar.apiKeys,
@@ -103,6 +105,8 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
     },
     { maxHashes: VALIDATOR_MAX_HASHES, maxChanges: VALIDATOR_MAX_CHANGES, maxBodyBytes: opts.answerCacheBytes ?? 0 },
   );
+  // One read budget for both ways a read is answered: from memory, and through the router.
+  const readLimit = new ReadRateLimit({ limitPerMinute: opts.rateLimitReadPerMinute ?? 0, trustProxy: opts.trustProxy, now: opts.now });
   let followTimer: NodeJS.Timeout | undefined;
   const follow = () => {
     const registry = broker?.registry as unknown as { hasService(name: string): boolean } | undefined;
@@ -118,13 +122,14 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
     version: pkg.version,
     adminKeyConfigured: opts.adminApiKey !== null,
     rateLimitPostPerMinute: opts.rateLimitPostPerMinute,
+    ...(opts.rateLimitReadPerMinute !== undefined ? { rateLimitReadPerMinute: opts.rateLimitReadPerMinute } : {}),
     bodyLimitBytes: opts.bodyLimitBytes ?? BODY_LIMIT_BYTES,
   });
 
   return {
     name: "gateway",
     mixins: [ApiGateway],
-    settings: buildGatewaySettings({ ...opts, validators }),
+    settings: buildGatewaySettings({ ...opts, validators, readLimit }),
     events: {
       // Bypass the bulkhead: a burst of blocks must never be rejected.
       "chain.block": { bulkhead: { enabled: false }, handler: notified } as never,
@@ -177,7 +182,8 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
         attachPageHandler(server, handler);
       }
       // Verify requests the gateway can answer from memory go first (docs/api.md#caching).
-      if (server) attachPageHandler(server, (req, res) => answerFromMemory(this as unknown as GatewayThis, validators, req, res));
+      if (server)
+        attachPageHandler(server, (req, res) => answerFromMemory(this as unknown as GatewayThis, validators, req, res, readLimit));
     },
     async started() {
       // Build (or read) the page assets now, so a broken bundle fails the start instead of the first visitor.

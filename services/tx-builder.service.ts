@@ -79,19 +79,19 @@ export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema
          * gateway streams the packed hashes instead (shared/mesh/batch-stream-middleware.ts): read from `ctx.stream`.
          */
         buildBatch: {
-          async handler(ctx: Context<Body, { clientIp?: string }>) {
+          async handler(ctx: Context<Body, { clientKey?: string }>) {
             const stream = (ctx as { stream?: AsyncIterable<unknown> | null }).stream ?? undefined;
             const env = await fresh();
             if (!locals.trees || !locals.batchQuota) throw stillStarting("tx-builder");
-            const batch = { trees: locals.trees, quota: locals.batchQuota, client: ctx.meta.clientIp ?? "mesh" };
+            const batch = { trees: locals.trees, quota: locals.batchQuota, client: ctx.meta.clientKey ?? "mesh" };
             return respond(ctx, await handleBatchBuild(env, batch, ctx.params ?? {}, stream));
           },
         },
         /** Hashes for the aggregated calendar: 202 with a receipt per hash. */
         submitToCalendar: {
-          async handler(ctx: Context<Body, { $statusCode?: number; clientIp?: string; calendarKeyId?: string }>) {
+          async handler(ctx: Context<Body, { $statusCode?: number; clientKey?: string; calendarKeyId?: string }>) {
             const caller: CalendarCaller = {
-              clientIp: ctx.meta.clientIp ?? "mesh",
+              clientKey: ctx.meta.clientKey ?? "mesh",
               ...(ctx.meta.calendarKeyId !== undefined ? { keyId: ctx.meta.calendarKeyId } : {}),
             };
             checkCalendarAccess({ enabled: deps.config.batchCalendar.enabled, network: deps.config.network }, caller);

@@ -34,7 +34,7 @@ import { hasBootstrapAccess, userState } from "../shared/user-actions/user-state
 /** A request field echoed in the answer: only a short string, never whatever (unbounded) the caller sent. */
 const echoed = (v: unknown): string | null => (typeof v === "string" && v.length <= 200 ? v : null);
 
-type Ctx = Context<Body, { $statusCode?: number; clientIp?: string }>;
+type Ctx = Context<Body, { $statusCode?: number; clientIp?: string; clientKey?: string }>;
 
 interface BuildTransactionResponse {
   unsignedTransaction: string | null;
@@ -186,7 +186,7 @@ export default function createUserStateService(deps: ServiceDeps): ServiceSchema
             await dispenser.refuseDuringCooldown(credential, deps.now());
             await verifySignedChallenge(req, { key: signingKey(), replay: await replayGuard(), now: deps.now() });
             // The gateway puts the client address in meta; a call from inside the mesh counts as one client.
-            const paid = await dispenser.dispense(req.address, credential, ctx.meta.clientIp ?? "mesh", deps.now());
+            const paid = await dispenser.dispense(req.address, credential, ctx.meta.clientKey ?? ctx.meta.clientIp ?? "mesh", deps.now());
             return { ...base, txHash: paid.txHash, transactionHash: paid.txHash, lovelace: paid.lovelace.toString() };
           });
         },

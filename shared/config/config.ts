@@ -44,8 +44,12 @@ export interface AppConfig {
   readonly metricsPort: number;
   readonly healthPort: number;
   readonly logLevel: LogLevel;
-  /** POST requests allowed per client IP per minute; 0 = no limit. */
+  /** POST requests allowed per client (IPv4 address, IPv6 /64) per minute; 0 = no limit. */
   readonly rateLimitPostPerMinute: number;
+  /** GETs of the expensive reads (`/verify`, `/proof`, connected-goods reads) per client per minute; 0 = no limit. */
+  readonly rateLimitReadPerMinute: number;
+  /** Claiming-password key derivations the connected-goods service runs per client (docs/connected-goods.md#limits). */
+  readonly goodsKdf: GoodsKdfConfig;
   /** Memory budget of the gateway's whole verify answers, in MiB (0: validators only). */
   readonly verifyCacheMb: number;
   /** Trusted proxies in front of the gateway: the client IP is the X-Forwarded-For entry that many hops from the right (0 = socket peer). */
@@ -83,6 +87,13 @@ export interface AppConfig {
   readonly batchCalendar: BatchCalendarConfig;
   /** `POST /batch/build` leaves one client may have hashed and waiting (docs/merkle-batches.md#limits). */
   readonly batchLeavesPerClient: number;
+}
+
+export interface GoodsKdfConfig {
+  /** Derivations one client may run at once (a token bucket's size): the largest mint it can ask for. */
+  readonly burst: number;
+  /** Derivations given back per minute; 0 = no budget. */
+  readonly perMinute: number;
 }
 
 export interface BatchCalendarConfig {
@@ -198,7 +209,25 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
   {
     name: "RATE_LIMIT_POST_PER_MINUTE",
     default: "20",
-    meaning: "POST requests per client IP per minute before 429 (with `Retry-After`); 0 = no limit.",
+    meaning: "POST requests per client (IPv4 address, IPv6 /64) per minute before 429 (with `Retry-After`); 0 = no limit.",
+  },
+  {
+    name: "RATE_LIMIT_READ_PER_MINUTE",
+    default: "600",
+    meaning:
+      "GET requests per client per minute to the reads that cost the services work (`/verify/...`, `/proof/...`, connected-goods reads) before 429 `RATE_LIMITED`; 0 = no limit. A client is an IPv4 address or an IPv6 /64, for every limit.",
+  },
+  {
+    name: "GOODS_KDF_BURST",
+    default: "300",
+    meaning:
+      "Claiming-password key derivations (scrypt) the connected-goods service runs for one client at once; also the largest mint (items) a client can ask for.",
+  },
+  {
+    name: "GOODS_KDF_PER_MINUTE",
+    default: "60",
+    meaning:
+      "Key derivations a client's budget regains per minute; a request that needs more than is left is answered 429 `KDF_BUDGET_EXCEEDED` (with `Retry-After`). 0 = no budget.",
   },
   {
     name: "VERIFY_CACHE_MB",
@@ -560,6 +589,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     healthPort: port("HEALTH_PORT", 3001),
     logLevel: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
     rateLimitPostPerMinute: integer("RATE_LIMIT_POST_PER_MINUTE", 20, 0),
+    rateLimitReadPerMinute: integer("RATE_LIMIT_READ_PER_MINUTE", 600, 0),
+    goodsKdf: { burst: integer("GOODS_KDF_BURST", 300, 1), perMinute: integer("GOODS_KDF_PER_MINUTE", 60, 0) },
     verifyCacheMb: integer("VERIFY_CACHE_MB", 128, 0),
     trustProxy: proxyHops("TRUST_PROXY"),
     corsOrigins,

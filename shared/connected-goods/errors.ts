@@ -13,7 +13,11 @@ export type ConnectedGoodsErrorType =
   | "WRONG_PASSWORD"
   | "UNKNOWN_BATCH"
   | "ITEM_ALREADY_CLAIMED"
-  | "NOT_ITEM_OWNER";
+  | "NOT_ITEM_OWNER"
+  /** a mint password below the strength rule (password-strength.ts) */
+  | "WEAK_PASSWORD"
+  /** the client's budget of key derivations is spent (429, retryAfterSeconds) */
+  | "KDF_BUDGET_EXCEEDED";
 
 export class ConnectedGoodsError extends TypedError<ConnectedGoodsErrorType> {
   override readonly name = "ConnectedGoodsError";

@@ -9,16 +9,20 @@
  *   block.
  * - Both scripts travel inline in the transactions (the deployment publishes no reference scripts for them); that
  *   costs a claim about 4.8 KB, so batch datums are capped at MAX_SERVICE_BATCH_DATUM_BYTES.
+ * - Key derivations (scrypt) are the costly part, so every cheap check runs first — parsing, sizes, password
+ *   strength, the caller's funds and collateral, a draft build with stand-in key hashes — and each derivation is
+ *   paid from the caller's budget and skipped once its request is gone (`KdfAllowance`, kdf.ts).
  */
+import { randomBytes } from "node:crypto";
 import { enterpriseAddressOfKeyHash, paymentCredentialOf } from "../csl/address";
 import type { Metadatum, TxMetadata } from "../csl/metadata";
 import { outputFrom } from "../csl/outputs";
 import type { OgmiosUtxo } from "../csl/utxo";
 import { DomainError } from "../domain/errors";
-import { buildEvaluatedAndClaim, type BuildSpec } from "../issuance/evaluated-build";
+import { buildEvaluatedAndClaim, draftBuild, type BuildSpec } from "../issuance/evaluated-build";
 import { refuse } from "../issuance/build-outcome";
 import type { IssuanceEnv } from "../issuance/issuance-env";
-import { loadWalletFunds, requireCollateral } from "../issuance/wallet-funds";
+import { loadWalletFunds, requireCollateral, type WalletFunds } from "../issuance/wallet-funds";
 import {
   type BatchDatum,
   type BatchItem,
@@ -44,8 +48,11 @@ import {
 import { ConnectedGoodsError } from "./errors";
 import type { BatchFact, HubFact } from "./goods-decoder";
 import type { HubKeys } from "./hub-profile";
-import { itemIdFromInput, itemIdOf, parseProfile, PROFILE_JSON_NAMES, type HubKey, type PlainProfile } from "./hub-profile";
+import { HubKey, itemIdFromInput, itemIdOf, parseProfile, PROFILE_JSON_NAMES, type PlainProfile } from "./hub-profile";
 import { deriveItemKey, type ItemKey } from "./item-key";
+import { KDF_PARALLEL } from "./kdf";
+import { KdfAllowance } from "./kdf-budget";
+import { MIN_CLAIMING_PASSWORD_BITS, passwordBits } from "./password-strength";
 
 /**
  * Largest batch datum the service mints: a claim carries both scripts inline (about 4.8 KB) besides the recreated
@@ -59,10 +66,15 @@ export const MAX_TOKEN_NAME_BYTES = 64;
 export const MAX_MINT_ITEMS = 300;
 /** A claim without `asset_name` tries the password on at most this many unclaimed items. */
 export const MAX_ITEMS_SEARCHED = 32;
+/** A read lists at most this many batch ids: each batch with claimed items may cost one hub-key derivation. */
+export const MAX_READ_BATCHES = 8;
 export const MIN_PASSWORD_CHARS = 8;
 export const MAX_PASSWORD_CHARS = 256;
-/** KDF runs in parallel for one request (the libuv pool has 4 threads by default). */
-const KDF_PARALLEL = 4;
+/** Placeholder of a 28-byte key hash, for the draft build before the keys are derived (same size on chain). */
+const STAND_IN_KEY_HASH = "00".repeat(28);
+
+/** Derivations for a caller with no budget and no request to lose (scripts, benchmarks, tests of the functions). */
+const unmetered = (): KdfAllowance => new KdfAllowance(undefined, "local");
 
 /** What the indexer confirmed (indexer.goodsBatch / goodsHubs). */
 export interface GoodsSource {
@@ -253,8 +265,12 @@ async function firstMatching<T>(candidates: readonly T[], test: (c: T) => Promis
 const goodsScript = (env: GoodsEnv) => ({ language: "plutus:v3" as const, cbor: env.scripts.connectedGoods.code });
 const hubScript = (env: GoodsEnv) => ({ language: "plutus:v3" as const, cbor: env.scripts.socialHub.code });
 
-/** POST /extension/connected-goods/mint/batch */
-export async function mintBatch(env: GoodsEnv, body: Body): Promise<MintBatchResponse> {
+/**
+ * POST /extension/connected-goods/mint/batch. No key is derived before every cheap check has passed, the last one a
+ * draft build with stand-in key hashes (so a wallet that cannot pay costs no derivation); then the derivations the
+ * mint needs are reserved from `caller`'s budget at once.
+ */
+export async function mintBatch(env: GoodsEnv, body: Body, caller: KdfAllowance = unmetered()): Promise<MintBatchResponse> {
   const issuer = keyAddress(body["address"], "address");
   const tokenName = tokenNameParam(body["token_name"] ?? body["tokenName"]);
   const raw = body["items"];
@@ -293,6 +309,14 @@ export async function mintBatch(env: GoodsEnv, body: Body): Promise<MintBatchRes
       { size, max: MAX_SERVICE_BATCH_DATUM_BYTES },
     );
   }
+  items.forEach((it, i) => requireStrongPassword(it.password, i, it.tokenName));
+  if (items.length > caller.maxAtOnce) {
+    throw invalid(
+      "INVALID_ITEMS",
+      `a mint derives one key per item, and this service derives at most ${caller.maxAtOnce} for one client at once (GOODS_KDF_BURST); split the goods into batches of at most ${caller.maxAtOnce} items`,
+      { max: caller.maxAtOnce },
+    );
+  }
 
   const ienv = env.issuance;
   const funds = await loadWalletFunds(ienv.chain, ienv.registry, issuer.address);
@@ -300,15 +324,64 @@ export async function mintBatch(env: GoodsEnv, body: Body): Promise<MintBatchRes
   const seed = funds.payable[0]!;
   const seedRef = { txHash: seed.transaction.id, index: seed.index };
   const batchId = batchIdOf(seedRef);
+  const specOf = (keyed: readonly BatchItem[]) => mintSpec(env, { issuer, funds, collateral, seed, batchId, tokenName }, keyed);
+  await draftBuild(ienv, specOf(items.map((it) => ({ tokenName: it.tokenName, itemKeyHash: STAND_IN_KEY_HASH }))), "connected-goods:mint");
+
+  caller.reserve(items.length);
   const keyed: BatchItem[] = [];
-  for (let i = 0; i < items.length; i += KDF_PARALLEL) {
-    const chunk = items.slice(i, i + KDF_PARALLEL);
-    const keys = await Promise.all(chunk.map((it) => deriveItemKey(it.password, batchId, it.tokenName)));
-    chunk.forEach((it, j) => keyed.push({ tokenName: it.tokenName, itemKeyHash: keys[j]!.keyHash }));
+  try {
+    for (let i = 0; i < items.length; i += KDF_PARALLEL) {
+      const chunk = items.slice(i, i + KDF_PARALLEL);
+      const keys = await Promise.all(chunk.map((it) => deriveItemKey(it.password, batchId, it.tokenName, caller)));
+      chunk.forEach((it, j) => keyed.push({ tokenName: it.tokenName, itemKeyHash: keys[j]!.keyHash }));
+    }
+  } finally {
+    caller.close();
   }
+  const built = await buildEvaluatedAndClaim(ienv, specOf(keyed), "connected-goods:mint");
+  return {
+    unsignedTransaction: built.cborHex,
+    type: "mint_batch",
+    status: { code: "SUCCESS", message: `Batch of ${items.length} items built; the issuer signs it and submits it.` },
+    batch_id: batchId,
+    batchId,
+    items: items.length,
+    ...(tokenName === undefined ? {} : { token_name: tokenName }),
+  };
+}
+
+/**
+ * A mint password must reach MIN_CLAIMING_PASSWORD_BITS (password-strength.ts): its key hash goes on chain, where
+ * guesses can be tested offline.
+ * @throws ConnectedGoodsError WEAK_PASSWORD naming the item
+ */
+function requireStrongPassword(pw: string, index: number, tokenName: string): void {
+  const bits = passwordBits(pw);
+  if (bits >= MIN_CLAIMING_PASSWORD_BITS) return;
+  const name = Buffer.from(tokenName, "hex").toString("utf8");
+  throw new ConnectedGoodsError(
+    "WEAK_PASSWORD",
+    `items[${index}].password (item ${JSON.stringify(name)}) is too weak: about ${bits} bits estimated, a claiming password needs at least ${MIN_CLAIMING_PASSWORD_BITS} — e.g. 22 random lowercase letters and digits (rule: docs/connected-goods.md#claiming-passwords)`,
+    { field: `items[${index}].password`, index, asset_name: name, bits, min_bits: MIN_CLAIMING_PASSWORD_BITS },
+  );
+}
+
+interface MintParts {
+  issuer: { address: string; keyHash: string };
+  funds: WalletFunds;
+  collateral: OgmiosUtxo;
+  seed: OgmiosUtxo;
+  batchId: string;
+  tokenName: string | undefined;
+}
+
+/** The mint of batch `batchId` holding `keyed` (sorted here). */
+function mintSpec(env: GoodsEnv, m: MintParts, keyed: readonly BatchItem[]): BuildSpec {
+  const { issuer, funds, collateral, seed, batchId, tokenName } = m;
+  const seedRef = { txHash: seed.transaction.id, index: seed.index };
   const datum: BatchDatum = { batchId, issuer: issuer.keyHash, hubPolicy: env.scripts.socialHub.policyId, items: sortBatchItems(keyed) };
   const goods = env.scripts.connectedGoods;
-  const spec: BuildSpec = {
+  return {
     utxos: funds.payable.filter((u) => u !== seed),
     keyInputs: [seed],
     changeAddress: issuer.address,
@@ -325,16 +398,6 @@ export async function mintBatch(env: GoodsEnv, body: Body): Promise<MintBatchRes
     ],
     requiredSigners: [issuer.keyHash],
     ...(tokenName === undefined ? {} : { metadata: batchTokenMetadata(goods.policyId, batchId, tokenName) }),
-  };
-  const built = await buildEvaluatedAndClaim(ienv, spec, "connected-goods:mint");
-  return {
-    unsignedTransaction: built.cborHex,
-    type: "mint_batch",
-    status: { code: "SUCCESS", message: `Batch of ${items.length} items built; the issuer signs it and submits it.` },
-    batch_id: batchId,
-    batchId,
-    items: items.length,
-    ...(tokenName === undefined ? {} : { token_name: tokenName }),
   };
 }
 
@@ -368,10 +431,18 @@ const alreadyClaimed = (batchId: string, pending: boolean) =>
 const wrongPassword = (batchId: string) =>
   new ConnectedGoodsError("WRONG_PASSWORD", "the password does not open any item of this batch", { batch_id: batchId });
 
-/** The unclaimed item `pw` unlocks, with its key. @throws WRONG_PASSWORD, ITEM_ALREADY_CLAIMED, INVALID_CONTEXT */
-async function itemUnlockedBy(env: GoodsEnv, req: ItemRequest, batch: BatchAt): Promise<{ item: BatchItem; key: ItemKey }> {
+/**
+ * The unclaimed item `pw` unlocks, with its key; each key tried is paid by `caller`.
+ * @throws WRONG_PASSWORD, ITEM_ALREADY_CLAIMED, INVALID_CONTEXT, KDF_BUDGET_EXCEEDED
+ */
+async function itemUnlockedBy(
+  env: GoodsEnv,
+  req: ItemRequest,
+  batch: BatchAt,
+  caller: KdfAllowance,
+): Promise<{ item: BatchItem; key: ItemKey }> {
   const tryItem = async (it: BatchItem): Promise<ItemKey | undefined> => {
-    const key = await deriveItemKey(req.pw, req.batchId, it.tokenName);
+    const key = await deriveItemKey(req.pw, req.batchId, it.tokenName, caller);
     return key.keyHash === it.itemKeyHash ? key : undefined;
   };
   const open = batch.datum.items;
@@ -407,28 +478,60 @@ async function itemUnlockedBy(env: GoodsEnv, req: ItemRequest, batch: BatchAt): 
   throw wrongPassword(req.batchId);
 }
 
-/** POST /extension/connected-goods/claim/item: the claim as CBOR hex, already signed by the item key. */
-export async function claimItem(env: GoodsEnv, body: Body): Promise<string> {
+/**
+ * POST /extension/connected-goods/claim/item: the claim as CBOR hex, already signed by the item key. The buyer's
+ * funds, collateral and a draft of the claim (a stand-in item, key hash and profile key of the same sizes) are
+ * checked before any key is derived.
+ */
+export async function claimItem(env: GoodsEnv, body: Body, caller: KdfAllowance = unmetered()): Promise<string> {
   const req = itemRequest(body);
   const batch = await batchAt(env, req.batchId);
-  const hubKey = await env.hubKeys.get(itemIdOf(req.pw), req.batchId);
-  // An item claimed and confirmed: its hub opens under this password's key (cheaper than the item-key search).
-  if (await hubOpenedBy(env, req.batchId, hubKey)) throw alreadyClaimed(req.batchId, false);
-  const { item, key } = await itemUnlockedBy(env, req, batch);
-
   const ienv = env.issuance;
   const funds = await loadWalletFunds(ienv.chain, ienv.registry, req.user.address);
   const collateral = requireCollateral(funds);
+  const standIn = batch.datum.items.find((i) => i.tokenName === req.tokenName) ?? batch.datum.items[0];
+  if (standIn) {
+    const sealed = new HubKey(randomBytes(32)).sealProfile(standIn.tokenName, req.profile);
+    await draftBuild(
+      ienv,
+      claimSpec(env, req, batch, funds, collateral, { item: standIn, keyHash: STAND_IN_KEY_HASH, sealed }),
+      "connected-goods:claim",
+    );
+  }
+
+  const hubKey = await env.hubKeys.get(itemIdOf(req.pw), req.batchId, caller);
+  // An item claimed and confirmed: its hub opens under this password's key (cheaper than the item-key search).
+  if (await hubOpenedBy(env, req.batchId, hubKey)) throw alreadyClaimed(req.batchId, false);
+  const { item, key } = await itemUnlockedBy(env, req, batch, caller);
+  const sealed = hubKey.sealProfile(item.tokenName, req.profile);
+  const built = await buildEvaluatedAndClaim(
+    ienv,
+    claimSpec(env, req, batch, funds, collateral, { item, keyHash: key.keyHash, sealed }),
+    "connected-goods:claim",
+  );
+  return key.signTxFull(built.cborHex);
+}
+
+/** The claim of `claimed.item` by `req.user`, signed by the item key `claimed.keyHash`, with its sealed profile. */
+function claimSpec(
+  env: GoodsEnv,
+  req: ItemRequest,
+  batch: BatchAt,
+  funds: WalletFunds,
+  collateral: OgmiosUtxo,
+  claimed: { item: BatchItem; keyHash: string; sealed: ReturnType<HubKey["sealProfile"]> },
+): BuildSpec {
+  const { item } = claimed;
   const hubName = hubTokenNameOf(req.batchId, item.tokenName);
   const rest = batch.datum.items.filter((i) => i.tokenName !== item.tokenName);
   const hubDatum = encodeSocialHubDatum({
     owner: req.user.keyHash,
     batchId: req.batchId,
     itemName: item.tokenName,
-    profile: hubKey.sealProfile(item.tokenName, req.profile),
+    profile: claimed.sealed,
   });
   const { connectedGoods: goods, socialHub: hub } = env.scripts;
-  const spec: BuildSpec = {
+  return {
     utxos: funds.payable,
     changeAddress: req.user.address,
     collateral: [collateral],
@@ -449,18 +552,22 @@ export async function claimItem(env: GoodsEnv, body: Body): Promise<string> {
       },
       { address: hub.address, assets: { [hub.policyId]: { [hubName]: 1n } }, inlineDatum: dataToCborHex(hubDatum) },
     ],
-    requiredSigners: [key.keyHash, req.user.keyHash],
+    requiredSigners: [claimed.keyHash, req.user.keyHash],
   };
-  const built = await buildEvaluatedAndClaim(ienv, spec, "connected-goods:claim");
-  return key.signTxFull(built.cborHex);
 }
 
-/** The confirmed hub `req.pw` opens in its batch, its newest output and datum; `req.user` must own it. */
-async function ownedHub(env: GoodsEnv, req: Omit<ItemRequest, "profile">) {
+/**
+ * The confirmed hub `req.pw` opens in its batch, its newest output and datum; `req.user` must own it. The user's
+ * funds and collateral are checked before the hub key is derived (paid by `caller`).
+ */
+async function ownedHub(env: GoodsEnv, req: Omit<ItemRequest, "profile">, caller: KdfAllowance) {
   if (!(await env.source.batch(req.batchId)) && (await env.source.hubs(req.batchId)).length === 0) {
     throw new ConnectedGoodsError("UNKNOWN_BATCH", `no batch ${req.batchId} is known`, { batch_id: req.batchId });
   }
-  const hubKey = await env.hubKeys.get(itemIdOf(req.pw), req.batchId);
+  const ienv = env.issuance;
+  const funds = await loadWalletFunds(ienv.chain, ienv.registry, req.user.address);
+  const collateral = requireCollateral(funds);
+  const hubKey = await env.hubKeys.get(itemIdOf(req.pw), req.batchId, caller);
   const found = await hubOpenedBy(env, req.batchId, hubKey);
   if (!found) throw wrongPassword(req.batchId);
   const utxo = await hubUtxo(env, found.hub);
@@ -474,14 +581,20 @@ async function ownedHub(env: GoodsEnv, req: Omit<ItemRequest, "profile">) {
       },
     );
   }
-  return { hub: found.hub, hubKey, utxo, current };
+  return { hub: found.hub, hubKey, utxo, current, funds, collateral };
 }
 
 /** The one-hub-spend transaction: the owner spends the hub with `redeemer` and recreates it with `datum`. */
-async function hubSpend(env: GoodsEnv, owner: ItemRequest["user"], spent: OgmiosUtxo, hubName: string, datum: string, redeemer: string) {
+async function hubSpend(
+  env: GoodsEnv,
+  owned: { funds: WalletFunds; collateral: OgmiosUtxo; utxo: OgmiosUtxo; hub: HubFact },
+  owner: ItemRequest["user"],
+  datum: string,
+  redeemer: string,
+) {
   const ienv = env.issuance;
-  const funds = await loadWalletFunds(ienv.chain, ienv.registry, owner.address);
-  const collateral = requireCollateral(funds);
+  const { funds, collateral, utxo: spent } = owned;
+  const hubName = owned.hub.hubName;
   const hub = env.scripts.socialHub;
   const out = { address: spent.address, assets: { [hub.policyId]: { [hubName]: 1n } }, inlineDatum: datum };
   const minimum = await minLovelace(env, out);
@@ -499,34 +612,33 @@ async function hubSpend(env: GoodsEnv, owner: ItemRequest["user"], spent: Ogmios
 }
 
 /** POST /extension/connected-goods/update/item: the update as CBOR hex, for the owner to sign. */
-export async function updateItem(env: GoodsEnv, body: Body): Promise<string> {
+export async function updateItem(env: GoodsEnv, body: Body, caller: KdfAllowance = unmetered()): Promise<string> {
   const req = itemRequest(body);
-  const { hub, hubKey, utxo, current } = await ownedHub(env, req);
-  const datum = encodeSocialHubDatum({ ...current, profile: hubKey.sealProfile(current.itemName, req.profile) });
-  return hubSpend(env, req.user, utxo, hub.hubName, dataToCborHex(datum), dataToCborHex(encodeHubSpendRedeemer({ type: "Update" })));
+  const owned = await ownedHub(env, req, caller);
+  const datum = encodeSocialHubDatum({ ...owned.current, profile: owned.hubKey.sealProfile(owned.current.itemName, req.profile) });
+  return hubSpend(env, owned, req.user, dataToCborHex(datum), dataToCborHex(encodeHubSpendRedeemer({ type: "Update" })));
 }
 
 /**
  * POST /extension/connected-goods/transfer/item: the owner gives the item to `new_owner_address` (the profile stays;
  * whoever holds the password can still read it, and the new owner, who gets the password with the good, can update it).
  */
-export async function transferItem(env: GoodsEnv, body: Body): Promise<string> {
+export async function transferItem(env: GoodsEnv, body: Body, caller: KdfAllowance = unmetered()): Promise<string> {
   const req = {
     pw: password(body["password"]),
     batchId: batchIdParam(body["batch_id"] ?? body["batchId"]),
     user: keyAddress(body["user_address"] ?? body["userAddress"], "user_address"),
   };
   const to = keyAddress(body["new_owner_address"] ?? body["newOwnerAddress"], "new_owner_address");
-  const { hub, utxo, current } = await ownedHub(env, req);
-  if (to.keyHash === current.owner) {
+  const owned = await ownedHub(env, req, caller);
+  if (to.keyHash === owned.current.owner) {
     throw new ConnectedGoodsError("INVALID_CONTEXT", "new_owner_address already owns this item", { batch_id: req.batchId });
   }
-  const datum = encodeSocialHubDatum({ ...current, owner: to.keyHash });
+  const datum = encodeSocialHubDatum({ ...owned.current, owner: to.keyHash });
   return hubSpend(
     env,
+    owned,
     req.user,
-    utxo,
-    hub.hubName,
     dataToCborHex(datum),
     dataToCborHex(encodeHubSpendRedeemer({ type: "Transfer", newOwner: to.keyHash })),
   );
@@ -537,8 +649,16 @@ async function minLovelace(env: GoodsEnv, out: { address: string; assets: Record
   return BigInt(outputFrom(out, BigInt(pp.minUtxoDepositCoefficient)).amount().coin().to_str());
 }
 
-/** GET /extension/connected-goods/{batchIds}/{itemId}: the first batch whose hub opens under the item id. */
-export async function readSocialHub(env: GoodsEnv, batchIdsParam: string, itemIdParam: string): Promise<SocialHubResponse> {
+/**
+ * GET /extension/connected-goods/{batchIds}/{itemId}: the first batch whose hub opens under the item id. At most
+ * MAX_READ_BATCHES ids, so a read derives at most that many hub keys (each paid by `caller`; a cached key is free).
+ */
+export async function readSocialHub(
+  env: GoodsEnv,
+  batchIdsParam: string,
+  itemIdParam: string,
+  caller: KdfAllowance = unmetered(),
+): Promise<SocialHubResponse> {
   const batchIds = [
     ...new Set(
       batchIdsParam
@@ -547,8 +667,10 @@ export async function readSocialHub(env: GoodsEnv, batchIdsParam: string, itemId
         .filter((s) => s !== ""),
     ),
   ];
-  if (batchIds.length === 0 || batchIds.length > 20) {
-    throw new ConnectedGoodsError("INVALID_CONTEXT", "batchIds must be 1 to 20 comma-separated batch ids", { max: 20 });
+  if (batchIds.length === 0 || batchIds.length > MAX_READ_BATCHES) {
+    throw new ConnectedGoodsError("INVALID_CONTEXT", `batchIds must be 1 to ${MAX_READ_BATCHES} comma-separated batch ids`, {
+      max: MAX_READ_BATCHES,
+    });
   }
   const ids = batchIds.map((b) => batchIdParam(b, "batchIds"));
   if (itemIdParam === "" || itemIdParam.length > MAX_PASSWORD_CHARS * 4) {
@@ -563,7 +685,7 @@ export async function readSocialHub(env: GoodsEnv, batchIdsParam: string, itemId
       if (!(await env.source.batch(batchId))) unknown.push(batchId);
       continue;
     }
-    const key = await env.hubKeys.get(itemId, batchId);
+    const key = await env.hubKeys.get(itemId, batchId, caller);
     const found = hubOpenedIn(hubs, key);
     if (!found) continue;
     const out: SocialHubResponse = {

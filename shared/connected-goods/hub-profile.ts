@@ -12,13 +12,13 @@
  *
  * Invariant: item ids, passwords and keys never appear in errors or logs.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { MAX_PROFILE_CHARS, PROFILE_FIELDS, type ProfileField } from "../protocol";
 import { ConnectedGoodsError } from "./errors";
+import { runScrypt, type KdfCaller } from "./kdf";
 
 export const HUB_KEY_DOMAIN = "cert-anchor/connected-goods/hub-key/v1";
 export const HUB_KEY_SCRYPT = { N: 2 ** 14, r: 8, p: 1, keyLength: 32 } as const;
-const SCRYPT_MAXMEM = 64 * 1024 * 1024;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 
@@ -157,7 +157,8 @@ const aad = (itemName: string, field: ProfileField): Buffer => Buffer.from(`${it
 
 /**
  * Derives hub keys, with a bounded cache (item id and batch id → key) so repeated reads of one item cost one AES
- * decryption instead of a KDF run. Concurrent derivations of the same key share one run.
+ * decryption instead of a KDF run. Concurrent derivations of the same key share one run (paid by the caller that
+ * started it); a cached key costs no budget.
  */
 export class HubKeys {
   private readonly cache = new Map<string, Promise<HubKey>>();
@@ -167,22 +168,24 @@ export class HubKeys {
     private readonly capacity = 2048,
   ) {}
 
-  get(itemId: string, batchId: string): Promise<HubKey> {
-    const cacheKey = createHash("sha256").update(`${itemId}|${batchId}`).digest("hex");
+  get(itemId: string, batchId: string, caller?: KdfCaller): Promise<HubKey> {
+    const cacheKey = cacheKeyOf(itemId, batchId);
     const hit = this.cache.get(cacheKey);
     if (hit) {
       this.cache.delete(cacheKey);
       this.cache.set(cacheKey, hit);
-      return hit;
+      // The run this joined failed (its own caller gone or out of budget, which is not this caller's fault): the
+      // failed entry is gone by now, so this derives afresh, for this caller.
+      return hit.catch(() => this.get(itemId, batchId, caller));
     }
-    const derived = this.derive(itemId, batchId);
+    const derived = this.derive(itemId, batchId, caller);
     this.cache.set(cacheKey, derived);
     derived.catch(() => this.cache.delete(cacheKey));
     while (this.cache.size > this.capacity) this.cache.delete(this.cache.keys().next().value!);
     return derived;
   }
 
-  private async derive(itemId: string, batchId: string): Promise<HubKey> {
+  private async derive(itemId: string, batchId: string, caller: KdfCaller | undefined): Promise<HubKey> {
     const salt = Buffer.concat([
       Buffer.from(HUB_KEY_DOMAIN, "utf8"),
       Buffer.of(0),
@@ -190,12 +193,7 @@ export class HubKeys {
       Buffer.of(0),
       Buffer.from(batchId, "hex"),
     ]);
-    const { N, r, p, keyLength } = HUB_KEY_SCRYPT;
-    const key = await new Promise<Buffer>((resolve, reject) =>
-      scrypt(Buffer.from(itemId, "utf8"), salt, keyLength, { N, r, p, maxmem: SCRYPT_MAXMEM }, (err, k) =>
-        err ? reject(err) : resolve(k),
-      ),
-    );
+    const key = await runScrypt(caller, Buffer.from(itemId, "utf8"), salt, HUB_KEY_SCRYPT);
     try {
       return new HubKey(key);
     } finally {
@@ -203,3 +201,5 @@ export class HubKeys {
     }
   }
 }
+
+const cacheKeyOf = (itemId: string, batchId: string): string => createHash("sha256").update(`${itemId}|${batchId}`).digest("hex");

@@ -11,16 +11,14 @@
  *
  * Invariant: the seed and key live only in private (#) fields; they never appear in errors or output.
  */
-import { scrypt } from "node:crypto";
 import { inspect } from "node:util";
 import { CSL } from "../csl/lib";
 import { mergeWitnesses, vkeyWitnessSet } from "../csl/witnesses";
 import { ConnectedGoodsError } from "./errors";
+import { runScrypt, type KdfCaller } from "./kdf";
 
 export const ITEM_KEY_DOMAIN = "cert-anchor/connected-goods/item-key/v1";
 export const ITEM_KEY_SCRYPT = { N: 2 ** 15, r: 8, p: 1, keyLength: 32 } as const;
-/** scrypt needs 128·N·r bytes; Node's default cap (32 MiB) is exactly that, so allow some headroom. */
-const SCRYPT_MAXMEM = 64 * 1024 * 1024;
 
 export class ItemKey {
   /** 32-byte Ed25519 public key, hex */
@@ -71,19 +69,15 @@ export function itemKeySalt(batchId: string, tokenName: string): Buffer {
 }
 
 /**
- * Derives the key of item `tokenName` (hex) of batch `batchId` (hex) from its claiming password.
- * @throws ConnectedGoodsError INVALID_PASSWORD (empty), INVALID_CONTEXT
+ * Derives the key of item `tokenName` (hex) of batch `batchId` (hex) from its claiming password; the service
+ * passes the request as `caller`, which pays for the run and can abandon it (kdf.ts).
+ * @throws ConnectedGoodsError INVALID_PASSWORD (empty), INVALID_CONTEXT, KDF_BUDGET_EXCEEDED; the caller's abort reason
  */
-export async function deriveItemKey(password: string, batchId: string, tokenName: string): Promise<ItemKey> {
+export async function deriveItemKey(password: string, batchId: string, tokenName: string, caller?: KdfCaller): Promise<ItemKey> {
   const normalised = password.normalize("NFKC");
   if (normalised.length === 0) throw new ConnectedGoodsError("INVALID_PASSWORD", "the claiming password is empty");
   const salt = itemKeySalt(batchId, tokenName);
-  const { N, r, p, keyLength } = ITEM_KEY_SCRYPT;
-  const seed = await new Promise<Buffer>((resolve, reject) =>
-    scrypt(Buffer.from(normalised, "utf8"), salt, keyLength, { N, r, p, maxmem: SCRYPT_MAXMEM }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    ),
-  );
+  const seed = await runScrypt(caller, Buffer.from(normalised, "utf8"), salt, ITEM_KEY_SCRYPT);
   try {
     return new ItemKey(seed);
   } finally {

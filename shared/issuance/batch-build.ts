@@ -150,7 +150,7 @@ export const PENDING_TREE_GRACE_MS = 10 * 60_000;
 export interface BatchBuildContext {
   trees: MerkleTreeStore;
   quota: BatchQuota;
-  /** the client key the pending tree counts against (the caller's address as the gateway saw it) */
+  /** the client key the pending tree counts against (the gateway's: an IPv4 address or an IPv6 /64) */
   client: string;
 }
 

@@ -162,6 +162,21 @@ function sameRefs(a: readonly OutRef[], b: readonly OutRef[]): boolean {
 }
 
 /**
+ * The first step of `buildEvaluatedAndClaim` alone — coin selection on the draft, with the budget hints of the
+ * shape or else the per-transaction maximum — without evaluation or hand-out: refuses a build the wallet cannot pay
+ * before a caller does costly work its real spec needs (connected goods: key derivations).
+ * @throws BuildRefusal
+ */
+export async function draftBuild(env: IssuanceEnv, spec: BuildSpec, hintKey?: string): Promise<void> {
+  const full = { ...spec, protocolParameters: await env.protocolParameters() } as TxSpec;
+  try {
+    buildTx(full, hintedBudgets(env, full, hintKey));
+  } catch (err) {
+    mapBuildError(err);
+  }
+}
+
+/**
  * Builds, hands the inputs out to this build (before the costly evaluation, so a concurrent build of the same
  * wallet prefers others), evaluates and rebuilds. @throws BuildRefusal
  */

@@ -7,15 +7,16 @@
 import type { Network } from "../config/config";
 import { DomainError } from "../domain/errors";
 
-/** Who submits: the id of the calendar API key presented (never the key), and the client's address. */
+/** Who submits: the id of the calendar API key presented (never the key), and the client's key. */
 export interface CalendarCaller {
   keyId?: string;
-  clientIp: string;
+  /** the key the gateway counts the caller under (its IPv4 address or IPv6 /64) */
+  clientKey: string;
 }
 
 /** The key a caller's pending leaves are counted under. */
 export function calendarClientOf(caller: CalendarCaller): string {
-  return caller.keyId !== undefined ? `key:${caller.keyId}` : `ip:${caller.clientIp}`;
+  return caller.keyId !== undefined ? `key:${caller.keyId}` : `client:${caller.clientKey}`;
 }
 
 /** @throws DomainError CALENDAR_DISABLED, UNAUTHORIZED */

@@ -122,6 +122,7 @@ export const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   UNKNOWN_BATCH: 400,
   ITEM_ALREADY_CLAIMED: 400,
   NOT_ITEM_OWNER: 400,
+  WEAK_PASSWORD: 400,
   // who is asking
   UNAUTHORIZED: 401,
   INVALID_SIGNATURE: 401,
@@ -150,6 +151,9 @@ export const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   FAUCET_DAILY_BUDGET: 429,
   CALENDAR_FULL: 429,
   BATCH_QUOTA_EXCEEDED: 429,
+  KDF_BUDGET_EXCEEDED: 429,
+  // the client left (or was answered 504) before the work ended: nobody reads this answer (request-signals.ts)
+  REQUEST_ABANDONED: 499,
   // the service side
   INTERNAL_ERROR: 500,
   NOT_IMPLEMENTED: 501,
@@ -306,9 +310,10 @@ export function toHttpErrorReply(err: unknown): HttpErrorReply {
     if (isPlainObject(e.data)) {
       for (const [k, v] of Object.entries(e.data)) if (k !== "error" && k !== "message") body[k] = v;
     }
-    // a refusal that says when to come back (CALENDAR_FULL, BATCH_QUOTA_EXCEEDED, …) says it in the header too
-    const retryAfter = status === 429 && typeof body["retryAfterSeconds"] === "number" ? body["retryAfterSeconds"] : undefined;
-    return { status, body, headers: retryAfter !== undefined ? { "Retry-After": String(retryAfter) } : {}, log: null };
+    // Every 429 that says when to come back says it in the header too.
+    const headers: Record<string, string> = {};
+    if (status === 429 && typeof body["retryAfterSeconds"] === "number") headers["Retry-After"] = String(body["retryAfterSeconds"]);
+    return { status, body, headers, log: null };
   }
 
   return {

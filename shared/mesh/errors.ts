@@ -48,11 +48,20 @@ export class UnsupportedMediaTypeError extends TypedError<"UNSUPPORTED_MEDIA_TYP
   }
 }
 
-/** Too many POST requests from one client (429); `retryAfterSeconds` becomes the `Retry-After` header. */
+/**
+ * Too many POST requests from one client, or too many GETs of the expensive reads (429); `retryAfterSeconds`
+ * becomes the `Retry-After` header.
+ */
 export class RateLimitedError extends TypedError<"RATE_LIMITED"> {
   override readonly name = "RateLimitedError";
-  constructor(retryAfterSeconds: number, limit: number) {
-    super("RATE_LIMITED", `Rate limit exceeded. Retry after ${retryAfterSeconds} seconds.`, { retryAfterSeconds, limit });
+  constructor(retryAfterSeconds: number, limit: number, budget: "POST" | "GET" = "POST") {
+    super(
+      "RATE_LIMITED",
+      budget === "POST"
+        ? `Rate limit exceeded. Retry after ${retryAfterSeconds} seconds.`
+        : `Read rate limit exceeded: at most ${limit} GET requests per minute to /verify, /proof and connected-goods reads. Retry after ${retryAfterSeconds} seconds.`,
+      { retryAfterSeconds, limit, budget },
+    );
   }
 }
 

@@ -1,7 +1,8 @@
 /**
  * Builds the moleculer-web settings of the gateway from the route table: one route at `/api/v1` with explicit
- * aliases (no autoAliases, `mappingPolicy: "restrict"`, whitelist = the table's actions), our own body reader and
- * POST rate limit, CORS, admin-key check, and one error writer for every error (docs/api.md#errors wire shape).
+ * aliases (no autoAliases, `mappingPolicy: "restrict"`, whitelist = the table's actions), our own body reader,
+ * POST and read rate limits, CORS, admin-key check, and one error writer for every error (docs/api.md#errors wire
+ * shape).
  */
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
@@ -14,7 +15,8 @@ import { findHealthMiddleware, PROTOCOL_DEPLOYMENT_CHECK } from "./health-middle
 import { httpStatusOfError, toHttpErrorReply, type HttpErrorReply } from "./error-mapping";
 import { AdminDisabledError, InvalidBodyError, NotImplementedError, UnauthorizedError } from "./errors";
 import { API_PREFIX, toAliasPath } from "./openapi";
-import { clientIp, createPostRateLimit } from "./rate-limiter";
+import { clientIp, clientKey, createPostRateLimit, ReadRateLimit } from "./rate-limiter";
+import { ABORT_KEY_META, announceWhenGone } from "./request-signals";
 import { serviceOfAction, type RouteSpec } from "./routes";
 import {
   certificateCacheControl,
@@ -34,6 +36,10 @@ export interface GatewayOptions {
   routes: readonly RouteSpec[];
   corsOrigins: AppConfig["corsOrigins"];
   rateLimitPostPerMinute: number;
+  /** GETs of `readBudget` routes allowed per client per minute (RATE_LIMIT_READ_PER_MINUTE); 0 or absent = no limit. */
+  rateLimitReadPerMinute?: number;
+  /** The read budget itself, when the caller shares it with `answerFromMemory` (else one is made from the above). */
+  readLimit?: ReadRateLimit;
   /** trusted proxy hops (X-Forwarded-For) */
   trustProxy: number;
   adminApiKey: string | null;
@@ -320,6 +326,7 @@ export function answerFromMemory(
   validators: ValidatorCache,
   req: IncomingMessage,
   res: ServerResponse,
+  reads?: ReadRateLimit,
 ): boolean {
   if ((req.method !== "GET" && req.method !== "HEAD") || !validators.started) return false;
   const url = req.url ?? "";
@@ -334,6 +341,8 @@ export function answerFromMemory(
   const notModified = known !== undefined && ifNoneMatchNames(condition, known.etag);
   if (!notModified) known = validators.findAnswer(key.dataHash, key.routeKey);
   if (!known) return false;
+  // Over the read budget: the router answers the 429 (the decision is kept on the request, counted once).
+  if (found.alias.routeSpec?.readBudget === true && reads?.check(req, res) !== undefined) return false;
   const route = (found.alias as AliasLike & { route?: { cors?: unknown } }).route;
   if (route?.cors && req.headers.origin !== undefined) {
     try {
@@ -410,18 +419,22 @@ function afterCall(validators: ValidatorCache | undefined) {
 
 /**
  * The checks that need the matched route: admin key, body shape, whole-body params, fixed params. Also hands the
- * client's address (behind the trusted proxies) to the action in `meta.clientIp`, for per-client limits, and the id
- * of a calendar API key presented in `meta.calendarKeyId`.
+ * client's address (behind the trusted proxies) to the action in `meta.clientIp`, and the key per-client limits
+ * count it under (IPv6 by /64) in `meta.clientKey`; for an `abandonable` route, `meta.abortKey` names the request
+ * the gateway announces gone if the client leaves before the answer (request-signals.ts); and the id of a calendar
+ * API key presented in `meta.calendarKeyId`.
  */
 function beforeCall(adminApiKey: string | null, calendarApiKeys: readonly string[], trustProxy: number) {
   return async function onBeforeCall(
     this: Service,
-    ctx: { meta: Record<string, unknown> },
+    ctx: { id: string; meta: Record<string, unknown> },
     _route: unknown,
     req: IncomingMessage,
+    res: ServerResponse,
   ): Promise<void> {
     const greq = req as GatewayRequest;
     ctx.meta["clientIp"] = clientIp(req, trustProxy);
+    ctx.meta["clientKey"] = clientKey(req, trustProxy);
     // Which calendar API key the caller presented, if any (the calendar serves mainnet only to their holders, and
     // counts each key's pending leaves apart). Only the key's id travels, never the key.
     const presented = presentedApiKey(req);
@@ -429,6 +442,10 @@ function beforeCall(adminApiKey: string | null, calendarApiKeys: readonly string
     if (calendarKey !== undefined) ctx.meta["calendarKeyId"] = apiKeyIdOf(calendarKey);
     const spec = greq.$alias?.routeSpec;
     if (spec === undefined) return;
+    if (spec.abandonable === true) {
+      ctx.meta[ABORT_KEY_META] = ctx.id;
+      announceWhenGone(this.broker, res, ctx.id, serviceOfAction(spec.action));
+    }
     // On a fresh embedded devnet the first start deploys the protocol right after the API opens: until that is
     // indexed, a build would only fail with a misleading message.
     if (spec.requiresProtocol && (await findHealthMiddleware(this.broker)?.isFailing(PROTOCOL_DEPLOYMENT_CHECK))) {
@@ -477,6 +494,14 @@ function readBodyForRoute(limitBytes: number) {
 
 type Middleware = (this: unknown, req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
 
+/** The GET budget of the routes the table marks `readBudget` (rate-limiter.ts). */
+function createReadRateLimit(reads: ReadRateLimit) {
+  return function readRateLimit(this: GatewayThis, req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void {
+    if (req.method !== "GET" || !reads.enabled || routeSpecOf(this, req)?.readBudget !== true) return next();
+    next(reads.check(req, res));
+  };
+}
+
 /**
  * moleculer-web rebuilds an error handed to a middleware's `next` as a MoleculerError and drops its `data` unless
  * it is one already; this hands ours over as MoleculerErrors with type, data and the status of our table.
@@ -509,6 +534,8 @@ export function applyServerTimeouts(server: Server, opts: Pick<GatewayOptions, "
 
 /** moleculer-web settings for the gateway. */
 export function buildGatewaySettings(opts: GatewayOptions): ApiSettingsSchema {
+  const reads =
+    opts.readLimit ?? new ReadRateLimit({ limitPerMinute: opts.rateLimitReadPerMinute ?? 0, trustProxy: opts.trustProxy, now: opts.now });
   const route: ApiRouteSchema = {
     path: "/",
     aliases: buildAliases(opts.routes),
@@ -522,6 +549,7 @@ export function buildGatewaySettings(opts: GatewayOptions): ApiSettingsSchema {
       createAdminGuard(opts.adminApiKey, opts.adminOpenWithoutKey ?? true),
       // Rate limit next, so a rejected request's body is never read.
       createPostRateLimit({ limitPerMinute: opts.rateLimitPostPerMinute, trustProxy: opts.trustProxy, now: opts.now }),
+      createReadRateLimit(reads),
       readBodyForRoute(opts.bodyLimitBytes ?? BODY_LIMIT_BYTES),
     ].map(keepingErrorData) as unknown as ApiRouteSchema["use"],
     onBeforeCall: beforeCall(opts.adminApiKey, opts.calendarApiKeys ?? [], opts.trustProxy) as unknown as ApiRouteSchema["onBeforeCall"],

@@ -15,6 +15,8 @@ export interface OpenApiOptions {
   /** Whether an admin key is configured (documents the security scheme on admin routes). */
   adminKeyConfigured: boolean;
   rateLimitPostPerMinute: number;
+  /** RATE_LIMIT_READ_PER_MINUTE, for the 429 of `readBudget` routes (absent or 0: not mentioned). */
+  rateLimitReadPerMinute?: number;
   bodyLimitBytes: number;
 }
 
@@ -50,6 +52,7 @@ function gatewayCodes(route: RouteSpec): string[] {
   const codes = ["VALIDATION_ERROR", "BAD_REQUEST", "ORIGIN_NOT_ALLOWED", "INTERNAL_ERROR", "SERVICE_UNAVAILABLE", "REQUEST_TIMEOUT"];
   if (pathParamNames(route.path).length > 0) codes.push("UNABLE_DECODE_PARAM");
   if (route.method === "POST") codes.push("MALFORMED_JSON", "INVALID_BODY", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED");
+  if (route.readBudget) codes.push("RATE_LIMITED");
   if (route.auth === "admin") codes.push("UNAUTHORIZED", "FORBIDDEN");
   if (route.requiresProtocol) codes.push("PROTOCOL_DEPLOYING");
   if (!route.implemented) codes.push("NOT_IMPLEMENTED");
@@ -130,9 +133,11 @@ function responsesOf(route: RouteSpec, opts: OpenApiOptions): Json {
         ? routeLimits
           ? ` (JSON over ${Math.round(routeLimits.json / 1024)} KiB${routeLimits.binary !== undefined ? `, bytes over ${Math.round(routeLimits.binary / 1024)} KiB` : ""})`
           : ` (over ${Math.round(opts.bodyLimitBytes / 1024)} KiB)`
-        : status === 429 && opts.rateLimitPostPerMinute > 0
+        : status === 429 && route.method === "POST" && opts.rateLimitPostPerMinute > 0
           ? ` (more than ${opts.rateLimitPostPerMinute} POST requests per minute from one client)`
-          : "";
+          : status === 429 && route.readBudget && (opts.rateLimitReadPerMinute ?? 0) > 0
+            ? ` (more than ${opts.rateLimitReadPerMinute} reads per minute from one client)`
+            : "";
     const codes = status >= 500 ? "" : `: ${[...own, ...gateway].sort().join(", ")}`;
     const description = `${route.statuses?.[status] ?? GENERIC_DESCRIPTION[status] ?? "error"}${limits}${codes}`;
     const schema = schemas.length === 1 ? schemas[0]! : { anyOf: schemas };

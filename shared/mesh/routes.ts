@@ -74,13 +74,24 @@ export interface RouteSpec {
   readonly fixedParams?: Readonly<Record<string, string>>;
   /** Answers carry `ETag` and `Cache-Control` and may answer 304 (read-caching.ts, docs/api.md#caching). */
   readonly cache?: CacheKind;
+  /** A GET that costs the services work: counted against the per-client read budget (RATE_LIMIT_READ_PER_MINUTE). */
+  readonly readBudget?: true;
+  /** The action stops its work when the client leaves before the answer (request-signals.ts). */
+  readonly abandonable?: true;
 }
 
 const TX_HASH = "^[0-9a-fA-F]{64}$";
 const BATCH_BODY_LIMITS = { json: BATCH_JSON_BODY_LIMIT_BYTES, binary: BATCH_BINARY_BODY_LIMIT_BYTES } as const;
 
 /** What every connected-goods build can answer about its request, and what a build of a wallet's transaction can. */
-const GOODS_REQUEST_ERRORS = ["INVALID_PASSWORD", "INVALID_CONTEXT", "INVALID_SOCIAL_HUB", "INVALID_ADDRESS", "NOT_CONFIGURED"] as const;
+const GOODS_REQUEST_ERRORS = [
+  "INVALID_PASSWORD",
+  "INVALID_CONTEXT",
+  "INVALID_SOCIAL_HUB",
+  "INVALID_ADDRESS",
+  "NOT_CONFIGURED",
+  "KDF_BUDGET_EXCEEDED",
+] as const;
 const GOODS_BUILD_ERRORS = ["ERROR", "UNKNOWN_ERROR", "INSUFFICIENT_FUNDS", "COLLATERAL_REQUIRED", "PENDING_TRANSACTION"] as const;
 
 const pluginListRoutes = (segment: string, label: string) =>
@@ -234,6 +245,7 @@ export const ROUTES = [
     method: "GET",
     path: "/verify/{hash}",
     action: "verifier.byHash",
+    readBudget: true,
     cache: "certificate-list",
     tag: "verify",
     summary: "Certificates anchoring this data hash (oldest first)",
@@ -247,6 +259,7 @@ export const ROUTES = [
     method: "GET",
     path: "/verify/by-transaction-hash/{transactionHash}/{dataHash}",
     action: "verifier.byTransactionHash",
+    readBudget: true,
     cache: "certificate-record",
     tag: "verify",
     summary: "The certificate of this data hash in this transaction",
@@ -296,6 +309,7 @@ export const ROUTES = [
     method: "GET",
     path: "/proof/{hash}",
     action: "verifier.proof",
+    readBudget: true,
     tag: "verify",
     summary: "Inclusion proof of a hash anchored inside a Merkle batch, checkable offline",
     response:
@@ -562,12 +576,13 @@ export const ROUTES = [
     path: "/extension/connected-goods/mint/batch",
     requiresProtocol: true,
     action: "connected-goods.mintBatch",
+    abandonable: true,
     tag: "connected-goods",
     summary: "Build the mint of a batch of connected goods (the issuer is the address's payment key)",
     request: "MintConnectedGoodsRequest { address, items: [{ asset_name, password }], token_name? }",
     response: "BuildTransactionResponse + batch_id, batchId, items, token_name (when given)",
     responseSchema: "MintConnectedGoodsResponse",
-    errors: [...GOODS_REQUEST_ERRORS, "INVALID_ITEMS", "INVALID_TOKEN_NAME", ...GOODS_BUILD_ERRORS],
+    errors: [...GOODS_REQUEST_ERRORS, "INVALID_ITEMS", "WEAK_PASSWORD", "INVALID_TOKEN_NAME", ...GOODS_BUILD_ERRORS],
     implemented: true,
   },
   {
@@ -575,6 +590,7 @@ export const ROUTES = [
     path: "/extension/connected-goods/claim/item",
     requiresProtocol: true,
     action: "connected-goods.claimItem",
+    abandonable: true,
     tag: "connected-goods",
     summary: "Build the claim of one item with its password (returned signed by the item key)",
     request: "ClaimUpdateConnectedGoodsRequest { password, batch_id, user_address, social_hub, asset_name? }",
@@ -588,6 +604,7 @@ export const ROUTES = [
     path: "/extension/connected-goods/update/item",
     requiresProtocol: true,
     action: "connected-goods.updateItem",
+    abandonable: true,
     tag: "connected-goods",
     summary: "Build the update of a claimed item's social hub (signed by its owner)",
     request: "ClaimUpdateConnectedGoodsRequest { password, batch_id, user_address, social_hub }",
@@ -601,6 +618,7 @@ export const ROUTES = [
     path: "/extension/connected-goods/transfer/item",
     requiresProtocol: true,
     action: "connected-goods.transferItem",
+    abandonable: true,
     tag: "connected-goods",
     summary: "Build the transfer of a claimed item to a new owner (signed by its owner)",
     request: "{ password, batch_id, user_address, new_owner_address }",
@@ -613,13 +631,16 @@ export const ROUTES = [
     method: "GET",
     path: "/extension/connected-goods/{batchIds}/{itemId}",
     action: "connected-goods.socialHub",
+    readBudget: true,
+    abandonable: true,
     tag: "connected-goods",
     summary: "Decrypted social-hub data of an item (itemId: SHA-256 hex of the password, or the password)",
     response: "SocialHub",
     responseSchema: "SocialHub",
-    errors: ["INVALID_CONTEXT", "INVALID_PASSWORD", "WRONG_PASSWORD", "UNKNOWN_BATCH", "NOT_CONFIGURED"],
+    errors: ["INVALID_CONTEXT", "INVALID_PASSWORD", "WRONG_PASSWORD", "UNKNOWN_BATCH", "NOT_CONFIGURED", "KDF_BUDGET_EXCEEDED"],
     statuses: {
-      400: "malformed batch ids; UNKNOWN_BATCH: none of the batch ids names a known batch; WRONG_PASSWORD: no claimed item of these batches opens with this item id",
+      400: "malformed batch ids, or more than 8; UNKNOWN_BATCH: none of the batch ids names a known batch; WRONG_PASSWORD: no claimed item of these batches opens with this item id",
+      429: "RATE_LIMITED: over the read budget (RATE_LIMIT_READ_PER_MINUTE); KDF_BUDGET_EXCEEDED: this client's key derivations are spent (retryAfterSeconds)",
     },
     implemented: true,
   },

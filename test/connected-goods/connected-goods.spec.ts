@@ -230,6 +230,18 @@ describe("connected goods: mint, claim, update and read over HTTP", function () 
     expect(errorBody(tooLarge).message).to.match(/limit is 9000 bytes/);
   });
 
+  it("refuses a weak claiming password at mint: 400 WEAK_PASSWORD naming the item and the rule", async () => {
+    const items = [
+      ...["cap-a", "cap-b"].map((n) => ({ asset_name: n, password: passwordOf(n) })),
+      { asset_name: "cap-weak", password: "password1234" },
+    ];
+    const res = await post("/mint/batch", { address: f.actors.issuer.address, items });
+    refused(res, "WEAK_PASSWORD");
+    const body = errorBody(res);
+    expect(body).to.include({ field: "items[2].password", index: 2, asset_name: "cap-weak", min_bits: 80 });
+    expect(body.message).to.contain("cap-weak").and.contain("at least 80").and.contain("docs/connected-goods.md#claiming-passwords");
+  });
+
   it("updates a hub when its owner signs; refuses a stranger's update", async () => {
     const stranger = f.actors.feeA;
     const pw = passwordOf("shoe-0002");

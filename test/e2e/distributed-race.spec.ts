@@ -81,6 +81,7 @@ describe("e2e: distributed over NATS, two tx-builder replicas racing for one wal
       SERVICE_KEY_HASH: protocol.serviceKeyHash,
       SERVICE_ADDRESS: service.address,
       RATE_LIMIT_POST_PER_MINUTE: "0",
+      RATE_LIMIT_READ_PER_MINUTE: "0",
       ENABLE_METRICS: "false",
     };
     const gateway = startServiceProcess({ ...env, SERVICES: "gateway", DATA_DIR: tmp("gateway"), NODE_ID: "gateway" });

@@ -77,6 +77,7 @@ function certificate(issuer: Wallet): OnchainCertificate {
       PROXY_OUTPUT_INDEX: String(f.oneShot.index),
       SERVICE_KEY_HASH: f.actors.service.paymentKeyHash,
       RATE_LIMIT_POST_PER_MINUTE: "0",
+      RATE_LIMIT_READ_PER_MINUTE: "0",
     };
     const gateway = start("gateway");
     start("indexer");

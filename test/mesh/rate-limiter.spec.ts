@@ -1,7 +1,12 @@
 import { expect } from "chai";
-import { clientIp, FixedWindowRateLimiter } from "../../shared/mesh/rate-limiter";
-import { FakeClock } from "../../fixtures/mesh/helpers";
-import type { IncomingMessage } from "node:http";
+import { clientIp, clientKeyOf, FixedWindowRateLimiter, ReadRateLimit } from "../../shared/mesh/rate-limiter";
+import { errorBody, FakeClock, http, postJson, startGateway, type RunningGateway } from "../../fixtures/mesh/helpers";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { meshTestService, TEST_ROUTES } from "./fixtures/mesh-test.service";
+import { answerFromMemory } from "../../shared/mesh/gateway-settings";
+import { API_PREFIX } from "../../shared/mesh/openapi";
+import type { RouteSpec } from "../../shared/mesh/routes";
+import { ValidatorCache } from "../../shared/mesh/validator-cache";
 
 describe("mesh: POST rate limiter", function () {
   it("allows `limit` hits per client per window and tells how long to wait", () => {
@@ -48,5 +53,138 @@ describe("mesh: POST rate limiter", function () {
   it("falls back to the socket peer when the header has fewer entries than trusted hops", () => {
     expect(clientIp(request(undefined), 1)).to.equal("10.0.0.9");
     expect(clientIp(request("203.0.113.7"), 2)).to.equal("10.0.0.9");
+  });
+});
+
+describe("mesh: the client key of the rate limits", function () {
+  it("keys an IPv6 client by its /64, whatever the spelling", () => {
+    expect(clientKeyOf("2001:db8:1:2::1")).to.equal("2001:db8:1:2::/64");
+    expect(clientKeyOf("2001:0DB8:0001:0002:ffff:ffff:ffff:fffe")).to.equal("2001:db8:1:2::/64");
+    expect(clientKeyOf("2001:db8:1:3::1")).to.equal("2001:db8:1:3::/64");
+    expect(clientKeyOf("fe80::1%eth0")).to.equal("fe80:0:0:0::/64");
+  });
+
+  it("leaves IPv4 unchanged and treats an IPv4-mapped IPv6 address as the IPv4 address", () => {
+    expect(clientKeyOf("203.0.113.7")).to.equal("203.0.113.7");
+    expect(clientKeyOf("::ffff:203.0.113.7")).to.equal("203.0.113.7");
+    expect(clientKeyOf("::ffff:cb00:7107")).to.equal("203.0.113.7");
+    expect(clientKeyOf("unknown")).to.equal("unknown");
+  });
+});
+
+describe("mesh: POST rate limit per client key over HTTP", function () {
+  const clock = new FakeClock();
+  let gw: RunningGateway;
+  before(async () => {
+    gw = await startGateway({
+      env: { RATE_LIMIT_POST_PER_MINUTE: "2", TRUST_PROXY: "1" },
+      routes: TEST_ROUTES,
+      services: [meshTestService],
+      now: clock.now,
+    });
+  });
+  after(() => gw.stop());
+  const postFrom = async (ip: string) =>
+    (await postJson(`${gw.api}/mesh-test/echo`, { name: "n", kind: "alpha" }, { "X-Forwarded-For": ip })).status;
+
+  it("counts two IPv6 addresses of one /64 as one client, and another /64 as another", async () => {
+    expect([await postFrom("2001:db8:a:1::1"), await postFrom("2001:db8:a:1:ffff::2")]).to.deep.equal([200, 200]);
+    expect(await postFrom("2001:db8:a:1:1234:5678:9abc:def0"), "same /64: budget spent").to.equal(429);
+    expect(await postFrom("2001:db8:a:2::1"), "another /64").to.equal(200);
+  });
+
+  it("counts an IPv4 client alone, and its IPv4-mapped spelling as the same client", async () => {
+    expect([await postFrom("198.51.100.1"), await postFrom("::ffff:198.51.100.1")]).to.deep.equal([200, 200]);
+    expect(await postFrom("198.51.100.1")).to.equal(429);
+    expect(await postFrom("198.51.100.2"), "the next address is another client").to.equal(200);
+  });
+});
+
+describe("mesh: GET budget of the expensive reads", function () {
+  const clock = new FakeClock();
+  let gw: RunningGateway;
+  const hex = "ab".repeat(32);
+  // Routed to services this gateway-only mesh does not run: each answers 503, and counts.
+  const reads = [
+    `/verify/${hex}`,
+    `/verify/by-transaction-hash/${hex}/${hex}`,
+    `/proof/${hex}`,
+    `/extension/connected-goods/${hex}/${hex}`,
+  ];
+  before(async () => {
+    gw = await startGateway({
+      env: { RATE_LIMIT_READ_PER_MINUTE: "4", RATE_LIMIT_POST_PER_MINUTE: "100", TRUST_PROXY: "1" },
+      routes: TEST_ROUTES,
+      services: [meshTestService],
+      now: clock.now,
+    });
+  });
+  after(() => gw.stop());
+  const getFrom = (path: string, ip: string, method = "GET") => http(`${gw.api}${path}`, { method, headers: { "X-Forwarded-For": ip } });
+
+  it("counts /verify, /proof and connected-goods reads in one budget per client: 429 RATE_LIMITED with Retry-After once spent", async () => {
+    const ip = "192.0.2.10";
+    for (const path of reads) expect((await getFrom(path, ip)).status, path).to.equal(503);
+    clock.advance(15_000);
+    for (const path of reads) {
+      const limited = await getFrom(path, ip);
+      expect(limited.status, path).to.equal(429);
+      expect(limited.headers.get("retry-after")).to.equal("45");
+      expect(errorBody(limited)).to.include({ error: "RATE_LIMITED", retryAfterSeconds: 45 });
+      expect(errorBody(limited).message).to.match(/GET requests per minute/);
+    }
+    expect((await getFrom(reads[0]!, "192.0.2.11")).status, "another client").to.equal(503);
+    expect((await getFrom(reads[0]!, "2001:db8:b:1::1")).status, "an IPv6 client").to.equal(503);
+    clock.advance(45_000);
+    expect((await getFrom(reads[2]!, ip)).status, "a new window").to.equal(503);
+  });
+
+  it("counts HEAD like GET, leaves other GETs and POSTs out of it, and keys IPv6 by /64", async () => {
+    const ip = "2001:db8:c:1::1";
+    for (let i = 0; i < 4; i++) expect((await getFrom(reads[i]!, `2001:db8:c:1::${i + 1}`, "HEAD")).status).to.equal(503);
+    expect((await getFrom(reads[0]!, ip)).status).to.equal(429);
+    expect((await getFrom("/extensions", ip)).status, "a cheap read").to.equal(200);
+    expect((await getFrom("/statistic/tx-fees", ip)).status, "not a readBudget route").to.equal(503);
+    const post = await postJson(`${gw.api}/mesh-test/echo`, { name: "n", kind: "alpha" }, { "X-Forwarded-For": ip });
+    expect(post.status, "POSTs have their own budget").to.equal(200);
+  });
+
+  it("counts a verify answered from the gateway's memory once, and refuses it once the budget is spent", async () => {
+    const hash = "cd".repeat(32);
+    const cache = new ValidatorCache(
+      { head: async () => 0, after: async () => [] },
+      { maxHashes: 10, maxChanges: 10, maxBodyBytes: 1_000_000 },
+    );
+    await cache.catchUp();
+    cache.remember(hash, "list", { etag: '"e"', newestHeight: 1, body: Buffer.from("[]") }, 0);
+    const spec = { path: "/verify/{hash}", cache: "certificate-list", readBudget: true } as unknown as RouteSpec;
+    const alias = { method: "GET", routeSpec: spec, match: (url: string) => (url.startsWith(`${API_PREFIX}/verify/`) ? {} : false) };
+    const router = {
+      aliases: [alias],
+      resolveAlias: (url: string) => (alias.match(url) ? { alias, params: { hash: url.split("/").pop()! } } : (false as const)),
+      writeCorsHeaders() {},
+    };
+    const limit = new ReadRateLimit({ limitPerMinute: 2, trustProxy: 0, now: clock.now });
+    const answer = () => {
+      const req = { method: "GET", url: `${API_PREFIX}/verify/${hash}`, headers: {}, socket: { remoteAddress: "192.0.2.50" } };
+      const out: { status?: number; headers: Record<string, unknown> } = { headers: {} };
+      const res = {
+        headersSent: false,
+        setHeader: (k: string, v: unknown) => (out.headers[k] = v),
+        writeHead: (status: number) => (out.status = status),
+        end: () => undefined,
+      } as unknown as ServerResponse;
+      const answered = answerFromMemory(router, cache, req as unknown as IncomingMessage, res, limit);
+      // the router, when memory does not answer: the same request's decision, not a second count
+      const refusal = answered ? undefined : limit.check(req as unknown as IncomingMessage, res);
+      return { answered, refusal, out };
+    };
+    const first = answer();
+    expect(first.answered).to.equal(true);
+    expect(first.out.headers["X-Rate-Limit-Remaining"]).to.equal("1");
+    expect(answer().answered).to.equal(true);
+    const third = answer();
+    expect(third.answered, "over the budget: left to the router").to.equal(false);
+    expect(third.refusal?.type).to.equal("RATE_LIMITED");
   });
 });

@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { expect } from "chai";
-import { HubKeys, itemIdFromInput, itemIdOf, parseProfile, type ConnectedGoodsError } from "../../../shared/connected-goods";
+import { HubKeys, itemIdFromInput, itemIdOf, kdfActivity, parseProfile, type ConnectedGoodsError } from "../../../shared/connected-goods";
 
 const BATCH = "11".repeat(32);
 const OTHER_BATCH = "22".repeat(32);
@@ -73,11 +73,14 @@ describe("connected goods: social-hub profile", function () {
 
   it("derives a key once per item id and batch (the cache answers repeated reads)", async () => {
     const keys = new HubKeys("deployment-a", 2);
+    const before = kdfActivity().runs;
     const a = keys.get(itemIdOf("password one"), BATCH);
-    expect(keys.get(itemIdOf("password one"), BATCH)).to.equal(a);
-    await Promise.all([a, keys.get(itemIdOf("password two"), BATCH), keys.get(itemIdOf("password three"), BATCH)]);
-    const again = keys.get(itemIdOf("password one"), BATCH);
-    expect(again, "evicted beyond capacity").to.not.equal(a);
-    await again;
+    const b = keys.get(itemIdOf("password one"), BATCH);
+    await Promise.all([a, b, keys.get(itemIdOf("password two"), BATCH), keys.get(itemIdOf("password three"), BATCH)]);
+    expect(kdfActivity().runs - before, "the second get of one item shares the first's run").to.equal(3);
+    await keys.get(itemIdOf("password three"), BATCH);
+    expect(kdfActivity().runs - before, "cached").to.equal(3);
+    await keys.get(itemIdOf("password one"), BATCH);
+    expect(kdfActivity().runs - before, "evicted beyond capacity").to.equal(4);
   });
 });

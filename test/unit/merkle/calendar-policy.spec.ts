@@ -29,9 +29,9 @@ const caught = (run: () => unknown): { type: string; message: string; data?: Rec
 };
 const hashes = (n: number) => Array.from({ length: n }, () => randomBytes(32).toString("hex"));
 const SETTINGS = { intervalMs: 60_000, maxLeaves: 100, maxPending: 10, maxPendingPerClient: 100, maxHashesPerRequest: 6 };
-const ANONYMOUS = { clientIp: "203.0.113.7" };
-const WITH_KEY = { clientIp: "203.0.113.7", keyId: "0123456789abcdef" };
-const CLIENT = "ip:203.0.113.7";
+const ANONYMOUS = { clientKey: "203.0.113.7" };
+const WITH_KEY = { clientKey: "203.0.113.7", keyId: "0123456789abcdef" };
+const CLIENT = "client:203.0.113.7";
 
 describe("merkle calendar: access policy and bounds", () => {
   it("is open on the devnet and testnets, on mainnet only with the API key, and closed for everyone when disabled", () => {
@@ -138,7 +138,7 @@ describe("merkle calendar: access policy and bounds", () => {
       );
       expect(full.type).to.equal("CALENDAR_FULL");
       expect(full.data).to.include({ maxPendingPerClient: 8 });
-      expect((await calendar.submit(hashes(6), "ip:198.51.100.1")).pending).to.equal(12);
+      expect((await calendar.submit(hashes(6), "client:198.51.100.1")).pending).to.equal(12);
       expect(await calendar.pendingCount("key:one")).to.equal(6);
       expect(await calendar.pendingCount()).to.equal(12);
     });
