@@ -1,5 +1,5 @@
 /**
- * The leaf-index poisoning attack (docs/merkle-batches.md#storage) on the embedded mesh and devnet, with the
+ * The leaf-index poisoning attack (docs/merkle-batches.md#storage) on the embedded mesh and devnet (SQLite files), with the
  * attack's own shape: a victim anchors POISON_BENCH_VICTIM_LEAVES hashes (default 10,000); then a stranger builds,
  * without signing, one batch of POISON_BENCH_LEAVES leaves (default 1,000,000) that all share the first four hex
  * digits of one of the victim's hashes; then the stranger pays and anchors that batch. After each step, one request
@@ -9,9 +9,13 @@
  * against its p99 before.
  */
 import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { http, pollUntil } from "../fixtures/mesh/helpers";
 import { IssuanceWorld, ISSUANCE_SERVICES, type BuildBody } from "../fixtures/issuance/issuance-world";
+import { createStore } from "../shared/store";
 import { percentile } from "./percentile";
 import type { Ratio } from "./run";
 
@@ -77,10 +81,17 @@ const ratio = (after: number, before: number, what: string): Ratio => ({
 export default async function (): Promise<Record<string, unknown>> {
   const victimLeaves = Number(process.env["POISON_BENCH_VICTIM_LEAVES"] ?? 10_000);
   const attackLeaves = Number(process.env["POISON_BENCH_LEAVES"] ?? 1_000_000);
-  const w = await IssuanceWorld.create(ISSUANCE_SERVICES, {
-    BATCH_LEAVES_PER_CLIENT: String(victimLeaves + 2 * attackLeaves + 2),
-    RATE_LIMIT_POST_PER_MINUTE: "100000",
-  });
+  // SQLite files, the store `npm start` runs on
+  const dataDir = await mkdtemp(join(tmpdir(), "merkle-poisoning-"));
+  const w = await IssuanceWorld.create(
+    ISSUANCE_SERVICES,
+    {
+      BATCH_LEAVES_PER_CLIENT: String(victimLeaves + 2 * attackLeaves + 2),
+      RATE_LIMIT_POST_PER_MINUTE: "100000",
+      RATE_LIMIT_READ_PER_MINUTE: "0",
+    },
+    () => createStore({ dataDir, engine: "sqlite" }),
+  );
   const build = async (leaves: Buffer, address: string): Promise<BuildBody> => {
     const res = await http(`${w.mesh.api}/batch/build?address=${address}`, {
       method: "POST",
@@ -144,5 +155,6 @@ export default async function (): Promise<Record<string, unknown>> {
     };
   } finally {
     await w.close();
+    await rm(dataDir, { recursive: true, force: true });
   }
 }

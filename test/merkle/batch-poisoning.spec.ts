@@ -14,6 +14,7 @@ import { errorBody, http, pollUntil, postJson, type HttpResult } from "../../fix
 import { IssuanceWorld, type BuildBody } from "../../fixtures/issuance/issuance-world";
 import { readCountingStore, type ReadCountingStore } from "../../fixtures/merkle/read-counting-store";
 import { checkInclusionProof, MERKLE_SCHEME } from "../../shared/merkle";
+import { createStore } from "../../shared/store";
 import type { AnchoredProof, BatchRecord } from "../../shared/verifier/batch-lookup";
 
 type BatchBody = BuildBody & { merkleRoot?: string; treeId?: string; leafCount?: number };
@@ -53,8 +54,8 @@ describe("merkle batches: leaf-index poisoning by unsigned builds", function () 
   let readsBefore: number;
 
   before(async () => {
-    w = await IssuanceWorld.create(undefined, { BATCH_LEAVES_PER_CLIENT: String(LEAVES_PER_CLIENT) }, (store) => {
-      reads = readCountingStore(store, (name) => name.startsWith("merkle_"));
+    w = await IssuanceWorld.create(undefined, { BATCH_LEAVES_PER_CLIENT: String(LEAVES_PER_CLIENT) }, async () => {
+      reads = readCountingStore(await createStore({ inMemory: true }), (name) => name.startsWith("merkle_"));
       return reads.store;
     });
     await w.mintDefaultBootstrap();
