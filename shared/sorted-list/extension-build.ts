@@ -86,8 +86,6 @@ export interface ListExtensionKind<
   readonly errorName: string;
   readonly refuse: ListRefuse;
   readonly lists: ReturnType<typeof extensionLists<Head, Node>>;
-  /** how ASSET_NAME_IN_USE says a node holds the asset name ("minted by", "given to") */
-  readonly assetNameHeldBy: string;
 }
 
 const errorOf = (err: unknown) => err as { name?: string; type?: string; message?: string; data?: unknown };
@@ -252,7 +250,7 @@ export async function buildListInit<
 }
 
 /**
- * Insert: the caller must be an allowed inserter, the key new and the asset name unused in the list; the
+ * Insert: the caller must be an allowed inserter and the key new (so is its asset name, derived from it); the
  * predecessor (read live) is re-created pointing at the key, and the key is anchored through the state script the
  * list was made with. The extension's own rules run in `before` (after the sender's address is read) and in
  * `check` (once the list is read); `parts` gets what `before` returned.
@@ -296,15 +294,8 @@ export async function buildListInsert<
       policyId,
       key: terms.key,
     });
-  for (const n of list.snapshot.nodes.values())
-    if (lists.nodeDatumOf(n).assetName === terms.assetName)
-      refuseKind(
-        "ASSET_NAME_IN_USE",
-        `The asset name ${terms.assetName} is already ${kind.assetNameHeldBy} the node ${n.key} of this list; choose another asset name.`,
-        { assetName: terms.assetName, key: n.key },
-      );
 
-  const script = env.scripts.of(list.record.initRef);
+  const script = recordedListScript(refuseKind, env.scripts, list.record);
   const predEntry = position.entry;
   const head = list.snapshot.head;
   const live = await liveOutputsOrBusy(env, predEntry.key === null ? [predEntry] : [predEntry, head], policyId);
@@ -327,6 +318,27 @@ export async function buildListInsert<
     `${kind.name}-insert:${policyId}:${pred.kind}:${plan.hintKey}`,
   );
   return builtListTransaction("Insert", tx, policyId, list.record.initRef, terms.key, pred.utxo);
+}
+
+/**
+ * The script of a recorded list: the extension's current script with the list's init output reference applied. A
+ * list made by an earlier version of that script (its record kept across an upgrade of the service) has another
+ * policy id, and the service has no longer the script to spend its entries: refused, never built with the wrong
+ * script. @throws the extension's INVALID_FIELD
+ */
+export function recordedListScript<S extends { readonly policyId: string }>(
+  refuseKind: ListRefuse,
+  scripts: { of(initRef: OutRef): S },
+  record: { readonly policyId: string; readonly initRef: OutRef },
+): S {
+  const script = scripts.of(record.initRef);
+  if (script.policyId !== record.policyId)
+    refuseKind(
+      "INVALID_FIELD",
+      `List ${record.policyId} was made by an earlier version of this extension's script (its policy is not ${script.policyId}, what the current script gives its init UTxO); this service builds only for lists of its current script. Its nodes and tokens stay on chain under the old script; create a new list (Init).`,
+      { field: "policyId", policyId: record.policyId },
+    );
+  return script;
 }
 
 /** The entries as they are now, or the PENDING_TRANSACTION refusal when one was just spent. */

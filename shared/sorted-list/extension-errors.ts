@@ -15,8 +15,6 @@ export const LIST_ERROR_TYPES = [
   "DUPLICATE_KEY",
   /** the caller is not an allowed inserter of the list */
   "NOT_ALLOWED_INSERTER",
-  /** another node of the list has the same asset name */
-  "ASSET_NAME_IN_USE",
   /** the init output is not an unspent, spendable output of the sender */
   "INIT_UTXO_UNAVAILABLE",
 ] as const;
