@@ -17,7 +17,8 @@ import type { OutRef } from "../domain/out-ref";
 import { isBuildRefusal, keyHashOfAddress, refuse, type IssuanceEnv } from "../issuance";
 import { planCertificateTransaction } from "../issuance/certificate-issuance";
 import { buildEvaluatedAndClaim } from "../issuance/evaluated-build";
-import { loadWalletFunds, requireCollateral } from "../issuance/wallet-funds";
+import { collateralBesides, loadWalletFunds, requireCollateral } from "../issuance/wallet-funds";
+import type { BuildSpec } from "../issuance/evaluated-build";
 import type { ListRefuse } from "./extension-errors";
 import type { ExtensionList, extensionLists } from "./extension-list";
 import { liveOutputs, type ListRef, type ListSource } from "./list-source";
@@ -192,8 +193,10 @@ export function senderKeyHash(issuance: IssuanceEnv, address: string, field?: st
 
 /**
  * Init: spend the one-shot init output (the one named, else the caller's largest), anchor the key, mint the HEAD
- * and the first node. `before` runs the extension's own rules (after the sender's address is read, before the
- * wallet is); `parts` gets what it returned and adds the extension's HEAD config and first node to the base config.
+ * and the first node. When the named output is the wallet's dedicated collateral, another ADA-only UTxO of at least
+ * 5 ADA is put up as collateral instead (INIT_UTXO_UNAVAILABLE only when there is none). `before` runs the
+ * extension's own rules (after the sender's address is read, before the wallet is); `parts` gets what it returned
+ * and adds the extension's HEAD config and first node to the base config.
  */
 export async function buildListInit<
   Head extends { readonly next: string | undefined; readonly config: BaseListConfig },
@@ -220,16 +223,28 @@ export async function buildListInit<
   const funds = await loadWalletFunds(chain, registry, address);
   requireCollateral(funds);
   let initUtxo: OgmiosUtxo | undefined;
+  /** set when the init UTxO is the wallet's dedicated collateral: the collateral this Init puts up instead */
+  let otherCollateral: OgmiosUtxo | undefined;
   if (initRef) {
     const wanted = `${initRef.txHash}#${initRef.index}`;
+    const refusal = { initUtxoTxHash: initRef.txHash, initUtxoOutputIndex: initRef.index };
     initUtxo = funds.payable.find((u) => utxoKey(u) === wanted);
+    if (!initUtxo && funds.collateral && utxoKey(funds.collateral) === wanted) {
+      // The caller cannot know which UTxO the service keeps as collateral: honour its choice and put up another.
+      otherCollateral = collateralBesides(funds, funds.collateral);
+      if (!otherCollateral)
+        kind.refuse(
+          "INIT_UTXO_UNAVAILABLE",
+          `The init UTxO ${wanted} is the only UTxO of ${address} that can be the collateral this script transaction needs (ADA only, at least 5 ADA, confirmed); choose another UTxO of that address, or send it at least 5 ADA in a UTxO of its own first.`,
+          refusal,
+        );
+      initUtxo = funds.collateral;
+    }
     if (!initUtxo)
       kind.refuse(
         "INIT_UTXO_UNAVAILABLE",
-        funds.collateral && utxoKey(funds.collateral) === wanted
-          ? `The init UTxO ${wanted} is this wallet's collateral; choose another UTxO of senderAddress.`
-          : `The init UTxO ${wanted} is not an unspent output of ${address} that a transaction can spend now; choose another UTxO of that address.`,
-        { initUtxoTxHash: initRef.txHash, initUtxoOutputIndex: initRef.index },
+        `The init UTxO ${wanted} is not an unspent output of ${address} that a transaction can spend now; choose another UTxO of that address.`,
+        refusal,
       );
   } else {
     initUtxo = [...funds.payable].sort((a, b) => (BigInt(b.value.ada.lovelace) > BigInt(a.value.ada.lovelace) ? 1 : -1))[0]!;
@@ -244,9 +259,24 @@ export async function buildListInit<
     allowedInserters: config?.allowedInserters ?? [sender],
     deployer: config?.deployer ?? sender,
   };
-  const spec = combine(plan.spec, args.parts(script, initUtxo!, listConfig, own));
+  const spec = withCollateral(combine(plan.spec, args.parts(script, initUtxo!, listConfig, own)), otherCollateral);
   const tx = await buildEvaluatedAndClaim(env.issuance, spec, `${kind.name}-init:${plan.hintKey}`);
   return builtListTransaction("Init", tx, script.policyId, ref, terms.key, null);
+}
+
+/**
+ * The Init's spec with `collateral` put up instead of the wallet's dedicated one (which the Init spends as its init
+ * UTxO). The Init spends that collateral too, so no concurrent build can take it before this transaction lands;
+ * its value comes back as change.
+ */
+function withCollateral(spec: BuildSpec, collateral: OgmiosUtxo | undefined): BuildSpec {
+  if (!collateral) return spec;
+  const keyInputs = spec.keyInputs ?? [];
+  return {
+    ...spec,
+    collateral: [collateral],
+    keyInputs: keyInputs.some((u) => utxoKey(u) === utxoKey(collateral)) ? keyInputs : [...keyInputs, collateral],
+  };
 }
 
 /**

@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { decodeTx } from "../../shared/csl";
 import { compareByteStrings, fractionizedNodeTokenName, nodeAssetName } from "../../shared/protocol";
 import type { Wallet } from "../../shared/wallet";
+import { newWallet } from "../../fixtures/onchain/test-chain";
 import { errorBody, http, pollUntil, postJson, type HttpResult } from "../../fixtures/mesh/helpers";
 import { defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";
 import { ISSUANCE_SERVICES, IssuanceWorld } from "../../fixtures/issuance/issuance-world";
@@ -397,5 +398,64 @@ describe("fractionized certificates over HTTP: lists, inserts, claims and refusa
     const noList = await status(newKey(), `policyId=${"ab".repeat(28)}`);
     expect(noList).to.deep.include({ exists: false, initUtxoTxHash: null, keys: [] });
     expect(fractionizedNodeTokenName(firstKey)).to.have.length(62);
+  });
+
+  it("Init on the UTxO the service keeps as the wallet's collateral puts up the wallet's other ADA-only UTxO instead, and lands", async () => {
+    // carol: a 7 ADA UTxO (the dedicated collateral: the smallest ADA-only one of 5 to 10 ADA) and a 300 ADA one
+    const carol = newWallet();
+    const { txId: funded } = await w.f.chain.submit(
+      {
+        utxos: w.f.utxosOf(issuer),
+        changeAddress: issuer.address,
+        outputs: [
+          { address: carol.address, lovelace: 7_000_000n },
+          { address: carol.address, lovelace: 300_000_000n },
+        ],
+      },
+      [issuer],
+    );
+    await w.confirm(funded);
+    const own = w.f.chain.utxosAt(carol.address);
+    const kept = own.find((u) => BigInt(u.value.ada.lovelace) === 7_000_000n)!;
+    const other = own.find((u) => BigInt(u.value.ada.lovelace) === 300_000_000n)!;
+    const key = newKey();
+    const list = { senderAddress: carol.address, initUtxoTxHash: kept.transaction.id, initUtxoOutputIndex: kept.index };
+    const res = await build({ type: "CREATE", ...list, key, totalAmount: 4, claimants: [] });
+    expect(res.status, res.text).to.equal(200);
+    const tx = decodeTx(res.text);
+    expect(tx.inputs.map((i) => `${i.txHash}#${i.index}`)).to.include(`${kept.transaction.id}#${kept.index}`);
+    expect(tx.collateral.map((i) => `${i.txHash}#${i.index}`)).to.deep.equal([`${other.transaction.id}#${other.index}`]);
+    await land(res.text, [carol]);
+    const s = await awaitStatus(key, `initUtxoTxHash=${kept.transaction.id}&initUtxoOutputIndex=${kept.index}`, (x) => x.exists);
+    expect(s).to.deep.include({ policyId: res.headers.get("x-policy-id"), totalAmount: 4, assetName: nodeAssetName(key) });
+  });
+
+  it("refuses INIT_UTXO_UNAVAILABLE when the init UTxO is the wallet's collateral and no other UTxO can be one", async () => {
+    // dave: a 7 ADA UTxO (the collateral) and a 3 ADA one, too small to be a collateral
+    const dave = newWallet();
+    const { txId: funded } = await w.f.chain.submit(
+      {
+        utxos: w.f.utxosOf(issuer),
+        changeAddress: issuer.address,
+        outputs: [
+          { address: dave.address, lovelace: 7_000_000n },
+          { address: dave.address, lovelace: 3_000_000n },
+        ],
+      },
+      [issuer],
+    );
+    await w.confirm(funded);
+    const kept = w.f.chain.utxosAt(dave.address).find((u) => BigInt(u.value.ada.lovelace) === 7_000_000n)!;
+    const res = await build({
+      type: "CREATE",
+      senderAddress: dave.address,
+      initUtxoTxHash: kept.transaction.id,
+      initUtxoOutputIndex: kept.index,
+      key: newKey(),
+      totalAmount: 1,
+    });
+    const body = refused(res, "INIT_UTXO_UNAVAILABLE");
+    expect(body.message).to.match(/only UTxO .* collateral/);
+    expect(body).to.deep.include({ initUtxoTxHash: kept.transaction.id, initUtxoOutputIndex: kept.index });
   });
 });
