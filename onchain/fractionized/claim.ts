@@ -2,9 +2,9 @@
  * Claim{key, claimer, amount}: the single list entry spent is the node of `key` with tokens available;
  * 0 < amount ≤ remaining; the claimer signs and is listed (an empty claimants list lets anyone claim); the mint
  * under the own policy is exactly `amount` of the asset named by the key (`blake2b_224(key)`, the name Init and
- * Insert gave the node), and one output at the claimer's key credential
- * carries exactly that amount; the node is re-created as a list output with at least its ADA and a datum equal
- * to the old one except `remaining − amount` and, when that reaches 0, TokensExhausted.
+ * Insert gave the node), and one output at the claimer's key credential carries exactly that amount; the node is
+ * re-created as a list output with at least its ADA and a datum equal to the old one except `remaining − amount`
+ * and, when that reaches 0, TokensExhausted.
  * One list entry per transaction means one claim per transaction, so one output cannot pay two claims.
  */
 import { data, int, pConstrToData, peqData, pif, pInt, pIntToData, pisEmpty, plet, pnil, pnot, punBData } from "@harmoniclabs/plu-ts";

@@ -1,9 +1,9 @@
 /**
  * Redeem{key}: the single list entry spent is the node of `key`, still Available; the owner signs; the node is
  * re-created as a list output with at least its ADA and a datum equal to the old one except status Redeemed
- * (so a node is redeemed once, for good). The config comes from the HEAD, which must be a reference input:
- * (the asset name below is the one derived from the key, `blake2b_224(key)`, which Init and Insert wrote into the
- * node's `asset_name`; the mint follows the key, never the datum field)
+ * (so a node is redeemed once, for good). `asset_name` below is the name derived from the key, `blake2b_224(key)`,
+ * which Init and Insert wrote into the node: the mint follows the key, never the datum field. The config comes
+ * from the HEAD, which must be a reference input:
  * - without `cip68_script_hash`: the own-policy mint is exactly one `asset_name`, and an output at the owner's
  *   key credential holds it;
  * - with `Some(h)`: the mint is exactly one `(222)asset_name` and one `(100)asset_name`; an output at the owner's
