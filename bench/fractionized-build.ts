@@ -16,12 +16,11 @@ import {
   decodeFractionizedDatum,
   fractionizedNodeTokenName,
   makeCertificate,
+  nodeAssetName,
   type FractionizedNode,
 } from "../shared/protocol";
 import { findPredecessor, snapshotOf, type ListEntry } from "../shared/sorted-list";
 import { percentile } from "./percentile";
-
-const hex = (s: string) => Buffer.from(s, "utf8").toString("hex");
 
 export async function measureInsertBuild(): Promise<Record<string, unknown>> {
   const w = await IssuanceWorld.create([...ISSUANCE_SERVICES, "fractionized"]);
@@ -37,7 +36,6 @@ export async function measureInsertBuild(): Promise<Record<string, unknown>> {
     const terms = (key: string) => ({
       certificate: { hash: key, metadata: { uv_tid: "bench" } },
       tokenAmount: 10,
-      assetName: hex(`B-${key.slice(0, 8)}`),
       claimants: [],
     });
     const init = await build({ type: "Init", address: alice.address, ...terms(randomBytes(32).toString("hex")) });
@@ -76,7 +74,14 @@ export async function measureInsertBuild(): Promise<Record<string, unknown>> {
         const base = w.f.updateSpec(state, alice, { certificates: [cert] });
         const spec = combine(
           base as never,
-          insertParts(script, pred, key, alice.paymentKeyHash, { totalAmount: 10n, claimants: [], assetName: hex("F") }, coinsPerByte),
+          insertParts(
+            script,
+            pred,
+            key,
+            alice.paymentKeyHash,
+            { totalAmount: 10n, claimants: [], assetName: nodeAssetName(key) },
+            coinsPerByte,
+          ),
         );
         const tx = buildTx({ ...(spec as object), protocolParameters: pp } as never);
         await w.f.chain.devnet.evaluateTransaction(tx.cborHex);

@@ -15,13 +15,12 @@ import {
   dataFromCborHex,
   decodeTokenizableDatum,
   makeCertificate,
+  nodeAssetName,
   tokenizableNodeTokenName,
   type TokenizableNode,
 } from "../shared/protocol";
 import { combine, findPredecessor, snapshotOf, type ListEntry } from "../shared/sorted-list";
 import { percentile } from "./percentile";
-
-const hex = (s: string) => Buffer.from(s, "utf8").toString("hex");
 
 export async function measureTokenizableBuilds(): Promise<Record<string, unknown>> {
   const w = await IssuanceWorld.create([...ISSUANCE_SERVICES, "tokenizable"]);
@@ -38,7 +37,6 @@ export async function measureTokenizableBuilds(): Promise<Record<string, unknown
     const terms = (key: string) => ({
       certificate: { hash: key, metadata: { name: "Bench diploma", image: "ipfs://bench", description: "bench" } },
       owner: bob.paymentKeyHash,
-      assetName: hex(`B-${key.slice(0, 8)}`),
     });
     const init = await build({
       type: "Init",
@@ -83,7 +81,7 @@ export async function measureTokenizableBuilds(): Promise<Record<string, unknown
           pred,
           key,
           alice.paymentKeyHash,
-          { owner: bob.paymentKeyHash, assetName: hex("F") },
+          { owner: bob.paymentKeyHash, assetName: nodeAssetName(key) },
           coinsPerByte,
         );
         const tx = buildTx({ ...(combine(base as never, parts) as object), protocolParameters: pp } as never);

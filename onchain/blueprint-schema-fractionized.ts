@@ -27,7 +27,7 @@ export const FRACTIONIZED_DEFINITIONS: Record<string, Schema> = {
         field("total_amount", "Int"),
         field("remaining_amount", "Int"),
         { title: "claimants", description: "key hashes that may claim; empty = anyone", ...ref("List$ByteArray") },
-        field("asset_name", "ByteArray"),
+        field("asset_name", "ByteArray", "blake2b_224(key): the name of the tokens the node mints"),
         field("status", "TokensStatus"),
       ]),
     ],

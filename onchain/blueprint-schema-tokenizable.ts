@@ -26,7 +26,7 @@ export const TOKENIZABLE_DEFINITIONS: Record<string, Schema> = {
         field("key", "ByteArray"),
         field("next", "Option$ByteArray"),
         field("owner", "ByteArray"),
-        field("asset_name", "ByteArray"),
+        field("asset_name", "ByteArray", "blake2b_224(key): the name of the tokens the node mints"),
         field("status", "RedeemStatus"),
       ]),
     ],

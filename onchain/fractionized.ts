@@ -1,7 +1,8 @@
 /**
  * Fractionized-certificate validator: one Plutus V3 script for mint and spend, parameterised by the one-shot
  * init out-ref (Data). Its hash is the policy of the list's tokens (HEAD "FRN", nodes `FRN ‖ blake2b_224(key)`,
- * and each node's fungible asset) and the payment credential of the address holding the HEAD and the nodes.
+ * and each node's fungible asset, named `blake2b_224(key)`) and the payment credential of the address holding the
+ * HEAD and the nodes.
  * The mint handler validates every transition (Init, Insert, Claim); the spend handler defers to it
  * (sorted-list/extension-validator.ts: the validator every list extension shares).
  * The datums, the rules and the sorted-list contract are described in docs/extensions-onchain.md.

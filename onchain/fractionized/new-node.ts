@@ -2,10 +2,10 @@
  * The fields of a node created by Init or Insert that the sorted list does not know about: the whole datum is
  * rebuilt and compared as Data (which pins the constructor, the arity, the key, the `next` handed over by the
  * list, `remaining == total` and TokensAvailable), then the amount, asset name and claimants are checked.
- * The asset name must not start with the list's prefix: claims mint it under the list's own policy, where a
- * prefixed name could pose as a HEAD or node token.
+ * The asset name must be the one derived from the key (`blake2b_224(key)`): keys are unique in the list, so no two
+ * nodes can name the same fungible token, and a supply fixed at insert stays fixed.
  */
-import { data, pBSToData, pConstrToData, peqData, plet, pnil, pnot, punBData, punsafeConvertType } from "@harmoniclabs/plu-ts";
+import { data, pBSToData, pConstrToData, peqData, plet, pnil, punBData, punsafeConvertType } from "@harmoniclabs/plu-ts";
 import { requireAll } from "../rules";
 import { CREDENTIAL_HASH_BYTES } from "../lib/addresses";
 import type { AnyTerm } from "../lib/term";
@@ -34,7 +34,7 @@ export function isValidNewNode(env: FractionizedEnv, node: NewNode, key: AnyTerm
           ),
         ],
         ["total amount is positive", n.totalAmount.gt(0)],
-        ["asset name is valid", plet(n.assetName).in((name: AnyTerm) => name.length.ltEq(32).and(pnot.$(list.names.isReserved(name))))],
+        ["asset name is derived from the key", n.assetName.eq(node.assetName)],
         ["claimants are key hashes", n.claimants.every((c: AnyTerm) => punBData.$(c).length.eq(CREDENTIAL_HASH_BYTES))],
       ]),
     ),

@@ -18,6 +18,8 @@ export interface NewNode {
   readonly config: AnyTerm;
   /** the new node's token name */
   readonly name: AnyTerm;
+  /** the asset name derived from the new node's key (blake2b_224(key)): the only name its tokens may carry */
+  readonly assetName: AnyTerm;
   /** the output holding the new node token */
   readonly output: AnyTerm;
   /** its inline datum (Data) */

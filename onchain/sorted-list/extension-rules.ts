@@ -3,8 +3,8 @@
  * (initList, insertLink): the HEAD config is well formed (Init) and its deployer signs (Init) or an allowed inserter
  * signs (Insert; an empty list lets anyone insert), the mint under the own policy is exactly the list's new tokens
  * (so no asset name is minted), the key is anchored by the core protocol in this transaction, and the new node's own
- * fields are valid. The extension gives how to read its config and the rules of its node's fields; the terms are
- * built in the same order as when each extension wrote them, so the compiled scripts are unchanged.
+ * fields are valid — among them its asset name, which must be the one derived from its key (NewNode.assetName).
+ * The extension gives how to read its config and the rules of its node's fields.
  */
 import { pisEmpty, plet, punBData, punsafeConvertType } from "@harmoniclabs/plu-ts";
 import { requireAll, type Rule } from "../rules";
@@ -77,26 +77,29 @@ export function isValidListInsert(env: ExtensionEnv, ext: ExtensionIssueRules, k
 /**
  * A transition of one node (Claim, Redeem): exactly one list entry is spent, and it is the node of `key` (its
  * constructor, key and token are checked alone first: the node's fields are only read once the entry is known to
- * be that node). `then` gets the spent output, its datum as the extension's node type, and the node's token name.
+ * be that node). `then` gets the spent output, its datum as the extension's node type, the node's token name and
+ * the asset name derived from `key`: what the transition mints is named by the key, never by a datum field.
  */
 export function isValidOnSpentNode(
   env: ExtensionEnv,
   key: AnyTerm,
   nodeType: AnyTerm,
-  then: (spent: AnyTerm, node: AnyTerm, nodeName: AnyTerm) => AnyTerm,
+  then: (spent: AnyTerm, node: AnyTerm, nodeName: AnyTerm, assetName: AnyTerm) => AnyTerm,
 ): AnyTerm {
   const { rule, tx, own, list } = env;
   return plet(listInputsOf(tx, own)).in((ins: AnyTerm) =>
     requireAll(rule, [["exactly one list entry is spent", ins.length.eq(1)]]).and(
       plet(ins.head.resolved).in((spent: AnyTerm) =>
         plet(punsafeConvertType(inlineDatumOf(spent), nodeType)).in((node: AnyTerm) =>
-          plet(list.names.node.$(key)).in((nodeName: AnyTerm) =>
-            requireAll(rule, [
-              [
-                "spent entry is the node of the key",
-                node.raw.index.eq(list.layout.node.constr).and(node.key.eq(key)).and(spent.value.pamountOf.$(own).$(nodeName).eq(1)),
-              ],
-            ]).and(then(spent, node, nodeName)),
+          plet(list.names.asset(key)).in((assetName: AnyTerm) =>
+            plet(list.names.nodeOfAsset(assetName)).in((nodeName: AnyTerm) =>
+              requireAll(rule, [
+                [
+                  "spent entry is the node of the key",
+                  node.raw.index.eq(list.layout.node.constr).and(node.key.eq(key)).and(spent.value.pamountOf.$(own).$(nodeName).eq(1)),
+                ],
+              ]).and(then(spent, node, nodeName, assetName)),
+            ),
           ),
         ),
       ),

@@ -2,8 +2,7 @@
  * The validator of a list extension (fractionized, tokenizable): one Plutus V3 script for mint and spend,
  * parameterised by the one-shot init out-ref (Data). The mint handler validates every transition — Init and Insert
  * through the shared rules (extension-rules.ts) with the extension's own, and the extension's third transition
- * (Claim, Redeem) — and the spend handler defers to it (defer-to-mint.ts). The terms are built in the same order as
- * when each extension wrote its validator out, so the compiled scripts are unchanged.
+ * (Claim, Redeem) — and the spend handler defers to it (defer-to-mint.ts).
  */
 import { data, passert, perror, pfn, plet, pmatch, PScriptContext, PTxOutRef, punsafeConvertType, unit } from "@harmoniclabs/plu-ts";
 import { makeRule, type BuildOptions } from "../rules";

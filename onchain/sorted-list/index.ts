@@ -8,7 +8,8 @@
  * - validate every transition in the mint handler (Init: initList, Insert: insertLink) and check the fields the
  *   list does not know about in the callback, including that the new node's datum carries `key` and `next`;
  * - make the spend handler defer to the mint handler;
- * - never let an extension-minted asset name be reserved (names.isReserved).
+ * - name what it mints for a node after the node's key (names.asset: unique per list, and never a list token's name),
+ *   and require a new node's asset-name field to be that name (NewNode.assetName).
  * Each validator build calls makeSortedList once, so hoisted helpers are never shared between validators.
  */
 import type { SortedListLayout } from "./layout";

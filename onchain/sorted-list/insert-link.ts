@@ -36,56 +36,58 @@ export function insertLink(lst: SortedList, env: ListEnv, pred: AnyTerm, key: An
             ).in((predName: AnyTerm) =>
               plet(pif(data).$(predIsHead).then(pf.at(head.next)).else(pf.at(node.next))).in((oldNext: AnyTerm) =>
                 plet(punsafeConvertType(oldNext, PAnyConstr.type)).in((oldNextOpt: AnyTerm) =>
-                  plet(lst.names.node.$(key)).in((nodeName: AnyTerm) =>
-                    plet(outputsHolding(tx.outputs, own, predName)).in((predOuts: AnyTerm) =>
-                      plet(outputsHolding(tx.outputs, own, nodeName)).in((nodeOuts: AnyTerm) =>
-                        plet(headReferencesOf(tx, own, lst.names.head)).in((headRefs: AnyTerm) =>
-                          requireAll(rule, [
-                            ["key is not empty", key.length.gt(0)],
-                            [
-                              "predecessor is a list entry",
-                              predIsHead.or(predIndex.eq(node.constr)).and(pred.value.pamountOf.$(own).$(predName).eq(1)),
-                            ],
-                            ["key sorts after the predecessor", predIsHead.or(punBData.$(pf.at(node.key)).lt(key))],
-                            [
-                              "key sorts before the predecessor's next",
-                              oldNextOpt.raw.index.eq(OPTION_NONE).or(key.lt(punBData.$(oldNextOpt.raw.fields.head))),
-                            ],
-                            ["predecessor is re-created", pnot.$(pisEmpty.$(predOuts))],
-                            ["new node output exists", pnot.$(pisEmpty.$(nodeOuts))],
-                            ["HEAD is a reference input", predIsHead.or(pnot.$(pisEmpty.$(headRefs)))],
-                          ]).and(
-                            plet(predOuts.head).in((predOut: AnyTerm) =>
-                              plet(nodeOuts.head).in((nodeOut: AnyTerm) =>
-                                plet(someBytesData(key)).in((linked: AnyTerm) =>
-                                  requireAll(rule, [
-                                    ["re-created predecessor is a list output", lst.isListOutput(env, predOut, predName)],
-                                    ["re-created predecessor keeps its ADA", predOut.value.lovelaces.gtEq(pred.value.lovelaces)],
-                                    [
-                                      "re-created predecessor only links the new key",
-                                      peqData.$(inlineDatumOf(predOut)).$(
-                                        pConstrToData.$(predIndex).$(
-                                          pif(list(data))
-                                            .$(predIsHead)
-                                            .then(withField(pf, head.next, linked))
-                                            .else(withField(pf, node.next, linked)),
-                                        ),
-                                      ),
-                                    ],
-                                    ["new node output is a list output", lst.isListOutput(env, nodeOut, nodeName)],
-                                  ]).and(
-                                    plet(inlineDatumOf(nodeOut)).in((nodeDatum: AnyTerm) =>
-                                      plet(
-                                        pif(data)
-                                          .$(predIsHead)
-                                          .then(pf.at(head.config))
-                                          .else(
-                                            punsafeConvertType(inlineDatumOf(headRefs.head.resolved), PAnyConstr.type).raw.fields.at(
-                                              head.config,
-                                            ),
+                  plet(lst.names.asset(key)).in((assetName: AnyTerm) =>
+                    plet(lst.names.nodeOfAsset(assetName)).in((nodeName: AnyTerm) =>
+                      plet(outputsHolding(tx.outputs, own, predName)).in((predOuts: AnyTerm) =>
+                        plet(outputsHolding(tx.outputs, own, nodeName)).in((nodeOuts: AnyTerm) =>
+                          plet(headReferencesOf(tx, own, lst.names.head)).in((headRefs: AnyTerm) =>
+                            requireAll(rule, [
+                              ["key is not empty", key.length.gt(0)],
+                              [
+                                "predecessor is a list entry",
+                                predIsHead.or(predIndex.eq(node.constr)).and(pred.value.pamountOf.$(own).$(predName).eq(1)),
+                              ],
+                              ["key sorts after the predecessor", predIsHead.or(punBData.$(pf.at(node.key)).lt(key))],
+                              [
+                                "key sorts before the predecessor's next",
+                                oldNextOpt.raw.index.eq(OPTION_NONE).or(key.lt(punBData.$(oldNextOpt.raw.fields.head))),
+                              ],
+                              ["predecessor is re-created", pnot.$(pisEmpty.$(predOuts))],
+                              ["new node output exists", pnot.$(pisEmpty.$(nodeOuts))],
+                              ["HEAD is a reference input", predIsHead.or(pnot.$(pisEmpty.$(headRefs)))],
+                            ]).and(
+                              plet(predOuts.head).in((predOut: AnyTerm) =>
+                                plet(nodeOuts.head).in((nodeOut: AnyTerm) =>
+                                  plet(someBytesData(key)).in((linked: AnyTerm) =>
+                                    requireAll(rule, [
+                                      ["re-created predecessor is a list output", lst.isListOutput(env, predOut, predName)],
+                                      ["re-created predecessor keeps its ADA", predOut.value.lovelaces.gtEq(pred.value.lovelaces)],
+                                      [
+                                        "re-created predecessor only links the new key",
+                                        peqData.$(inlineDatumOf(predOut)).$(
+                                          pConstrToData.$(predIndex).$(
+                                            pif(list(data))
+                                              .$(predIsHead)
+                                              .then(withField(pf, head.next, linked))
+                                              .else(withField(pf, node.next, linked)),
                                           ),
-                                      ).in((config: AnyTerm) =>
-                                        then({ config, name: nodeName, output: nodeOut, datum: nodeDatum, next: oldNext }),
+                                        ),
+                                      ],
+                                      ["new node output is a list output", lst.isListOutput(env, nodeOut, nodeName)],
+                                    ]).and(
+                                      plet(inlineDatumOf(nodeOut)).in((nodeDatum: AnyTerm) =>
+                                        plet(
+                                          pif(data)
+                                            .$(predIsHead)
+                                            .then(pf.at(head.config))
+                                            .else(
+                                              punsafeConvertType(inlineDatumOf(headRefs.head.resolved), PAnyConstr.type).raw.fields.at(
+                                                head.config,
+                                              ),
+                                            ),
+                                        ).in((config: AnyTerm) =>
+                                          then({ config, name: nodeName, assetName, output: nodeOut, datum: nodeDatum, next: oldNext }),
+                                        ),
                                       ),
                                     ),
                                   ),

@@ -2,8 +2,13 @@
  * The list's token names. HEAD: the prefix. Node: `prefix ‖ blake2b_224(key)` (31 bytes). Keys are certificate
  * hashes of up to 64 bytes, more than an asset name holds (32), and keys that only differ after their first
  * 29 bytes must still get different tokens, hence the hash instead of a truncated key.
+ *
+ * The asset an extension mints for a node (claimed or redeemed tokens) is named after the node's key too:
+ * `blake2b_224(key)`, 28 bytes. Keys are unique in the list, so these names are unique per list — nobody can give
+ * a second node the name of another node's tokens — and, being 28 bytes long, never equal the HEAD (3 bytes) or a
+ * node token (31 bytes). A CIP-68 label (4 bytes) in front still fits the 32 bytes of an asset name.
  */
-import { bs, pblake2b_224, pByteString, pfn, phoist, psliceBs } from "@harmoniclabs/plu-ts";
+import { bs, pblake2b_224, pByteString, pfn, phoist } from "@harmoniclabs/plu-ts";
 import type { AnyTerm } from "../lib/term";
 
 export interface ListTokenNames {
@@ -11,16 +16,17 @@ export interface ListTokenNames {
   readonly head: AnyTerm;
   /** hoisted key → node token name */
   readonly node: AnyTerm;
-  /** whether an asset name starts with the prefix (so it could be mistaken for a list token) */
-  readonly isReserved: (name: AnyTerm) => AnyTerm;
+  /** the asset name derived from a key: `blake2b_224(key)` */
+  readonly asset: (key: AnyTerm) => AnyTerm;
+  /** the node token name given the key's derived asset name (`prefix ‖ asset`), without hashing again */
+  readonly nodeOfAsset: (asset: AnyTerm) => AnyTerm;
 }
 
 export function makeListTokenNames(prefixHex: string): ListTokenNames {
-  const prefixLength = prefixHex.length / 2;
-  const head = pByteString(prefixHex);
   return {
-    head,
+    head: pByteString(prefixHex),
     node: phoist(pfn([bs], bs)((key: AnyTerm) => pByteString(prefixHex).concat(pblake2b_224.$(key)))),
-    isReserved: (name) => psliceBs.$(0).$(prefixLength).$(name).eq(head),
+    asset: (key) => pblake2b_224.$(key),
+    nodeOfAsset: (asset) => pByteString(prefixHex).concat(asset),
   };
 }

@@ -1,21 +1,19 @@
 /**
  * The fields of a node created by Init or Insert that the sorted list does not know about: the whole datum is
  * rebuilt and compared as Data (which pins the constructor, the arity, the key, the `next` handed over by the
- * list and the status Available), then the owner and the asset name are checked. The asset name must not start
- * with the list's prefix (a plain Redeem mints it under the list's own policy, where a prefixed name could pose
- * as a HEAD or node token) and must leave room for the 4-byte CIP-68 label when the list mints CIP-68 tokens.
+ * list and the status Available), then the owner and the asset name are checked. The asset name must be the one
+ * derived from the key (`blake2b_224(key)`, 28 bytes): keys are unique in the list, so no two nodes can redeem a
+ * token (or a CIP-68 pair) of the same name, and the 4-byte CIP-68 label still fits in front of it.
  */
-import { data, int, pBSToData, pConstrToData, peqData, pif, pInt, plet, pnil, pnot, punsafeConvertType } from "@harmoniclabs/plu-ts";
+import { data, pBSToData, pConstrToData, peqData, plet, pnil, punsafeConvertType } from "@harmoniclabs/plu-ts";
 import { requireAll } from "../rules";
 import { CREDENTIAL_HASH_BYTES } from "../lib/addresses";
-import { OPTION_SOME } from "../lib/option";
 import type { AnyTerm } from "../lib/term";
 import type { NewNode } from "../sorted-list";
-import { AVAILABLE, MAX_ASSET_NAME_BYTES, MAX_CIP68_BASE_NAME_BYTES, TokenizableNode } from "./types";
-import { cip68OptionOf } from "./config";
+import { AVAILABLE, TokenizableNode } from "./types";
 import type { TokenizableEnv } from "./env";
 
-export function isValidNewNode(env: TokenizableEnv, node: NewNode, key: AnyTerm, config: AnyTerm): AnyTerm {
+export function isValidNewNode(env: TokenizableEnv, node: NewNode, key: AnyTerm): AnyTerm {
   const { rule, list } = env;
   return plet(punsafeConvertType(node.datum, TokenizableNode.type)).in((n: AnyTerm) =>
     plet(n.raw.fields).in((f: AnyTerm) =>
@@ -34,19 +32,7 @@ export function isValidNewNode(env: TokenizableEnv, node: NewNode, key: AnyTerm,
           ),
         ],
         ["owner is a key hash", n.owner.length.eq(CREDENTIAL_HASH_BYTES)],
-        [
-          "asset name is valid",
-          plet(n.assetName).in((name: AnyTerm) =>
-            name.length
-              .ltEq(
-                pif(int)
-                  .$(cip68OptionOf(config).raw.index.eq(OPTION_SOME))
-                  .then(pInt(MAX_CIP68_BASE_NAME_BYTES))
-                  .else(pInt(MAX_ASSET_NAME_BYTES)),
-              )
-              .and(pnot.$(list.names.isReserved(name))),
-          ),
-        ],
+        ["asset name is derived from the key", n.assetName.eq(node.assetName)],
       ]),
     ),
   );

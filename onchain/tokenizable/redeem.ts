@@ -1,7 +1,9 @@
 /**
  * Redeem{key}: the single list entry spent is the node of `key`, still Available; the owner signs; the node is
  * re-created as a list output with at least its ADA and a datum equal to the old one except status Redeemed
- * (so a node is redeemed once, for good). The config comes from the HEAD, which must be a reference input:
+ * (so a node is redeemed once, for good). `asset_name` below is the name derived from the key, `blake2b_224(key)`,
+ * which Init and Insert wrote into the node: the mint follows the key, never the datum field. The config comes
+ * from the HEAD, which must be a reference input:
  * - without `cip68_script_hash`: the own-policy mint is exactly one `asset_name`, and an output at the owner's
  *   key credential holds it;
  * - with `Some(h)`: the mint is exactly one `(222)asset_name` and one `(100)asset_name`; an output at the owner's
@@ -37,12 +39,12 @@ import { cip68OptionOf, configOf } from "./config";
 import type { TokenizableEnv } from "./env";
 
 export function isValidRedeem(env: TokenizableEnv, key: AnyTerm): AnyTerm {
-  return isValidOnSpentNode(env, key, TokenizableNode.type, (spent: AnyTerm, node: AnyTerm, nodeName: AnyTerm) =>
-    redeemRules(env, key, spent, node, nodeName),
+  return isValidOnSpentNode(env, key, TokenizableNode.type, (spent: AnyTerm, node: AnyTerm, nodeName: AnyTerm, assetName: AnyTerm) =>
+    redeemRules(env, key, spent, node, nodeName, assetName),
   );
 }
 
-function redeemRules(env: TokenizableEnv, key: AnyTerm, spent: AnyTerm, node: AnyTerm, nodeName: AnyTerm): AnyTerm {
+function redeemRules(env: TokenizableEnv, key: AnyTerm, spent: AnyTerm, node: AnyTerm, nodeName: AnyTerm, assetName: AnyTerm): AnyTerm {
   const { rule, tx, own, list, signatories } = env;
   return plet(node.raw.fields).in((f: AnyTerm) =>
     plet(node.owner).in((owner: AnyTerm) =>
@@ -80,8 +82,8 @@ function redeemRules(env: TokenizableEnv, key: AnyTerm, spent: AnyTerm, node: An
                   plet(cip68OptionOf(config)).in((cip68: AnyTerm) =>
                     pif(bool)
                       .$(cip68.raw.index.eq(OPTION_SOME))
-                      .then(cip68Mint(env, key, owner, node.assetName, punBData.$(cip68.raw.fields.head)))
-                      .else(plainMint(env, owner, node.assetName)),
+                      .then(cip68Mint(env, key, owner, assetName, punBData.$(cip68.raw.fields.head)))
+                      .else(plainMint(env, owner, assetName)),
                   ),
                 ),
               ),

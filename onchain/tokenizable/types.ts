@@ -32,7 +32,3 @@ export const REDEEMED = 1;
 export const TokenizableNode = pstruct({
   TokenizableNode: { key: bs, next: data, owner: bs, assetName: bs, status: RedeemStatus.type },
 });
-
-/** Asset-name limits: a ledger asset name holds 32 bytes; the CIP-68 label takes 4 of them. */
-export const MAX_ASSET_NAME_BYTES = 32;
-export const MAX_CIP68_BASE_NAME_BYTES = 28;

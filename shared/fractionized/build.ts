@@ -4,13 +4,13 @@
  *
  * Init and Insert are the list builds every list extension shares (shared/sorted-list/extension-build.ts: the key
  * anchored as an ordinary certificate whose metadata carries the extension marker and the policy id, the list's
- * parts added to that transaction) with the fractionized rules: the asset name must not use the list's prefix,
- * and a new node holds its total supply. Claims are a payment plus the list's parts. Everything the validator
+ * parts added to that transaction) with the fractionized rule that a new node holds its total supply (its
+ * asset name is derived from the key, request.ts). Claims are a payment plus the list's parts. Everything the validator
  * would reject is refused before building.
  */
 import { enterpriseAddressOfKeyHash } from "../csl/address";
 import type { OutRef } from "../domain/out-ref";
-import { isReservedAssetName, FRACTIONIZED_LIST, type FractionizedHead, type FractionizedNode } from "../protocol";
+import type { FractionizedHead, FractionizedNode } from "../protocol";
 import {
   answerListBuild,
   buildListInit,
@@ -20,6 +20,7 @@ import {
   builtListTransaction,
   liveOutputsOrBusy,
   nodeOrUnknown,
+  recordedListScript,
   senderKeyHash,
   type BaseListConfigRequest,
   type BuiltListTransaction,
@@ -49,7 +50,6 @@ const FRACTIONIZED: ListExtensionKind<FractionizedHead, FractionizedNode> = {
   errorName: "FractionizedError",
   refuse: refuseFractionized,
   lists: fractionizedLists,
-  assetNameHeldBy: "minted by",
 };
 
 /** Never throws: a refusal (FractionizedError, BuildRefusal) or an unexpected failure becomes an outcome. */
@@ -69,15 +69,6 @@ function buildRequest(env: FractionizedEnv, req: FractionizedRequest, known: Kno
   });
 }
 
-function checkAssetName(assetName: string): void {
-  if (isReservedAssetName(FRACTIONIZED_LIST, assetName))
-    refuseFractionized(
-      "INVALID_FIELD",
-      `assetName must not start with ${FRACTIONIZED_LIST.prefix} ("FRN"): that prefix names the list's own tokens.`,
-      { field: "assetName" },
-    );
-}
-
 function buildInit(
   env: FractionizedEnv,
   address: string,
@@ -92,7 +83,7 @@ function buildInit(
     config,
     terms,
     known,
-    before: () => checkAssetName(terms.assetName),
+    before: () => undefined,
     parts: (script, initUtxo, listConfig) => initParts(script, initUtxo, terms.key, listConfig, terms),
   });
 }
@@ -109,7 +100,7 @@ function buildInsert(
     listRef,
     terms,
     known,
-    before: () => checkAssetName(terms.assetName),
+    before: () => undefined,
     parts: (script, pred, sender, _own, perByte) => insertParts(script, pred, terms.key, sender, terms, perByte),
   });
 }
@@ -153,7 +144,7 @@ async function buildClaim(
     );
   const live = await liveOutputsOrBusy(env, [entry], policyId);
 
-  const script = env.scripts.of(list.record.initRef);
+  const script = recordedListScript(refuseFractionized, env.scripts, list.record);
   const claimerAddress = claimer === sender ? address : enterpriseAddressOfKeyHash(claimer, env.issuance.networkId);
   const tx = await buildListPayment(
     env,

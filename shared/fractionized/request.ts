@@ -2,10 +2,11 @@
  * The two body forms of `POST /extension/fractionized-certificate/build` (docs/api.md#fractionized-certificates),
  * parsed into one request:
  * - reference form: `type: CREATE | REDEEM`, `senderAddress`, `initUtxoTxHash`/`initUtxoOutputIndex` (the list),
- *   `key`, `totalAmount`, `claimants`, `assetName` (hex), `config?`, `bootstrapTokenName?`, `amount`; CREATE is an
+ *   `key`, `totalAmount`, `claimants`, `assetName?`, `config?`, `bootstrapTokenName?`, `amount`; CREATE is an
  *   Init when the list does not exist yet, else an Insert. Answered with the raw hex of the transaction;
  * - spec form: `type: Init | Insert | Claim`, `address`, `policyId?`, `certificate { hash, metadata?, algorithm? }`,
- *   `tokenAmount`, `assetName` (hex), `claimants`, `claimer`, `amount`, `key`. Answered with JSON.
+ *   `tokenAmount`, `assetName?`, `claimants`, `claimer`, `amount`, `key`. Answered with JSON.
+ * `assetName` is derived from the key (blake2b-224 of it); when given it must be that name.
  * Every problem is a FractionizedError INVALID_FIELD naming the field.
  */
 import { MAX_HASH_BYTES } from "../domain/certificate-request";
@@ -29,6 +30,7 @@ export interface IssueTerms {
   readonly metadata: string;
   readonly totalAmount: bigint;
   readonly claimants: readonly string[];
+  /** blake2b_224(key), hex: the name of the node's tokens */
   readonly assetName: string;
   /** the bootstrap datum whose states anchor the key (default: any) */
   readonly bootstrapName: string | undefined;
@@ -53,7 +55,8 @@ export const MAX_TOKEN_AMOUNT = BigInt(Number.MAX_SAFE_INTEGER);
 /** The shared field readers, refusing as FractionizedError. */
 export const fractionizedFields = requestFields(refuseFractionized);
 const bad: (field: string, message: string) => never = fractionizedFields.bad;
-const { hexField, requiredHex, keyHashes, addressField, initRefOf, metadataOf, bootstrapNameOf, listRefOf } = fractionizedFields;
+const { hexField, requiredHex, keyHashes, addressField, initRefOf, metadataOf, bootstrapNameOf, listRefOf, assetNameOf } =
+  fractionizedFields;
 
 /** A positive integer (number or decimal string) up to MAX_TOKEN_AMOUNT; amounts ≤ 0 are AMOUNT_OUT_OF_RANGE. */
 export function amountField(v: unknown, field: string): bigint {
@@ -112,7 +115,7 @@ export function parseFractionizedRequest(body: Body): FractionizedRequest {
         metadata: metadataOf(pick(body, "metadata"), "metadata"),
         totalAmount: amountField(pick(body, "totalAmount", "total_amount"), "totalAmount"),
         claimants: keyHashes(pick(body, "claimants"), "claimants"),
-        assetName: requiredHex(pick(body, "assetName", "asset_name"), "assetName", { maxBytes: 32 }),
+        assetName: assetNameOf(pick(body, "assetName", "asset_name"), key),
         bootstrapName: bootstrapNameOf(pick(body, "bootstrapTokenName", "bootstrap_token_name")),
       },
     };
@@ -130,11 +133,12 @@ export function parseFractionizedRequest(body: Body): FractionizedRequest {
       amount: amountField(pick(body, "amount"), "amount"),
     };
   }
+  const certificate = fractionizedFields.certificateOf(body, "{ hash, metadata?, algorithm? }");
   const terms: IssueTerms = {
-    ...fractionizedFields.certificateOf(body, "{ hash, metadata?, algorithm? }"),
+    ...certificate,
     totalAmount: amountField(pick(body, "tokenAmount", "totalAmount"), "tokenAmount"),
     claimants: keyHashes(pick(body, "claimants"), "claimants"),
-    assetName: requiredHex(pick(body, "assetName"), "assetName", { maxBytes: 32 }),
+    assetName: assetNameOf(pick(body, "assetName"), certificate.key),
     bootstrapName: bootstrapNameOf(pick(body, "bootstrapTokenName")),
   };
   if (type === "insert") return { form: "spec", action: "Insert", address, list: listRefOf(body, "an Insert"), terms };

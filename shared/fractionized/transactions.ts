@@ -14,6 +14,7 @@ import {
   encodeFractionizedNode,
   encodeFractionizedRedeemer,
   fractionizedNodeTokenName,
+  nodeAssetName,
 } from "../protocol";
 import {
   combine,
@@ -67,15 +68,17 @@ export function claimParts(
 ): ListParts {
   const d = node.datum;
   const redeemer = redeemerHex({ action: "Claim", key: d.key, claimer, amount });
+  // named after the key, as the validator mints them (the node's asset_name holds the same name)
+  const asset = nodeAssetName(d.key);
   const left = d.remainingAmount - amount;
   const recreated: FractionizedNode = { ...d, remainingAmount: left, status: left === 0n ? "TokensExhausted" : "TokensAvailable" };
   return {
     scriptInputs: [{ utxo: node.utxo, script: listScriptWitness(script), redeemer }],
-    mints: [{ policy: listScriptWitness(script), redeemer, assets: { [d.assetName]: amount } }],
+    mints: [{ policy: listScriptWitness(script), redeemer, assets: { [asset]: amount } }],
     outputs: [
       keepingAda(listOutput(script, fractionizedNodeTokenName(d.key), encodeFractionizedNode(recreated)), node.utxo, coinsPerByte),
       // the claimed tokens in their own output: the validator wants one output holding exactly `amount`
-      { address: claimerAddress, assets: { [script.policyId]: { [d.assetName]: amount } } },
+      { address: claimerAddress, assets: { [script.policyId]: { [asset]: amount } } },
     ],
     requiredSigners: [claimer],
   };

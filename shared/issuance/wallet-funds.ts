@@ -26,6 +26,8 @@ export interface WalletFunds {
   payable: OgmiosUtxo[];
   /** UTxOs held back because in-flight transactions spend them */
   heldBack: number;
+  /** keys (txid#index) of the UTxOs confirmed on chain */
+  onChain: ReadonlySet<string>;
 }
 
 const lovelaceOf = (u: OgmiosUtxo): bigint => BigInt(u.value.ada.lovelace);
@@ -67,8 +69,22 @@ export async function loadWalletFunds(chain: ChainClient, registry: InflightRegi
   }
   const collateral = pickCollateral(spendable, confirmed);
   const payable = collateral ? spendable.filter((u) => u !== collateral) : spendable;
-  const pendingCount = spendable.filter((u) => !confirmed.some((c) => c.transaction.id === u.transaction.id && c.index === u.index)).length;
-  return { address, spendable, collateral, payable, heldBack: confirmed.length + pendingCount - spendable.length };
+  const onChain = new Set(confirmed.map(utxoKey));
+  const pendingCount = spendable.filter((u) => !onChain.has(utxoKey(u))).length;
+  return { address, spendable, collateral, payable, heldBack: confirmed.length + pendingCount - spendable.length, onChain };
+}
+
+/**
+ * A collateral besides `taken` — the dedicated collateral, which a transaction spends because its caller chose it
+ * (a list's init UTxO): the smallest other confirmed ADA-only key UTxO of at least 5 ADA, whatever its size (the
+ * collateral return gives back all the ledger would not take). undefined when the wallet has none.
+ */
+export function collateralBesides(funds: WalletFunds, taken: OgmiosUtxo): OgmiosUtxo | undefined {
+  return funds.spendable
+    .filter(
+      (u) => utxoKey(u) !== utxoKey(taken) && funds.onChain.has(utxoKey(u)) && isAdaOnlyKeyUtxo(u) && lovelaceOf(u) >= COLLATERAL_LOVELACE,
+    )
+    .sort((a, b) => (lovelaceOf(a) < lovelaceOf(b) ? -1 : lovelaceOf(a) > lovelaceOf(b) ? 1 : 0))[0];
 }
 
 /**

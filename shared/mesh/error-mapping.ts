@@ -106,7 +106,6 @@ export const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   CLAIMER_NOT_LISTED: 400,
   AMOUNT_OUT_OF_RANGE: 400,
   TOKENS_EXHAUSTED: 400,
-  ASSET_NAME_IN_USE: 400,
   INIT_UTXO_UNAVAILABLE: 400,
   // tokenizable-certificate refusals (shared/tokenizable/errors.ts; the shared ones above apply too)
   ALREADY_REDEEMED: 400,

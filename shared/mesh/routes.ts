@@ -654,7 +654,7 @@ export const ROUTES = [
     tag: "fractionized-certificate",
     summary: "Build an issue (Init/Insert) or a Claim of fractionized tokens",
     request:
-      "spec form { type: Init|Insert|Claim, address, policyId?, certificate { hash, metadata?, algorithm? }, tokenAmount, assetName, claimants, claimer, amount, key } or reference form { type: CREATE|REDEEM, senderAddress, initUtxoTxHash, initUtxoOutputIndex, config?, key, totalAmount, claimants, assetName, bootstrapTokenName?, amount }",
+      "spec form { type: Init|Insert|Claim, address, policyId?, certificate { hash, metadata?, algorithm? }, tokenAmount, assetName?, claimants, claimer, amount, key } or reference form { type: CREATE|REDEEM, senderAddress, initUtxoTxHash, initUtxoOutputIndex, config?, key, totalAmount, claimants, assetName?, bootstrapTokenName?, amount }",
     response:
       "reference form: the unsigned transaction as raw hex text; spec form: { unsignedTransaction, policyId, initUtxoTxHash, initUtxoOutputIndex, key }; header X-Policy-Id",
     responseType: "text/plain",
@@ -668,7 +668,6 @@ export const ROUTES = [
       "CLAIMER_NOT_LISTED",
       "AMOUNT_OUT_OF_RANGE",
       "TOKENS_EXHAUSTED",
-      "ASSET_NAME_IN_USE",
       "INIT_UTXO_UNAVAILABLE",
       "ERROR",
       "UNKNOWN_ERROR",
@@ -718,7 +717,7 @@ export const ROUTES = [
     tag: "tokenizable-certificate",
     summary: "Build an issue (Init/Insert) or a Redeem of a tokenizable certificate",
     request:
-      "reference form { type: CREATE|REDEEM, senderAddress, certificate { hash, metadata? }, ownerPubKeyHash | ownerAddress, assetName, initUtxoTxHash, initUtxoOutputIndex, bootstrapTokenName?, config? { deployer, allowedInserters, cip68ScriptAddress } } or spec form { type: Init|Insert|Redeem, address, policyId?, certificate { hash, metadata?, algorithm? }, owner, assetName, config?, key }",
+      "reference form { type: CREATE|REDEEM, senderAddress, certificate { hash, metadata? }, ownerPubKeyHash | ownerAddress, assetName?, initUtxoTxHash, initUtxoOutputIndex, bootstrapTokenName?, config? { deployer, allowedInserters, cip68ScriptAddress } } or spec form { type: Init|Insert|Redeem, address, policyId?, certificate { hash, metadata?, algorithm? }, owner, assetName?, config?, key }",
     response:
       "reference form: the unsigned transaction as raw hex text; spec form: { unsignedTransaction, policyId, initUtxoTxHash, initUtxoOutputIndex, key }; header X-Policy-Id",
     responseType: "text/plain",
@@ -729,7 +728,6 @@ export const ROUTES = [
       "UNKNOWN_KEY",
       "DUPLICATE_KEY",
       "NOT_ALLOWED_INSERTER",
-      "ASSET_NAME_IN_USE",
       "INIT_UTXO_UNAVAILABLE",
       "ALREADY_REDEEMED",
       "NOT_OWNER",

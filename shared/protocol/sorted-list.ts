@@ -5,7 +5,8 @@
  *
  * A list lives at one script address and under the same script's policy. Its HEAD carries the token named by the
  * list's 3-byte prefix; every node carries `prefix ‖ blake2b_224(key)` (31 bytes), so keys of any length (up to
- * the 64-byte certificate hashes) give distinct, fixed-size names. Keys are ordered as raw bytes (the Plutus
+ * the 64-byte certificate hashes) give distinct, fixed-size names; the tokens a node mints are named
+ * `blake2b_224(key)` (`nodeAssetName`). Keys are ordered as raw bytes (the Plutus
  * `lessThanByteString` order, `compareByteStrings`), never as hex or text; links are `Option<ByteArray>`
  * (`optionBytes` / `expectOptionBytes` in plutus-data.ts).
  */
@@ -30,11 +31,12 @@ export function listNodeTokenName(list: SortedListId, keyHex: string): string {
 }
 
 /**
- * Whether an asset name is reserved for the list's own tokens (it starts with the prefix). Asset names minted
- * by a list's claims must never be reserved, or a claim could mint a HEAD or node token.
+ * The asset name of the tokens a node mints (a fractionized node's claimed tokens, a tokenizable node's token or
+ * the base of its CIP-68 pair): `blake2b_224(key)`, hex, 28 bytes. The validators accept no other name, so the
+ * names are unique per list (keys are) and never equal a list token's name (3 or 31 bytes).
  */
-export function isReservedAssetName(list: SortedListId, assetNameHex: string): boolean {
-  return assetNameHex.toLowerCase().startsWith(listHeadTokenName(list));
+export function nodeAssetName(keyHex: string): string {
+  return blake2b224(fromHex(keyHex, "key")).toString("hex");
 }
 
 // ---- order and insert position ------------------------------------------------------------------------------

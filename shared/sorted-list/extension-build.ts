@@ -17,7 +17,8 @@ import type { OutRef } from "../domain/out-ref";
 import { isBuildRefusal, keyHashOfAddress, refuse, type IssuanceEnv } from "../issuance";
 import { planCertificateTransaction } from "../issuance/certificate-issuance";
 import { buildEvaluatedAndClaim } from "../issuance/evaluated-build";
-import { loadWalletFunds, requireCollateral } from "../issuance/wallet-funds";
+import { collateralBesides, loadWalletFunds, requireCollateral } from "../issuance/wallet-funds";
+import type { BuildSpec } from "../issuance/evaluated-build";
 import type { ListRefuse } from "./extension-errors";
 import type { ExtensionList, extensionLists } from "./extension-list";
 import { liveOutputs, type ListRef, type ListSource } from "./list-source";
@@ -86,8 +87,6 @@ export interface ListExtensionKind<
   readonly errorName: string;
   readonly refuse: ListRefuse;
   readonly lists: ReturnType<typeof extensionLists<Head, Node>>;
-  /** how ASSET_NAME_IN_USE says a node holds the asset name ("minted by", "given to") */
-  readonly assetNameHeldBy: string;
 }
 
 const errorOf = (err: unknown) => err as { name?: string; type?: string; message?: string; data?: unknown };
@@ -194,8 +193,10 @@ export function senderKeyHash(issuance: IssuanceEnv, address: string, field?: st
 
 /**
  * Init: spend the one-shot init output (the one named, else the caller's largest), anchor the key, mint the HEAD
- * and the first node. `before` runs the extension's own rules (after the sender's address is read, before the
- * wallet is); `parts` gets what it returned and adds the extension's HEAD config and first node to the base config.
+ * and the first node. When the named output is the wallet's dedicated collateral, another ADA-only UTxO of at least
+ * 5 ADA is put up as collateral instead (INIT_UTXO_UNAVAILABLE only when there is none). `before` runs the
+ * extension's own rules (after the sender's address is read, before the wallet is); `parts` gets what it returned
+ * and adds the extension's HEAD config and first node to the base config.
  */
 export async function buildListInit<
   Head extends { readonly next: string | undefined; readonly config: BaseListConfig },
@@ -222,16 +223,28 @@ export async function buildListInit<
   const funds = await loadWalletFunds(chain, registry, address);
   requireCollateral(funds);
   let initUtxo: OgmiosUtxo | undefined;
+  /** set when the init UTxO is the wallet's dedicated collateral: the collateral this Init puts up instead */
+  let otherCollateral: OgmiosUtxo | undefined;
   if (initRef) {
     const wanted = `${initRef.txHash}#${initRef.index}`;
+    const refusal = { initUtxoTxHash: initRef.txHash, initUtxoOutputIndex: initRef.index };
     initUtxo = funds.payable.find((u) => utxoKey(u) === wanted);
+    if (!initUtxo && funds.collateral && utxoKey(funds.collateral) === wanted) {
+      // The caller cannot know which UTxO the service keeps as collateral: honour its choice and put up another.
+      otherCollateral = collateralBesides(funds, funds.collateral);
+      if (!otherCollateral)
+        kind.refuse(
+          "INIT_UTXO_UNAVAILABLE",
+          `The init UTxO ${wanted} is the only UTxO of ${address} that can be the collateral this script transaction needs (ADA only, at least 5 ADA, confirmed); choose another UTxO of that address, or send it at least 5 ADA in a UTxO of its own first.`,
+          refusal,
+        );
+      initUtxo = funds.collateral;
+    }
     if (!initUtxo)
       kind.refuse(
         "INIT_UTXO_UNAVAILABLE",
-        funds.collateral && utxoKey(funds.collateral) === wanted
-          ? `The init UTxO ${wanted} is this wallet's collateral; choose another UTxO of senderAddress.`
-          : `The init UTxO ${wanted} is not an unspent output of ${address} that a transaction can spend now; choose another UTxO of that address.`,
-        { initUtxoTxHash: initRef.txHash, initUtxoOutputIndex: initRef.index },
+        `The init UTxO ${wanted} is not an unspent output of ${address} that a transaction can spend now; choose another UTxO of that address.`,
+        refusal,
       );
   } else {
     initUtxo = [...funds.payable].sort((a, b) => (BigInt(b.value.ada.lovelace) > BigInt(a.value.ada.lovelace) ? 1 : -1))[0]!;
@@ -246,13 +259,28 @@ export async function buildListInit<
     allowedInserters: config?.allowedInserters ?? [sender],
     deployer: config?.deployer ?? sender,
   };
-  const spec = combine(plan.spec, args.parts(script, initUtxo!, listConfig, own));
+  const spec = withCollateral(combine(plan.spec, args.parts(script, initUtxo!, listConfig, own)), otherCollateral);
   const tx = await buildEvaluatedAndClaim(env.issuance, spec, `${kind.name}-init:${plan.hintKey}`);
   return builtListTransaction("Init", tx, script.policyId, ref, terms.key, null);
 }
 
 /**
- * Insert: the caller must be an allowed inserter, the key new and the asset name unused in the list; the
+ * The Init's spec with `collateral` put up instead of the wallet's dedicated one (which the Init spends as its init
+ * UTxO). The Init spends that collateral too, so no concurrent build can take it before this transaction lands;
+ * its value comes back as change.
+ */
+function withCollateral(spec: BuildSpec, collateral: OgmiosUtxo | undefined): BuildSpec {
+  if (!collateral) return spec;
+  const keyInputs = spec.keyInputs ?? [];
+  return {
+    ...spec,
+    collateral: [collateral],
+    keyInputs: keyInputs.some((u) => utxoKey(u) === utxoKey(collateral)) ? keyInputs : [...keyInputs, collateral],
+  };
+}
+
+/**
+ * Insert: the caller must be an allowed inserter and the key new (so is its asset name, derived from it); the
  * predecessor (read live) is re-created pointing at the key, and the key is anchored through the state script the
  * list was made with. The extension's own rules run in `before` (after the sender's address is read) and in
  * `check` (once the list is read); `parts` gets what `before` returned.
@@ -296,15 +324,8 @@ export async function buildListInsert<
       policyId,
       key: terms.key,
     });
-  for (const n of list.snapshot.nodes.values())
-    if (lists.nodeDatumOf(n).assetName === terms.assetName)
-      refuseKind(
-        "ASSET_NAME_IN_USE",
-        `The asset name ${terms.assetName} is already ${kind.assetNameHeldBy} the node ${n.key} of this list; choose another asset name.`,
-        { assetName: terms.assetName, key: n.key },
-      );
 
-  const script = env.scripts.of(list.record.initRef);
+  const script = recordedListScript(refuseKind, env.scripts, list.record);
   const predEntry = position.entry;
   const head = list.snapshot.head;
   const live = await liveOutputsOrBusy(env, predEntry.key === null ? [predEntry] : [predEntry, head], policyId);
@@ -327,6 +348,27 @@ export async function buildListInsert<
     `${kind.name}-insert:${policyId}:${pred.kind}:${plan.hintKey}`,
   );
   return builtListTransaction("Insert", tx, policyId, list.record.initRef, terms.key, pred.utxo);
+}
+
+/**
+ * The script of a recorded list: the extension's current script with the list's init output reference applied. A
+ * list made by an earlier version of that script (its record kept across an upgrade of the service) has another
+ * policy id, and the service has no longer the script to spend its entries: refused, never built with the wrong
+ * script. @throws the extension's INVALID_FIELD
+ */
+export function recordedListScript<S extends { readonly policyId: string }>(
+  refuseKind: ListRefuse,
+  scripts: { of(initRef: OutRef): S },
+  record: { readonly policyId: string; readonly initRef: OutRef },
+): S {
+  const script = scripts.of(record.initRef);
+  if (script.policyId !== record.policyId)
+    refuseKind(
+      "INVALID_FIELD",
+      `List ${record.policyId} was made by an earlier version of this extension's script (its policy is not ${script.policyId}, what the current script gives its init UTxO); this service builds only for lists of its current script. Its nodes and tokens stay on chain under the old script; create a new list (Init).`,
+      { field: "policyId", policyId: record.policyId },
+    );
+  return script;
 }
 
 /** The entries as they are now, or the PENDING_TRANSACTION refusal when one was just spent. */

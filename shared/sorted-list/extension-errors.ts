@@ -15,9 +15,7 @@ export const LIST_ERROR_TYPES = [
   "DUPLICATE_KEY",
   /** the caller is not an allowed inserter of the list */
   "NOT_ALLOWED_INSERTER",
-  /** another node of the list has the same asset name */
-  "ASSET_NAME_IN_USE",
-  /** the init output is not an unspent, spendable output of the sender */
+  /** the init output is not an unspent, spendable output of the sender (or it is, and no other output can be the collateral) */
   "INIT_UTXO_UNAVAILABLE",
 ] as const;
 

@@ -7,6 +7,7 @@
  */
 import { MAX_HASH_BYTES } from "../domain/certificate-request";
 import type { OutRef } from "../domain/out-ref";
+import { nodeAssetName } from "../protocol";
 import type { ListRefuse } from "./extension-errors";
 import type { ListRef } from "./list-source";
 
@@ -181,6 +182,23 @@ export function requestFields(refuse: ListRefuse) {
     return { key, algorithm: algorithm as string | undefined, metadata: metadataOf(pick(c, "metadata"), "certificate.metadata") };
   }
 
+  /**
+   * The asset name of the node of `key`: always `blake2b_224(key)` (nodeAssetName), the only name the validators let
+   * a node mint, so two nodes of a list can never mint the same token. The field may be left out; a client that
+   * sends it must send that name (anything else would not be what the list mints).
+   */
+  function assetNameOf(v: unknown, key: string): string {
+    const derived = nodeAssetName(key);
+    const given = hexField(v, "assetName", { required: false });
+    if (given !== undefined && given !== derived)
+      refuse(
+        "INVALID_FIELD",
+        `assetName is not chosen by the caller: a list names each node's tokens after its key, blake2b-224(certificate hash) = ${derived} for this key (so no two nodes can mint the same token); send that value or leave assetName out`,
+        { field: "assetName", assetName: derived },
+      );
+    return derived;
+  }
+
   /** The list a request names: `policyId`, or the init output reference. */
   function listRefOf(body: Body, what: string): ListRef {
     const policyId = hexField(pick(body, "policyId", "policy_id"), "policyId", { bytes: 28, required: false });
@@ -216,6 +234,7 @@ export function requestFields(refuse: ListRefuse) {
     metadataOf,
     bootstrapNameOf,
     certificateOf,
+    assetNameOf,
     listRefOf,
     parseStatusQuery,
   };

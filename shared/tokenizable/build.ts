@@ -4,14 +4,14 @@
  *
  * Init and Insert are the list builds every list extension shares (shared/sorted-list/extension-build.ts: the key
  * anchored as an ordinary certificate whose metadata carries the extension marker and the policy id, the list's
- * parts added to that transaction) with the tokenizable rules: the owner, the asset name's prefix and CIP-68
- * bound, and the CIP-68 metadata script. A Redeem is a payment by the owner plus the list's parts; in CIP-68 mode
+ * parts added to that transaction) with the tokenizable rules: the owner, the CIP-68 metadata script and the
+ * metadata's size (the asset name is derived from the key, request.ts). A Redeem is a payment by the owner plus the list's parts; in CIP-68 mode
  * its reference token carries the certificate's metadata (metadata.ts). Everything the validator would reject is
  * refused before building.
  */
 import type { OutRef } from "../domain/out-ref";
 import { keyHashOfAddress } from "../issuance";
-import { TOKENIZABLE_LIST, type TokenizableHead, type TokenizableNode } from "../protocol";
+import type { TokenizableHead, TokenizableNode } from "../protocol";
 import {
   answerListBuild,
   buildListInit,
@@ -21,6 +21,7 @@ import {
   builtListTransaction,
   liveOutputsOrBusy,
   nodeOrUnknown,
+  recordedListScript,
   type BuiltListTransaction,
   type KnownPolicy,
   type ListBuildAnswer,
@@ -32,13 +33,7 @@ import { refuseTokenizable } from "./errors";
 import type { TokenizableScripts } from "./list-layout";
 import { loadListForBuild, nodeDatumOf, tokenizableLists } from "./list-state";
 import { checkMetadataFits, cip68MetadataOf } from "./metadata";
-import {
-  MAX_CIP68_ASSET_NAME_BYTES,
-  parseTokenizableRequest,
-  type IssueTerms,
-  type ListConfigRequest,
-  type TokenizableRequest,
-} from "./request";
+import { parseTokenizableRequest, type IssueTerms, type ListConfigRequest, type TokenizableRequest } from "./request";
 import { initParts, insertParts, redeemParts } from "./transactions";
 
 export interface TokenizableEnv extends ListExtensionEnv<TokenizableScripts> {
@@ -58,7 +53,6 @@ const TOKENIZABLE: ListExtensionKind<TokenizableHead, TokenizableNode> = {
   errorName: "TokenizableError",
   refuse: refuseTokenizable,
   lists: tokenizableLists,
-  assetNameHeldBy: "given to",
 };
 
 /** Never throws: a refusal (TokenizableError, BuildRefusal) or an unexpected failure becomes an outcome. */
@@ -82,22 +76,8 @@ function ownerOf(env: TokenizableEnv, terms: IssueTerms): string {
   return "keyHash" in terms.owner ? terms.owner.keyHash : keyHashOfAddress(terms.owner.address, env.issuance.networkId, "ownerAddress");
 }
 
-/** Asset-name rules of the validator, and the metadata bound, checked before building. */
+/** The metadata bound of a CIP-68 list, checked before building. */
 function checkTerms(terms: IssueTerms, cip68: boolean): void {
-  if (terms.assetName.startsWith(TOKENIZABLE_LIST.prefix))
-    refuseTokenizable(
-      "INVALID_FIELD",
-      `assetName must not start with ${TOKENIZABLE_LIST.prefix} ("TCN"): that prefix names the list's own tokens.`,
-      {
-        field: "assetName",
-      },
-    );
-  if (cip68 && terms.assetName.length / 2 > MAX_CIP68_ASSET_NAME_BYTES)
-    refuseTokenizable(
-      "INVALID_FIELD",
-      `assetName must be at most ${MAX_CIP68_ASSET_NAME_BYTES} bytes in a CIP-68 list (the 4-byte label makes the token name).`,
-      { field: "assetName" },
-    );
   if (cip68) checkMetadataFits(cip68MetadataOf(terms.key, terms.metadata));
 }
 
@@ -182,7 +162,7 @@ async function buildRedeem(
       : { script: env.scripts.metadata, datum: cip68MetadataOf(key, await env.certificateMetadata(key, entry.origin?.txHash)) };
   if (metadata) checkMetadataFits(metadata.datum);
   const live = await liveOutputsOrBusy(env, [entry, list.snapshot.head], policyId);
-  const script = env.scripts.of(list.record.initRef);
+  const script = recordedListScript(refuseTokenizable, env.scripts, list.record);
   const tx = await buildListPayment(
     env,
     address,

@@ -2,12 +2,14 @@
  * The two body forms of `POST /extension/tokenizable-certificate/build` (docs/api.md#tokenizable-certificates),
  * parsed into one request:
  * - reference (client) form: `type: CREATE | REDEEM`, `senderAddress`, `certificate { hash, metadata? }`,
- *   `ownerPubKeyHash` (or `ownerAddress`), `assetName` (hex), `initUtxoTxHash`/`initUtxoOutputIndex` (the list),
+ *   `ownerPubKeyHash` (or `ownerAddress`), `assetName?`, `initUtxoTxHash`/`initUtxoOutputIndex` (the list),
  *   `bootstrapTokenName?`, `config? { deployer, allowedInserters, cip68ScriptAddress }`; CREATE is an Init when the
  *   list does not exist yet, else an Insert. Answered with the raw hex of the transaction;
  * - spec form: `type: Init | Insert | Redeem`, `address`, `policyId?` (or the init output reference),
- *   `certificate { hash, metadata?, algorithm? }`, `owner` (key hash or address), `assetName`, `config?`, `key`.
+ *   `certificate { hash, metadata?, algorithm? }`, `owner` (key hash or address), `assetName?`, `config?`, `key`.
  *   Answered with JSON.
+ * `assetName` is derived from the key (blake2b-224 of it, 28 bytes, so the CIP-68 label fits); when given it must
+ * be that name.
  * Every problem is a TokenizableError INVALID_FIELD naming the field.
  */
 import { paymentCredentialOf } from "../csl/address";
@@ -37,6 +39,7 @@ export interface IssueTerms {
   readonly metadata: string;
   /** key hash, or the bech32 address to resolve against the network */
   readonly owner: { readonly keyHash: string } | { readonly address: string };
+  /** blake2b_224(key), hex: the name of the node's token (the base of its CIP-68 pair) */
   readonly assetName: string;
   readonly bootstrapName: string | undefined;
 }
@@ -45,14 +48,10 @@ export type TokenizableRequest =
   | ListIssueRequest<IssueTerms, ListConfigRequest>
   | { readonly form: BodyForm; readonly action: "Redeem"; readonly address: string; readonly list: ListRef; readonly key: string };
 
-/** The plain token's name is at most 32 bytes; the CIP-68 pair adds a 4-byte label, so its base name is ≤ 28. */
-export const MAX_ASSET_NAME_BYTES = 32;
-export const MAX_CIP68_ASSET_NAME_BYTES = 28;
-
 /** The shared field readers, refusing as TokenizableError. */
 export const tokenizableFields = requestFields(refuseTokenizable);
 const bad: (field: string, message: string) => never = tokenizableFields.bad;
-const { hexField, requiredHex, addressField, initRefOf, bootstrapNameOf, listRefOf } = tokenizableFields;
+const { hexField, requiredHex, addressField, initRefOf, bootstrapNameOf, listRefOf, assetNameOf } = tokenizableFields;
 
 /** `cip68ScriptAddress`: the metadata script's hash (56 hex, as the published client sends it) or its address. */
 function scriptHashField(v: unknown, field: string): string | undefined {
@@ -91,10 +90,11 @@ function ownerOf(body: Body): IssueTerms["owner"] {
 }
 
 function termsOf(body: Body): IssueTerms {
+  const certificate = tokenizableFields.certificateOf(body, "{ hash, metadata? }");
   return {
-    ...tokenizableFields.certificateOf(body, "{ hash, metadata? }"),
+    ...certificate,
     owner: ownerOf(body),
-    assetName: requiredHex(pick(body, "assetName", "asset_name", "assetNameHex"), "assetName", { maxBytes: MAX_ASSET_NAME_BYTES }),
+    assetName: assetNameOf(pick(body, "assetName", "asset_name", "assetNameHex"), certificate.key),
     bootstrapName: bootstrapNameOf(pick(body, "bootstrapTokenName", "bootstrap_token_name")),
   };
 }

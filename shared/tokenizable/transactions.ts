@@ -18,6 +18,7 @@ import {
   encodeTokenizableHead,
   encodeTokenizableNode,
   encodeTokenizableRedeemer,
+  nodeAssetName,
   redeemedTokens,
   tokenizableNodeTokenName,
 } from "../protocol";
@@ -71,7 +72,8 @@ export function redeemParts(
 ): ListParts {
   const d = node.datum;
   const redeemer = redeemerHex({ action: "Redeem", key: d.key });
-  const tokens = redeemedTokens(head.config, d.assetName);
+  // named after the key, as the validator mints them (the node's asset_name holds the same name)
+  const tokens = redeemedTokens(head.config, nodeAssetName(d.key));
   const outputs: OutputSpec[] = [
     keepingAda(
       listOutput(script, tokenizableNodeTokenName(d.key), encodeTokenizableNode({ ...d, status: "Redeemed" })),

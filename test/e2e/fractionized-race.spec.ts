@@ -30,7 +30,6 @@ import { startServiceProcess, type ServiceProcess } from "../../fixtures/process
 
 const REPO = join(__dirname, "..", "..");
 const API = "/extension/fractionized-certificate";
-const hex = (s: string) => Buffer.from(s, "utf8").toString("hex");
 const key = (byte: number) => byte.toString(16).padStart(2, "0").repeat(32);
 
 describe("e2e: distributed over NATS, two wallets racing fractionized inserts through two builder replicas", function () {
@@ -163,7 +162,6 @@ describe("e2e: distributed over NATS, two wallets racing fractionized inserts th
         key: k,
         totalAmount: 5,
         claimants: [],
-        assetName: hex(`R-${k.slice(0, 4)}`),
         ...extra,
       });
     const first = await create(alice, key(0x10), { config: { allowedInserters: [alice.paymentKeyHash, bob.paymentKeyHash] } });

@@ -6,8 +6,9 @@
 import { expect } from "chai";
 import { randomBytes } from "node:crypto";
 import { decodeTx } from "../../shared/csl";
-import { compareByteStrings, fractionizedNodeTokenName } from "../../shared/protocol";
+import { compareByteStrings, fractionizedNodeTokenName, nodeAssetName } from "../../shared/protocol";
 import type { Wallet } from "../../shared/wallet";
+import { newWallet } from "../../fixtures/onchain/test-chain";
 import { errorBody, http, pollUntil, postJson, type HttpResult } from "../../fixtures/mesh/helpers";
 import { defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";
 import { ISSUANCE_SERVICES, IssuanceWorld } from "../../fixtures/issuance/issuance-world";
@@ -88,7 +89,6 @@ describe("fractionized certificates over HTTP: lists, inserts, claims and refusa
     policyId: policy,
     certificate: { hash: key, metadata: { uv_tid: "carbon-credit" } },
     tokenAmount: 10,
-    assetName: hex(`CC-${key.slice(0, 6)}`),
     claimants: [],
     ...over,
   });
@@ -118,7 +118,8 @@ describe("fractionized certificates over HTTP: lists, inserts, claims and refusa
       address: alice.address,
       certificate: { hash: firstKey, metadata: { uv_tid: "carbon-credit" } },
       tokenAmount: 100,
-      assetName: hex("CARBON"),
+      // a client may name the asset, as long as it is the name the list gives it: blake2b-224 of the key
+      assetName: nodeAssetName(firstKey),
       claimants: [bob.paymentKeyHash],
     });
     expect(res.status, res.text).to.equal(200);
@@ -141,7 +142,7 @@ describe("fractionized certificates over HTTP: lists, inserts, claims and refusa
       remainingAmount: 100,
       exhausted: false,
       status: "TokensAvailable",
-      assetName: hex("CARBON"),
+      assetName: nodeAssetName(firstKey),
       next: null,
     });
     expect(s.claimants).to.deep.equal([bob.paymentKeyHash]);
@@ -170,7 +171,7 @@ describe("fractionized certificates over HTTP: lists, inserts, claims and refusa
       .sort((a, b) => (BigInt(b.value.ada.lovelace) > BigInt(a.value.ada.lovelace) ? 1 : -1))[0]!;
     const list = { senderAddress: bob.address, initUtxoTxHash: initUtxo.transaction.id, initUtxoOutputIndex: initUtxo.index };
     const key = newKey();
-    const res = await build({ type: "CREATE", ...list, key, totalAmount: 5, claimants: [], assetName: hex("SEAT") });
+    const res = await build({ type: "CREATE", ...list, key, totalAmount: 5, claimants: [] });
     expect(res.status, res.text).to.equal(200);
     expect(res.headers.get("content-type")).to.match(/text\/plain/);
     expect(res.text).to.match(/^[0-9a-f]+$/);
@@ -184,7 +185,7 @@ describe("fractionized certificates over HTTP: lists, inserts, claims and refusa
 
     // CREATE again on the same init UTxO: the list exists now, so it is an Insert
     const second = "00" + key.slice(2);
-    const insert = await build({ type: "CREATE", ...list, key: second, totalAmount: 3, claimants: [], assetName: hex("SEAT2") });
+    const insert = await build({ type: "CREATE", ...list, key: second, totalAmount: 3, claimants: [] });
     expect(insert.status, insert.text).to.equal(200);
     expect(insert.headers.get("x-policy-id")).to.equal(refPolicy);
     await land(insert.text, [bob]);
@@ -236,7 +237,7 @@ describe("fractionized certificates over HTTP: lists, inserts, claims and refusa
     }
     const held = w.f.chain
       .utxosAt(bob.address)
-      .reduce((sum, u) => sum + BigInt((u.value as Record<string, Record<string, bigint>>)[policy]?.[hex("CARBON")] ?? 0n), 0n);
+      .reduce((sum, u) => sum + BigInt((u.value as Record<string, Record<string, bigint>>)[policy]?.[nodeAssetName(firstKey)] ?? 0n), 0n);
     expect(held).to.equal(100n);
 
     // an open node: anyone may claim, here the issuer wallet in two steps to zero
@@ -257,10 +258,10 @@ describe("fractionized certificates over HTTP: lists, inserts, claims and refusa
     // kB sorts right after kA and both after every other key: kB's predecessor is kA's node, still pending
     const kA = "ff".repeat(31) + "00";
     const kB = "ff".repeat(32);
-    const a = await build(specInsert(kA, { assetName: hex("CHAIN-A") }));
+    const a = await build(specInsert(kA));
     expect(a.status, a.text).to.equal(200);
     const txA = await w.signAndSubmit((a.json as SpecBuild).unsignedTransaction, [alice]);
-    const b = await build(specInsert(kB, { assetName: hex("CHAIN-B") }));
+    const b = await build(specInsert(kB));
     expect(b.status, b.text).to.equal(200);
     const spent = decodeTx((b.json as SpecBuild).unsignedTransaction).inputs.map((i) => i.txHash);
     expect(spent).to.include(txA);
@@ -285,13 +286,13 @@ describe("fractionized certificates over HTTP: lists, inserts, claims and refusa
 
   it("a rollback of a confirmed insert reverts the status; it and the insert built on it land once re-included", async () => {
     const k = "fd".repeat(32); // after every key but the two 0xff keys: its predecessor is a confirmed node
-    const res = await build(specInsert(k, { assetName: hex("ROLLBACK") }));
+    const res = await build(specInsert(k));
     expect(res.status, res.text).to.equal(200);
     const txId = await land((res.json as SpecBuild).unsignedTransaction, [alice]);
     await awaitStatus(k, `policyId=${policy}`, (x) => x.exists);
     // an insert right after k, built on k's confirmed node and still in flight
     const dependent = "fe".repeat(32);
-    const dep = await build(specInsert(dependent, { assetName: hex("DEPENDENT") }));
+    const dep = await build(specInsert(dependent));
     expect(dep.status, dep.text).to.equal(200);
     expect(decodeTx((dep.json as SpecBuild).unsignedTransaction).inputs.map((i) => i.txHash)).to.include(txId);
     const depTx = await w.signAndSubmit((dep.json as SpecBuild).unsignedTransaction, [alice]);
@@ -323,7 +324,7 @@ describe("fractionized certificates over HTTP: lists, inserts, claims and refusa
 
     // a node listing bob only refuses the issuer wallet
     const listed = newKey();
-    const res = await build(specInsert(listed, { claimants: [bob.paymentKeyHash], assetName: hex("ONLY-BOB") }));
+    const res = await build(specInsert(listed, { claimants: [bob.paymentKeyHash] }));
     expect(res.status, res.text).to.equal(200);
     await land((res.json as SpecBuild).unsignedTransaction, [alice]);
     await awaitStatus(listed, `policyId=${policy}`, (x) => x.exists);
@@ -334,8 +335,12 @@ describe("fractionized certificates over HTTP: lists, inserts, claims and refusa
     expect(duplicate.headers.get("x-policy-id"), "a refusal about a known list names it").to.equal(policy);
     refused(await build(specInsert(newKey(), { address: bob.address })), "NOT_ALLOWED_INSERTER");
     refused(await build(specInsert(newKey(), { policyId: "cd".repeat(28) })), "UNKNOWN_LIST");
-    refused(await build(specInsert(newKey(), { assetName: "46524e01" })), "INVALID_FIELD");
-    refused(await build(specInsert(newKey(), { assetName: hex("CARBON") })), "ASSET_NAME_IN_USE");
+    // asset names are derived from the key: another node's name (or any other) is refused, naming the right one
+    const key = newKey();
+    const taken = refused(await build(specInsert(key, { assetName: nodeAssetName(firstKey) })), "INVALID_FIELD");
+    expect(taken).to.deep.include({ field: "assetName", assetName: nodeAssetName(key) });
+    expect(taken.message).to.include(nodeAssetName(key));
+    refused(await build(specInsert(newKey(), { assetName: hex("CARBON") })), "INVALID_FIELD");
     refused(await build(specInsert(newKey(), { assetName: "xyz" })), "INVALID_FIELD");
     refused(await build(specInsert(newKey(), { tokenAmount: 0 })), "AMOUNT_OUT_OF_RANGE");
     refused(await build(specInsert(newKey(), { certificate: { hash: "abc" } })), "INVALID_FIELD");
@@ -357,7 +362,6 @@ describe("fractionized certificates over HTTP: lists, inserts, claims and refusa
       initUtxoOutputIndex: 0,
       key: newKey(),
       totalAmount: 1,
-      assetName: "01",
     };
     const longSender = refused(await build({ ...referenceCreate, senderAddress: `addr_test1${"q".repeat(300)}` }), "INVALID_FIELD");
     expect(longSender.message).to.match(/^senderAddress is too long/);
@@ -368,7 +372,6 @@ describe("fractionized certificates over HTTP: lists, inserts, claims and refusa
         policyId: policy,
         certificate: { hash: newKey() },
         tokenAmount: 1,
-        assetName: "01",
       }),
       "INVALID_FIELD",
     );
@@ -381,7 +384,6 @@ describe("fractionized certificates over HTTP: lists, inserts, claims and refusa
         initUtxoOutputIndex: 0,
         key: newKey(),
         totalAmount: 1,
-        assetName: "01",
       }),
       "INIT_UTXO_UNAVAILABLE",
     );
@@ -396,5 +398,64 @@ describe("fractionized certificates over HTTP: lists, inserts, claims and refusa
     const noList = await status(newKey(), `policyId=${"ab".repeat(28)}`);
     expect(noList).to.deep.include({ exists: false, initUtxoTxHash: null, keys: [] });
     expect(fractionizedNodeTokenName(firstKey)).to.have.length(62);
+  });
+
+  it("Init on the UTxO the service keeps as the wallet's collateral puts up the wallet's other ADA-only UTxO instead, and lands", async () => {
+    // carol: a 7 ADA UTxO (the dedicated collateral: the smallest ADA-only one of 5 to 10 ADA) and a 300 ADA one
+    const carol = newWallet();
+    const { txId: funded } = await w.f.chain.submit(
+      {
+        utxos: w.f.utxosOf(issuer),
+        changeAddress: issuer.address,
+        outputs: [
+          { address: carol.address, lovelace: 7_000_000n },
+          { address: carol.address, lovelace: 300_000_000n },
+        ],
+      },
+      [issuer],
+    );
+    await w.confirm(funded);
+    const own = w.f.chain.utxosAt(carol.address);
+    const kept = own.find((u) => BigInt(u.value.ada.lovelace) === 7_000_000n)!;
+    const other = own.find((u) => BigInt(u.value.ada.lovelace) === 300_000_000n)!;
+    const key = newKey();
+    const list = { senderAddress: carol.address, initUtxoTxHash: kept.transaction.id, initUtxoOutputIndex: kept.index };
+    const res = await build({ type: "CREATE", ...list, key, totalAmount: 4, claimants: [] });
+    expect(res.status, res.text).to.equal(200);
+    const tx = decodeTx(res.text);
+    expect(tx.inputs.map((i) => `${i.txHash}#${i.index}`)).to.include(`${kept.transaction.id}#${kept.index}`);
+    expect(tx.collateral.map((i) => `${i.txHash}#${i.index}`)).to.deep.equal([`${other.transaction.id}#${other.index}`]);
+    await land(res.text, [carol]);
+    const s = await awaitStatus(key, `initUtxoTxHash=${kept.transaction.id}&initUtxoOutputIndex=${kept.index}`, (x) => x.exists);
+    expect(s).to.deep.include({ policyId: res.headers.get("x-policy-id"), totalAmount: 4, assetName: nodeAssetName(key) });
+  });
+
+  it("refuses INIT_UTXO_UNAVAILABLE when the init UTxO is the wallet's collateral and no other UTxO can be one", async () => {
+    // dave: a 7 ADA UTxO (the collateral) and a 3 ADA one, too small to be a collateral
+    const dave = newWallet();
+    const { txId: funded } = await w.f.chain.submit(
+      {
+        utxos: w.f.utxosOf(issuer),
+        changeAddress: issuer.address,
+        outputs: [
+          { address: dave.address, lovelace: 7_000_000n },
+          { address: dave.address, lovelace: 3_000_000n },
+        ],
+      },
+      [issuer],
+    );
+    await w.confirm(funded);
+    const kept = w.f.chain.utxosAt(dave.address).find((u) => BigInt(u.value.ada.lovelace) === 7_000_000n)!;
+    const res = await build({
+      type: "CREATE",
+      senderAddress: dave.address,
+      initUtxoTxHash: kept.transaction.id,
+      initUtxoOutputIndex: kept.index,
+      key: newKey(),
+      totalAmount: 1,
+    });
+    const body = refused(res, "INIT_UTXO_UNAVAILABLE");
+    expect(body.message).to.match(/only UTxO .* collateral/);
+    expect(body).to.deep.include({ initUtxoTxHash: kept.transaction.id, initUtxoOutputIndex: kept.index });
   });
 });

@@ -11,7 +11,6 @@ import { defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";
 import { ISSUANCE_SERVICES, IssuanceWorld } from "../../fixtures/issuance/issuance-world";
 
 const API = "/extension/fractionized-certificate";
-const hex = (s: string) => Buffer.from(s, "utf8").toString("hex");
 const key = (byte: number) => byte.toString(16).padStart(2, "0").repeat(32);
 
 describe("fractionized certificates: racing transactions on one list", function () {
@@ -22,7 +21,7 @@ describe("fractionized certificates: racing transactions on one list", function 
   let list: { senderAddress: string; initUtxoTxHash: string; initUtxoOutputIndex: number };
   let query = "";
 
-  const create = (wallet: Wallet, k: string, asset: string) =>
+  const create = (wallet: Wallet, k: string) =>
     postJson(`${w.mesh.api}${API}/build`, {
       type: "CREATE",
       ...list,
@@ -30,7 +29,6 @@ describe("fractionized certificates: racing transactions on one list", function 
       key: k,
       totalAmount: 5,
       claimants: [],
-      assetName: hex(asset),
     });
   const submit = (unsigned: string, signer: Wallet) =>
     postJson(`${w.mesh.api}/transaction/submit`, { transaction: signer.signTxFull(unsigned) });
@@ -62,7 +60,6 @@ describe("fractionized certificates: racing transactions on one list", function 
       key: key(0x10),
       totalAmount: 5,
       claimants: [],
-      assetName: hex("R-10"),
     });
     expect(res.status, res.text).to.equal(200);
     await w.confirm(await w.signAndSubmit(res.text, [alice]));
@@ -71,8 +68,8 @@ describe("fractionized certificates: racing transactions on one list", function 
   after(async () => w?.close());
 
   it("two inserts built on one predecessor both land: the second submission answers 409 with a replacement built on the first", async () => {
-    const a = await create(alice, key(0x50), "R-50");
-    const b = await create(bob, key(0x60), "R-60");
+    const a = await create(alice, key(0x50));
+    const b = await create(bob, key(0x60));
     expect([a.status, b.status], `${a.text} ${b.text}`).to.deep.equal([200, 200]);
     // both spend node 0x10
     const spent = (hex: string) => decodeTx(hex).inputs.map((i) => `${i.txHash}#${i.index}`);
@@ -104,8 +101,8 @@ describe("fractionized certificates: racing transactions on one list", function 
   });
 
   it("a build beaten by a block is rebuilt from the chain event and kept at GET /pending/{txHash}", async () => {
-    const a = await create(alice, key(0x70), "R-70");
-    const b = await create(bob, key(0x80), "R-80");
+    const a = await create(alice, key(0x70));
+    const b = await create(bob, key(0x80));
     expect([a.status, b.status], `${a.text} ${b.text}`).to.deep.equal([200, 200]);
     const beaten = txIdOf(b.text);
     expect((await http(`${w.mesh.api}${API}/pending/${beaten}`)).status).to.equal(404);
@@ -130,13 +127,13 @@ describe("fractionized certificates: racing transactions on one list", function 
   });
 
   it("an insert built on a rolled-back insert that cannot land again is rebuilt on the list without it", async () => {
-    const a = await create(alice, key(0x90), "R-90");
+    const a = await create(alice, key(0x90));
     expect(a.status, a.text).to.equal(200);
     const aTx = await w.signAndSubmit(a.text, [alice]);
     await w.confirm(aTx);
     await pollUntil(async () => ((await keysOf(key(0x90))).length === 6 ? true : undefined), "0x90 recorded");
     // built on 0x90's confirmed node, submitted, still waiting for a block
-    const b = await create(alice, key(0xa0), "R-A0");
+    const b = await create(alice, key(0xa0));
     expect(b.status, b.text).to.equal(200);
     expect(decodeTx(b.text).inputs.map((i) => i.txHash)).to.include(aTx);
     const dependent = await w.signAndSubmit(b.text, [alice]);

@@ -6,7 +6,6 @@
 import { expect } from "chai";
 import { BUILDS } from "../../fixtures/onchain/protocol-fixture";
 import { FractionizedFixture, keyOf } from "../../fixtures/onchain/fractionized-fixture";
-import { utf8Hex } from "../../fixtures/onchain/test-chain";
 
 const A = keyOf(0x50);
 const K70 = keyOf(0x70);
@@ -20,7 +19,7 @@ for (const kind of BUILDS) {
 
     before(async () => {
       f = await FractionizedFixture.create(kind);
-      await f.accept(f.initSpec(A, { terms: { assetName: utf8Hex("FRAC-A"), claimants: [f.actors.bob.paymentKeyHash] } }));
+      await f.accept(f.initSpec(A, { terms: { claimants: [f.actors.bob.paymentKeyHash] } }));
     });
 
     it("rejects a claim minted while the node is spent with an Insert redeemer", async () => {

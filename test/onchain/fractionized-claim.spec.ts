@@ -4,17 +4,17 @@
  * name) and the shipped build.
  */
 import { expect } from "chai";
-import { bytes, constr, encodeFractionizedNode } from "../../shared/protocol";
+import { bytes, constr, encodeFractionizedNode, nodeAssetName } from "../../shared/protocol";
 import { BUILDS } from "../../fixtures/onchain/protocol-fixture";
 import { FractionizedFixture, keyOf } from "../../fixtures/onchain/fractionized-fixture";
-import { utf8Hex } from "../../fixtures/onchain/test-chain";
 
 /** claimable by anyone, 100 tokens, 5 ADA in its UTxO */
 const A = keyOf(0x50);
 /** claimable by bob only, 10 tokens */
 const B = keyOf(0x70);
-const ASSET_A = utf8Hex("FRAC-A");
-const ASSET_B = utf8Hex("FRAC-B");
+/** the asset names derived from the keys, the only names the validator lets a node mint */
+const ASSET_A = nodeAssetName(A);
+const ASSET_B = nodeAssetName(B);
 const DATUM_RULE = "re-created node only records the claim";
 
 for (const kind of BUILDS) {
@@ -24,8 +24,8 @@ for (const kind of BUILDS) {
 
     before(async () => {
       f = await FractionizedFixture.create(kind);
-      await f.accept(f.initSpec(A, { terms: { assetName: ASSET_A }, nodeOutput: { lovelace: 5_000_000n } }));
-      await f.insert(B, f.actors.alice, { totalAmount: 10n, claimants: [f.actors.bob.paymentKeyHash], assetName: ASSET_B });
+      await f.accept(f.initSpec(A, { nodeOutput: { lovelace: 5_000_000n } }));
+      await f.insert(B, f.actors.alice, { totalAmount: 10n, claimants: [f.actors.bob.paymentKeyHash] });
     });
 
     describe("on A (100 left, anyone may claim)", () => {

@@ -5,7 +5,7 @@
  * against the trace build (asserting the failing rule's name) and the shipped build.
  */
 import { expect } from "chai";
-import { bytes, constr, dataToCborHex, encodeFractionizedNode } from "../../shared/protocol";
+import { bytes, constr, dataToCborHex, encodeFractionizedNode, nodeAssetName } from "../../shared/protocol";
 import { BUILDS } from "../../fixtures/onchain/protocol-fixture";
 import { type ListEntry, FractionizedFixture, keyOf } from "../../fixtures/onchain/fractionized-fixture";
 import { utf8Hex } from "../../fixtures/onchain/test-chain";
@@ -147,7 +147,7 @@ for (const kind of BUILDS) {
 
       it("rejects an extra token minted under the list policy", async () => {
         await f.reject(
-          f.insertSpec(K70, f.actors.alice, { assets: { [f.nodeName(K70)]: 1n, [utf8Hex("FRAC-A")]: 5n } }),
+          f.insertSpec(K70, f.actors.alice, { assets: { [f.nodeName(K70)]: 1n, [nodeAssetName(K70)]: 5n } }),
           "exactly the new node token is minted",
         );
       });
@@ -198,8 +198,8 @@ for (const kind of BUILDS) {
         await f.reject(f.insertSpec(K70, f.actors.alice, { terms: { totalAmount: -5n } }), "total amount is positive");
       });
 
-      it("rejects an asset name with the FRN prefix", async () => {
-        await f.reject(f.insertSpec(K70, f.actors.alice, { terms: { assetName: f.nodeName(K80) } }), "asset name is valid");
+      it("rejects an asset name not derived from the key (another key's node token name, with the FRN prefix)", async () => {
+        await f.reject(f.insertSpec(K70, f.actors.alice, { terms: { assetName: f.nodeName(K80) } }), "asset name is derived from the key");
       });
 
       it("rejects a claimant that is not a key hash", async () => {
@@ -284,13 +284,14 @@ for (const kind of BUILDS) {
         await f.reject(f.insertSpec(SHORT, f.actors.alice, { predecessor: f.head() }), "key sorts before the predecessor's next");
       });
 
-      it("accepts keys of other lengths in byte order: a 1-byte key and a 64-byte key (asset names shorter than the prefix)", async () => {
+      it("accepts keys of other lengths in byte order: a 1-byte key and a 64-byte key (asset names of 28 bytes either way)", async () => {
         expect(f.predecessorOf(SHORT).datum).to.include({ key: K50 });
-        await f.accept(f.insertSpec(SHORT, f.actors.alice, { terms: { assetName: "4652" } }));
+        await f.accept(f.insertSpec(SHORT, f.actors.alice));
         expect(f.predecessorOf(LONG).datum).to.include({ key: K50 });
-        await f.accept(f.insertSpec(LONG, f.actors.bob, { terms: { assetName: "" } }));
+        await f.accept(f.insertSpec(LONG, f.actors.bob));
         expect(f.keysInOrder()).to.deep.equal([K10, K50, LONG, SHORT, K60, K70]);
         expect(f.holds(f.node(LONG).utxo, f.nodeName(LONG))).to.equal(1n);
+        for (const k of [SHORT, LONG]) expect(f.node(k).datum.assetName).to.equal(nodeAssetName(k)).and.have.length(56);
       });
 
       it("rejects a key between two nodes with the wrong (earlier) predecessor", async () => {

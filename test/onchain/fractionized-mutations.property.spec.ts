@@ -6,12 +6,11 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import { enterpriseAddressOfKeyHash } from "../../shared/csl/address";
-import type { FractionizedNode, FractionizedRedeemer } from "../../shared/protocol";
+import { nodeAssetName, type FractionizedNode, type FractionizedRedeemer } from "../../shared/protocol";
 import { FractionizedFixture, keyOf } from "../../fixtures/onchain/fractionized-fixture";
-import { utf8Hex } from "../../fixtures/onchain/test-chain";
 
 const KEY = keyOf(0x50);
-const ASSET = utf8Hex("FRAC-P");
+const ASSET = nodeAssetName(KEY);
 const AMOUNT = 5n;
 
 type Mutation =
@@ -56,7 +55,7 @@ describe("property: mutated fractionized Claim transactions are rejected (shippe
     const { bob, issuer } = f.actors;
     await f.accept(
       f.initSpec(KEY, {
-        terms: { assetName: ASSET, totalAmount: 1_000n, claimants: [bob.paymentKeyHash, issuer.paymentKeyHash] },
+        terms: { totalAmount: 1_000n, claimants: [bob.paymentKeyHash, issuer.paymentKeyHash] },
         nodeOutput: { lovelace: 5_000_000n },
       }),
     );

@@ -4,7 +4,7 @@
  * and the shipped build. The list runs in CIP-68 mode here (the config names the metadata script).
  */
 import { expect } from "chai";
-import { bytes, constr, encodeTokenizableConfig, encodeTokenizableHead } from "../../shared/protocol";
+import { bytes, constr, encodeTokenizableConfig, encodeTokenizableHead, nodeAssetName } from "../../shared/protocol";
 import { BUILDS } from "../../fixtures/onchain/protocol-fixture";
 import { TokenizableFixture, keyOf } from "../../fixtures/onchain/tokenizable-fixture";
 import { utf8Hex } from "../../fixtures/onchain/test-chain";
@@ -65,13 +65,13 @@ for (const kind of BUILDS) {
       await f.reject(f.initSpec(KEY, { terms: { owner: "abcd" } }), "owner is a key hash");
     });
 
-    it("rejects an asset name with the TCN prefix, or too long for the CIP-68 label (29 bytes)", async () => {
-      await f.reject(f.initSpec(KEY, { terms: { assetName: f.headName + "01" } }), "asset name is valid");
-      await f.reject(f.initSpec(KEY, { terms: { assetName: "61".repeat(29) } }), "asset name is valid");
+    it("rejects an asset name not derived from the key (another key's, with the TCN prefix, a chosen name, too long)", async () => {
+      for (const assetName of [nodeAssetName(keyOf(0x51)), f.headName + "01", utf8Hex("DIPLOMA-1"), nodeAssetName(KEY) + "00"])
+        await f.reject(f.initSpec(KEY, { terms: { assetName } }), "asset name is derived from the key");
     });
 
     it("rejects an Init that also mints the node's asset name (or its CIP-68 user token)", async () => {
-      const name = f.defaultTerms().assetName;
+      const name = nodeAssetName(KEY);
       await f.reject(
         f.initSpec(KEY, { assets: { [f.headName]: 1n, [f.nodeName(KEY)]: 1n, [name]: 1n } }),
         "exactly HEAD and the first node are minted",
@@ -114,11 +114,11 @@ for (const kind of BUILDS) {
     });
 
     it("accepts a valid Init anchored by an UPDATE_STATE: HEAD → first node, Available", async () => {
-      const res = await f.accept(f.initSpec(KEY, { terms: { assetName: utf8Hex("A").repeat(28) } }));
+      const res = await f.accept(f.initSpec(KEY));
       expect(f.keysInOrder()).to.deep.equal([KEY]);
       expect(f.head().datum.config).to.deep.equal(f.config);
       expect(f.holds(f.head().utxo, f.headName)).to.equal(1n);
-      expect(f.node(KEY).datum).to.include({ owner: f.actors.bob.paymentKeyHash, status: "Available" });
+      expect(f.node(KEY).datum).to.include({ owner: f.actors.bob.paymentKeyHash, assetName: nodeAssetName(KEY), status: "Available" });
       expect(res.budgets.map((b) => b.purpose.split(":")[0]).sort()).to.deep.equal(["mint", "spend", "withdraw"]);
     });
 

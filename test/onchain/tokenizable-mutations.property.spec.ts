@@ -8,12 +8,11 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { enterpriseAddressOfKeyHash } from "../../shared/csl/address";
 import { scriptAddress } from "../../shared/csl/plutus-script";
-import { type Data, type TokenizableNode, dataToCborHex, encodeCip68Datum, redeemedTokens } from "../../shared/protocol";
+import { type Data, type TokenizableNode, dataToCborHex, encodeCip68Datum, nodeAssetName, redeemedTokens } from "../../shared/protocol";
 import { TokenizableFixture, keyOf } from "../../fixtures/onchain/tokenizable-fixture";
-import { utf8Hex } from "../../fixtures/onchain/test-chain";
 
 const KEY = keyOf(0x50);
-const ASSET = utf8Hex("DIPLOMA-P");
+const ASSET = nodeAssetName(KEY);
 
 type Mutation =
   | { kind: "datum"; change: Partial<TokenizableNode> }
@@ -61,7 +60,7 @@ describe("property: mutated CIP-68 Redeem transactions are rejected (shipped bui
 
   before(async () => {
     f = await TokenizableFixture.create("shipped", { cip68: true });
-    await f.accept(f.initSpec(KEY, { terms: { assetName: ASSET }, nodeOutput: { lovelace: 5_000_000n } }));
+    await f.accept(f.initSpec(KEY, { nodeOutput: { lovelace: 5_000_000n } }));
   });
 
   /** Whether a mutation leaves the transaction as it was (then it is no mutation). */

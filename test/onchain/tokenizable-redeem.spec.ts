@@ -10,6 +10,7 @@ import {
   dataToCborHex,
   decodeCip68Datum,
   encodeCip68Datum,
+  nodeAssetName,
   redeemedTokens,
   type RedeemedTokens,
 } from "../../shared/protocol";
@@ -33,9 +34,9 @@ for (const kind of BUILDS) {
       before(async () => {
         f = await TokenizableFixture.create(kind, { cip68: mode === "cip68" });
         await f.init(KEY);
-        const terms = { owner: f.actors.alice.paymentKeyHash, assetName: utf8Hex("DIPLOMA-2") };
+        const terms = { owner: f.actors.alice.paymentKeyHash };
         await f.accept(f.insertSpec(OTHER, f.actors.alice, { terms, nodeOutput: { lovelace: 5_000_000n } }));
-        tokens = redeemedTokens(f.config, f.node(KEY).datum.assetName);
+        tokens = redeemedTokens(f.config, nodeAssetName(KEY));
       });
 
       it("rejects a Redeem the owner did not sign (signed and paid by someone else)", async () => {
@@ -54,7 +55,7 @@ for (const kind of BUILDS) {
       });
 
       it("rejects minting the other mode's tokens", async () => {
-        const name = f.node(KEY).datum.assetName;
+        const name = nodeAssetName(KEY);
         const assets = tokens.mode === "plain" ? { ["000de140" + name]: 1n, ["000643b0" + name]: 1n } : { [name]: 1n };
         const ownerOutput = { address: f.actors.bob.address, assets: { [f.policy]: { [Object.keys(assets)[0]!]: 1n } } };
         await f.reject(f.redeemSpec(KEY, { assets, ownerOutput, referenceOutput: null }), mintedRule);

@@ -12,7 +12,6 @@ import { defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";
 import { ISSUANCE_SERVICES, IssuanceWorld } from "../../fixtures/issuance/issuance-world";
 
 const API = "/extension/tokenizable-certificate";
-const hex = (s: string) => Buffer.from(s, "utf8").toString("hex");
 const key = (byte: number) => byte.toString(16).padStart(2, "0").repeat(32);
 
 describe("tokenizable certificates: racing transactions on one list", function () {
@@ -23,14 +22,13 @@ describe("tokenizable certificates: racing transactions on one list", function (
   let list: { initUtxoTxHash: string; initUtxoOutputIndex: number };
   let query = "";
 
-  const create = (wallet: Wallet, k: string, asset: string) =>
+  const create = (wallet: Wallet, k: string) =>
     postJson(`${w.mesh.api}${API}/build`, {
       type: "CREATE",
       ...list,
       senderAddress: wallet.address,
       certificate: { hash: k },
       ownerPubKeyHash: bob.paymentKeyHash,
-      assetName: hex(asset),
     });
   const submit = (unsigned: string, signer: Wallet) =>
     postJson(`${w.mesh.api}/transaction/submit`, { transaction: signer.signTxFull(unsigned) });
@@ -71,7 +69,6 @@ describe("tokenizable certificates: racing transactions on one list", function (
       config: { deployer: alice.paymentKeyHash, allowedInserters: [alice.paymentKeyHash, bob.paymentKeyHash], cip68ScriptAddress: null },
       certificate: { hash: key(0x10) },
       ownerPubKeyHash: bob.paymentKeyHash,
-      assetName: hex("R-10"),
     });
     expect(res.status, res.text).to.equal(200);
     await w.confirm(await w.signAndSubmit(res.text, [alice]));
@@ -80,8 +77,8 @@ describe("tokenizable certificates: racing transactions on one list", function (
   after(async () => w?.close());
 
   it("two inserts built on one predecessor both land: the second submission answers 409 with a replacement built on the first", async () => {
-    const a = await create(alice, key(0x50), "R-50");
-    const b = await create(bob, key(0x60), "R-60");
+    const a = await create(alice, key(0x50));
+    const b = await create(bob, key(0x60));
     expect([a.status, b.status], `${a.text} ${b.text}`).to.deep.equal([200, 200]);
     const spent = (tx: string) => decodeTx(tx).inputs.map((i) => `${i.txHash}#${i.index}`);
     expect(spent(a.text).filter((r) => spent(b.text).includes(r))).to.have.length.greaterThan(0);
@@ -112,8 +109,8 @@ describe("tokenizable certificates: racing transactions on one list", function (
   });
 
   it("a build beaten by a block is rebuilt from the chain event and kept at GET /pending/{txHash}", async () => {
-    const a = await create(alice, key(0x70), "R-70");
-    const b = await create(bob, key(0x80), "R-80");
+    const a = await create(alice, key(0x70));
+    const b = await create(bob, key(0x80));
     expect([a.status, b.status], `${a.text} ${b.text}`).to.deep.equal([200, 200]);
     const beaten = txIdOf(b.text);
     expect((await http(`${w.mesh.api}${API}/pending/${beaten}`)).status).to.equal(404);

@@ -13,6 +13,7 @@ import {
   cip68ReferenceTokenName,
   cip68UserTokenName,
   dataFromCborHex,
+  nodeAssetName,
   decodeCip68Datum,
   deriveTokenizableMetadataScript,
   loadBlueprint,
@@ -122,7 +123,8 @@ describe("tokenizable certificates with the published client: CIP-68 and plain l
       const out = await client.apps.issueTokenizableCertificate(alice.address, {
         certificate: { hash: key, metadata: metadataOf(key) },
         ownerPubKeyHash: bob.paymentKeyHash,
-        assetNameHex: hex(`DIPLOMA-${i}`),
+        // the list names the token after the key: a client sends that name, or "" to let the service fill it in
+        assetNameHex: i === 0 ? nodeAssetName(key) : "",
         initUtxoTxHash: init.txHash,
         initUtxoOutputIndex: init.index,
         ...(i === 0
@@ -149,14 +151,14 @@ describe("tokenizable certificates with the published client: CIP-68 and plain l
     const before = (await clientFor(bob).apps.getTokenizableCertificateStatus(key, init.txHash, init.index)) as unknown as Status;
     expect(before).to.include({ key, exists: true, claimed: false, status: "Available", ownerPubKeyHash: bob.paymentKeyHash });
     expect(before.owner).to.match(/^addr_test1/);
-    expect(before.assetName).to.equal(hex("DIPLOMA-0"));
+    expect(before.assetName).to.equal(nodeAssetName(key));
 
     const txHash = await clientFor(bob).apps.redeemTokenizableCertificate({
       key,
       claimerAddress: bob.address,
       initUtxoTxHash: init.txHash,
       initUtxoOutputIndex: init.index,
-      assetNameHex: hex("DIPLOMA-0"),
+      assetNameHex: nodeAssetName(key),
     });
     await w.confirm(txHash);
     const after = await awaitStatus(key, initQuery(), (x) => x.claimed);
@@ -164,9 +166,9 @@ describe("tokenizable certificates with the published client: CIP-68 and plain l
     const viaClient = (await clientFor(bob).apps.getTokenizableCertificateStatus(key, init.txHash, init.index)) as unknown as Status;
     expect(viaClient.claimed).to.equal(true);
 
-    const user = holdings(w.f.utxosOf(bob), policy, cip68UserTokenName(hex("DIPLOMA-0")));
+    const user = holdings(w.f.utxosOf(bob), policy, cip68UserTokenName(nodeAssetName(key)));
     expect(user).to.have.length(1);
-    const refs = holdings(w.f.chain.utxosAt(metadataScript.address), policy, cip68ReferenceTokenName(hex("DIPLOMA-0")));
+    const refs = holdings(w.f.chain.utxosAt(metadataScript.address), policy, cip68ReferenceTokenName(nodeAssetName(key)));
     expect(refs).to.have.length(1);
     const datum = decodeCip68Datum(dataFromCborHex(refs[0]!.datum!));
     expect(datum.metadata).to.deep.include({
@@ -185,7 +187,6 @@ describe("tokenizable certificates with the published client: CIP-68 and plain l
       address: bob.address,
       certificate: { hash: plainKey, metadata: { name: "Warranty" } },
       owner: alice.paymentKeyHash,
-      assetName: hex("WARRANTY"),
       config: { allowedInserters: [] },
     });
     expect(res.status, res.text).to.equal(200);
@@ -205,7 +206,6 @@ describe("tokenizable certificates with the published client: CIP-68 and plain l
       policyId: plainPolicy,
       certificate: { hash: other },
       owner: alice.address,
-      assetName: hex("WARRANTY-2"),
     });
     expect(ins.status, ins.text).to.equal(200);
     await w.confirm(await w.signAndSubmit((ins.json as SpecBuild).unsignedTransaction, [issuer]));
@@ -215,8 +215,10 @@ describe("tokenizable certificates with the published client: CIP-68 and plain l
     expect(redeem.status, redeem.text).to.equal(200);
     await w.confirm(await w.signAndSubmit((redeem.json as SpecBuild).unsignedTransaction, [alice]));
     expect((await awaitStatus(plainKey, `policyId=${plainPolicy}`, (x) => x.claimed)).status).to.equal("Redeemed");
-    expect(holdings(w.f.utxosOf(alice), plainPolicy, hex("WARRANTY"))).to.have.length(1);
-    expect(holdings(w.f.chain.utxosAt(metadataScript.address), plainPolicy, cip68ReferenceTokenName(hex("WARRANTY")))).to.have.length(0);
+    expect(holdings(w.f.utxosOf(alice), plainPolicy, nodeAssetName(plainKey))).to.have.length(1);
+    expect(
+      holdings(w.f.chain.utxosAt(metadataScript.address), plainPolicy, cip68ReferenceTokenName(nodeAssetName(plainKey))),
+    ).to.have.length(0);
   });
 
   it("refuses every request the validator would reject, with a 400 JSON naming the problem", async () => {
@@ -226,7 +228,6 @@ describe("tokenizable certificates with the published client: CIP-68 and plain l
         senderAddress: alice.address,
         certificate: { hash: newKey() },
         ownerPubKeyHash: bob.paymentKeyHash,
-        assetName: hex("REFUSED"),
         initUtxoTxHash: init.txHash,
         initUtxoOutputIndex: init.index,
         ...over,
@@ -247,7 +248,10 @@ describe("tokenizable certificates with the published client: CIP-68 and plain l
     refused(await redeem({ initUtxoTxHash: "ab".repeat(32) }), "UNKNOWN_LIST");
     refused(await create({ senderAddress: bob.address }), "NOT_ALLOWED_INSERTER");
     refused(await create({ certificate: { hash: keys[1] } }), "DUPLICATE_KEY");
-    refused(await create({ assetName: hex("DIPLOMA-2") }), "ASSET_NAME_IN_USE");
+    // another node's asset name (or any name but the key's) is refused, naming the key's
+    const fresh = newKey();
+    const named = refused(await create({ certificate: { hash: fresh }, assetName: nodeAssetName(keys[1]!) }), "INVALID_FIELD");
+    expect(named).to.deep.include({ field: "assetName", assetName: nodeAssetName(fresh) });
     refused(await create({ certificate: { hash: "zz" } }), "INVALID_FIELD");
     refused(await create({ assetName: "abc" }), "INVALID_FIELD");
     refused(await create({ ownerPubKeyHash: "12" }), "INVALID_FIELD");
@@ -263,7 +267,6 @@ describe("tokenizable certificates with the published client: CIP-68 and plain l
         address: alice.address,
         certificate: { hash: newKey() },
         owner: bob.paymentKeyHash,
-        assetName: hex("X"),
         config: { cip68ScriptAddress: "cd".repeat(28) },
       }),
       "INVALID_FIELD",

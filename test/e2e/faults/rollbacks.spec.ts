@@ -223,7 +223,6 @@ describe("fault campaign: rollbacks of 1, 3 and 10 blocks across every kind of p
       address: feeA.address,
       certificate: { hash: initKey, metadata: { uv_tid: "carbon-credit" } },
       tokenAmount: TOTAL,
-      assetName: Buffer.from(`R${round}-INIT`).toString("hex"),
       claimants: [],
     });
     expect(init.status, init.text).to.equal(200);
@@ -246,7 +245,6 @@ describe("fault campaign: rollbacks of 1, 3 and 10 blocks across every kind of p
       address: feeB.address,
       certificate: { hash: tokenInitKey, metadata: { name: `round ${round}` } },
       owner: feeA.paymentKeyHash,
-      assetName: Buffer.from(`T${round}-INIT`).toString("hex"),
       config: { allowedInserters: [] },
     });
     const tokenPolicyId = tokInit.policyId;
@@ -267,7 +265,6 @@ describe("fault campaign: rollbacks of 1, 3 and 10 blocks across every kind of p
       policyId: tokenPolicyId,
       certificate: { hash: tokenInsertedKey },
       owner: feeA.paymentKeyHash,
-      assetName: Buffer.from(`T${round}-NODE`).toString("hex"),
     });
     await submit(tokInsert.unsignedTransaction, feeB);
     const bobMore = [cert(bob)];
@@ -283,7 +280,6 @@ describe("fault campaign: rollbacks of 1, 3 and 10 blocks across every kind of p
       policyId,
       certificate: { hash: insertedKey, metadata: { uv_tid: "carbon-credit" } },
       tokenAmount: TOTAL,
-      assetName: Buffer.from(`R${round}-NODE`).toString("hex"),
       claimants: [],
     });
     expect(insert.status, insert.text).to.equal(200);

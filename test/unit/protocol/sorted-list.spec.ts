@@ -29,10 +29,10 @@ import {
   findInsertPosition,
   fractionizedNodeTokenName,
   int,
-  isReservedAssetName,
   list,
   listHeadTokenName,
   listNodeTokenName,
+  nodeAssetName,
 } from "../../../shared/protocol";
 
 const hex = (n: number) => fc.uint8Array({ minLength: n, maxLength: n }).map((b) => Buffer.from(b).toString("hex"));
@@ -74,11 +74,13 @@ describe("sorted list: token names and key order", () => {
     expect(fractionizedNodeTokenName(a)).to.not.equal(fractionizedNodeTokenName(b));
   });
 
-  it("reserves asset names that start with the prefix", () => {
-    expect(isReservedAssetName(FRACTIONIZED_LIST, "46524e")).to.equal(true);
-    expect(isReservedAssetName(FRACTIONIZED_LIST, "46524E00")).to.equal(true);
-    expect(isReservedAssetName(FRACTIONIZED_LIST, "4652")).to.equal(false);
-    expect(isReservedAssetName(FRACTIONIZED_LIST, "0046524e")).to.equal(false);
+  it("names a node's tokens blake2b_224(key): 28 bytes, the node token's name without the prefix, distinct per key", () => {
+    const key = "ab".repeat(32);
+    expect(nodeAssetName(key)).to.equal(blake2b224(Buffer.from(key, "hex")).toString("hex"));
+    expect(nodeAssetName(key)).to.have.length(56);
+    expect(fractionizedNodeTokenName(key)).to.equal("46524e" + nodeAssetName(key));
+    expect(nodeAssetName("11".repeat(29) + "00".repeat(35))).to.not.equal(nodeAssetName("11".repeat(29) + "01".repeat(35)));
+    expect(nodeAssetName("ABCD")).to.equal(nodeAssetName("abcd"));
   });
 
   it("orders keys as bytes: a shorter prefix first, never numerically", () => {

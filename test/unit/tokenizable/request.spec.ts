@@ -11,7 +11,7 @@ import {
   parseTokenizableRequest,
   TokenizableError,
 } from "../../../shared/tokenizable";
-import { deriveTokenizableMetadataScript, loadBlueprint } from "../../../shared/protocol";
+import { deriveTokenizableMetadataScript, loadBlueprint, nodeAssetName } from "../../../shared/protocol";
 
 const key = "ab".repeat(32);
 const kh = "cd".repeat(28);
@@ -35,7 +35,7 @@ describe("tokenizable requests and CIP-68 metadata", () => {
       senderAddress: "addr_test1x",
       certificate: { hash: key.toUpperCase(), metadata: '{"name":"Diploma"}' },
       ownerPubKeyHash: kh,
-      assetName: "4142",
+      assetName: nodeAssetName(key).toUpperCase(),
       initUtxoTxHash: tx,
       initUtxoOutputIndex: 1,
       config: { deployer: kh, allowedInserters: [], cip68ScriptAddress: metadataScript.hash },
@@ -43,7 +43,7 @@ describe("tokenizable requests and CIP-68 metadata", () => {
     expect(create).to.deep.include({ form: "reference", action: "Create", address: "addr_test1x", initRef: { txHash: tx, index: 1 } });
     if (create.action !== "Create") throw new Error("unreachable");
     expect(create.config).to.deep.equal({ deployer: kh, allowedInserters: [], cip68ScriptHash: metadataScript.hash });
-    expect(create.terms).to.deep.include({ key, owner: { keyHash: kh }, assetName: "4142", metadata: '{"name":"Diploma"}' });
+    expect(create.terms).to.deep.include({ key, owner: { keyHash: kh }, assetName: nodeAssetName(key), metadata: '{"name":"Diploma"}' });
 
     const redeem = parseTokenizableRequest({
       type: "REDEEM",
@@ -67,21 +67,25 @@ describe("tokenizable requests and CIP-68 metadata", () => {
       address: "addr_test1x",
       certificate: { hash: key },
       owner: "addr_test1owner",
-      assetName: "41",
       config: { cip68ScriptAddress: metadataScript.address },
     });
     expect(init).to.deep.include({ form: "spec", action: "Init", initRef: undefined, config: { cip68ScriptHash: metadataScript.hash } });
     if (init.action !== "Init") throw new Error("unreachable");
     expect(init.terms.owner).to.deep.equal({ address: "addr_test1owner" });
+    expect(init.terms.assetName, "derived from the key when left out").to.equal(nodeAssetName(key));
     const redeem = parseTokenizableRequest({ type: "Redeem", address: "addr_test1x", policyId: kh, key });
     expect(redeem).to.deep.include({ form: "spec", action: "Redeem", list: { policyId: kh }, key });
   });
 
   it("names the malformed field", () => {
-    const base = { type: "Insert", address: "a", policyId: kh, certificate: { hash: key }, owner: kh, assetName: "41" };
+    const base = { type: "Insert", address: "a", policyId: kh, certificate: { hash: key }, owner: kh };
     expect(refusal({ ...base, type: "Mint" }).data).to.deep.equal({ field: "type" });
     expect(refusal({ ...base, certificate: { hash: "xyz" } }).data).to.deep.equal({ field: "certificate.hash" });
-    expect(refusal({ ...base, assetName: "41".repeat(33) }).data).to.deep.equal({ field: "assetName" });
+    expect(refusal({ ...base, assetName: "41" }).data, "a name not derived from the key").to.deep.equal({
+      field: "assetName",
+      assetName: nodeAssetName(key),
+    });
+    expect(refusal({ ...base, assetName: "4" }).data).to.deep.equal({ field: "assetName" });
     expect(refusal({ ...base, owner: undefined }).data).to.deep.equal({ field: "ownerPubKeyHash" });
     expect(refusal({ ...base, policyId: undefined }).data).to.deep.equal({ field: "policyId" });
     expect(refusal({ ...base, type: "Init", policyId: kh }).data).to.deep.equal({ field: "policyId" });
