@@ -6,7 +6,7 @@
  * at a time and then eight at once: `GET /verify/{hash}` and `GET /proof/{hash}` of the victim's hash, alternating
  * with `GET /extensions` (a trivial route of the same gateway) as the floor. Ratios: each p99 after an attack step
  * against the same p99 before the attack (the target: at most 2×), and the floor route's p99 while eight proofs run
- * against its p99 before.
+ * against its p99 before. POISON_BENCH_SAMPLES (default 300) sets the requests of each kind per step.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -19,7 +19,7 @@ import { createStore } from "../shared/store";
 import { percentile } from "./percentile";
 import type { Ratio } from "./run";
 
-const SAMPLES = 300;
+const SAMPLES = Number(process.env["POISON_BENCH_SAMPLES"] ?? 300);
 const hex = (b: Buffer) => b.toString("hex");
 const CONCURRENT = 8;
 
