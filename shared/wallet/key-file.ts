@@ -2,7 +2,8 @@
  * The wallet key file: a JSON document holding the mnemonic, written owner-only (0600) and never over an
  * existing file unless asked. The mnemonic is the secret; nothing here logs or echoes it.
  */
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { WalletError } from "./errors";
 import { mnemonicToEntropy, normaliseMnemonic } from "./mnemonic";
 import { Wallet } from "./wallet";
@@ -32,6 +33,8 @@ export function writeKeyFile(
   };
   const wallet = Wallet.fromMnemonic(words, { networkId: doc.networkId, account: doc.account });
   try {
+    // a new folder for keys is readable by its owner only
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     writeFileSync(path, `${JSON.stringify(doc, null, 2)}\n`, { mode: 0o600, flag: opts.overwrite ? "w" : "wx" });
     chmodSync(path, 0o600); // also when overwriting a file created with a wider mode
   } catch (err) {

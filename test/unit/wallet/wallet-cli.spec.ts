@@ -28,6 +28,14 @@ describe("scripts/wallet.ts: command-line wallet", () => {
     expect(run(["address", "--key-file", keyFile])).to.deep.include({ address: out["address"] });
   });
 
+  it("create makes the key file's folder when it is new, readable by its owner only (the README's .keys/)", () => {
+    const keyFile = join(dir, ".keys", "me.json");
+    const out = run(["create", "--key-file", keyFile]) as Record<string, string>;
+    expect(out["address"]).to.match(/^addr_test1q/);
+    expect(statSync(join(dir, ".keys")).mode & 0o777).to.equal(0o700);
+    expect(statSync(keyFile).mode & 0o777).to.equal(0o600);
+  });
+
   it("refuses to overwrite an existing key file unless --overwrite", () => {
     const keyFile = join(dir, "me.json");
     run(["create", "--key-file", keyFile]);
