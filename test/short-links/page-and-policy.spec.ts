@@ -5,7 +5,6 @@ import { escapeHtml, jsStringLiteral, shortLinkPage, unknownLinkPage } from "../
 import { GENERIC_DESCRIPTION, GENERIC_TITLE, openGraphData } from "../../shared/short-links/open-graph";
 import { resolveDisplay } from "../../shared/short-links/update-policy";
 import { ShortLinkResolver } from "../../shared/short-links/short-link-resolver";
-import { openNedbStore } from "../../shared/store/nedb-store";
 import { loadConfig } from "../../shared/config/config";
 
 const OWNER = "aa".repeat(28);
@@ -134,10 +133,8 @@ describe("short links: page, Open Graph data, update policies", () => {
   });
 
   it("without FRONTEND_URL redirects to the gateway's own pages on the link's origin, previews from the short links' origin", async () => {
-    const store = await openNedbStore();
     const hash = sha("hello");
-    const resolver = await ShortLinkResolver.open(
-      store,
+    const resolver = new ShortLinkResolver(
       {
         byHash: async (h) =>
           h === hash ? [{ hash, issuer: OWNER, metadata: JSON.stringify({ uv_tid: "diploma", title: "BSc" }), slot: 1 }] : [],
@@ -149,13 +146,11 @@ describe("short links: page, Open Graph data, update policies", () => {
     expect(page.html).to.contain(`location.replace("/verify/${hash}?name=Ada")`);
     expect(page.html).to.contain(`content="0; url=/verify/${hash}?name=Ada"`);
     expect(page.html).to.contain(`<meta property="og:image" content="https://go.test/og/diploma.png">`);
-    const unknown = await ShortLinkResolver.open(
-      store,
+    const unknown = new ShortLinkResolver(
       { byHash: async () => [], hashOfShortCode: async () => undefined },
       { frontendUrl: null, shortLinkDomain: "https://go.test/r" },
     );
     expect((await unknown.resolve("0000000000", [])).html).to.contain(`<a href="/">Go to the certificate verifier</a>`);
-    await store.close();
     expect(loadConfig({}).frontendUrl, "FRONTEND_URL defaults to the gateway's own pages").to.equal(null);
   });
 });

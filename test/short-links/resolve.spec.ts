@@ -63,7 +63,7 @@ describe("short links: GET /resolve/{code}", function () {
     expect(res.status).to.equal(200);
     expect(res.text).to.contain(`<title>Blockchain-verified certificate</title>`);
     expect(res.text).to.contain(`/verify/${ZERO_HASH}`);
-    expect((await get("/resolve/0000000000")).status, "the stored mapping answers the second time").to.equal(200);
+    expect((await get("/resolve/0000000000")).status, "a second request answers the same").to.equal(200);
   });
 
   it("keeps a code bound to the first hash anchored with it: a crafted hash sharing its prefix cannot take the link over", async () => {
