@@ -6,7 +6,7 @@
  * the policy names its SHA-256 (computed from the exact text served, which holds the redirect of this request).
  */
 import { createHash } from "node:crypto";
-import type { OpenGraphData } from "./open-graph";
+import type { OpenGraphData } from "../presentation/open-graph";
 
 /** A short-link page and the Content-Security-Policy it is served with. */
 export interface LinkPage {

@@ -6,8 +6,8 @@
  * releases its code.
  */
 import { shortLinkPage, unknownLinkPage, type LinkPage } from "./html-page";
-import { openGraphData } from "./open-graph";
-import { resolveDisplay } from "./update-policy";
+import { openGraphData } from "../presentation/open-graph";
+import { resolveDisplay } from "../presentation/update-policy";
 
 export interface LinkedCertificate {
   hash: string;

@@ -6,8 +6,8 @@
  * "Other details". The fields are the ones the published client (`@uverify/sdk` 0.1.8, `client.apps.*`) writes.
  */
 import { TEMPLATE_ID_KEYS } from "../domain/certificate-metadata";
-import { REVEALED_KEY_PREFIX, type RevealedField } from "../short-links/revealed-values";
-import { isReservedKey } from "../short-links/update-policy";
+import { REVEALED_KEY_PREFIX, type RevealedField } from "../presentation/revealed-values";
+import { isReservedKey } from "../presentation/update-policy";
 import { displayText, markup, type HtmlValue, type SafeHtml } from "./html";
 
 type Field = { key: string; label: string } | { revealed: string; label: string };

@@ -13,8 +13,8 @@
  * not speak for the certificate), `not-found` (nothing anchors it, or the address is malformed: HTTP 404 / 400).
  */
 import { templateIdOf } from "../domain/certificate-metadata";
-import { revealedFields } from "../short-links/revealed-values";
-import { resolveDisplay, type DisplayResult, type UpdatePolicy } from "../short-links/update-policy";
+import { revealedFields } from "../presentation/revealed-values";
+import { resolveDisplay, type DisplayResult, type UpdatePolicy } from "../presentation/update-policy";
 import type { CertificateRecord } from "../verifier/certificate-projection";
 import { markup, type SafeHtml } from "./html";
 import { page, type PageAssets } from "./layout";

@@ -2,8 +2,8 @@
 import { expect } from "chai";
 import { createHash } from "node:crypto";
 import { escapeHtml, jsStringLiteral, shortLinkPage, unknownLinkPage } from "../../shared/short-links/html-page";
-import { GENERIC_DESCRIPTION, GENERIC_TITLE, openGraphData } from "../../shared/short-links/open-graph";
-import { resolveDisplay } from "../../shared/short-links/update-policy";
+import { GENERIC_DESCRIPTION, GENERIC_TITLE, openGraphData } from "../../shared/presentation/open-graph";
+import { resolveDisplay } from "../../shared/presentation/update-policy";
 import { ShortLinkResolver } from "../../shared/short-links/short-link-resolver";
 import { loadConfig } from "../../shared/config/config";
 
