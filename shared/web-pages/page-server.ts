@@ -9,7 +9,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
 import type { CertificateRecord } from "../verifier/certificate-projection";
 import { ASSET_PREFIX, type WebAssets } from "./assets";
-import { markup } from "./html";
+import { markup } from "../presentation/html";
 import { renderHomePage } from "./home-page";
 import { page } from "./layout";
 import { DATA_HASH_PATTERN, malformedPage, renderVerifyPage, TX_HASH_PATTERN, type RenderedPage } from "./verify-page";

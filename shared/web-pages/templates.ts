@@ -8,7 +8,7 @@
 import { TEMPLATE_ID_KEYS } from "../domain/certificate-metadata";
 import { REVEALED_KEY_PREFIX, type RevealedField } from "../presentation/revealed-values";
 import { isReservedKey } from "../presentation/update-policy";
-import { displayText, markup, type HtmlValue, type SafeHtml } from "./html";
+import { displayText, markup, type HtmlValue, type SafeHtml } from "../presentation/html";
 
 type Field = { key: string; label: string } | { revealed: string; label: string };
 

@@ -16,7 +16,7 @@ import { templateIdOf } from "../domain/certificate-metadata";
 import { revealedFields } from "../presentation/revealed-values";
 import { resolveDisplay, type DisplayResult, type UpdatePolicy } from "../presentation/update-policy";
 import type { CertificateRecord } from "../verifier/certificate-projection";
-import { markup, type SafeHtml } from "./html";
+import { markup, type SafeHtml } from "../presentation/html";
 import { page, type PageAssets } from "./layout";
 import { renderCertificateCard } from "./templates";
 

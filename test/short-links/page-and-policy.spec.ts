@@ -1,7 +1,8 @@
 /** Short-link page pieces without a chain: escaping, Open Graph rules and update policies (docs/api.md#short-links). */
 import { expect } from "chai";
 import { createHash } from "node:crypto";
-import { escapeHtml, jsStringLiteral, shortLinkPage, unknownLinkPage } from "../../shared/short-links/html-page";
+import { markup, scriptString } from "../../shared/presentation/html";
+import { shortLinkPage, unknownLinkPage } from "../../shared/short-links/short-link-page";
 import { GENERIC_DESCRIPTION, GENERIC_TITLE, openGraphData } from "../../shared/presentation/open-graph";
 import { resolveDisplay } from "../../shared/presentation/update-policy";
 import { ShortLinkResolver } from "../../shared/short-links/short-link-resolver";
@@ -24,8 +25,8 @@ const og = (metadata: Record<string, unknown>, query: [string, string][] = []) =
 
 describe("short links: page, Open Graph data, update policies", () => {
   it("escapes HTML and keeps the redirect a single JS string", () => {
-    expect(escapeHtml(`<a href="x">'&'</a>`)).to.equal("&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
-    const literal = jsStringLiteral(`https://x/"</script><script>alert(1)</script>\u2028`);
+    expect(markup`${`<a href="x">'&'</a>`}`.text).to.equal("&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+    const literal = scriptString(`https://x/"</script><script>alert(1)</script>\u2028`).text;
     expect(literal).to.not.contain("<").and.not.contain(">").and.not.contain("\u2028");
     expect(JSON.parse(literal)).to.equal(`https://x/"</script><script>alert(1)</script>\u2028`);
     const { html: page } = shortLinkPage(
