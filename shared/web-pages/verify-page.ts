@@ -13,12 +13,12 @@
  * not speak for the certificate), `not-found` (nothing anchors it, or the address is malformed: HTTP 404 / 400).
  */
 import { templateIdOf } from "../domain/certificate-metadata";
-import { revealedFields } from "../presentation/revealed-values";
-import { resolveDisplay, type DisplayResult, type UpdatePolicy } from "../presentation/update-policy";
-import type { CertificateRecord } from "../verifier/certificate-projection";
+import { renderCertificateCard } from "../presentation/certificate-card";
 import { markup, type SafeHtml } from "../presentation/html";
+import { revealedFields } from "../presentation/revealed-values";
+import { POLICY_SENTENCES, resolveDisplay, type DisplayResult, type UpdatePolicy } from "../presentation/update-policy";
+import type { CertificateRecord } from "../verifier/certificate-projection";
 import { page, type PageAssets } from "./layout";
-import { renderCertificateCard } from "./templates";
 
 export const DATA_HASH_PATTERN = /^([0-9a-fA-F]{2}){1,64}$/;
 export const TX_HASH_PATTERN = /^[0-9a-fA-F]{64}$/;
@@ -33,16 +33,6 @@ export interface VerifyPageContext {
   /** Base of short links (`<base>/<code>`). */
   shortLinkBase: string;
 }
-
-const POLICY_SENTENCES: Record<UpdatePolicy, string> = {
-  append: "append: every anchor of this hash is listed; only the issuer's own anchors speak for the certificate",
-  first: "first: the first anchor is permanent",
-  frozen: "frozen: the certificate can no longer change",
-  override: "override: the latest anchor with content replaces the earlier ones",
-  restricted: "restricted: only the owner may update the certificate",
-  whitelist: "whitelist: the owner and the addresses it lists may update the certificate",
-  accumulate: "accumulate: the owner's and listed updates add fields; the first value of a field stays",
-};
 
 const utc = (ms: number) =>
   `${new Date(ms)

@@ -7,7 +7,7 @@ import { expect } from "chai";
 import { createHash } from "node:crypto";
 import type { CertificateRecord } from "../../shared/verifier/certificate-projection";
 import { renderVerifyPage } from "../../shared/web-pages/verify-page";
-import { TEMPLATES, templateNamed } from "../../shared/web-pages/templates";
+import { TEMPLATES, templateNamed } from "../../shared/presentation/certificate-card";
 
 const ctx = { assets: { css: "/assets/app.css", js: "/assets/app.js" }, shortLinkBase: "https://go.test" };
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");

@@ -1,14 +1,14 @@
 /**
- * Certificate page templates (docs/web-pages.md#templates), chosen by the metadata's template id
+ * The certificate card: templates (docs/web-pages.md#templates) chosen by the metadata's template id
  * (docs/decisions.md#certificate-metadata; its first character is compared case-insensitively). Each template is a
  * declaration — kicker, heading key, fields in order, revealed fields, prefixed groups — rendered by one function,
  * so every template escapes the same way and none can hide a field: keys no template names are listed under
  * "Other details". The fields are the ones the published client (`@uverify/sdk` 0.1.8, `client.apps.*`) writes.
  */
 import { TEMPLATE_ID_KEYS } from "../domain/certificate-metadata";
-import { REVEALED_KEY_PREFIX, type RevealedField } from "../presentation/revealed-values";
-import { isReservedKey } from "../presentation/update-policy";
-import { displayText, markup, type HtmlValue, type SafeHtml } from "../presentation/html";
+import { displayText, markup, type HtmlValue, type SafeHtml } from "./html";
+import { REVEALED_KEY_PREFIX, type RevealedField } from "./revealed-values";
+import { isReservedKey } from "./update-policy";
 
 type Field = { key: string; label: string } | { revealed: string; label: string };
 
