@@ -12,6 +12,12 @@ export interface PageAssets {
   js: string;
 }
 
+/** A page and the HTTP status it is served with. */
+export interface RenderedPage {
+  status: number;
+  html: string;
+}
+
 export interface PageOptions {
   title: string;
   assets: PageAssets;
@@ -40,4 +46,27 @@ ${opts.main}</main>
 <footer class="site"><a href="/">Verify a file or issue a certificate</a> · <a href="/api/v1/openapi.json">API</a></footer>
 `,
   });
+}
+
+/** A page that only says how a request ended (not found, malformed, unavailable): a heading, then `body`. */
+export function statusPage(opts: {
+  status: number;
+  title: string;
+  assets: PageAssets;
+  role?: "status" | "alert";
+  data?: PageOptions["data"];
+  body: SafeHtml;
+}): RenderedPage {
+  return {
+    status: opts.status,
+    html: page({
+      title: opts.title,
+      assets: opts.assets,
+      ...(opts.data !== undefined ? { data: opts.data } : {}),
+      main: markup`<section class="status status-not-found"${opts.role !== undefined ? markup` role="${opts.role}"` : ""}>
+<h1>${opts.title}</h1>
+${opts.body}</section>
+`,
+    }),
+  };
 }

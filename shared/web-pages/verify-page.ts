@@ -18,15 +18,10 @@ import { markup, type SafeHtml } from "../presentation/html";
 import { revealedFields } from "../presentation/revealed-values";
 import { POLICY_SENTENCES, resolveDisplay, type DisplayResult, type UpdatePolicy } from "../presentation/update-policy";
 import type { CertificateRecord } from "../verifier/certificate-projection";
-import { page, type PageAssets } from "./layout";
+import { page, statusPage, type PageAssets, type RenderedPage } from "./layout";
 
 export const DATA_HASH_PATTERN = /^([0-9a-fA-F]{2}){1,64}$/;
 export const TX_HASH_PATTERN = /^[0-9a-fA-F]{64}$/;
-
-export interface RenderedPage {
-  status: number;
-  html: string;
-}
 
 export interface VerifyPageContext {
   assets: PageAssets;
@@ -42,20 +37,16 @@ const utc = (ms: number) =>
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function notFoundPage(ctx: VerifyPageContext, status: 400 | 404, title: string, sentence: SafeHtml): RenderedPage {
-  return {
+  return statusPage({
     status,
-    html: page({
-      title,
-      assets: ctx.assets,
-      data: { verification: "not-found", reason: status === 400 ? "malformed" : "unknown" },
-      main: markup`<section class="status status-not-found" role="status">
-<h1>${title}</h1>
-<p>${sentence}</p>
+    title,
+    assets: ctx.assets,
+    role: "status",
+    data: { verification: "not-found", reason: status === 400 ? "malformed" : "unknown" },
+    body: markup`<p>${sentence}</p>
 <p><a class="button" href="/">Check a file or a text</a></p>
-</section>
 `,
-    }),
-  };
+  });
 }
 
 export function malformedPage(ctx: VerifyPageContext, what: string): RenderedPage {
