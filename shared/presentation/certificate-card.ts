@@ -109,7 +109,7 @@ const humanise = (key: string) => key.replace(/_/g, " ");
 const present = (v: unknown) => v !== undefined && v !== null && v !== "";
 
 /** One revealed field as a definition-list value, with its machine-readable state. */
-export function revealedValue(field: RevealedField | undefined): SafeHtml {
+function revealedValue(field: RevealedField | undefined): SafeHtml {
   if (field === undefined || field.state === "hidden")
     return markup`<dd class="revealed hidden" data-revealed="hidden">not revealed by this link</dd>`;
   if (field.state === "match")

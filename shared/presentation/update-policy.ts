@@ -12,7 +12,7 @@
  */
 import { parseMetadataObject } from "../domain/certificate-metadata";
 
-export const UPDATE_POLICIES = ["append", "first", "override", "restricted", "whitelist", "accumulate", "frozen"] as const;
+const UPDATE_POLICIES = ["append", "first", "override", "restricted", "whitelist", "accumulate", "frozen"] as const;
 export type UpdatePolicy = (typeof UPDATE_POLICIES)[number];
 
 export interface Submission {
