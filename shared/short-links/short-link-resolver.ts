@@ -5,9 +5,9 @@
  * policy; the preview (Open Graph data) comes only from anchors the policy authorises. A rolled-back anchor
  * releases its code.
  */
-import { shortLinkPage, unknownLinkPage, type LinkPage } from "./short-link-page";
 import { openGraphData } from "../presentation/open-graph";
 import { resolveDisplay } from "../presentation/update-policy";
+import { shortLinkPage, unknownLinkPage, type LinkPage } from "./short-link-page";
 
 export interface LinkedCertificate {
   hash: string;

@@ -7,9 +7,9 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
+import { htmlDocument, markup } from "../presentation/html";
 import type { CertificateRecord } from "../verifier/certificate-projection";
 import { ASSET_PREFIX, type WebAssets } from "./assets";
-import { htmlDocument, markup } from "../presentation/html";
 import { renderHomePage } from "./home-page";
 import { statusPage, type RenderedPage } from "./layout";
 import { DATA_HASH_PATTERN, malformedPage, renderVerifyPage, TX_HASH_PATTERN } from "./verify-page";

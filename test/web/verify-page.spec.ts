@@ -1,7 +1,7 @@
 /**
  * The certificate page as rendered on the server: templates with the fields the published client writes, revealed
- * values, the update policy (the short links' resolveDisplay), escaping of every metadata key and value, and the
- * 404 / 400 pages. Pure rendering; the browser tests (pages.spec.ts) drive the same pages through HTTP.
+ * values, the update policy (resolveDisplay, as the short links use it), escaping of every metadata key and value,
+ * and the 404 / 400 pages. Pure rendering; the browser tests (pages.spec.ts) drive the same pages through HTTP.
  */
 import { expect } from "chai";
 import { createHash } from "node:crypto";
