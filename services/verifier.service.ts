@@ -42,7 +42,7 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
       const source = certificateFactsSourceFor(deps.config);
       trees = await MerkleTreeStore.open(store, deps.now);
       const certificates = await CertificateProjection.open(store, networkIdOfNetwork(deps.config.network), source, trees);
-      shortLinks = await ShortLinkResolver.open(store, certificates, {
+      shortLinks = new ShortLinkResolver(certificates, {
         frontendUrl: deps.config.frontendUrl,
         shortLinkDomain: deps.config.shortLinkDomain,
       });

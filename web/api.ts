@@ -14,7 +14,7 @@ export interface BuildResponse {
   status: { code: string; message: string };
 }
 
-export class ApiError extends Error {
+class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,

@@ -34,7 +34,7 @@ function toWords(bytes: Uint8Array): number[] {
   return words;
 }
 
-export function bech32Encode(hrp: string, bytes: Uint8Array): string {
+function bech32Encode(hrp: string, bytes: Uint8Array): string {
   const words = toWords(bytes);
   const expand = [...hrp]
     .map((c) => c.charCodeAt(0) >> 5)
@@ -47,7 +47,7 @@ export function bech32Encode(hrp: string, bytes: Uint8Array): string {
   return `${hrp}1${[...words, ...checksum].map((w) => CHARSET[w]).join("")}`;
 }
 
-export function hexToBytes(hex: string): Uint8Array {
+function hexToBytes(hex: string): Uint8Array {
   if (!/^([0-9a-fA-F]{2})*$/.test(hex)) throw new Error("not hex");
   return new Uint8Array((hex.match(/../g) ?? []).map((h) => parseInt(h, 16)));
 }

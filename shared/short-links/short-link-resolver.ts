@@ -5,10 +5,9 @@
  * policy; the preview (Open Graph data) comes only from anchors the policy authorises. A rolled-back anchor
  * releases its code.
  */
-import type { Collection, Store, StoredDocument } from "../store";
-import { shortLinkPage, unknownLinkPage, type LinkPage } from "./html-page";
-import { openGraphData } from "./open-graph";
-import { resolveDisplay } from "./update-policy";
+import { openGraphData } from "../presentation/open-graph";
+import { resolveDisplay } from "../presentation/update-policy";
+import { shortLinkPage, unknownLinkPage, type LinkPage } from "./short-link-page";
 
 export interface LinkedCertificate {
   hash: string;
@@ -35,21 +34,13 @@ export interface ResolvedPage extends LinkPage {
   hash?: string;
 }
 
-/** Clicks per code. */
-type LinkDoc = StoredDocument & { clicks: number };
-
 const trimSlash = (u: string) => u.replace(/\/+$/, "");
 
 export class ShortLinkResolver {
-  private constructor(
-    private readonly links: Collection<LinkDoc>,
+  constructor(
     private readonly source: CertificateSource,
     private readonly settings: ShortLinkSettings,
   ) {}
-
-  static async open(store: Store, source: CertificateSource, settings: ShortLinkSettings): Promise<ShortLinkResolver> {
-    return new ShortLinkResolver(store.collection<LinkDoc>("short_links"), source, settings);
-  }
 
   /**
    * The page for a code.
@@ -61,7 +52,6 @@ export class ShortLinkResolver {
     if (hash === undefined || certificates.length === 0) {
       return { status: 404, ...unknownLinkPage(code, this.settings.frontendUrl ?? "/") };
     }
-    await this.links.updateOne({ _id: code }, { $inc: { clicks: 1 } }, { upsert: true });
     const display = resolveDisplay(certificates);
     const og = openGraphData({
       metadata: display.preview,
@@ -74,9 +64,5 @@ export class ShortLinkResolver {
     const qs = new URLSearchParams([...query]).toString();
     const redirect = `${trimSlash(this.settings.frontendUrl ?? "")}/verify/${hash}${qs !== "" ? `?${qs}` : ""}`;
     return { status: 200, ...shortLinkPage(og, redirect), hash };
-  }
-
-  async clicks(code: string): Promise<number> {
-    return (await this.links.findOne({ _id: code }))?.clicks ?? 0;
   }
 }

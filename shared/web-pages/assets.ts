@@ -22,7 +22,7 @@ export interface WebAssets {
 }
 
 /** `web/` beside `shared/` — the sources in a checkout, the built files in `dist/`. */
-export const WEB_DIR = join(__dirname, "..", "..", "web");
+const WEB_DIR = join(__dirname, "..", "..", "web");
 export const ASSET_PREFIX = "/assets/";
 const MANIFEST = "manifest.json";
 

@@ -3,7 +3,7 @@
  * files and texts hashed in the browser, looked up, and issued with a CIP-30 wallet through the public API.
  * The page hands its script the service's network in <meta> tags (no inline script); short links come from the API.
  */
-import { markup } from "./html";
+import { markup } from "../presentation/html";
 import { page, type PageAssets } from "./layout";
 
 export interface HomePageContext {

@@ -1,14 +1,21 @@
 /**
- * The document shell shared by every page: English, UTF-8, responsive viewport, the hashed stylesheet, no inline
- * script or style (the Content-Security-Policy of page-server.ts forbids both).
+ * The layout of the gateway's pages inside the one document shell (shared/presentation/html.ts): responsive
+ * viewport, the hashed stylesheet, the site's header and footer; no inline script or style (the
+ * Content-Security-Policy of page-server.ts forbids both).
  */
-import { markup, type HtmlValue, type SafeHtml } from "./html";
+import { htmlDocument, markup, type HtmlValue, type SafeHtml } from "../presentation/html";
 
 export interface PageAssets {
   /** URL of the stylesheet. */
   css: string;
   /** URL of the home page's script. */
   js: string;
+}
+
+/** A page and the HTTP status it is served with. */
+export interface RenderedPage {
+  status: number;
+  html: string;
 }
 
 export interface PageOptions {
@@ -25,22 +32,41 @@ export interface PageOptions {
 export function page(opts: PageOptions): string {
   const meta: HtmlValue[] = Object.entries(opts.meta ?? {}).map(([name, content]) => markup`<meta name="${name}" content="${content}">\n`);
   const data: HtmlValue[] = Object.entries(opts.data ?? {}).map(([name, value]) => markup` data-${name}="${value}"`);
-  return markup`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
+  return htmlDocument({
+    head: markup`<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${opts.title}</title>
 <meta name="robots" content="noindex">
 ${meta}<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${opts.assets.css}">
-${opts.script ? markup`<script src="${opts.assets.js}" defer></script>\n` : ""}</head>
-<body${data}>
-<header class="site"><a class="brand" href="/">cert-anchor</a><span class="tagline">certificates anchored on Cardano</span></header>
+${opts.script ? markup`<script src="${opts.assets.js}" defer></script>\n` : ""}`,
+    bodyAttributes: data,
+    body: markup`<header class="site"><a class="brand" href="/">cert-anchor</a><span class="tagline">certificates anchored on Cardano</span></header>
 <main id="main">
 ${opts.main}</main>
 <footer class="site"><a href="/">Verify a file or issue a certificate</a> · <a href="/api/v1/openapi.json">API</a></footer>
-</body>
-</html>
-`.text;
+`,
+  });
+}
+
+/** A page that only says how a request ended (not found, malformed, unavailable): a heading, then `body`. */
+export function statusPage(opts: {
+  status: number;
+  title: string;
+  assets: PageAssets;
+  role?: "status" | "alert";
+  data?: PageOptions["data"];
+  body: SafeHtml;
+}): RenderedPage {
+  return {
+    status: opts.status,
+    html: page({
+      title: opts.title,
+      assets: opts.assets,
+      ...(opts.data !== undefined ? { data: opts.data } : {}),
+      main: markup`<section class="status status-not-found"${opts.role !== undefined ? markup` role="${opts.role}"` : ""}>
+<h1>${opts.title}</h1>
+${opts.body}</section>
+`,
+    }),
+  };
 }

@@ -7,16 +7,19 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
+import { htmlDocument, markup } from "../presentation/html";
 import type { CertificateRecord } from "../verifier/certificate-projection";
 import { ASSET_PREFIX, type WebAssets } from "./assets";
-import { markup } from "./html";
 import { renderHomePage } from "./home-page";
-import { page } from "./layout";
-import { DATA_HASH_PATTERN, malformedPage, renderVerifyPage, TX_HASH_PATTERN, type RenderedPage } from "./verify-page";
+import { statusPage, type RenderedPage } from "./layout";
+import { DATA_HASH_PATTERN, malformedPage, renderVerifyPage, TX_HASH_PATTERN } from "./verify-page";
 
 export const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
   "form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+/** Without the layout: the failure may be the assets' own. */
+const INTERNAL_ERROR = htmlDocument({ head: markup`<title>Error</title>\n`, body: markup`<p>Internal error.</p>\n` });
 
 export interface PageServerOptions {
   /** Every certificate of a hash, oldest first ([] when none). Throws when the verifier cannot answer. */
@@ -41,7 +44,7 @@ export function createPageHandler(opts: PageServerOptions): (req: IncomingMessag
     if (path === "/api" || path.startsWith("/api/")) return false;
     answer(opts, req, res, path, url.searchParams).catch((err: unknown) => {
       opts.onError?.(err);
-      if (!res.headersSent) send(req, res, { status: 500, html: "<!DOCTYPE html><title>Error</title><p>Internal error.</p>" });
+      if (!res.headersSent) send(req, res, { status: 500, html: INTERNAL_ERROR });
       else res.end();
     });
     return true;
@@ -111,27 +114,22 @@ async function answer(opts: PageServerOptions, req: IncomingMessage, res: Server
   );
 }
 
-function notFound(assets: WebAssets): RenderedPage {
-  return {
+const notFound = (assets: WebAssets): RenderedPage =>
+  statusPage({
     status: 404,
-    html: page({
-      title: "Page not found",
-      assets: assets.urls,
-      main: markup`<section class="status status-not-found"><h1>Page not found</h1><p><a class="button" href="/">Go to the verifier</a></p></section>\n`,
-    }),
-  };
-}
+    title: "Page not found",
+    assets: assets.urls,
+    body: markup`<p><a class="button" href="/">Go to the verifier</a></p>\n`,
+  });
 
-function unavailable(assets: WebAssets): RenderedPage {
-  return {
+const unavailable = (assets: WebAssets): RenderedPage =>
+  statusPage({
     status: 503,
-    html: page({
-      title: "Temporarily unavailable",
-      assets: assets.urls,
-      main: markup`<section class="status status-not-found" role="alert"><h1>Temporarily unavailable</h1><p>The certificate service does not answer right now. Retry in a few seconds.</p></section>\n`,
-    }),
-  };
-}
+    title: "Temporarily unavailable",
+    assets: assets.urls,
+    role: "alert",
+    body: markup`<p>The certificate service does not answer right now. Retry in a few seconds.</p>\n`,
+  });
 
 const acceptsGzip = (req: IncomingMessage) => /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
 

@@ -13,36 +13,21 @@
  * not speak for the certificate), `not-found` (nothing anchors it, or the address is malformed: HTTP 404 / 400).
  */
 import { templateIdOf } from "../domain/certificate-metadata";
-import { revealedFields } from "../short-links/revealed-values";
-import { resolveDisplay, type DisplayResult, type UpdatePolicy } from "../short-links/update-policy";
+import { renderCertificateCard } from "../presentation/certificate-card";
+import { markup, type SafeHtml } from "../presentation/html";
+import { revealedFields } from "../presentation/revealed-values";
+import { POLICY_SENTENCES, resolveDisplay, type DisplayResult, type UpdatePolicy } from "../presentation/update-policy";
 import type { CertificateRecord } from "../verifier/certificate-projection";
-import { markup, type SafeHtml } from "./html";
-import { page, type PageAssets } from "./layout";
-import { renderCertificateCard } from "./templates";
+import { page, statusPage, type PageAssets, type RenderedPage } from "./layout";
 
 export const DATA_HASH_PATTERN = /^([0-9a-fA-F]{2}){1,64}$/;
 export const TX_HASH_PATTERN = /^[0-9a-fA-F]{64}$/;
-
-export interface RenderedPage {
-  status: number;
-  html: string;
-}
 
 export interface VerifyPageContext {
   assets: PageAssets;
   /** Base of short links (`<base>/<code>`). */
   shortLinkBase: string;
 }
-
-const POLICY_SENTENCES: Record<UpdatePolicy, string> = {
-  append: "append: every anchor of this hash is listed; only the issuer's own anchors speak for the certificate",
-  first: "first: the first anchor is permanent",
-  frozen: "frozen: the certificate can no longer change",
-  override: "override: the latest anchor with content replaces the earlier ones",
-  restricted: "restricted: only the owner may update the certificate",
-  whitelist: "whitelist: the owner and the addresses it lists may update the certificate",
-  accumulate: "accumulate: the owner's and listed updates add fields; the first value of a field stays",
-};
 
 const utc = (ms: number) =>
   `${new Date(ms)
@@ -52,20 +37,16 @@ const utc = (ms: number) =>
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function notFoundPage(ctx: VerifyPageContext, status: 400 | 404, title: string, sentence: SafeHtml): RenderedPage {
-  return {
+  return statusPage({
     status,
-    html: page({
-      title,
-      assets: ctx.assets,
-      data: { verification: "not-found", reason: status === 400 ? "malformed" : "unknown" },
-      main: markup`<section class="status status-not-found" role="status">
-<h1>${title}</h1>
-<p>${sentence}</p>
+    title,
+    assets: ctx.assets,
+    role: "status",
+    data: { verification: "not-found", reason: status === 400 ? "malformed" : "unknown" },
+    body: markup`<p>${sentence}</p>
 <p><a class="button" href="/">Check a file or a text</a></p>
-</section>
 `,
-    }),
-  };
+  });
 }
 
 export function malformedPage(ctx: VerifyPageContext, what: string): RenderedPage {

@@ -8,6 +8,7 @@ import { makeCertificate } from "../../shared/protocol";
 import { errorBody, http, pollUntil } from "../../fixtures/mesh/helpers";
 import type { ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
 import type { RunningMesh } from "../../fixtures/mesh/mesh-harness";
+import type { Wallet } from "../../shared/wallet";
 import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
 
 const HELLO_WORLD_SHA256 = "a591a6d40bf420404a011733cfb7b190d62c65bf0bcda32b57b277d9ad9f146e";
@@ -19,6 +20,11 @@ describe("short links: GET /resolve/{code}", function () {
   let mesh: RunningMesh;
   let world: DeployedMesh;
   const get = (path: string) => http(`${mesh.api}${path}`);
+  /** Anchors `hash` from the first state of `wallet`. */
+  const anchor = (wallet: Wallet, hash: string, metadata: string, algorithm = "SHA-256") =>
+    f.update(f.findState(f.findStateIdsOf(wallet)[0]!), wallet, [
+      makeCertificate({ hash, algorithm, issuer: wallet.paymentKeyHash, metadata }),
+    ]);
 
   before(async () => {
     world = await startDeployedMesh({
@@ -63,22 +69,14 @@ describe("short links: GET /resolve/{code}", function () {
     expect(res.status).to.equal(200);
     expect(res.text).to.contain(`<title>Blockchain-verified certificate</title>`);
     expect(res.text).to.contain(`/verify/${ZERO_HASH}`);
-    expect((await get("/resolve/0000000000")).status, "the stored mapping answers the second time").to.equal(200);
+    expect((await get("/resolve/0000000000")).status, "a second request answers the same").to.equal(200);
   });
 
   it("keeps a code bound to the first hash anchored with it: a crafted hash sharing its prefix cannot take the link over", async () => {
     const victim = "7a".repeat(8) + "11".repeat(24);
     const code = shortCodeOf(victim);
-    const alice = f.actors.alice;
     const bob = f.actors.bob;
-    await f.update(f.findState(f.findStateIdsOf(alice)[0]!), alice, [
-      makeCertificate({
-        hash: victim,
-        algorithm: "SHA-256",
-        issuer: alice.paymentKeyHash,
-        metadata: JSON.stringify({ uv_og_title: "Alice's diploma" }),
-      }),
-    ]);
+    await anchor(f.actors.alice, victim, JSON.stringify({ uv_og_title: "Alice's diploma" }));
     await pollUntil(async () => ((await get(`/resolve/${code}`)).status === 200 ? true : undefined), "victim link resolves");
     // Bob anchors the bare 8-byte prefix (it sorts first) and a full-length hash with the same first 8 bytes.
     const crafted = ["7a".repeat(8), "7a".repeat(8) + "00".repeat(24)];
@@ -98,34 +96,15 @@ describe("short links: GET /resolve/{code}", function () {
 
   it("gives no short link to a hash shorter than 16 bytes", async () => {
     const short = "6b".repeat(15);
-    const alice = f.actors.alice;
-    await f.update(f.findState(f.findStateIdsOf(alice)[0]!), alice, [
-      makeCertificate({ hash: short, algorithm: "custom", issuer: alice.paymentKeyHash, metadata: "{}" }),
-    ]);
+    await anchor(f.actors.alice, short, "{}", "custom");
     await pollUntil(async () => ((await get(`/verify/${short}`)).status === 200 ? true : undefined), "short hash indexed");
     expect((await get(`/resolve/${shortCodeOf(short)}`)).status).to.equal(404);
   });
 
   it("draws the preview only from anchors the update policy authorises: a stranger re-anchoring the hash does not rewrite it", async () => {
     const hash = "3c".repeat(32);
-    const alice = f.actors.alice;
-    const bob = f.actors.bob;
-    await f.update(f.findState(f.findStateIdsOf(alice)[0]!), alice, [
-      makeCertificate({
-        hash,
-        algorithm: "SHA-256",
-        issuer: alice.paymentKeyHash,
-        metadata: JSON.stringify({ uv_og_title: "Genuine title" }),
-      }),
-    ]);
-    await f.update(f.findState(f.findStateIdsOf(bob)[0]!), bob, [
-      makeCertificate({
-        hash,
-        algorithm: "SHA-256",
-        issuer: bob.paymentKeyHash,
-        metadata: JSON.stringify({ uv_og_title: "Forged title" }),
-      }),
-    ]);
+    await anchor(f.actors.alice, hash, JSON.stringify({ uv_og_title: "Genuine title" }));
+    await anchor(f.actors.bob, hash, JSON.stringify({ uv_og_title: "Forged title" }));
     await pollUntil(
       async () => (((await get(`/verify/${hash}`)).json as unknown[] | undefined)?.length === 2 ? true : undefined),
       "both anchors indexed",
@@ -138,9 +117,7 @@ describe("short links: GET /resolve/{code}", function () {
 
   it("answers 404 for a link whose certificate was rolled back, and 200 again once it is re-included", async () => {
     const hash = "5e".repeat(32);
-    await f.update(f.findState(f.findStateIdsOf(f.actors.alice)[0]!), f.actors.alice, [
-      makeCertificate({ hash, algorithm: "SHA-256", issuer: f.actors.alice.paymentKeyHash, metadata: "{}" }),
-    ]);
+    await anchor(f.actors.alice, hash, "{}");
     const code = shortCodeOf(hash);
     await pollUntil(async () => ((await get(`/resolve/${code}`)).status === 200 ? true : undefined), "link resolves");
     f.chain.devnet.rollback(1);

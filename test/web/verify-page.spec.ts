@@ -1,13 +1,13 @@
 /**
  * The certificate page as rendered on the server: templates with the fields the published client writes, revealed
- * values, the update policy (the short links' resolveDisplay), escaping of every metadata key and value, and the
- * 404 / 400 pages. Pure rendering; the browser tests (pages.spec.ts) drive the same pages through HTTP.
+ * values, the update policy (resolveDisplay, as the short links use it), escaping of every metadata key and value,
+ * and the 404 / 400 pages. Pure rendering; the browser tests (pages.spec.ts) drive the same pages through HTTP.
  */
 import { expect } from "chai";
 import { createHash } from "node:crypto";
 import type { CertificateRecord } from "../../shared/verifier/certificate-projection";
 import { renderVerifyPage } from "../../shared/web-pages/verify-page";
-import { TEMPLATES, templateNamed } from "../../shared/web-pages/templates";
+import { TEMPLATES, templateNamed } from "../../shared/presentation/certificate-card";
 
 const ctx = { assets: { css: "/assets/app.css", js: "/assets/app.js" }, shortLinkBase: "https://go.test" };
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");

@@ -1,12 +1,9 @@
-/** Short-link page pieces without a chain: escaping, Open Graph rules and update policies (docs/api.md#short-links). */
+/** The presentation rules without a chain: escaping, Open Graph data and update policies (docs/api.md#short-links). */
 import { expect } from "chai";
 import { createHash } from "node:crypto";
-import { escapeHtml, jsStringLiteral, shortLinkPage, unknownLinkPage } from "../../shared/short-links/html-page";
-import { GENERIC_DESCRIPTION, GENERIC_TITLE, openGraphData } from "../../shared/short-links/open-graph";
-import { resolveDisplay } from "../../shared/short-links/update-policy";
-import { ShortLinkResolver } from "../../shared/short-links/short-link-resolver";
-import { openNedbStore } from "../../shared/store/nedb-store";
-import { loadConfig } from "../../shared/config/config";
+import { markup, scriptString } from "../../../shared/presentation/html";
+import { GENERIC_DESCRIPTION, GENERIC_TITLE, openGraphData } from "../../../shared/presentation/open-graph";
+import { resolveDisplay } from "../../../shared/presentation/update-policy";
 
 const OWNER = "aa".repeat(28);
 const OTHER = "bb".repeat(28);
@@ -23,35 +20,13 @@ const og = (metadata: Record<string, unknown>, query: [string, string][] = []) =
     shortLinkDomain: "https://go.test",
   });
 
-describe("short links: page, Open Graph data, update policies", () => {
-  it("escapes HTML and keeps the redirect a single JS string", () => {
-    expect(escapeHtml(`<a href="x">'&'</a>`)).to.equal("&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
-    const literal = jsStringLiteral(`https://x/"</script><script>alert(1)</script>\u2028`);
+describe("presentation: escaping, Open Graph data, update policies", () => {
+  it("escapes every interpolated value and keeps a script string one JS string", () => {
+    expect(markup`${`<a href="x">'&'</a>`}`.text).to.equal("&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+    expect(markup`<p>${markup`<b>${"<i>"}</b>`}</p>`.text, "markup already built is not escaped twice").to.equal("<p><b>&lt;i&gt;</b></p>");
+    const literal = scriptString(`https://x/"</script><script>alert(1)</script>\u2028`).text;
     expect(literal).to.not.contain("<").and.not.contain(">").and.not.contain("\u2028");
     expect(JSON.parse(literal)).to.equal(`https://x/"</script><script>alert(1)</script>\u2028`);
-    const { html: page } = shortLinkPage(
-      { title: `<script>alert("t")</script>`, description: `"d"`, image: "https://i/x.png", url: "https://go/x" },
-      `https://app/verify/ab?q="</script>`,
-    );
-    expect(page).to.not.contain(`<script>alert`);
-    expect(page).to.contain("&lt;script&gt;alert(&quot;t&quot;)&lt;/script&gt;");
-    expect(page.match(/<script>/g)).to.have.length(1);
-  });
-
-  it("serves each page with a policy allowing exactly its inline script, by SHA-256 of the text served", () => {
-    const og = { title: "t", description: "d", image: "https://i/x.png", url: "https://go/x" };
-    const a = shortLinkPage(og, "/verify/ab?name=Ada");
-    const script = /<script>([^<]*)<\/script>/.exec(a.html)![1]!;
-    const digest = createHash("sha256").update(script, "utf8").digest("base64");
-    expect(a.contentSecurityPolicy).to.equal(
-      `default-src 'none'; script-src 'sha256-${digest}'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
-    );
-    expect(shortLinkPage(og, "/verify/ab?name=Eve").contentSecurityPolicy, "the redirect is in the script").to.not.equal(
-      a.contentSecurityPolicy,
-    );
-    expect(unknownLinkPage("RXYWODQzXG", "/").contentSecurityPolicy).to.equal(
-      "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
-    );
   });
 
   it("uses templates only with verified parameters, diploma and generic defaults otherwise", () => {
@@ -131,31 +106,5 @@ describe("short links: page, Open Graph data, update policies", () => {
         sub(OWNER, { uverify_policy: "override" }),
       ]).metadata,
     ).to.deep.equal({ a: 2 });
-  });
-
-  it("without FRONTEND_URL redirects to the gateway's own pages on the link's origin, previews from the short links' origin", async () => {
-    const store = await openNedbStore();
-    const hash = sha("hello");
-    const resolver = await ShortLinkResolver.open(
-      store,
-      {
-        byHash: async (h) =>
-          h === hash ? [{ hash, issuer: OWNER, metadata: JSON.stringify({ uv_tid: "diploma", title: "BSc" }), slot: 1 }] : [],
-        hashOfShortCode: async () => hash,
-      },
-      { frontendUrl: null, shortLinkDomain: "https://go.test/r" },
-    );
-    const page = await resolver.resolve("RXYWODQzXG", [["name", "Ada"]]);
-    expect(page.html).to.contain(`location.replace("/verify/${hash}?name=Ada")`);
-    expect(page.html).to.contain(`content="0; url=/verify/${hash}?name=Ada"`);
-    expect(page.html).to.contain(`<meta property="og:image" content="https://go.test/og/diploma.png">`);
-    const unknown = await ShortLinkResolver.open(
-      store,
-      { byHash: async () => [], hashOfShortCode: async () => undefined },
-      { frontendUrl: null, shortLinkDomain: "https://go.test/r" },
-    );
-    expect((await unknown.resolve("0000000000", [])).html).to.contain(`<a href="/">Go to the certificate verifier</a>`);
-    await store.close();
-    expect(loadConfig({}).frontendUrl, "FRONTEND_URL defaults to the gateway's own pages").to.equal(null);
   });
 });

@@ -7,8 +7,6 @@
 import { templateIdOf } from "../domain/certificate-metadata";
 import { vouchesFor, withoutSalt } from "./revealed-values";
 
-export { withoutSalt };
-
 export interface OpenGraphData {
   title: string;
   description: string;
@@ -23,14 +21,14 @@ export const GENERIC_DESCRIPTION = "Anchored on the Cardano blockchain. Open the
 const trimSlash = (u: string) => u.replace(/\/+$/, "");
 
 /** Query parameters whose SHA-256 the metadata vouches for, in their original order. */
-export function verifiedParams(metadata: Record<string, unknown>, query: ReadonlyArray<[string, string]>): Map<string, string> {
+function verifiedParams(metadata: Record<string, unknown>, query: ReadonlyArray<[string, string]>): Map<string, string> {
   const out = new Map<string, string>();
   for (const [name, value] of query) if (vouchesFor(metadata, name, value)) out.set(name, value);
   return out;
 }
 
 /** Fills `{param}` placeholders from verified params; undefined when one is not verified. */
-export function fillTemplate(template: string, verified: ReadonlyMap<string, string>): string | undefined {
+function fillTemplate(template: string, verified: ReadonlyMap<string, string>): string | undefined {
   let complete = true;
   const text = template.replace(/\{([^{}]+)\}/g, (_, name: string) => {
     const v = verified.get(name);

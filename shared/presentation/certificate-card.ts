@@ -1,14 +1,14 @@
 /**
- * Certificate page templates (docs/web-pages.md#templates), chosen by the metadata's template id
+ * The certificate card: templates (docs/web-pages.md#templates) chosen by the metadata's template id
  * (docs/decisions.md#certificate-metadata; its first character is compared case-insensitively). Each template is a
  * declaration — kicker, heading key, fields in order, revealed fields, prefixed groups — rendered by one function,
  * so every template escapes the same way and none can hide a field: keys no template names are listed under
  * "Other details". The fields are the ones the published client (`@uverify/sdk` 0.1.8, `client.apps.*`) writes.
  */
 import { TEMPLATE_ID_KEYS } from "../domain/certificate-metadata";
-import { REVEALED_KEY_PREFIX, type RevealedField } from "../short-links/revealed-values";
-import { isReservedKey } from "../short-links/update-policy";
 import { displayText, markup, type HtmlValue, type SafeHtml } from "./html";
+import { REVEALED_KEY_PREFIX, type RevealedField } from "./revealed-values";
+import { isReservedKey } from "./update-policy";
 
 type Field = { key: string; label: string } | { revealed: string; label: string };
 
@@ -109,7 +109,7 @@ const humanise = (key: string) => key.replace(/_/g, " ");
 const present = (v: unknown) => v !== undefined && v !== null && v !== "";
 
 /** One revealed field as a definition-list value, with its machine-readable state. */
-export function revealedValue(field: RevealedField | undefined): SafeHtml {
+function revealedValue(field: RevealedField | undefined): SafeHtml {
   if (field === undefined || field.state === "hidden")
     return markup`<dd class="revealed hidden" data-revealed="hidden">not revealed by this link</dd>`;
   if (field.state === "match")

@@ -12,7 +12,7 @@
  */
 import { parseMetadataObject } from "../domain/certificate-metadata";
 
-export const UPDATE_POLICIES = ["append", "first", "override", "restricted", "whitelist", "accumulate", "frozen"] as const;
+const UPDATE_POLICIES = ["append", "first", "override", "restricted", "whitelist", "accumulate", "frozen"] as const;
 export type UpdatePolicy = (typeof UPDATE_POLICIES)[number];
 
 export interface Submission {
@@ -42,6 +42,17 @@ export interface DisplayResult<S extends Submission> {
    */
   authorised: S[];
 }
+
+/** Each policy in the words the certificate page shows. */
+export const POLICY_SENTENCES: Readonly<Record<UpdatePolicy, string>> = {
+  append: "append: every anchor of this hash is listed; only the issuer's own anchors speak for the certificate",
+  first: "first: the first anchor is permanent",
+  frozen: "frozen: the certificate can no longer change",
+  override: "override: the latest anchor with content replaces the earlier ones",
+  restricted: "restricted: only the owner may update the certificate",
+  whitelist: "whitelist: the owner and the addresses it lists may update the certificate",
+  accumulate: "accumulate: the owner's and listed updates add fields; the first value of a field stays",
+};
 
 export function isReservedKey(key: string): boolean {
   return key.startsWith("uverify_") || key.startsWith("uv_og_") || key === "uv_tid";
