@@ -1,6 +1,6 @@
 /**
  * The public HTTP gateway (moleculer-web) at `/api/v1`. Everything it serves comes from the route table in
- * shared/mesh/routes.ts: implemented routes call their action, the others answer 501 NOT_IMPLEMENTED.
+ * shared/gateway/routes/: implemented routes call their action, the others answer 501 NOT_IMPLEMENTED.
  * Its own actions: the OpenAPI document and the extension registry. Next to the API, at the web root, it serves
  * the web pages (shared/web-pages, docs/web-pages.md).
  */
@@ -10,25 +10,25 @@ import ApiGateway from "moleculer-web";
 import type { ApiSettingsSchema } from "moleculer-web";
 import pkg from "../package.json";
 import type { AppConfig } from "../shared/config/config";
-import { BODY_LIMIT_BYTES } from "../shared/mesh/body-reader";
-import { answerClientErrorsWithJson } from "../shared/mesh/client-error";
+import { BODY_LIMIT_BYTES } from "../shared/gateway/body-reader";
+import { answerClientErrorsWithJson } from "../shared/gateway/client-error";
 import {
   answerFromMemory,
   applyServerTimeouts,
   buildGatewaySettings,
   type GatewayOptions,
   type GatewayThis,
-} from "../shared/mesh/gateway-settings";
-import { buildOpenApiDocument } from "../shared/mesh/openapi";
-import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
-import { ROUTES } from "../shared/mesh/routes";
+} from "../shared/gateway/gateway-settings";
+import { buildOpenApiDocument } from "../shared/gateway/openapi";
+import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
+import { ROUTES } from "../shared/gateway/routes";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { networkIdOfNetwork } from "../shared/config/network";
 import { loadWebAssets } from "../shared/web-pages/assets";
 import { attachPageHandler, createPageHandler } from "../shared/web-pages/page-server";
 import type { CertificateRecord } from "../shared/verifier/certificate-projection";
-import { ValidatorCache } from "../shared/mesh/validator-cache";
-import { ReadRateLimit } from "../shared/mesh/rate-limiter";
+import { ValidatorCache } from "../shared/gateway/validator-cache";
+import { ReadRateLimit } from "../shared/gateway/rate-limiter";
 import type { FactRecord } from "../shared/indexer/fact-log";
 
 /** Extension identifiers of GET /extensions and the service that provides each (docs/api.md#extensions). */

@@ -12,7 +12,7 @@ import { expect } from "chai";
 import { ServiceBroker, type Context } from "moleculer";
 import { batchRefusalAnswer, parseBatchRequest, readStreamedHashes, type BatchBuildResponse } from "../../shared/issuance/batch-build";
 import { MAX_BATCH_HASHES } from "../../shared/merkle/batch-limits";
-import { httpStatusOfType, toHttpErrorReply } from "../../shared/mesh/error-mapping";
+import { httpStatusOfType, toHttpErrorReply } from "../../shared/gateway/error-mapping";
 import { BATCH_STREAM_CHUNK_BYTES, createBatchStreamMiddleware } from "../../shared/mesh/batch-stream-middleware";
 import { startNatsServer, type NatsServerHandle } from "../../fixtures/processes/nats-server";
 import { createBrokerOptions } from "../../moleculer.config";

@@ -1,7 +1,7 @@
 /**
- * Generates the OpenAPI 3.0 document of the public API from the route table (routes.ts), so the document
+ * Generates the OpenAPI 3.0 document of the public API from the route table (routes/), so the document
  * lists exactly what the gateway serves: every operation (HEAD beside each GET), every status it can answer with
- * the error codes of each, and the body schemas (response-schemas.ts).
+ * the error codes of each, and the body schemas (response-schemas/).
  */
 import { httpStatusOfType } from "./error-mapping";
 import { RESPONSE_SCHEMAS, type SchemaName } from "./response-schemas";

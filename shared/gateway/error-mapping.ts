@@ -151,7 +151,7 @@ export const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   CALENDAR_FULL: 429,
   BATCH_QUOTA_EXCEEDED: 429,
   KDF_BUDGET_EXCEEDED: 429,
-  // the client left (or was answered 504) before the work ended: nobody reads this answer (request-signals.ts)
+  // the client left (or was answered 504) before the work ended: nobody reads this answer (shared/mesh/request-signals.ts)
   REQUEST_ABANDONED: 499,
   // the service side
   INTERNAL_ERROR: 500,

@@ -11,12 +11,12 @@ import type { ApiRouteSchema, ApiSettingsSchema } from "moleculer-web";
 import type { AppConfig } from "../config/config";
 import { BODY_LIMIT_BYTES, createBodyReader, type BodyState, type RouteBodyPolicy } from "./body-reader";
 import { DomainError, TypedError } from "../domain/errors";
-import { findHealthMiddleware, PROTOCOL_DEPLOYMENT_CHECK } from "./health-middleware";
+import { findHealthMiddleware, PROTOCOL_DEPLOYMENT_CHECK } from "../mesh/health-middleware";
 import { httpStatusOfError, toHttpErrorReply, type HttpErrorReply } from "./error-mapping";
 import { AdminDisabledError, InvalidBodyError, NotImplementedError, UnauthorizedError } from "./errors";
 import { API_PREFIX, toAliasPath } from "./openapi";
 import { clientIp, clientKey, createPostRateLimit, ReadRateLimit } from "./rate-limiter";
-import { ABORT_KEY_META, announceWhenGone } from "./request-signals";
+import { ABORT_KEY_META, announceWhenGone } from "./request-gone";
 import { serviceOfAction, type RouteSpec } from "./routes";
 import {
   certificateCacheControl,
@@ -421,7 +421,7 @@ function afterCall(validators: ValidatorCache | undefined) {
  * The checks that need the matched route: admin key, body shape, whole-body params, fixed params. Also hands the
  * client's address (behind the trusted proxies) to the action in `meta.clientIp`, and the key per-client limits
  * count it under (IPv6 by /64) in `meta.clientKey`; for an `abandonable` route, `meta.abortKey` names the request
- * the gateway announces gone if the client leaves before the answer (request-signals.ts); and the id of a calendar
+ * the gateway announces gone if the client leaves before the answer (request-gone.ts); and the id of a calendar
  * API key presented in `meta.calendarKeyId`.
  */
 function beforeCall(adminApiKey: string | null, calendarApiKeys: readonly string[], trustProxy: number) {

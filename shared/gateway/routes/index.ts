@@ -9,10 +9,10 @@
  *   issue flips it to `true`; from then on `defineRouteActions` (route-actions.ts) makes the service file fail to
  *   compile until it declares that action, and test/mesh/route-actions.spec.ts checks it is registered.
  */
-import type { ServiceName } from "../config/service-names";
-import type { SchemaName } from "./response-schemas";
-import type { CacheKind } from "./read-caching";
-import { BATCH_BINARY_BODY_LIMIT_BYTES, BATCH_JSON_BODY_LIMIT_BYTES } from "../merkle/batch-limits";
+import type { ServiceName } from "../../config/service-names";
+import type { SchemaName } from "../response-schemas";
+import type { CacheKind } from "../read-caching";
+import { BATCH_BINARY_BODY_LIMIT_BYTES, BATCH_JSON_BODY_LIMIT_BYTES } from "../../merkle/batch-limits";
 
 export type HttpMethod = "GET" | "POST";
 
@@ -39,7 +39,7 @@ export interface RouteSpec {
   readonly successStatus?: 202;
   /** Content type of a 200 (default application/json). */
   readonly responseType?: "application/json" | "text/html" | "text/plain";
-  /** Schema of a 200 JSON body (response-schemas.ts). */
+  /** Schema of a 200 JSON body (response-schemas/). */
   readonly responseSchema?: SchemaName;
   /** A `text/plain` route whose 200 is JSON of this schema instead for some bodies (the request form decides). */
   readonly alsoJson?: SchemaName;
@@ -76,7 +76,7 @@ export interface RouteSpec {
   readonly cache?: CacheKind;
   /** A GET that costs the services work: counted against the per-client read budget (RATE_LIMIT_READ_PER_MINUTE). */
   readonly readBudget?: true;
-  /** The action stops its work when the client leaves before the answer (request-signals.ts). */
+  /** The action stops its work when the client leaves before the answer (request-gone.ts; shared/mesh/request-signals.ts on the service side). */
   readonly abandonable?: true;
 }
 

@@ -2,7 +2,7 @@
  * Keeps service files and the gateway's route table in sync, at compile time and at run time.
  *
  * A service declares the actions the gateway calls with `defineRouteActions("verifier", { byHash: {...} })`:
- * - every action an IMPLEMENTED route of routes.ts targets must be present (else tsc fails);
+ * - every action an IMPLEMENTED route of the route table (routes/) targets must be present (else tsc fails);
  * - a key that no route targets is rejected (typos, or actions that belong in `internalActions`);
  * - the actions come back `visibility: "published"` (the only visibility the gateway may call).
  * Actions only other services call go through `internalActions(...)`, which marks them `public`: callable over

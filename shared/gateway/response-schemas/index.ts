@@ -4,7 +4,7 @@
  * every answer the test suite sees against them. Objects allow more properties than they list (clients must
  * ignore unknown fields), so adding a field is never a breaking change of the document.
  */
-import { BUILD_STATUS_CODES } from "../domain/build-status";
+import { BUILD_STATUS_CODES } from "../../domain/build-status";
 
 type Schema = Record<string, unknown>;
 
