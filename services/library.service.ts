@@ -3,7 +3,7 @@
  * tx-builder, paid and signed by the service wallet) and the current on-chain deployment state.
  */
 import { utxoKey } from "../shared/csl/utxo";
-import { httpStatusOfType } from "../shared/gateway/error-mapping";
+import { httpStatusOfType } from "../shared/gateway/http-status";
 import { DomainError, stillStarting } from "../shared/domain/errors";
 import type { Context, ServiceSchema } from "moleculer";
 import { createChainClient, type ChainClient } from "../shared/chain";

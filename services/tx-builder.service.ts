@@ -6,7 +6,7 @@
  * pending leaves live in the store and one replica at a time anchors them from the service wallet.
  */
 import { openIssuanceOverMesh } from "../shared/mesh/issuance-over-mesh";
-import { httpStatusOfType } from "../shared/gateway/error-mapping";
+import { httpStatusOfType } from "../shared/gateway/http-status";
 import { DomainError, notFound, stillStarting } from "../shared/domain/errors";
 import type { Context, ServiceSchema } from "moleculer";
 import type { ChainClient } from "../shared/chain";

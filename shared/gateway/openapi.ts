@@ -3,7 +3,7 @@
  * lists exactly what the gateway serves: every operation (HEAD beside each GET), every status it can answer with
  * the error codes of each, and the body schemas (response-schemas/).
  */
-import { httpStatusOfType } from "./error-mapping";
+import { httpStatusOfType } from "./http-status";
 import { RESPONSE_SCHEMAS, type SchemaName } from "./response-schemas";
 import type { RouteSpec } from "./routes";
 

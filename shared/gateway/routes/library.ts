@@ -1,5 +1,9 @@
 /** The library scripts: deployment, upgrade and removal (built for the service wallet), and their state. */
+import { BUILD_FAILURE_CODES } from "../http-status";
 import { TX_HASH, type RouteSpec } from "./route-spec";
+
+/** A library build fails as any build does, or for want of a configured deployment. */
+const LIBRARY_BUILD_ERRORS = [...BUILD_FAILURE_CODES, "NOT_CONFIGURED"];
 
 export const LIBRARY_ROUTES = [
   {
@@ -12,7 +16,7 @@ export const LIBRARY_ROUTES = [
     request: "none",
     response: "BuildTransactionResponse",
     responseSchema: "BuildTransactionResponse",
-    errors: ["ERROR", "UNKNOWN_ERROR", "INSUFFICIENT_FUNDS", "COLLATERAL_REQUIRED", "PENDING_TRANSACTION", "NOT_CONFIGURED"],
+    errors: LIBRARY_BUILD_ERRORS,
     failureSchema: "BuildFailure",
     implemented: true,
   },
@@ -35,7 +39,7 @@ export const LIBRARY_ROUTES = [
       { name: "force", required: false, description: "true: upgrade to a script that is not a state script for this proxy" },
     ],
     responseSchema: "BuildTransactionResponse",
-    errors: ["ERROR", "UNKNOWN_ERROR", "INSUFFICIENT_FUNDS", "COLLATERAL_REQUIRED", "PENDING_TRANSACTION", "NOT_CONFIGURED"],
+    errors: LIBRARY_BUILD_ERRORS,
     failureSchema: "BuildFailure",
     implemented: true,
   },
@@ -49,7 +53,7 @@ export const LIBRARY_ROUTES = [
     response: "BuildTransactionResponse",
     pathPatterns: { transactionHash: TX_HASH, outputIndex: "^\\d+$" },
     responseSchema: "BuildTransactionResponse",
-    errors: ["ERROR", "UNKNOWN_ERROR", "INSUFFICIENT_FUNDS", "COLLATERAL_REQUIRED", "PENDING_TRANSACTION", "NOT_CONFIGURED"],
+    errors: LIBRARY_BUILD_ERRORS,
     failureSchema: "BuildFailure",
     implemented: true,
   },
@@ -62,7 +66,7 @@ export const LIBRARY_ROUTES = [
     summary: "Build a transaction reclaiming every unused library script UTxO",
     response: "BuildTransactionResponse",
     responseSchema: "BuildTransactionResponse",
-    errors: ["ERROR", "UNKNOWN_ERROR", "INSUFFICIENT_FUNDS", "COLLATERAL_REQUIRED", "PENDING_TRANSACTION", "NOT_CONFIGURED"],
+    errors: LIBRARY_BUILD_ERRORS,
     failureSchema: "BuildFailure",
     implemented: true,
   },

@@ -31,7 +31,7 @@ export interface RouteSpec {
   readonly responseSchema?: SchemaName;
   /** A `text/plain` route whose 200 is JSON of this schema instead for some bodies (the request form decides). */
   readonly alsoJson?: SchemaName;
-  /** The error codes the route's service answers (their statuses come from HTTP_STATUS_OF_TYPE). */
+  /** The error codes the route's service answers (their statuses come from http-status.ts). */
   readonly errors?: readonly string[];
   /** Schema of those errors' bodies, when they carry the route's own fields beside `error` and `message`. */
   readonly failureSchema?: SchemaName;

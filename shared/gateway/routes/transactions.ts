@@ -3,6 +3,7 @@
  * the dedicated collateral, the submission and its confirmation.
  */
 import { BATCH_BINARY_BODY_LIMIT_BYTES, BATCH_JSON_BODY_LIMIT_BYTES } from "../../merkle/batch-limits";
+import { BUILD_FAILURE_CODES } from "../http-status";
 import { TX_HASH, type RouteSpec } from "./route-spec";
 
 const BATCH_BODY_LIMITS = { json: BATCH_JSON_BODY_LIMIT_BYTES, binary: BATCH_BINARY_BODY_LIMIT_BYTES } as const;
@@ -19,7 +20,7 @@ export const TRANSACTION_ROUTES = [
     response: "BuildTransactionResponse { unsignedTransaction, type, status { code, message } }",
     statuses: { 409: "PENDING_TRANSACTION (BuildTransactionResponse)" },
     responseSchema: "BuildTransactionResponse",
-    errors: ["ERROR", "UNKNOWN_ERROR", "INSUFFICIENT_FUNDS", "COLLATERAL_REQUIRED", "PENDING_TRANSACTION"],
+    errors: BUILD_FAILURE_CODES,
     failureSchema: "BuildFailure",
     implemented: true,
   },
@@ -48,7 +49,7 @@ export const TRANSACTION_ROUTES = [
       { name: "stateId", required: false, description: "with an application/octet-stream body: the state to use" },
     ],
     responseSchema: "BatchBuildResponse",
-    errors: ["ERROR", "UNKNOWN_ERROR", "INSUFFICIENT_FUNDS", "COLLATERAL_REQUIRED", "PENDING_TRANSACTION"],
+    errors: BUILD_FAILURE_CODES,
     failureSchema: "BuildFailure",
     plainErrors: ["BATCH_QUOTA_EXCEEDED"],
     binaryBodyAs: "hashes",
@@ -82,7 +83,7 @@ export const TRANSACTION_ROUTES = [
     response: "BuildTransactionResponse (COLLATERAL_ALREADY_AVAILABLE when nothing is to be signed)",
     statuses: { 409: "all UTxOs locked by in-flight transactions" },
     responseSchema: "BuildTransactionResponse",
-    errors: ["ERROR", "UNKNOWN_ERROR", "INSUFFICIENT_FUNDS", "COLLATERAL_REQUIRED", "PENDING_TRANSACTION"],
+    errors: BUILD_FAILURE_CODES,
     failureSchema: "BuildFailure",
     implemented: true,
   },

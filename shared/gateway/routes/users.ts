@@ -1,4 +1,5 @@
 /** The user-state service's routes: user actions, bootstrap access and the faucet. */
+import { BUILD_FAILURE_CODES } from "../http-status";
 import type { RouteSpec } from "./route-spec";
 
 export const USER_ROUTES = [
@@ -40,11 +41,7 @@ export const USER_ROUTES = [
       "STATE_NOT_FOUND",
       "NO_ACTIVE_STATE",
       "STATE_IS_ORACLE",
-      "ERROR",
-      "UNKNOWN_ERROR",
-      "INSUFFICIENT_FUNDS",
-      "COLLATERAL_REQUIRED",
-      "PENDING_TRANSACTION",
+      ...BUILD_FAILURE_CODES,
     ],
     failureSchema: "UserActionFailure",
     implemented: true,
