@@ -12,16 +12,13 @@ import pkg from "../package.json";
 import type { AppConfig } from "../shared/config/config";
 import { BODY_LIMIT_BYTES } from "../shared/gateway/body-reader";
 import { answerClientErrorsWithJson } from "../shared/gateway/client-error";
-import {
-  answerFromMemory,
-  applyServerTimeouts,
-  buildGatewaySettings,
-  type GatewayOptions,
-  type GatewayThis,
-} from "../shared/gateway/gateway-settings";
+import { answerFromMemory } from "../shared/gateway/answer-from-memory";
+import type { GatewayThis } from "../shared/gateway/gateway-request";
+import { applyServerTimeouts, buildGatewaySettings, type GatewayOptions } from "../shared/gateway/gateway-settings";
 import { buildOpenApiDocument } from "../shared/gateway/openapi";
 import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
 import { ROUTES } from "../shared/gateway/routes";
+import { findHealthMiddleware, PROTOCOL_DEPLOYMENT_CHECK } from "../shared/mesh/health-middleware";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { networkIdOfNetwork } from "../shared/config/network";
 import { loadWebAssets } from "../shared/web-pages/assets";
@@ -129,7 +126,12 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
   return {
     name: "gateway",
     mixins: [ApiGateway],
-    settings: buildGatewaySettings({ ...opts, validators, readLimit }),
+    settings: buildGatewaySettings({
+      ...opts,
+      validators,
+      readLimit,
+      protocolDeploying: async (broker) => (await findHealthMiddleware(broker)?.isFailing(PROTOCOL_DEPLOYMENT_CHECK)) ?? false,
+    }),
     events: {
       // Bypass the bulkhead: a burst of blocks must never be rejected.
       "chain.block": { bulkhead: { enabled: false }, handler: notified } as never,

@@ -3,7 +3,7 @@ import { clientIp, clientKeyOf, FixedWindowRateLimiter, ReadRateLimit } from "..
 import { errorBody, FakeClock, http, postJson, startGateway, type RunningGateway } from "../../fixtures/mesh/helpers";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { meshTestService, TEST_ROUTES } from "./fixtures/mesh-test.service";
-import { answerFromMemory } from "../../shared/gateway/gateway-settings";
+import { answerFromMemory } from "../../shared/gateway/answer-from-memory";
 import { API_PREFIX } from "../../shared/gateway/openapi";
 import type { RouteSpec } from "../../shared/gateway/routes";
 import { ValidatorCache } from "../../shared/gateway/validator-cache";

@@ -14,7 +14,7 @@ import {
 import { ANSWER_ENTRY_OVERHEAD_BYTES, ValidatorCache, type ValidatorSource } from "../../../shared/gateway/validator-cache";
 import { MERKLE_SCHEME } from "../../../shared/merkle/merkle-tree";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { answerFromMemory } from "../../../shared/gateway/gateway-settings";
+import { answerFromMemory } from "../../../shared/gateway/answer-from-memory";
 import { API_PREFIX } from "../../../shared/gateway/openapi";
 import type { RouteSpec } from "../../../shared/gateway/routes";
 
