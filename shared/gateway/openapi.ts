@@ -23,7 +23,7 @@ export interface OpenApiOptions {
 type Json = Record<string, unknown>;
 
 /** Path parameter names of an OpenAPI-form path: `/a/{x}/b/{y}` → ["x", "y"]. */
-export function pathParamNames(path: string): string[] {
+function pathParamNames(path: string): string[] {
   return [...path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!);
 }
 
