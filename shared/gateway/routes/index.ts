@@ -4,9 +4,9 @@
  *
  * Conventions:
  * - `path` is relative to `/api/v1` and written in OpenAPI form (`/verify/{hash}`).
- * - `action` is `<service>.<action>` (services are not versioned, see service-names.ts).
+ * - `action` is `<service>.<action>` (services are not versioned, see shared/config/service-names.ts).
  * - `implemented: false` makes the gateway answer 501 `NOT_IMPLEMENTED` without calling anything. A service's
- *   issue flips it to `true`; from then on `defineRouteActions` (route-actions.ts) makes the service file fail to
+ *   issue flips it to `true`; from then on `defineRouteActions` (../route-actions.ts) makes the service file fail to
  *   compile until it declares that action, and test/mesh/route-actions.spec.ts checks it is registered.
  */
 import type { ServiceName } from "../../config/service-names";

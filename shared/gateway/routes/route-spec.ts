@@ -27,11 +27,11 @@ export interface RouteSpec {
   readonly successStatus?: 202;
   /** Content type of a 200 (default application/json). */
   readonly responseType?: "application/json" | "text/html" | "text/plain";
-  /** Schema of a 200 JSON body (response-schemas/). */
+  /** Schema of a 200 JSON body (../response-schemas/). */
   readonly responseSchema?: SchemaName;
   /** A `text/plain` route whose 200 is JSON of this schema instead for some bodies (the request form decides). */
   readonly alsoJson?: SchemaName;
-  /** The error codes the route's service answers (their statuses come from http-status.ts). */
+  /** The error codes the route's service answers (their statuses come from ../http-status.ts). */
   readonly errors?: readonly string[];
   /** Schema of those errors' bodies, when they carry the route's own fields beside `error` and `message`. */
   readonly failureSchema?: SchemaName;
@@ -60,11 +60,14 @@ export interface RouteSpec {
   readonly bodyLimitBytes?: { readonly json: number; readonly binary?: number };
   /** Params the gateway adds to every call of this route (one action serving several paths). */
   readonly fixedParams?: Readonly<Record<string, string>>;
-  /** Answers carry `ETag` and `Cache-Control` and may answer 304 (read-caching.ts, docs/api.md#caching). */
+  /** Answers carry `ETag` and `Cache-Control` and may answer 304 (../read-caching.ts, docs/api.md#caching). */
   readonly cache?: CacheKind;
   /** A GET that costs the services work: counted against the per-client read budget (RATE_LIMIT_READ_PER_MINUTE). */
   readonly readBudget?: true;
-  /** The action stops its work when the client leaves before the answer (request-gone.ts; shared/mesh/request-signals.ts on the service side). */
+  /**
+   * The action stops its work when the client leaves before the answer (../request-gone.ts; the service side:
+   * shared/mesh/request-signals.ts).
+   */
   readonly abandonable?: true;
 }
 
