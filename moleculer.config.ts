@@ -5,7 +5,7 @@
  * Every fault-tolerance option is set explicitly (Moleculer's defaults are "off" and a request timeout of 0).
  * Values come from shared/mesh/config.ts, never from process.env directly.
  */
-import { httpStatusOfError } from "./shared/mesh/error-mapping";
+import { httpStatusOfError } from "./shared/gateway/http-status";
 import type { BrokerOptions, Errors } from "moleculer";
 import pinoPretty from "pino-pretty";
 import { loadConfig, type AppConfig } from "./shared/config/config";

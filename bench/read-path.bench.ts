@@ -34,7 +34,7 @@ import { loadServices } from "../shared/mesh/service-loader";
 import { createStore, type Store } from "../shared/store";
 import { CERTIFICATE_FACTS_COPY, CertificateProjection, type CertificateFactsSource } from "../shared/verifier/certificate-projection";
 import { FactLog, type BlockFacts } from "../shared/indexer/fact-log";
-import { batchedAnswerEtag, certificateEtag } from "../shared/mesh/read-caching";
+import { batchedAnswerEtag, certificateEtag } from "../shared/gateway/read-caching";
 import { MerkleTreeStore } from "../shared/merkle/tree-store";
 import { findInBatches } from "../shared/verifier/batch-lookup";
 import { Wallet, generateMnemonic } from "../shared/wallet";

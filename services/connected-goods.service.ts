@@ -26,9 +26,10 @@ import {
   type GoodsEnv,
   type HubFact,
 } from "../shared/connected-goods";
-import { defineRouteActions } from "../shared/mesh/route-actions";
+import { defineRouteActions } from "../shared/gateway/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
-import { ABORT_KEY_META, REQUEST_GONE_EVENT, RequestSignals } from "../shared/mesh/request-signals";
+import { ABORT_KEY_META, REQUEST_GONE_EVENT } from "../shared/gateway/request-gone";
+import { RequestSignals } from "../shared/mesh/request-signals";
 
 type Body = Record<string, unknown>;
 type Meta = { $responseType?: string; clientKey?: string; [ABORT_KEY_META]?: string };

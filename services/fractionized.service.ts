@@ -9,7 +9,7 @@ import type { ServiceSchema } from "moleculer";
 import { networkIdOfNetwork } from "../shared/config/network";
 import { FractionizedScripts, fractionizedStatus, handleFractionizedBuild, type FractionizedEnv } from "../shared/fractionized";
 import { listExtensionService } from "../shared/mesh/list-extension-service";
-import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
+import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 
 export default function createFractionizedService(deps: ServiceDeps): ServiceSchema {

@@ -1,6 +1,6 @@
 /**
  * The public HTTP gateway (moleculer-web) at `/api/v1`. Everything it serves comes from the route table in
- * shared/mesh/routes.ts: implemented routes call their action, the others answer 501 NOT_IMPLEMENTED.
+ * shared/gateway/routes/: implemented routes call their action, the others answer 501 NOT_IMPLEMENTED.
  * Its own actions: the OpenAPI document and the extension registry. Next to the API, at the web root, it serves
  * the web pages (shared/web-pages, docs/web-pages.md).
  */
@@ -10,26 +10,22 @@ import ApiGateway from "moleculer-web";
 import type { ApiSettingsSchema } from "moleculer-web";
 import pkg from "../package.json";
 import type { AppConfig } from "../shared/config/config";
-import { BODY_LIMIT_BYTES } from "../shared/mesh/body-reader";
-import { answerClientErrorsWithJson } from "../shared/mesh/client-error";
-import {
-  answerFromMemory,
-  applyServerTimeouts,
-  buildGatewaySettings,
-  type GatewayOptions,
-  type GatewayThis,
-} from "../shared/mesh/gateway-settings";
-import { buildOpenApiDocument } from "../shared/mesh/openapi";
-import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
-import { ROUTES } from "../shared/mesh/routes";
+import { BODY_LIMIT_BYTES } from "../shared/gateway/body-reader";
+import { answerClientErrorsWithJson } from "../shared/gateway/client-error";
+import { answerFromMemory } from "../shared/gateway/answer-from-memory";
+import type { GatewayThis } from "../shared/gateway/gateway-request";
+import { applyServerTimeouts, buildGatewaySettings, type GatewayOptions } from "../shared/gateway/gateway-settings";
+import { buildOpenApiDocument } from "../shared/gateway/openapi";
+import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
+import { ROUTES } from "../shared/gateway/routes";
+import { findHealthMiddleware, PROTOCOL_DEPLOYMENT_CHECK } from "../shared/mesh/health-middleware";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { networkIdOfNetwork } from "../shared/config/network";
 import { loadWebAssets } from "../shared/web-pages/assets";
 import { attachPageHandler, createPageHandler } from "../shared/web-pages/page-server";
 import type { CertificateRecord } from "../shared/verifier/certificate-projection";
-import { ValidatorCache } from "../shared/mesh/validator-cache";
-import { ReadRateLimit } from "../shared/mesh/rate-limiter";
-import type { FactRecord } from "../shared/indexer/fact-log";
+import { ValidatorFollower } from "../shared/gateway/validator-follower";
+import { ReadRateLimit } from "../shared/gateway/rate-limiter";
 
 /** Extension identifiers of GET /extensions and the service that provides each (docs/api.md#extensions). */
 export const EXTENSION_SERVICES = {
@@ -88,35 +84,13 @@ async function shortCodeOf(broker: Context["broker"], hash: string): Promise<str
   }
 }
 
-/** Bounds of the gateway's memory of certificate answers besides the byte budget (validator-cache.ts). */
-const VALIDATOR_MAX_HASHES = 200_000;
-const VALIDATOR_MAX_CHANGES = 200_000;
-
-/** How often the gateway reads the indexer's fact log without a chain notification (a lost one, or none yet). */
-const VALIDATOR_FOLLOW_INTERVAL_MS = 5000;
-
 export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSettings): ServiceSchema<ApiSettingsSchema> {
-  // The certificate validators the gateway remembers; it follows the indexer's fact log through the broker.
-  let broker: Context["broker"] | undefined;
-  const validators = new ValidatorCache(
-    {
-      head: async () => (await broker!.call<{ lastSeq: number }, Record<string, never>>("indexer.status", {})).lastSeq,
-      after: (cursor, limit) => broker!.call<FactRecord[], { cursor: number; limit: number }>("indexer.factsAfter", { cursor, limit }),
-    },
-    { maxHashes: VALIDATOR_MAX_HASHES, maxChanges: VALIDATOR_MAX_CHANGES, maxBodyBytes: opts.answerCacheBytes ?? 0 },
-  );
+  // The certificate validators the gateway remembers, kept true from the indexer's fact log.
+  const follower = new ValidatorFollower(opts.answerCacheBytes ?? 0);
+  const validators = follower.validators;
   // One read budget for both ways a read is answered: from memory, and through the router.
   const readLimit = new ReadRateLimit({ limitPerMinute: opts.rateLimitReadPerMinute ?? 0, trustProxy: opts.trustProxy, now: opts.now });
-  let followTimer: NodeJS.Timeout | undefined;
-  const follow = () => {
-    const registry = broker?.registry as unknown as { hasService(name: string): boolean } | undefined;
-    if (registry?.hasService("indexer")) validators.catchUp().catch(() => undefined);
-  };
-  const notified = (ctx: Context<{ height?: unknown; lastSeq?: unknown }>) => {
-    const { height, lastSeq } = ctx.params ?? {};
-    validators.noteBlock(typeof height === "number" ? height : undefined, typeof lastSeq === "number" ? lastSeq : undefined);
-    follow();
-  };
+  const notified = (ctx: Context<{ height?: unknown; lastSeq?: unknown }>) => follower.noteChainEvent(ctx.params);
   const openapi = buildOpenApiDocument(opts.routes, {
     title: "cert-anchor API",
     version: pkg.version,
@@ -129,7 +103,12 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
   return {
     name: "gateway",
     mixins: [ApiGateway],
-    settings: buildGatewaySettings({ ...opts, validators, readLimit }),
+    settings: buildGatewaySettings({
+      ...opts,
+      validators,
+      readLimit,
+      protocolDeploying: async (broker) => (await findHealthMiddleware(broker)?.isFailing(PROTOCOL_DEPLOYMENT_CHECK)) ?? false,
+    }),
     events: {
       // Bypass the bulkhead: a burst of blocks must never be rejected.
       "chain.block": { bulkhead: { enabled: false }, handler: notified } as never,
@@ -165,7 +144,7 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
     created() {
       // Runs after moleculer-web's own `created`, which made the server.
       const self = this as unknown as { server?: Server; broker: Context["broker"]; logger: Context["broker"]["logger"] };
-      broker = self.broker;
+      follower.attach(self.broker);
       const server = self.server;
       if (server) {
         answerClientErrorsWithJson(server);
@@ -188,12 +167,10 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
     async started() {
       // Build (or read) the page assets now, so a broken bundle fails the start instead of the first visitor.
       if (pages) await loadWebAssets();
-      followTimer = setInterval(follow, VALIDATOR_FOLLOW_INTERVAL_MS);
-      followTimer.unref();
-      void broker!.waitForServices(["indexer"]).then(follow, () => undefined);
+      follower.start();
     },
     stopped() {
-      clearInterval(followTimer);
+      follower.stop();
     },
     methods: {
       // moleculer-web's default logs err.data of 5xx errors; ours logs (without bodies) in onError.

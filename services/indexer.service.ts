@@ -19,7 +19,7 @@ import { slotToTimeFrom } from "../shared/indexer/slot-time";
 import { currentBatch, hubsOfBatch } from "../shared/connected-goods/goods-state";
 import { createLookupPlugin } from "../shared/lookups/lookup-plugin";
 import { LookupStore } from "../shared/lookups/lookup-store";
-import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
+import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
 import { createSortedListPlugin, SortedListStore } from "../shared/sorted-list";
 import { FractionizedScripts, fractionizedLayout } from "../shared/fractionized/list-layout";
 import { TokenizableScripts, tokenizableLayout } from "../shared/tokenizable/list-layout";

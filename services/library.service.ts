@@ -3,14 +3,14 @@
  * tx-builder, paid and signed by the service wallet) and the current on-chain deployment state.
  */
 import { utxoKey } from "../shared/csl/utxo";
-import { httpStatusOfType } from "../shared/mesh/error-mapping";
+import { httpStatusOfType } from "../shared/gateway/http-status";
 import { DomainError, stillStarting } from "../shared/domain/errors";
 import type { Context, ServiceSchema } from "moleculer";
 import { createChainClient, type ChainClient } from "../shared/chain";
 import { enterpriseAddressOfKeyHash } from "../shared/csl/address";
 import type { StateInfo } from "../shared/records/protocol-records";
 import { networkIdOfNetwork } from "../shared/config/network";
-import { defineRouteActions } from "../shared/mesh/route-actions";
+import { defineRouteActions } from "../shared/gateway/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { libraryDeployments, type ProtocolSnapshot } from "../shared/submission/library-deployments";
 

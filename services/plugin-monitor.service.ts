@@ -11,7 +11,7 @@ import {
   schedulerStatus,
   type ListPath,
 } from "../shared/indexer/plugin-monitoring";
-import { defineRouteActions } from "../shared/mesh/route-actions";
+import { defineRouteActions } from "../shared/gateway/route-actions";
 
 const TYPE = { type: "enum", values: Object.keys(LIST_KINDS) } as const;
 const NAME = { type: "string", min: 1, max: 200 } as const;

@@ -17,7 +17,7 @@ import { createChainClient, type ChainClient } from "../shared/chain";
 import type { TransactionRecord } from "../shared/records/protocol-records";
 import { slotToTimeFrom } from "../shared/indexer/slot-time";
 import { catchUpProjections } from "../shared/mesh/fact-follower";
-import { defineRouteActions } from "../shared/mesh/route-actions";
+import { defineRouteActions } from "../shared/gateway/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { InflightRegistry } from "../shared/inflight";
 import { submitSignedTransaction } from "../shared/submission/submit-transaction";

@@ -8,7 +8,7 @@
 import type { ServiceSchema } from "moleculer";
 import { networkIdOfNetwork } from "../shared/config/network";
 import { listExtensionService } from "../shared/mesh/list-extension-service";
-import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
+import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { handleTokenizableBuild, TokenizableScripts, tokenizableStatus, type TokenizableEnv } from "../shared/tokenizable";
 import type { CertificateRecord } from "../shared/verifier/certificate-projection";

@@ -6,7 +6,7 @@
  * pending leaves live in the store and one replica at a time anchors them from the service wallet.
  */
 import { openIssuanceOverMesh } from "../shared/mesh/issuance-over-mesh";
-import { httpStatusOfType } from "../shared/mesh/error-mapping";
+import { httpStatusOfType } from "../shared/gateway/http-status";
 import { DomainError, notFound, stillStarting } from "../shared/domain/errors";
 import type { Context, ServiceSchema } from "moleculer";
 import type { ChainClient } from "../shared/chain";
@@ -23,7 +23,7 @@ import {
   type BuildTransactionResponse,
   type IssuanceEnv,
 } from "../shared/issuance";
-import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
+import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
 import { MerkleTreeStore } from "../shared/merkle/tree-store";
 import { BatchQuota } from "../shared/merkle/batch-quota";
 import { calendarClientOf, checkCalendarAccess, MerkleCalendar, type CalendarCaller } from "../shared/merkle";

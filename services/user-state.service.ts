@@ -11,8 +11,9 @@ import { networkIdOfNetwork } from "../shared/config/network";
 import { DomainError } from "../shared/domain/errors";
 import { FaucetAccess } from "../shared/faucet/faucet-access";
 import { InflightRegistry } from "../shared/inflight";
-import { httpStatusOfType, toHttpErrorReply } from "../shared/mesh/error-mapping";
-import { defineRouteActions } from "../shared/mesh/route-actions";
+import { toHttpErrorReply } from "../shared/gateway/error-mapping";
+import { httpStatusOfType } from "../shared/gateway/http-status";
+import { defineRouteActions } from "../shared/gateway/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import type { BootstrapInfo, StateInfo } from "../shared/records/protocol-records";
 import {

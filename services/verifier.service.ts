@@ -19,7 +19,7 @@ import { isShortCode } from "../shared/domain/short-code";
 import { ShortLinkResolver } from "../shared/short-links/short-link-resolver";
 import { MerkleTreeStore } from "../shared/merkle/tree-store";
 import { findInBatches, proofOfRecord } from "../shared/verifier/batch-lookup";
-import { batchedAnswerEtag, certificateEtag, type CertificateAnswerMeta } from "../shared/mesh/read-caching";
+import { batchedAnswerEtag, certificateEtag, type CertificateAnswerMeta } from "../shared/gateway/read-caching";
 import { deploymentScripts } from "../shared/protocol";
 
 /** Expired pending batch trees are looked for at most once per this much chain time. */
@@ -49,7 +49,7 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
       return certificates;
     },
     // Answers carry their ETag, and the fact sequence read before the projection, so the gateway can remember the
-    // validator (shared/mesh/validator-cache.ts).
+    // validator (shared/gateway/validator-cache.ts).
     routes: (ready, appliedSeq) => ({
       byHash: {
         params: { hash: DATA_HASH_PARAM },

@@ -4,7 +4,7 @@
  * Each module names its own subclass and type union (ChainError, CslError, StoreError, DomainError, …).
  * Callers match on `type`, never on `instanceof`: errors crossing NATS are rebuilt as plain errors that keep
  * name, message, type, data and retryable. The gateway maps `type` to an HTTP status in one table
- * (shared/mesh/error-mapping.ts), so no module below the gateway knows HTTP statuses.
+ * (shared/gateway/error-mapping.ts), so no module below the gateway knows HTTP statuses.
  */
 export class TypedError<T extends string = string> extends Error {
   readonly retryable: boolean;

@@ -10,7 +10,7 @@
 import { Readable } from "node:stream";
 import type { Context, Middleware } from "moleculer";
 import { batchRefusalAnswer, packedHashes } from "../issuance/batch-build";
-import { httpStatusOfType } from "./error-mapping";
+import { httpStatusOfType } from "../gateway/http-status";
 
 export const BATCH_BUILD_ACTION = "tx-builder.buildBatch";
 

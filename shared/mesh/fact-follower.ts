@@ -10,7 +10,7 @@ import type { FactRecord } from "../indexer/fact-log";
 import { FactConsumer, type FactSource, type Projection } from "../indexer/fact-consumer";
 import type { Store } from "../store";
 import type { ServiceName } from "../config/service-names";
-import { defineRouteActions, internalActions, type RouteActions } from "./route-actions";
+import { defineRouteActions, internalActions, type RouteActions } from "../gateway/route-actions";
 import type { ServiceDeps } from "./service-deps";
 
 export interface FactFollower {

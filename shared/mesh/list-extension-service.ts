@@ -22,7 +22,7 @@ import {
   type StatusQuery,
 } from "../sorted-list";
 import { TX_HASH_PARAM } from "./action-params";
-import { httpStatusOfType } from "./error-mapping";
+import { httpStatusOfType } from "../gateway/http-status";
 import { openIssuanceOverMesh } from "./issuance-over-mesh";
 import type { ServiceDeps } from "./service-deps";
 

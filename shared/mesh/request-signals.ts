@@ -1,18 +1,11 @@
 /**
- * Work that outlives its HTTP request is stopped: an action serving an `abandonable` route (routes.ts) gets an
- * AbortSignal that fires when the gateway sees the client's connection close before the answer, or when the
- * call's own timeout has passed (the caller has stopped waiting and answered 504). Moleculer cannot cancel a call,
- * so the gateway broadcasts `REQUEST_GONE_EVENT` to the service's group, naming the request by the gateway
- * context's id (a random id the client cannot choose), which travels to the action in `meta.abortKey`. The action
- * checks the signal between units of work (connected goods: before each key derivation).
+ * Work that outlives its HTTP request is stopped: an action serving an `abandonable` route gets an AbortSignal that
+ * fires when the gateway announces the request gone (its client's connection closed before the answer:
+ * shared/gateway/request-gone.ts), or when the call's own timeout has passed (the caller has stopped waiting and
+ * answered 504). Moleculer cannot cancel a call, so this is the service side: the action checks the signal between
+ * units of work (connected goods: before each key derivation).
  */
-import type { ServerResponse } from "node:http";
-import type { ServiceBroker } from "moleculer";
 import { TypedError } from "../domain/errors";
-
-export const REQUEST_GONE_EVENT = "gateway.requestGone";
-/** The meta field that names the HTTP request an action call serves. */
-export const ABORT_KEY_META = "abortKey";
 
 /** The reason a signal of this module aborts with; the client never sees it (it has gone, or was answered 504). */
 export class RequestAbandonedError extends TypedError<"REQUEST_ABANDONED"> {
@@ -20,14 +13,6 @@ export class RequestAbandonedError extends TypedError<"REQUEST_ABANDONED"> {
   constructor(why: "client gone" | "timed out") {
     super("REQUEST_ABANDONED", `The request was abandoned (${why}); its work stopped.`, { why });
   }
-}
-
-/** Gateway side: when `res` closes before its answer is written, tell `service` that request `key` is gone. */
-export function announceWhenGone(broker: ServiceBroker, res: ServerResponse, key: string, service: string): void {
-  res.once("close", () => {
-    if (res.writableEnded) return;
-    broker.broadcast(REQUEST_GONE_EVENT, { key }, { groups: [service] }).catch(() => undefined);
-  });
 }
 
 /** How many recently gone keys are remembered, for an announcement that arrives before its call starts. */

@@ -1,7 +1,7 @@
 /**
  * Refusals of the tokenizable extension (docs/api.md#tokenizable-certificates): the list refusals every list
  * extension shares (shared/sorted-list/extension-errors.ts) and the redeem ones. Each names what to do; the
- * gateway maps every type to 400 (shared/mesh/error-mapping.ts). Build problems of the anchoring certificate
+ * gateway maps every type to 400 (shared/gateway/error-mapping.ts). Build problems of the anchoring certificate
  * transaction keep the issuance's BuildStatus codes (INSUFFICIENT_FUNDS, COLLATERAL_REQUIRED,
  * PENDING_TRANSACTION, …).
  */

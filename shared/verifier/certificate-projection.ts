@@ -292,7 +292,7 @@ export function whyNoShortCode(hash: string, found: Exclude<ShortCodeOfHash, { k
   }
 }
 
-/** Where a certificate sits on the chain: block, transaction and position in it (shared/mesh/read-caching.ts). */
+/** Where a certificate sits on the chain: block, transaction and position in it (shared/gateway/read-caching.ts). */
 export interface ChainPosition {
   blockHash: string;
   blockNumber: number;

@@ -18,7 +18,7 @@ import { requireNatsServer } from "../../fixtures/processes/nats-server";
 import { describeConfig, ENV_VARS, loadConfig } from "../../shared/config/config";
 import { SERVICE_NAMES } from "../../shared/config/service-names";
 import { BATCH_BINARY_BODY_LIMIT_BYTES, BATCH_JSON_BODY_LIMIT_BYTES } from "../../shared/merkle/batch-limits";
-import { ROUTES } from "../../shared/mesh/routes";
+import { ROUTES } from "../../shared/gateway/routes";
 
 const ROOT = join(__dirname, "..", "..");
 const K8S = join(ROOT, "deploy", "k8s");

@@ -13,8 +13,8 @@ import { makeCertificate, type OnchainCertificate } from "../../shared/protocol"
 import type { Wallet } from "../../shared/wallet";
 import { defaultBootstrap, ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
 import { startMesh, type RunningMesh } from "../../fixtures/mesh/mesh-harness";
-import { certificateEtag, RECENT_MAX_AGE_S } from "../../shared/mesh/read-caching";
-import type { AnswerCacheStats } from "../../shared/mesh/validator-cache";
+import { certificateEtag, RECENT_MAX_AGE_S } from "../../shared/gateway/read-caching";
+import type { AnswerCacheStats } from "../../shared/gateway/validator-cache";
 
 function certificatesFor(issuer: Wallet, count: number): OnchainCertificate[] {
   return Array.from({ length: count }, (_, i) =>

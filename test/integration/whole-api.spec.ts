@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startDevnetServer, type DevnetServer } from "../../shared/devnet";
-import { ROUTES, type RouteSpec } from "../../shared/mesh/routes";
+import { ROUTES, type RouteSpec } from "../../shared/gateway/routes";
 import { makeCertificate } from "../../shared/protocol";
 import { createStore, type Store } from "../../shared/store";
 import { SERVICE_NAMES } from "../../shared/config/service-names";

@@ -1,7 +1,7 @@
 import { expect } from "chai";
 import { Errors } from "moleculer";
-import { toHttpErrorReply } from "../../shared/mesh/error-mapping";
-import { MalformedJsonError, NotImplementedError, PayloadTooLargeError, RateLimitedError } from "../../shared/mesh/errors";
+import { toHttpErrorReply } from "../../shared/gateway/error-mapping";
+import { MalformedJsonError, NotImplementedError, PayloadTooLargeError, RateLimitedError } from "../../shared/gateway/errors";
 
 /** What an error looks like after crossing NATS when its class is unknown to the receiver. */
 const rebuilt = (fields: Record<string, unknown>): Error => Object.assign(new Error(String(fields.message ?? "")), fields);

@@ -1,9 +1,9 @@
 import { expect } from "chai";
 import { request as httpRequest, type Server } from "node:http";
 import { connect } from "node:net";
-import { API_PREFIX, toOpenApiPath } from "../../shared/mesh/openapi";
-import { httpStatusOfType } from "../../shared/mesh/error-mapping";
-import { ROUTES, type RouteSpec } from "../../shared/mesh/routes";
+import { API_PREFIX, toOpenApiPath } from "../../shared/gateway/openapi";
+import { httpStatusOfType } from "../../shared/gateway/http-status";
+import { ROUTES, type RouteSpec } from "../../shared/gateway/routes";
 import { meshTestService, TEST_ROUTES } from "./fixtures/mesh-test.service";
 import { errorBody, FakeClock, http, pollUntil, postJson, startGateway, type RunningGateway } from "../../fixtures/mesh/helpers";
 

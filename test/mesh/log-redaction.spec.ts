@@ -1,6 +1,6 @@
 /** The gateway's error log never carries a connected-goods read's item id (it may be the claiming password itself). */
 import { expect } from "chai";
-import { redactPath } from "../../shared/mesh/gateway-settings";
+import { redactPath } from "../../shared/gateway/error-writer";
 
 describe("mesh: error-log path redaction", () => {
   it("replaces the item id of a social-hub read, and leaves every other path alone", () => {

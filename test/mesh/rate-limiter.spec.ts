@@ -1,12 +1,12 @@
 import { expect } from "chai";
-import { clientIp, clientKeyOf, FixedWindowRateLimiter, ReadRateLimit } from "../../shared/mesh/rate-limiter";
+import { clientIp, clientKeyOf, FixedWindowRateLimiter, ReadRateLimit } from "../../shared/gateway/rate-limiter";
 import { errorBody, FakeClock, http, postJson, startGateway, type RunningGateway } from "../../fixtures/mesh/helpers";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { meshTestService, TEST_ROUTES } from "./fixtures/mesh-test.service";
-import { answerFromMemory } from "../../shared/mesh/gateway-settings";
-import { API_PREFIX } from "../../shared/mesh/openapi";
-import type { RouteSpec } from "../../shared/mesh/routes";
-import { ValidatorCache } from "../../shared/mesh/validator-cache";
+import { answerFromMemory } from "../../shared/gateway/answer-from-memory";
+import { API_PREFIX } from "../../shared/gateway/openapi";
+import type { RouteSpec } from "../../shared/gateway/routes";
+import { ValidatorCache } from "../../shared/gateway/validator-cache";
 
 describe("mesh: POST rate limiter", function () {
   it("allows `limit` hits per client per window and tells how long to wait", () => {

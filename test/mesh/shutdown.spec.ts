@@ -1,6 +1,6 @@
 import { expect } from "chai";
 import type { ServiceSchema } from "moleculer";
-import { ROUTES, type RouteSpec } from "../../shared/mesh/routes";
+import { ROUTES, type RouteSpec } from "../../shared/gateway/routes";
 import { http, pollUntil, startGateway } from "../../fixtures/mesh/helpers";
 
 describe("mesh: graceful shutdown", function () {

@@ -1,12 +1,12 @@
 // Mocha root-hook plugin: every answer of the public API a test receives through fetch is checked against the
-// OpenAPI document the gateway serves (generated from the same route table, shared/mesh/openapi.ts): the status
+// OpenAPI document the gateway serves (generated from the same route table, shared/gateway/openapi.ts): the status
 // must be declared for its route and a JSON body must match the schema declared for that status. A root afterAll
 // fails the run listing the first failures. Answers of paths outside the route table (unknown routes, the test
 // gateway's own mesh-test routes) are not operations of the document and are not checked.
 import Ajv, { type ValidateFunction } from "ajv";
 import { appendFileSync } from "node:fs";
-import { buildOpenApiDocument, API_PREFIX } from "../../shared/mesh/openapi";
-import { ROUTES, type RouteSpec } from "../../shared/mesh/routes";
+import { buildOpenApiDocument, API_PREFIX } from "../../shared/gateway/openapi";
+import { ROUTES, type RouteSpec } from "../../shared/gateway/routes";
 
 interface Failure {
   operation: string;

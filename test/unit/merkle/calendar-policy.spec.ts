@@ -7,7 +7,7 @@
 import { expect } from "chai";
 import { randomBytes } from "node:crypto";
 import { loadConfig, NETWORKS } from "../../../shared/config/config";
-import { httpStatusOfType } from "../../../shared/mesh/error-mapping";
+import { httpStatusOfType } from "../../../shared/gateway/http-status";
 import {
   buildTree,
   checkCalendarAccess,

@@ -1,4 +1,4 @@
-/** The caching policy of the read routes (shared/mesh/read-caching.ts) and the gateway's validator memory. */
+/** The caching policy of the read routes (shared/gateway/read-caching.ts) and the gateway's validator memory. */
 import { expect } from "chai";
 import type { FactRecord } from "../../../shared/indexer/fact-log";
 import {
@@ -10,13 +10,13 @@ import {
   newestHeightOf,
   RECENT_MAX_AGE_S,
   ROLLBACK_HORIZON_BLOCKS,
-} from "../../../shared/mesh/read-caching";
-import { ANSWER_ENTRY_OVERHEAD_BYTES, ValidatorCache, type ValidatorSource } from "../../../shared/mesh/validator-cache";
+} from "../../../shared/gateway/read-caching";
+import { ANSWER_ENTRY_OVERHEAD_BYTES, ValidatorCache, type ValidatorSource } from "../../../shared/gateway/validator-cache";
 import { MERKLE_SCHEME } from "../../../shared/merkle/merkle-tree";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { answerFromMemory } from "../../../shared/mesh/gateway-settings";
-import { API_PREFIX } from "../../../shared/mesh/openapi";
-import type { RouteSpec } from "../../../shared/mesh/routes";
+import { answerFromMemory } from "../../../shared/gateway/answer-from-memory";
+import { API_PREFIX } from "../../../shared/gateway/openapi";
+import type { RouteSpec } from "../../../shared/gateway/routes";
 
 const H1 = "aa".repeat(32);
 const H2 = "bb".repeat(32);

@@ -1,6 +1,6 @@
 /**
  * Errors the gateway itself raises. Each is a TypedError with a stable SCREAMING_SNAKE `type` (its HTTP status
- * comes from HTTP_STATUS_OF_TYPE in error-mapping.ts) and structured `data`.
+ * comes from http-status.ts) and structured `data`.
  */
 import { TypedError } from "../domain/errors";
 

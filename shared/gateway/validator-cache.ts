@@ -51,6 +51,9 @@ export interface ValidatorCacheLimits {
  */
 export const ANSWER_ENTRY_OVERHEAD_BYTES = 700;
 
+/** The content type of every JSON answer the gateway writes itself. */
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+
 /** The JSON text of an answer, in memory of its own (a slice of Node's shared pool would keep the whole slab). */
 export function answerBody(data: unknown): Buffer {
   const text = JSON.stringify(data);

@@ -5,12 +5,13 @@
  * Errors are matched on `type`/`code`/`name` only, never `instanceof`: across NATS Moleculer rebuilds unknown
  * error classes as plain errors carrying just name/message/code/type/data/retryable.
  *
- * Service convention: throw a TypedError (shared/domain/errors.ts) whose `type` is in HTTP_STATUS_OF_TYPE; the
+ * Service convention: throw a TypedError (shared/domain/errors.ts) whose `type` has a status in http-status.ts; the
  * table decides the status. For 4xx, the plain-object `data` fields are copied into the body (e.g.
  * `{ rebuiltTransaction }`); 5xx bodies never carry `data`. A route whose error body is a whole response object
  * (e.g. BuildTransactionResponse) returns it normally with `ctx.meta.$statusCode` set from the same table.
  * Errors of Moleculer and moleculer-web themselves carry a numeric `code`, used when the table lacks their type.
  */
+import { httpStatusOfError, httpStatusOfType, type ErrorLike } from "./http-status";
 
 export interface ErrorBody {
   error: string;
@@ -24,14 +25,6 @@ export interface HttpErrorReply {
   headers: Record<string, string>;
   /** How loudly the gateway should log it: unexpected failures are errors, client mistakes are not logged. */
   log: "error" | "warn" | null;
-}
-
-interface ErrorLike {
-  name?: unknown;
-  message?: unknown;
-  code?: unknown;
-  type?: unknown;
-  data?: unknown;
 }
 
 interface ValidationItem {
@@ -63,130 +56,6 @@ function codeFromName(name: unknown): string | null {
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .toUpperCase();
   return SCREAMING.test(snake) ? snake : null;
-}
-
-/**
- * The HTTP status of every error type (and build outcome code) that can reach the gateway: the one place where
- * a `type` becomes a status. Modules below the gateway throw typed errors without statuses; services that answer
- * a whole response body (build routes, user actions) look their status up here too.
- */
-export const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
-  // build outcomes (BuildTransactionResponse.status.code) that are not failures
-  SUCCESS: 200,
-  COLLATERAL_ALREADY_AVAILABLE: 200,
-  // the request itself is wrong
-  BAD_REQUEST: 400,
-  VALIDATION_ERROR: 400,
-  MALFORMED_JSON: 400,
-  INVALID_BODY: 400,
-  INVALID_REQUEST_BODY: 400,
-  UNABLE_DECODE_PARAM: 400,
-  MISSING_FIELD: 400,
-  MISSING_PARAMETER: 400,
-  INVALID_FIELD: 400,
-  INVALID_ACTION: 400,
-  INVALID_ADDRESS: 400,
-  INVALID_MESSAGE: 400,
-  INVALID_PAYMENT_CREDENTIAL: 400,
-  INVALID_SHORT_CODE: 400,
-  INVALID_TRANSACTION: 400,
-  STATE_ID_REQUIRED: 400,
-  STATE_IS_ORACLE: 400,
-  NOT_CONFIGURED: 400,
-  LEDGER_REJECTED: 400,
-  ERROR: 400,
-  UNKNOWN_ERROR: 400,
-  INSUFFICIENT_FUNDS: 400,
-  COLLATERAL_REQUIRED: 400,
-  // fractionized-certificate refusals (shared/fractionized/errors.ts)
-  UNKNOWN_LIST: 400,
-  UNKNOWN_KEY: 400,
-  DUPLICATE_KEY: 400,
-  NOT_ALLOWED_INSERTER: 400,
-  CLAIMER_NOT_LISTED: 400,
-  AMOUNT_OUT_OF_RANGE: 400,
-  TOKENS_EXHAUSTED: 400,
-  INIT_UTXO_UNAVAILABLE: 400,
-  // tokenizable-certificate refusals (shared/tokenizable/errors.ts; the shared ones above apply too)
-  ALREADY_REDEEMED: 400,
-  NOT_OWNER: 400,
-  METADATA_TOO_LARGE: 400,
-  // connected goods (docs/connected-goods.md#errors)
-  INVALID_PASSWORD: 400,
-  INVALID_CONTEXT: 400,
-  INVALID_ITEMS: 400,
-  INVALID_SOCIAL_HUB: 400,
-  INVALID_TOKEN_NAME: 400,
-  WRONG_PASSWORD: 400,
-  UNKNOWN_BATCH: 400,
-  ITEM_ALREADY_CLAIMED: 400,
-  NOT_ITEM_OWNER: 400,
-  WEAK_PASSWORD: 400,
-  // who is asking
-  UNAUTHORIZED: 401,
-  INVALID_SIGNATURE: 401,
-  EXPIRED_CHALLENGE: 401,
-  FORBIDDEN: 403,
-  ORIGIN_NOT_ALLOWED: 403,
-  FAUCET_DISABLED: 403,
-  CALENDAR_DISABLED: 403,
-  // what is asked for
-  NOT_FOUND: 404,
-  STATE_NOT_FOUND: 404,
-  NO_ACTIVE_STATE: 404,
-  METHOD_NOT_ALLOWED: 405,
-  CONFLICT: 409,
-  CHALLENGE_REPLAYED: 409,
-  PENDING_TRANSACTION: 409,
-  INPUTS_IN_FLIGHT: 409,
-  ENTRY_TAKEN: 409,
-  AMBIGUOUS_CREDENTIAL: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  UNSUPPORTED_MEDIA_TYPE: 415,
-  RATE_LIMITED: 429,
-  RATE_LIMIT_EXCEEDED: 429,
-  FAUCET_COOLDOWN: 429,
-  FAUCET_IP_LIMIT: 429,
-  FAUCET_DAILY_BUDGET: 429,
-  CALENDAR_FULL: 429,
-  BATCH_QUOTA_EXCEEDED: 429,
-  KDF_BUDGET_EXCEEDED: 429,
-  // the client left (or was answered 504) before the work ended: nobody reads this answer (request-signals.ts)
-  REQUEST_ABANDONED: 499,
-  // the service side
-  INTERNAL_ERROR: 500,
-  NOT_IMPLEMENTED: 501,
-  FAUCET_SUBMIT_FAILED: 502,
-  SERVICE_UNAVAILABLE: 503,
-  SERVICE_NOT_FOUND: 503,
-  SERVICE_NOT_AVAILABLE: 503,
-  REQUEST_REJECTED: 503,
-  QUEUE_FULL: 503,
-  SERVICE_STARTING: 503,
-  PROTOCOL_DEPLOYING: 503,
-  CHAIN_UNAVAILABLE: 503,
-  CHAIN_TIMEOUT: 503,
-  STORE_UNAVAILABLE: 503,
-  RESOURCE_UNAVAILABLE: 503,
-  FAUCET_EMPTY: 503,
-  FAUCET_NOT_CONFIGURED: 503,
-  TX_BUILDER_UNAVAILABLE: 503,
-  REQUEST_TIMEOUT: 504,
-};
-
-/** The HTTP status of an error type or build outcome code; undefined when the table does not know it. */
-export function httpStatusOfType(type: string): number | undefined {
-  return HTTP_STATUS_OF_TYPE[type];
-}
-
-/** The status an error will be answered with: by its type, else (a library's own error) by its numeric code, else 500. */
-export function httpStatusOfError(err: unknown): number {
-  const e: ErrorLike = typeof err === "object" && err !== null ? (err as ErrorLike) : {};
-  const byType = typeof e.type === "string" ? httpStatusOfType(e.type) : undefined;
-  if (byType !== undefined) return byType;
-  if (e.name === "ValidationError") return 400;
-  if (typeof e.code === "number" && Number.isInteger(e.code) && e.code >= 400 && e.code <= 599) return e.code === 422 ? 400 : e.code; // a request whose content is wrong is a 400 (docs/decisions.md#wire-conventions)
-  return 500;
 }
 
 const GENERIC_CODE_OF_STATUS: Record<number, string> = {

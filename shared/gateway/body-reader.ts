@@ -40,7 +40,7 @@ const METHODS_WITHOUT_BODY = new Set(["GET", "HEAD", "OPTIONS"]);
 const safeReviver = (key: string, value: unknown): unknown => (key === "__proto__" ? undefined : value);
 
 /** Parses JSON text; an empty body is `undefined`. */
-export function parseJsonBody(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
+function parseJsonBody(text: string): { ok: true; value: unknown } | { ok: false; reason: string } {
   if (text.trim() === "") return { ok: true, value: undefined };
   try {
     return { ok: true, value: JSON.parse(text, safeReviver) };
@@ -51,13 +51,13 @@ export function parseJsonBody(text: string): { ok: true; value: unknown } | { ok
 }
 
 /** `application/json` or a `+json` type such as `application/merge-patch+json`, with any parameters. */
-export function isJsonContentType(contentType: string | undefined): boolean {
+function isJsonContentType(contentType: string | undefined): boolean {
   const type = (contentType ?? "").split(";")[0]!.trim().toLowerCase();
   return type === "application/json" || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
 /** `application/octet-stream`, with any parameters. */
-export function isOctetStreamContentType(contentType: string | undefined): boolean {
+function isOctetStreamContentType(contentType: string | undefined): boolean {
   return (contentType ?? "").split(";")[0]!.trim().toLowerCase() === "application/octet-stream";
 }
 

@@ -1,9 +1,9 @@
 /**
- * Generates the OpenAPI 3.0 document of the public API from the route table (routes.ts), so the document
+ * Generates the OpenAPI 3.0 document of the public API from the route table (routes/), so the document
  * lists exactly what the gateway serves: every operation (HEAD beside each GET), every status it can answer with
- * the error codes of each, and the body schemas (response-schemas.ts).
+ * the error codes of each, and the body schemas (response-schemas/).
  */
-import { httpStatusOfType } from "./error-mapping";
+import { httpStatusOfType } from "./http-status";
 import { RESPONSE_SCHEMAS, type SchemaName } from "./response-schemas";
 import type { RouteSpec } from "./routes";
 
@@ -23,7 +23,7 @@ export interface OpenApiOptions {
 type Json = Record<string, unknown>;
 
 /** Path parameter names of an OpenAPI-form path: `/a/{x}/b/{y}` → ["x", "y"]. */
-export function pathParamNames(path: string): string[] {
+function pathParamNames(path: string): string[] {
   return [...path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!);
 }
 

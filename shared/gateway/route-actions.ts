@@ -2,14 +2,14 @@
  * Keeps service files and the gateway's route table in sync, at compile time and at run time.
  *
  * A service declares the actions the gateway calls with `defineRouteActions("verifier", { byHash: {...} })`:
- * - every action an IMPLEMENTED route of routes.ts targets must be present (else tsc fails);
+ * - every action an IMPLEMENTED route of the route table (routes/) targets must be present (else tsc fails);
  * - a key that no route targets is rejected (typos, or actions that belong in `internalActions`);
  * - the actions come back `visibility: "published"` (the only visibility the gateway may call).
  * Actions only other services call go through `internalActions(...)`, which marks them `public`: callable over
  * the broker, never through the gateway.
  */
 import type { ActionSchema } from "moleculer";
-import { ROUTES, type ImplementedRouteActionName, type RouteActionName, type RouteSpec } from "./routes";
+import type { ImplementedRouteActionName, RouteActionName } from "./routes";
 import type { ServiceName } from "../config/service-names";
 
 export type RouteActions<S extends ServiceName> = { [K in ImplementedRouteActionName<S>]: ActionSchema } & {
@@ -18,21 +18,14 @@ export type RouteActions<S extends ServiceName> = { [K in ImplementedRouteAction
 
 /** The gateway-facing actions of service S, checked against the route table. */
 export function defineRouteActions<S extends ServiceName>(_service: S, actions: RouteActions<S>): Record<string, ActionSchema> {
-  const out: Record<string, ActionSchema> = {};
-  for (const [name, schema] of Object.entries(actions as Record<string, ActionSchema>)) {
-    out[name] = { ...schema, visibility: "published" };
-  }
-  return out;
+  return withVisibility(actions as Record<string, ActionSchema>, "published");
 }
 
 /** Actions for other services only: never reachable through the gateway. */
 export function internalActions(actions: Record<string, ActionSchema>): Record<string, ActionSchema> {
-  const out: Record<string, ActionSchema> = {};
-  for (const [name, schema] of Object.entries(actions)) out[name] = { ...schema, visibility: "public" };
-  return out;
+  return withVisibility(actions, "public");
 }
 
-/** The routes of the table that a given service serves. */
-export function routesOfService(service: ServiceName, routes: readonly RouteSpec[] = ROUTES): RouteSpec[] {
-  return routes.filter((r) => r.action.startsWith(`${service}.`));
+function withVisibility(actions: Record<string, ActionSchema>, visibility: "published" | "public"): Record<string, ActionSchema> {
+  return Object.fromEntries(Object.entries(actions).map(([name, schema]) => [name, { ...schema, visibility }]));
 }

@@ -1,0 +1,96 @@
+/** Answers about anchored certificates: the verify lookups, the calendar's receipts, inclusion proofs, short links. */
+import { MERKLE_SCHEME } from "../../merkle/merkle-tree";
+import { HEX, HASH_32, HASH_28, ID_16, integer, nullable, object, string, type Schema } from "./shapes";
+
+const certificateFields = {
+  hash: { type: "string", pattern: HEX },
+  address: string,
+  issuer: { type: "string", pattern: HASH_28 },
+  blockHash: { type: "string", pattern: HASH_32 },
+  blockNumber: integer,
+  transactionHash: { type: "string", pattern: HASH_32 },
+  slot: integer,
+  creationTime: integer,
+  metadata: string,
+  bootstrapTokenName: nullable(string),
+  algorithm: string,
+};
+/** A hash anchored inside a Merkle batch: the anchoring certificate's record (its `hash` is the root) plus these. */
+const batchFields = {
+  merkleRoot: { type: "string", pattern: HASH_32 },
+  treeId: { type: "string", pattern: ID_16 },
+  leafIndex: integer,
+  treeSize: integer,
+  proof: { type: "array", items: { type: "string", pattern: HASH_32 } },
+};
+const certificateRecord = object({ ...certificateFields, ...batchFields }, Object.keys(certificateFields));
+
+const batchProof = object(
+  {
+    scheme: { type: "string", enum: [MERKLE_SCHEME] },
+    leaf: { type: "string", pattern: HASH_32 },
+    leafIndex: integer,
+    treeSize: integer,
+    path: { type: "array", items: { type: "string", pattern: HASH_32 } },
+    root: { type: "string", pattern: HASH_32 },
+    treeId: { type: "string", pattern: ID_16 },
+    transactionHash: { type: "string", pattern: HASH_32 },
+    blockHash: { type: "string", pattern: HASH_32 },
+    blockNumber: integer,
+    slot: integer,
+    creationTime: integer,
+    transactionCbor: { type: "string", pattern: HEX },
+    previousBlock: {
+      oneOf: [{ type: "string", enum: ["origin"] }, object({ slot: integer, id: { type: "string", pattern: HASH_32 } })],
+    },
+    languageViews: { type: "string", pattern: HEX },
+    proxyPolicyId: { type: "string", pattern: HASH_28 },
+  },
+  [
+    "scheme",
+    "leaf",
+    "leafIndex",
+    "treeSize",
+    "path",
+    "root",
+    "treeId",
+    "transactionHash",
+    "blockHash",
+    "blockNumber",
+    "slot",
+    "creationTime",
+  ],
+);
+
+export const CERTIFICATE_SCHEMAS = {
+  CalendarReceipt: object(
+    {
+      receiptId: { type: "string", pattern: ID_16 },
+      hash: { type: "string", pattern: HASH_32 },
+      status: { type: "string", enum: ["pending", "submitted", "anchored"] },
+      submittedAt: integer,
+      statusUrl: string,
+      expectedAnchorBy: integer,
+      merkleRoot: { type: "string", pattern: HASH_32 },
+      treeId: { type: "string", pattern: ID_16 },
+      transactionHash: { type: "string", pattern: HASH_32 },
+      proofUrl: string,
+    },
+    ["receiptId", "hash", "status", "submittedAt", "statusUrl"],
+  ),
+  CalendarSubmitResponse: object({
+    status: { type: "string", enum: ["pending"] },
+    submittedAt: integer,
+    expectedAnchorBy: integer,
+    receiptUrl: string,
+    receipts: {
+      type: "array",
+      items: object({ receiptId: { type: "string", pattern: ID_16 }, hash: { type: "string", pattern: HASH_32 } }),
+    },
+    pending: integer,
+  }),
+  CertificateRecord: certificateRecord,
+  CertificateRecords: { type: "array", minItems: 1, items: certificateRecord },
+  BatchProofs: { type: "array", minItems: 1, items: batchProof },
+  ShortLink: object({ hash: { type: "string", pattern: HEX }, code: { type: "string", pattern: "^[0-9A-Za-z]{10}$" }, url: string }),
+} satisfies Record<string, Schema>;

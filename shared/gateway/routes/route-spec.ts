@@ -1,0 +1,75 @@
+/** The shape of one route of the table, and what several areas' routes share. */
+import type { SchemaName } from "../response-schemas";
+import type { CacheKind } from "../read-caching";
+
+export type HttpMethod = "GET" | "POST";
+
+export interface QueryParamSpec {
+  readonly name: string;
+  readonly required: boolean;
+  readonly description: string;
+}
+
+export interface RouteSpec {
+  readonly method: HttpMethod;
+  /** Relative to `/api/v1`, OpenAPI form: `/txs/{txHash}/scripts`. */
+  readonly path: string;
+  /** `<service>.<action>` the gateway calls. */
+  readonly action: string;
+  /** OpenAPI tag (group). */
+  readonly tag: string;
+  readonly summary: string;
+  /** What the body carries (POST), in words. */
+  readonly request?: string;
+  /** What a 200 (or `successStatus`) answers, in words. */
+  readonly response: string;
+  /** The status of a successful answer when it is not 200 (the action sets it in `ctx.meta.$statusCode`). */
+  readonly successStatus?: 202;
+  /** Content type of a 200 (default application/json). */
+  readonly responseType?: "application/json" | "text/html" | "text/plain";
+  /** Schema of a 200 JSON body (../response-schemas/). */
+  readonly responseSchema?: SchemaName;
+  /** A `text/plain` route whose 200 is JSON of this schema instead for some bodies (the request form decides). */
+  readonly alsoJson?: SchemaName;
+  /** The error codes the route's service answers (their statuses come from ../http-status.ts). */
+  readonly errors?: readonly string[];
+  /** Schema of those errors' bodies, when they carry the route's own fields beside `error` and `message`. */
+  readonly failureSchema?: SchemaName;
+  /** Error codes of a route with a `failureSchema` that answer the plain error body all the same. */
+  readonly plainErrors?: readonly string[];
+  /** Content type of an error status other than JSON (an HTML page). */
+  readonly errorResponseType?: Readonly<Record<number, "text/html">>;
+  /** Descriptions of error statuses, in words (default: a generic one). */
+  readonly statuses?: Readonly<Record<number, string>>;
+  readonly query?: readonly QueryParamSpec[];
+  /** Regex patterns of path parameters. */
+  readonly pathPatterns?: Readonly<Record<string, string>>;
+  readonly implemented: boolean;
+  /** "admin": needs ADMIN_API_KEY when it is configured. */
+  readonly auth?: "admin";
+  /** Needs the deployed protocol: answers 503 while the embedded first start is still deploying it. */
+  readonly requiresProtocol?: true;
+  /** The whole body (any JSON value, or raw text) is passed to the action as this param. */
+  readonly wholeBodyAs?: string;
+  /**
+   * An `application/octet-stream` body is accepted too and passed to the action, as bytes, in this param (the
+   * other params then come from the query string).
+   */
+  readonly binaryBodyAs?: string;
+  /** This route's body limits, above the gateway's default (raised only for routes that need it). */
+  readonly bodyLimitBytes?: { readonly json: number; readonly binary?: number };
+  /** Params the gateway adds to every call of this route (one action serving several paths). */
+  readonly fixedParams?: Readonly<Record<string, string>>;
+  /** Answers carry `ETag` and `Cache-Control` and may answer 304 (../read-caching.ts, docs/api.md#caching). */
+  readonly cache?: CacheKind;
+  /** A GET that costs the services work: counted against the per-client read budget (RATE_LIMIT_READ_PER_MINUTE). */
+  readonly readBudget?: true;
+  /**
+   * The action stops its work when the client leaves before the answer (../request-gone.ts; the service side:
+   * shared/mesh/request-signals.ts).
+   */
+  readonly abandonable?: true;
+}
+
+/** Path pattern of a transaction id. */
+export const TX_HASH = "^[0-9a-fA-F]{64}$";
