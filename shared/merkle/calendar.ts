@@ -6,8 +6,10 @@
  * store lets one replica anchor at a time. How the root is anchored (build, sign, submit) is the `anchorer`'s job.
  */
 import { randomBytes } from "node:crypto";
-import { DomainError } from "../domain/errors";
+import { badRequest, DomainError } from "../domain/errors";
 import { createLeaseTable, type Collection, type LeaseTable, type Store, type StoredDocument } from "../store";
+import { hashListAnswer, parseHashList, type HashListWords } from "./hash-list";
+import { NODE_BYTES } from "./merkle-tree";
 import { buildTree, type MerkleTreeStore, type BuiltTree } from "./tree-store";
 
 export interface CalendarSettings {
@@ -115,9 +117,6 @@ export type RoundOutcome =
   | { kind: "busy" }
   | { kind: "failed"; message: string };
 
-const HASH_HEX = /^[0-9a-fA-F]{64}$/;
-const HEX_RUN = /^[0-9a-fA-F]*$/;
-const LOWER_HEX_RUN = /^[0-9a-f]*$/;
 const LEASE_KEY = "merkle-calendar";
 /** A round's transaction on chain this long (chain clock) is beyond rollbacks: Cardano's k blocks take about 12 h. */
 export const SETTLE_MS = 12 * 3600_000;
@@ -154,28 +153,18 @@ function pendingRanges(doc: CalendarRequestDocument): [number, number][] {
   return ranges;
 }
 
-function badRequest(message: string, data: Record<string, unknown> = {}): never {
-  throw new DomainError("BAD_REQUEST", message, data);
-}
+/** How the calendar words the problems of a request's hashes (400 BAD_REQUEST). */
+const CALENDAR_WORDS: HashListWords = {
+  empty: "hashes is empty: send at least one 32-byte hash",
+  tooMany: (count, maxHashes) => `One request takes at most ${maxHashes} hashes (got ${count}); send the rest in further requests.`,
+};
 
-/** @throws DomainError BAD_REQUEST naming the problem (and `maxHashes` for too many) */
-export function parseCalendarHashes(raw: unknown, maxHashes: number): string[] {
-  if (raw === undefined || raw === null) badRequest("hashes is required: an array of 32-byte hashes as 64 hex digits");
-  if (!Array.isArray(raw)) badRequest("hashes must be an array of 32-byte hashes as 64 hex digits");
-  if (raw.length === 0) badRequest("hashes is empty: send at least one 32-byte hash");
-  if (raw.length > maxHashes)
-    badRequest(`One request takes at most ${maxHashes} hashes (got ${raw.length}); send the rest in further requests.`, { maxHashes });
-  // Fast path: every element a 64-character string, and all of them hex in one scan of their concatenation.
-  if (raw.every((h: unknown) => typeof h === "string" && h.length === 64)) {
-    const joined = (raw as string[]).join("");
-    if (LOWER_HEX_RUN.test(joined)) return raw as string[];
-    if (HEX_RUN.test(joined)) return (raw as string[]).map((h) => h.toLowerCase());
-  }
-  return raw.map((h: unknown, i) => {
-    if (typeof h !== "string" || !HASH_HEX.test(h))
-      badRequest(`hashes[${i}] must be a 32-byte hash as 64 hex digits`, { field: `hashes[${i}]` });
-    return h.toLowerCase();
-  });
+/** A request's hashes, packed. @throws DomainError BAD_REQUEST naming the problem (and `maxHashes` for too many) */
+export function parseCalendarHashes(raw: unknown, maxHashes: number): Buffer {
+  const parsed = parseHashList(raw, { maxHashes, acceptBytes: false });
+  if (!parsed.problem) return parsed.packed;
+  const { message, data } = hashListAnswer(parsed.problem, CALENDAR_WORDS);
+  return badRequest(message, data);
 }
 
 export class MerkleCalendar {
@@ -260,10 +249,12 @@ export class MerkleCalendar {
    *   reached; nothing recorded)
    */
   async submit(raw: unknown, client: string): Promise<SubmitAnswer> {
-    const hashes = parseCalendarHashes(raw, this.settings.maxHashesPerRequest);
+    const packed = parseCalendarHashes(raw, this.settings.maxHashesPerRequest);
+    const count = packed.length / NODE_BYTES;
+    const hex = packed.toString("hex");
     const retryAfterSeconds = Math.max(1, Math.ceil(this.settings.intervalMs / 1000));
     const own = await this.pendingCount(client);
-    if (own + hashes.length > this.settings.maxPendingPerClient) {
+    if (own + count > this.settings.maxPendingPerClient) {
       throw new DomainError(
         "CALENDAR_FULL",
         `${own} of your hashes wait for the calendar, a client's limit is ${this.settings.maxPendingPerClient}; retry after the next anchoring round.`,
@@ -271,7 +262,7 @@ export class MerkleCalendar {
       );
     }
     const waiting = await this.pendingCount();
-    if (waiting + hashes.length > this.settings.maxPending) {
+    if (waiting + count > this.settings.maxPending) {
       throw new DomainError(
         "CALENDAR_FULL",
         `The calendar holds ${waiting} pending hashes, its limit is ${this.settings.maxPending}; retry after the next anchoring round.`,
@@ -282,22 +273,22 @@ export class MerkleCalendar {
     const request = randomBytes(REQUEST_ID_HEX / 2).toString("hex");
     await this.requests.insertOne({
       _id: request,
-      hashes: hashes.join(""),
-      count: hashes.length,
+      hashes: hex,
+      count,
       submittedAt,
-      pendingLeaves: hashes.length,
+      pendingLeaves: count,
       segments: [],
       rounds: [],
       client,
     });
-    const pending = waiting + hashes.length;
+    const pending = waiting + count;
     if (pending >= this.settings.maxLeaves && Date.now() >= this.earlyRoundsAfter) void this.anchorRound();
     return {
       status: "pending",
       submittedAt,
       expectedAnchorBy: Math.max(this.nextRoundAt, this.now()),
       receiptUrl: "/api/v1/batch/receipt/{receiptId}",
-      receipts: hashes.map((hash, i) => ({ receiptId: receiptIdOf(request, i), hash })),
+      receipts: Array.from({ length: count }, (_, i) => ({ receiptId: receiptIdOf(request, i), hash: hex.slice(i * 64, i * 64 + 64) })),
       pending,
     };
   }
