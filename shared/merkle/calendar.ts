@@ -22,12 +22,12 @@ export interface CalendarSettings {
 }
 
 /**
- * Anchors one tree's root: `build` signs the transaction (nothing leaves the process) and says until when it can be
- * in a block (Unix ms), `submit` sends it.
+ * Anchors one tree's root: `build` makes the transaction (unsigned: nothing leaves the process) and says until when
+ * it can be in a block (Unix ms), `submit` signs and sends it.
  */
 export interface CalendarAnchorer {
-  build(tree: BuiltTree): Promise<{ signedCborHex: string; txId: string; expiresAtMs: number }>;
-  submit(signedCborHex: string, txId: string): Promise<void>;
+  build(tree: BuiltTree): Promise<{ cborHex: string; txId: string; expiresAtMs: number }>;
+  submit(cborHex: string, txId: string): Promise<void>;
 }
 
 /**
@@ -415,10 +415,10 @@ export class MerkleCalendar {
       if (taken.length === 0) return { kind: "idle" };
       const tree = buildTree(packed);
       const root = tree.root.toString("hex");
-      const { signedCborHex, txId, expiresAtMs } = await this.anchorer.build(tree);
+      const { cborHex, txId, expiresAtMs } = await this.anchorer.build(tree);
       // stored before the transaction leaves, so the verifier finds it when it sees the root on chain
       await this.trees.save(tree, { expiresAt: expiresAtMs + TREE_GRACE_MS, owner: CALENDAR_OWNER });
-      await this.anchorer.submit(signedCborHex, txId);
+      await this.anchorer.submit(cborHex, txId);
       await this.rounds.updateOne(
         { _id: tree.treeId },
         { $set: { root, leafCount: tree.leafCount, transactionHash: txId, submittedAt: this.now(), missing: 0, settled: false } },
