@@ -15,7 +15,7 @@ import type { IssuanceEnv } from "./issuance-env";
 import { buildPrepareCollateral } from "./prepare-collateral";
 
 /** The certificate metadata of a calendar round: the tree, and that the calendar anchored it. */
-export function calendarMetadata(tree: Pick<BuiltTree, "treeId" | "leafCount">): string {
+function calendarMetadata(tree: Pick<BuiltTree, "treeId" | "leafCount">): string {
   return JSON.stringify({ calendar: true, merkle: { treeId: tree.treeId, leafCount: tree.leafCount } });
 }
 

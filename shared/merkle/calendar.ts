@@ -6,9 +6,19 @@
  * store lets one replica anchor at a time. How the root is anchored (build, sign, submit) is the `anchorer`'s job.
  */
 import { randomBytes } from "node:crypto";
-import { badRequest, DomainError } from "../domain/errors";
+import { DomainError } from "../domain/errors";
 import { createLeaseTable, type Collection, type LeaseTable, type Store, type StoredDocument } from "../store";
-import { hashListAnswer, parseHashList, type HashListWords } from "./hash-list";
+import {
+  findReceiptPosition,
+  hashAt,
+  newRequestId,
+  parseCalendarHashes,
+  pendingRanges,
+  receiptIdOf,
+  type CalendarReceipt,
+  type CalendarRequestDocument,
+  type SubmitAnswer,
+} from "./calendar-requests";
 import { NODE_BYTES } from "./merkle-tree";
 import { buildTree, type MerkleTreeStore, type BuiltTree } from "./tree-store";
 
@@ -28,27 +38,6 @@ export interface CalendarSettings {
 export interface CalendarAnchorer {
   build(tree: BuiltTree): Promise<{ cborHex: string; txId: string; expiresAtMs: number }>;
   submit(cborHex: string, txId: string): Promise<void>;
-}
-
-/**
- * One submission: its hashes packed in one document (so a request costs one store write, whatever its size).
- * `_id` is the request id; the receipt of the hash at position i is the request id followed by i (8 hex digits).
- * Positions taken by a round are recorded as segments; the others are pending.
- */
-export interface CalendarRequestDocument extends StoredDocument {
-  _id: string;
-  /** the submitted hashes, in order, packed, hex */
-  hashes: string;
-  count: number;
-  submittedAt: number;
-  /** positions not in any segment: 0 once every hash of the request went to a round */
-  pendingLeaves: number;
-  /** positions [from, to) and the tree id of the round that took them */
-  segments: { from: number; to: number; round: string }[];
-  /** the tree ids of those rounds (to find the requests of a lost round) */
-  rounds: string[];
-  /** who submitted (calendarClientOf): its pending leaves count against its own quota */
-  client?: string;
 }
 
 /** One anchoring round: the tree and the transaction that anchors its root. `_id` is the tree id. */
@@ -74,43 +63,6 @@ export interface CalendarChainView {
   inMempoolAmong(txIds: readonly string[]): Promise<Set<string>>;
 }
 
-export interface CalendarReceipt {
-  receiptId: string;
-  hash: string;
-  /**
-   * pending: waiting for a round; submitted: its round's transaction is sent; anchored: that transaction is on chain
-   * and its proof is served
-   */
-  status: "pending" | "submitted" | "anchored";
-  submittedAt: number;
-  /** while pending: when the next round is due (Unix ms; a round may take it later when it holds maxLeaves already) */
-  expectedAnchorBy?: number;
-  /** this receipt's status route, relative to the API base */
-  statusUrl: string;
-  merkleRoot?: string;
-  treeId?: string;
-  transactionHash?: string;
-  /** once anchored: where the inclusion proof is served, relative to the API base */
-  proofUrl?: string;
-}
-
-/**
- * The answer to a submission: what all its receipts share once, then per hash only its receipt id (kept small: at
- * 5,000 hashes about 0.6 MB, well inside the 1 MB a NATS message carries by default).
- */
-export interface SubmitAnswer {
-  status: "pending";
-  submittedAt: number;
-  /** when the next round is due (Unix ms) */
-  expectedAnchorBy: number;
-  /** each receipt's status route, relative to the API base */
-  receiptUrl: "/api/v1/batch/receipt/{receiptId}";
-  /** one per submitted hash, in order */
-  receipts: { receiptId: string; hash: string }[];
-  /** leaves waiting in total, these included */
-  pending: number;
-}
-
 export type RoundOutcome =
   | { kind: "anchored"; treeId: string; root: string; leafCount: number; transactionHash: string }
   | { kind: "idle" }
@@ -121,13 +73,11 @@ const LEASE_KEY = "merkle-calendar";
 /** A round's transaction on chain this long (chain clock) is beyond rollbacks: Cardano's k blocks take about 12 h. */
 export const SETTLE_MS = 12 * 3600_000;
 /** A round whose transaction this many rounds in a row found neither in a block nor in the mempool is lost. */
-export const LOST_AFTER_ROUNDS = 2;
+const LOST_AFTER_ROUNDS = 2;
 /** How long a failed round keeps submissions from starting rounds early. */
 const EARLY_ROUND_PAUSE_MS = 10_000;
 /** Pending requests read per page when a round gathers its leaves. */
 const REQUEST_PAGE = 100;
-/** A request id: 12 random bytes, hex; a receipt id adds the position as 8 hex digits. */
-const REQUEST_ID_HEX = 24;
 /** Unsettled rounds looked at per round, oldest first. */
 const WATCHED_ROUNDS = 100;
 /** How long one round may hold the lease: a round of a million leaves takes about ten seconds. */
@@ -136,37 +86,6 @@ const LEASE_TTL_MS = 120_000;
 const TREE_GRACE_MS = 10 * 60_000;
 /** The owner a round's pending tree is recorded under: the service's own, on no client's budget. */
 const CALENDAR_OWNER = "calendar";
-export const RECEIPT_ID = /^[0-9a-f]{32}$/;
-
-const receiptIdOf = (request: string, position: number): string => `${request}${position.toString(16).padStart(8, "0")}`;
-
-/** The positions of a request that no round holds, as [from, to) ranges in order. */
-function pendingRanges(doc: CalendarRequestDocument): [number, number][] {
-  const taken = [...doc.segments].sort((a, b) => a.from - b.from);
-  const ranges: [number, number][] = [];
-  let at = 0;
-  for (const s of taken) {
-    if (s.from > at) ranges.push([at, s.from]);
-    at = Math.max(at, s.to);
-  }
-  if (at < doc.count) ranges.push([at, doc.count]);
-  return ranges;
-}
-
-/** How the calendar words the problems of a request's hashes (400 BAD_REQUEST). */
-const CALENDAR_WORDS: HashListWords = {
-  empty: "hashes is empty: send at least one 32-byte hash",
-  tooMany: (count, maxHashes) => `One request takes at most ${maxHashes} hashes (got ${count}); send the rest in further requests.`,
-};
-
-/** A request's hashes, packed. @throws DomainError BAD_REQUEST naming the problem (and `maxHashes` for too many) */
-export function parseCalendarHashes(raw: unknown, maxHashes: number): Buffer {
-  const parsed = parseHashList(raw, { maxHashes, acceptBytes: false });
-  if (!parsed.problem) return parsed.packed;
-  const { message, data } = hashListAnswer(parsed.problem, CALENDAR_WORDS);
-  return badRequest(message, data);
-}
-
 export class MerkleCalendar {
   private round: Promise<RoundOutcome> | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -270,7 +189,7 @@ export class MerkleCalendar {
       );
     }
     const submittedAt = this.now();
-    const request = randomBytes(REQUEST_ID_HEX / 2).toString("hex");
+    const request = newRequestId();
     await this.requests.insertOne({
       _id: request,
       hashes: hex,
@@ -288,18 +207,19 @@ export class MerkleCalendar {
       submittedAt,
       expectedAnchorBy: Math.max(this.nextRoundAt, this.now()),
       receiptUrl: "/api/v1/batch/receipt/{receiptId}",
-      receipts: Array.from({ length: count }, (_, i) => ({ receiptId: receiptIdOf(request, i), hash: hex.slice(i * 64, i * 64 + 64) })),
+      receipts: Array.from({ length: count }, (_, i) => ({ receiptId: receiptIdOf(request, i), hash: hashAt({ hashes: hex }, i) })),
       pending,
     };
   }
 
   /** The receipt's status, or null for an unknown id. */
   async receipt(receiptId: string): Promise<CalendarReceipt | null> {
-    if (!RECEIPT_ID.test(receiptId)) return null;
-    const doc = await this.requests.findOne({ _id: receiptId.slice(0, REQUEST_ID_HEX) });
-    const position = parseInt(receiptId.slice(REQUEST_ID_HEX), 16);
+    const at = findReceiptPosition(receiptId);
+    if (at === undefined) return null;
+    const doc = await this.requests.findOne({ _id: at.request });
+    const position = at.position;
     if (!doc || position >= doc.count) return null;
-    const hash = doc.hashes.slice(position * 64, position * 64 + 64);
+    const hash = hashAt(doc, position);
     const base = { receiptId, hash, submittedAt: doc.submittedAt, statusUrl: `/api/v1/batch/receipt/${receiptId}` };
     const segment = doc.segments.find((s) => s.from <= position && position < s.to);
     const round = segment ? ((await this.rounds.findOne({ _id: segment.round })) ?? null) : null;

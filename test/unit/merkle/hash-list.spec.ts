@@ -6,7 +6,7 @@
 import { expect } from "chai";
 import { randomBytes } from "node:crypto";
 import { packedHashes } from "../../../shared/issuance/batch-build";
-import { parseCalendarHashes } from "../../../shared/merkle/calendar";
+import { parseCalendarHashes } from "../../../shared/merkle/calendar-requests";
 import { parseHashList } from "../../../shared/merkle/hash-list";
 
 const refusalOf = (run: () => unknown): { type: string; message: string; data: Record<string, unknown> } => {
