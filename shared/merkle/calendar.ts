@@ -22,7 +22,7 @@ import {
 import { NODE_BYTES } from "./merkle-tree";
 import { buildTree, type MerkleTreeStore, type BuiltTree } from "./tree-store";
 
-export interface CalendarSettings {
+interface CalendarSettings {
   intervalMs: number;
   maxLeaves: number;
   maxPending: number;
@@ -41,7 +41,7 @@ export interface CalendarAnchorer {
 }
 
 /** One anchoring round: the tree and the transaction that anchors its root. `_id` is the tree id. */
-export interface CalendarRoundDocument extends StoredDocument {
+interface CalendarRoundDocument extends StoredDocument {
   _id: string;
   root: string;
   leafCount: number;
@@ -63,7 +63,7 @@ export interface CalendarChainView {
   inMempoolAmong(txIds: readonly string[]): Promise<Set<string>>;
 }
 
-export type RoundOutcome =
+type RoundOutcome =
   | { kind: "anchored"; treeId: string; root: string; leafCount: number; transactionHash: string }
   | { kind: "idle" }
   | { kind: "busy" }

@@ -15,9 +15,9 @@ export type HashListProblem =
   /** bytes that are not a whole number of hashes */
   | { kind: "ragged-bytes"; length: number };
 
-export type HashListParse = { packed: Buffer; problem?: undefined } | { problem: HashListProblem };
+type HashListParse = { packed: Buffer; problem?: undefined } | { problem: HashListProblem };
 
-export interface HashListOptions {
+interface HashListOptions {
   maxHashes: number;
   /** the route takes raw bytes too (an application/octet-stream body) */
   acceptBytes: boolean;

@@ -19,7 +19,7 @@ export interface OwnTransactionPorts {
   now(): number;
 }
 
-export interface SentTransaction {
+interface SentTransaction {
   txId: string;
   /** Unix ms its inputs stay locked until, at most */
   inFlightUntil: number;
