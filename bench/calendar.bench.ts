@@ -107,7 +107,7 @@ export default async function (): Promise<Record<string, unknown>> {
 
   const mnemonic = generateMnemonic();
   const serviceWallet = Wallet.fromMnemonic(mnemonic, { networkId: 0 });
-  const w = await IssuanceWorld.create(ISSUANCE_SERVICES, {
+  const w = await IssuanceWorld.create([...ISSUANCE_SERVICES, "calendar"], {
     SERVICE_MNEMONIC: mnemonic,
     BATCH_INTERVAL_MS: "3600000",
     BATCH_MAX_LEAVES: String(n + WARM_UP * PER_REQUEST),

@@ -51,7 +51,7 @@ async function run(blockTimeMs: number): Promise<Record<string, unknown>> {
   const started = Date.now();
   await broker.start();
   const chain = await mesh.resources.chain();
-  const ports = deploymentPortsFor((a, p) => broker.call(a, p), chain.ogmiosUrl, Date.now);
+  const ports = deploymentPortsFor((a, p) => broker.call(a, p), chain.ogmiosUrl, await mesh.resources.store(), Date.now);
   const steps = await deployProtocol(ports, {
     wallet: prep.service.wallet,
     bootstrapName: "default",

@@ -102,7 +102,12 @@ async function main(): Promise<void> {
         ? "SERVICE_MNEMONIC"
         : `${prep.service.keyFile} (${prep.service.source === "created" ? "created now, mode 0600" : "existing"})`;
     bootstrapLines.push(`service wallet ${wallet.address} (key hash ${wallet.paymentKeyHash}) from ${from}`);
-    const ports = deploymentPortsFor((action, params) => broker.call(action, params), (await mesh.resources.chain()).ogmiosUrl, Date.now);
+    const ports = deploymentPortsFor(
+      (action, params) => broker.call(action, params),
+      (await mesh.resources.chain()).ogmiosUrl,
+      await mesh.resources.store(),
+      Date.now,
+    );
     try {
       const steps = await deployProtocol(ports, { wallet, bootstrapName: "default", bootstrapTerms: defaultBootstrapTerms(wallet) });
       bootstrapLines.push(...steps.map(describeStep));

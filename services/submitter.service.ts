@@ -13,7 +13,7 @@ import { TX_HASH_PARAM } from "../shared/mesh/action-params";
 import { DomainError, notFound, stillStarting } from "../shared/domain/errors";
 import { parseOutRefKey } from "../shared/domain/out-ref";
 import type { Context, ServiceBroker, ServiceSchema } from "moleculer";
-import { createChainClient, type ChainClient } from "../shared/chain";
+import { createChainClient, isUnknownInputsRejection, type ChainClient } from "../shared/chain";
 import type { TransactionRecord } from "../shared/records/protocol-records";
 import { slotToTimeFrom } from "../shared/indexer/slot-time";
 import { catchUpProjections } from "../shared/mesh/fact-follower";
@@ -25,8 +25,6 @@ import { submitSignedTransaction } from "../shared/submission/submit-transaction
 const CBOR_HEX = { type: "string", optional: true, max: 65_536 * 2 } as const;
 /** The extensions whose list transactions can be rebuilt after losing their entry (an internal `rebuild` action). */
 const LIST_EXTENSIONS = ["fractionized", "tokenizable"] as const;
-/** Ogmios code of a submission whose inputs the ledger does not know (spent, or never existed). */
-const UNKNOWN_INPUTS_CODE = 3117;
 
 /**
  * A submission refused because an input is taken: when it is an extension transaction that lost its list entry
@@ -35,7 +33,7 @@ const UNKNOWN_INPUTS_CODE = 3117;
  */
 async function withRebuiltTransaction(broker: ServiceBroker, err: unknown, transaction: string): Promise<unknown> {
   const e = err as { type?: unknown; message?: unknown; data?: Record<string, unknown> };
-  const taken = e.type === "INPUTS_IN_FLIGHT" || (e.type === "LEDGER_REJECTED" && e.data?.["code"] === UNKNOWN_INPUTS_CODE);
+  const taken = e.type === "INPUTS_IN_FLIGHT" || (e.type === "LEDGER_REJECTED" && isUnknownInputsRejection(e.data?.["code"]));
   const registry = broker.registry as unknown as { hasService(name: string): boolean };
   const extensions = LIST_EXTENSIONS.filter((name) => registry.hasService(name));
   if (!taken || extensions.length === 0) return err;

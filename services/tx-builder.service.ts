@@ -2,16 +2,13 @@
  * tx-builder: `POST /transaction/build`, `/transaction/prepare-collateral` and `/batch/build` (shared/issuance), plus the
  * internal `burnStates` the user-state service's OPT_OUT uses. Stateless apart from the shared in-flight
  * registry in the store, so it scales to several replicas. Confirmed blocks release in-flight locks.
- * It also runs the aggregated Merkle calendar (`/batch/submit`, `/batch/receipt/…`, shared/merkle/calendar.ts):
- * pending leaves live in the store and one replica at a time anchors them from the service wallet.
  */
 import { openIssuanceOverMesh } from "../shared/mesh/issuance-over-mesh";
 import { httpStatusOfType } from "../shared/gateway/http-status";
-import { DomainError, notFound, stillStarting } from "../shared/domain/errors";
+import { stillStarting } from "../shared/domain/errors";
 import type { Context, ServiceSchema } from "moleculer";
 import type { ChainClient } from "../shared/chain";
 import type { StateInfo } from "../shared/records/protocol-records";
-import { networkIdOfNetwork } from "../shared/config/network";
 import type { InflightRegistry } from "../shared/inflight";
 import {
   handleBatchBuild,
@@ -26,10 +23,6 @@ import {
 import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
 import { MerkleTreeStore } from "../shared/merkle/tree-store";
 import { BatchQuota } from "../shared/merkle/batch-quota";
-import { calendarClientOf, checkCalendarAccess, MerkleCalendar, type CalendarCaller } from "../shared/merkle";
-import { serviceWalletAnchorer } from "../shared/issuance/calendar-anchor";
-import { loadOrCreateServiceWallet } from "../shared/first-start/service-wallet";
-import type { Wallet } from "../shared/wallet";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 
 type Body = Record<string, unknown>;
@@ -44,12 +37,7 @@ export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema
     registry?: InflightRegistry;
     trees?: MerkleTreeStore;
     batchQuota?: BatchQuota;
-    calendar?: MerkleCalendar;
   } = {};
-  const calendarOf = (): MerkleCalendar => {
-    if (!locals.calendar) throw stillStarting("tx-builder");
-    return locals.calendar;
-  };
   const envOf = (): IssuanceEnv => {
     if (!locals.env) throw stillStarting("tx-builder");
     return locals.env;
@@ -85,32 +73,6 @@ export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema
             if (!locals.trees || !locals.batchQuota) throw stillStarting("tx-builder");
             const batch = { trees: locals.trees, quota: locals.batchQuota, client: ctx.meta.clientKey ?? "mesh" };
             return respond(ctx, await handleBatchBuild(env, batch, ctx.params ?? {}, stream));
-          },
-        },
-        /** Hashes for the aggregated calendar: 202 with a receipt per hash. */
-        submitToCalendar: {
-          async handler(ctx: Context<Body, { $statusCode?: number; clientKey?: string; calendarKeyId?: string }>) {
-            const caller: CalendarCaller = {
-              clientKey: ctx.meta.clientKey ?? "mesh",
-              ...(ctx.meta.calendarKeyId !== undefined ? { keyId: ctx.meta.calendarKeyId } : {}),
-            };
-            checkCalendarAccess({ enabled: deps.config.batchCalendar.enabled, network: deps.config.network }, caller);
-            const answer = await calendarOf().submit((ctx.params ?? {})["hashes"], calendarClientOf(caller));
-            ctx.meta.$statusCode = 202;
-            return answer;
-          },
-        },
-        calendarReceipt: {
-          async handler(ctx: Context<{ receiptId: string }>) {
-            if (!deps.config.batchCalendar.enabled)
-              throw new DomainError(
-                "CALENDAR_DISABLED",
-                "The aggregated calendar is disabled on this service (BATCH_CALENDAR_ENABLED=false).",
-              );
-            const id = String(ctx.params.receiptId).toLowerCase();
-            const receipt = await calendarOf().receipt(id);
-            if (!receipt) throw notFound(`No calendar receipt ${id}.`);
-            return receipt;
           },
         },
         prepareCollateral: {
@@ -166,37 +128,8 @@ export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema
       locals.client = client;
       locals.registry = registry;
       locals.env = issuance;
-      const calendarConfig = deps.config.batchCalendar;
-      if (calendarConfig.enabled) {
-        // the service wallet's keys are read (or its key file made) by the first round that has leaves to anchor
-        let wallet: Wallet | undefined;
-        const walletOf = (): Wallet =>
-          (wallet ??= loadOrCreateServiceWallet({
-            dataDir: deps.config.dataDir,
-            mnemonic: deps.config.serviceMnemonic,
-            networkId: networkIdOfNetwork(deps.config.network),
-          }).wallet);
-        const logger = this.logger;
-        locals.calendar = await MerkleCalendar.open({
-          store,
-          trees: locals.trees,
-          anchorer: serviceWalletAnchorer(locals.env, walletOf),
-          chain: {
-            onChain: async (txId) => Boolean(await broker.call("indexer.transaction", { id: txId })),
-            inMempoolAmong: (txIds) => client.inMempoolAmong(txIds),
-          },
-          settings: calendarConfig,
-          now: deps.now,
-          onRound: (outcome) => {
-            if (outcome.kind === "anchored") logger.info("calendar round anchored", outcome);
-            else if (outcome.kind === "failed") logger.warn("calendar round failed; the leaves stay pending", { message: outcome.message });
-          },
-        });
-        locals.calendar.start();
-      }
     },
     async stopped() {
-      await locals.calendar?.stop();
       await locals.client?.close();
     },
   };

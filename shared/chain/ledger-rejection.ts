@@ -3,6 +3,7 @@
  * submit endpoint's 400 body (docs/api.md#submit). It reads the Ogmios error codes and their `data` shapes (Ogmios v6.14 ogmios.json,
  * SubmitTransactionFailure*), so it lives with the chain client: no other module looks at Ogmios codes.
  */
+import { typeOfCode } from "./errors";
 
 export interface LedgerFailureLike {
   /** Ogmios JSON-RPC error code (31xx, 3005, 399x, …) */
@@ -114,6 +115,14 @@ function sentence(code: number | undefined, data: unknown, fallback: string): st
     default:
       return fallback;
   }
+}
+
+/**
+ * Whether a ledger rejection's Ogmios code (LEDGER_REJECTED carries it as `data.code`) says the transaction spends
+ * an output the ledger does not know: spent by another transaction, or never created (UNKNOWN_OUTPUT_REFERENCES).
+ */
+export function isUnknownInputsRejection(code: unknown): boolean {
+  return typeof code === "number" && typeOfCode(code) === "UNKNOWN_OUTPUT_REFERENCES";
 }
 
 /** The 400 body parts of a ledger rejection. */

@@ -7,14 +7,9 @@
  * same parser (big numbers as bigint), the same success tests, a refusal rejected with the library's JSON-RPC error,
  * a closed socket with its -32000 "Connection closed".
  */
-import { JSONRPCError } from "@cardano-ogmios/client";
+import { JSONRPCError, safeJSON } from "@cardano-ogmios/client";
 import type { InteractionContext } from "@cardano-ogmios/client";
 import { randomBytes } from "node:crypto";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- the library's own parser, not re-exported by its index
-const { safeJSON } = require("@cardano-ogmios/client/dist/util") as {
-  safeJSON: { parse(raw: unknown): unknown; stringify(value: unknown): string };
-};
 
 interface Answer {
   method?: string;
@@ -45,7 +40,8 @@ export function requestMux(context: InteractionContext): RequestMux {
     if (pending.size === 0) return;
     let answer: Answer;
     try {
-      answer = safeJSON.parse(data) as Answer;
+      // the library's own parser, which it exports (a Buffer from the socket, as its own listeners hand it)
+      answer = safeJSON.parse(data as string) as Answer;
     } catch {
       return; // not an answer of ours (the library's listeners see it too)
     }

@@ -8,6 +8,7 @@
 export const SERVICE_NAMES = [
   "gateway",
   "tx-builder",
+  "calendar",
   "submitter",
   "verifier",
   "user-state",

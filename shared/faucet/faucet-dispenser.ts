@@ -14,7 +14,7 @@ import { DomainError } from "../domain/errors";
 import type { Collection, Store, StoredDocument } from "../store";
 import type { Wallet } from "../wallet";
 import type { InflightRegistry } from "../inflight";
-import { inFlightExpiresAt } from "../submission/in-flight-expiry";
+import { sendOwnTransaction } from "../submission/own-transaction";
 
 export interface FaucetChain {
   protocolParameters(): Promise<ProtocolParameters>;
@@ -39,6 +39,11 @@ type ClaimDoc = StoredDocument & { lastClaimAt: number; txHash: string };
 type CounterDoc = StoredDocument & { count: number };
 
 const DAY_MS = 86_400_000;
+
+/** @throws DomainError FAUCET_SUBMIT_FAILED, with the chain's reason */
+function refusedPayment(err: unknown): never {
+  throw new DomainError("FAUCET_SUBMIT_FAILED", `The faucet transaction was refused: ${err instanceof Error ? err.message : String(err)}`);
+}
 const dayOf = (now: number): string => new Date(Math.floor(now / DAY_MS) * DAY_MS).toISOString().slice(0, 10);
 
 export class FaucetDispenser {
@@ -139,7 +144,7 @@ export class FaucetDispenser {
     ]);
     const spendable = await inflight.spendable(this.address, own, this.opts.wallet.paymentKeyHash);
     const outputs = Array.from({ length: this.opts.utxoCount }, () => ({ address, lovelace: this.opts.utxoLovelace }));
-    let built: { cborHex: string; txId: string };
+    let built: { cborHex: string };
     try {
       built = buildPayment({ protocolParameters: params, utxos: spendable, changeAddress: this.address, outputs });
     } catch (err) {
@@ -147,17 +152,12 @@ export class FaucetDispenser {
         throw new DomainError("FAUCET_EMPTY", "The faucet has not enough funds right now.");
       throw err;
     }
-    const signed = this.opts.wallet.signTxFull(built.cborHex);
-    try {
-      await chain.submit(signed);
-    } catch (err) {
-      throw new DomainError(
-        "FAUCET_SUBMIT_FAILED",
-        `The faucet transaction was refused: ${err instanceof Error ? err.message : String(err)}`,
-      );
-    }
-    await inflight.recordSubmitted({ txId: built.txId, cborHex: signed, expiresAt: inFlightExpiresAt(null, () => now, now) });
-    await this.claims.updateOne({ _id: credential }, { $set: { lastClaimAt: now, txHash: built.txId } }, { upsert: true });
-    return { txHash: built.txId, lovelace: this.claimLovelace };
+    const { txId } = await sendOwnTransaction(this.opts.wallet, built.cborHex, {
+      submit: (signed) => chain.submit(signed).catch(refusedPayment),
+      inflight,
+      now: () => now,
+    });
+    await this.claims.updateOne({ _id: credential }, { $set: { lastClaimAt: now, txHash: txId } }, { upsert: true });
+    return { txHash: txId, lovelace: this.claimLovelace };
   }
 }

@@ -10,6 +10,10 @@ import { createChainClient, type ChainClient } from "../chain";
 import type { OgmiosUtxo } from "../csl/utxo";
 import { BlockLog } from "../devnet/block-log";
 import type { AppConfig } from "../config/config";
+import { InflightRegistry } from "../inflight";
+import { loadSlotClock } from "../issuance/slot-clock";
+import type { Store } from "../store";
+import type { OwnTransactionPorts } from "../submission/own-transaction";
 import { devnetProtocolConfig, genesisFundsWallet, serviceGenesisFunds, type GenesisFundSpec } from "./devnet-deployment";
 import type { DeploymentPorts, ProtocolSnapshot } from "./protocol-deployment";
 import { loadOrCreateServiceWallet, type ServiceWallet } from "./service-wallet";
@@ -44,17 +48,25 @@ export function prepareDevnetFirstStart(config: AppConfig, extraGenesis: readonl
   return { kind: "ready", config: withDeployment, service, genesis, newChain: !stored };
 }
 
-/** Broker-facing ports of the bootstrap: builds, submissions and indexer reads go through the services. */
+/**
+ * Ports of the bootstrap: builds and indexer reads go through the services; the service wallet's transactions go
+ * to the chain and are recorded in the in-flight registry of `store` (the store the builders share).
+ */
 export function deploymentPortsFor(
   call: <T>(action: string, params?: Record<string, unknown>) => Promise<T>,
   ogmiosUrl: string,
+  store: Store,
   now: () => number,
 ): DeploymentPorts & { close(): Promise<void> } {
   const client: ChainClient = createChainClient({ url: ogmiosUrl });
+  let own: Promise<OwnTransactionPorts> | undefined;
+  const openOwnTransactions = async (): Promise<OwnTransactionPorts> => {
+    const [registry, slots] = await Promise.all([InflightRegistry.open(store, now), loadSlotClock(client)]);
+    return { submit: (signed) => client.submit(signed), inflight: registry, slotToTime: (slot) => slots.timeOfSlot(slot), now };
+  };
   return {
     build: (req) => call("tx-builder.build", { ...req }),
-    submit: async (transaction, witnessSet) =>
-      (await call<{ transactionHash: string }>("submitter.submit", { transaction, witnessSet })).transactionHash,
+    ownTransactions: () => (own ??= openOwnTransactions()),
     protocol: () => call<ProtocolSnapshot>("indexer.protocol"),
     bootstrapNames: async () => (await call<Array<{ name: string }>>("indexer.bootstraps", {})).map((b) => b.name),
     utxosAt: async (address) => (await client.utxosByAddresses([address])) as unknown as OgmiosUtxo[],

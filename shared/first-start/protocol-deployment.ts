@@ -2,14 +2,15 @@
  * First-start deployment of the protocol on the embedded devnet, through the same API a production operator uses
  * (README "Production deployment"): split the service wallet's reserve into spare UTxOs, then `init` (proxy
  * pointer), `deploy` (library reference scripts + stake registration) and a `default` bootstrap datum. Each step is
- * built by the tx-builder, signed by the service wallet, submitted through the submitter, and awaited until the
- * indexer shows its effect (the next build reads the indexer). Idempotent: a step whose effect is already on
+ * built by the tx-builder, sent by the service wallet as its own transaction (signed, submitted, recorded in flight),
+ * and awaited until the indexer shows its effect (the next build reads the indexer). Idempotent: a step whose effect is already on
  * chain is skipped, so a restart (or a crash between steps) resumes where it stopped.
  */
 import { TypedError } from "../domain/errors";
 import { buildPayment } from "../csl/build-payment";
 import type { OgmiosUtxo } from "../csl/utxo";
 import type { ProtocolParameters } from "../chain/types";
+import { sendOwnTransaction, type OwnTransactionPorts } from "../submission/own-transaction";
 import type { Wallet } from "../wallet";
 
 export type DeploymentStepName = "fund" | "init" | "deploy" | "bootstrap";
@@ -42,8 +43,8 @@ export interface ProtocolSnapshot {
 export interface DeploymentPorts {
   /** tx-builder.build */
   build(req: BuildRequest): Promise<BuildResponse>;
-  /** submitter.submit; resolves with the tx id */
-  submit(transaction: string, witnessSet: string): Promise<string>;
+  /** where the service wallet's own transactions go: the chain and the in-flight registry (opened on first use) */
+  ownTransactions(): Promise<OwnTransactionPorts>;
   /** indexer.protocol */
   protocol(): Promise<ProtocolSnapshot>;
   /** names of the live bootstrap datums (indexer.bootstraps) */
@@ -102,7 +103,8 @@ export async function deployProtocol(ports: DeploymentPorts, plan: DeploymentPla
       await ports.pause(250);
     }
   };
-  const signAndSubmit = async (unsigned: string): Promise<string> => ports.submit(unsigned, wallet.signTx(unsigned));
+  const signAndSubmit = async (unsigned: string): Promise<string> =>
+    (await sendOwnTransaction(wallet, unsigned, await ports.ownTransactions())).txId;
   const buildStep = async (req: BuildRequest): Promise<string> => {
     const res = await ports.build(req);
     if (res.status?.code !== "SUCCESS" || !res.unsignedTransaction) {

@@ -8,6 +8,7 @@
  */
 import { MAX_BATCH_HASHES } from "../merkle/batch-limits";
 import { MERKLE_SCHEME, NODE_BYTES } from "../merkle/merkle-tree";
+import { hashListAnswer, packedLengthProblem, parseHashList, type HashListProblem, type HashListWords } from "../merkle/hash-list";
 import type { BatchQuota } from "../merkle/batch-quota";
 import { buildTree, type MerkleTreeStore } from "../merkle/tree-store";
 import { BuildRefusal, isBuildRefusal, refusalResponse, refuse, successResponse, type BuildTransactionResponse } from "./build-outcome";
@@ -34,20 +35,15 @@ export interface ParsedBatch {
 
 type Body = Record<string, unknown>;
 
-const HASH_HEX = /^[0-9a-fA-F]{64}$/;
+/** How a refused batch words the problems of its hashes. */
+const BATCH_WORDS: HashListWords = {
+  empty: "The batch is empty: send at least one 32-byte hash.",
+  tooMany: (count) => `A batch holds at most ${MAX_BATCH_HASHES.toLocaleString("en")} hashes (got ${count}).`,
+};
 
-function tooMany(count: number): never {
-  return refuse("ERROR", `A batch holds at most ${MAX_BATCH_HASHES.toLocaleString("en")} hashes (got ${count}).`, {
-    maxHashes: MAX_BATCH_HASHES,
-  });
-}
-
-/** The checks of packed hashes: not empty, whole hashes, at most the limit. */
-function checkByteLength(length: number): void {
-  if (length === 0) refuse("ERROR", "The batch is empty: send at least one 32-byte hash.");
-  if (length % NODE_BYTES !== 0)
-    refuse("ERROR", `An application/octet-stream body is 32-byte hashes back to back; ${length} bytes is not a multiple of 32.`);
-  if (length / NODE_BYTES > MAX_BATCH_HASHES) tooMany(length / NODE_BYTES);
+function refuseHashes(problem: HashListProblem): never {
+  const { message, data } = hashListAnswer(problem, BATCH_WORDS);
+  return refuse("ERROR", message, data);
 }
 
 /**
@@ -55,28 +51,8 @@ function checkByteLength(length: number): void {
  * @throws BuildRefusal ERROR naming the problem (empty, too many, not hex, not a multiple of 32 bytes)
  */
 export function packedHashes(raw: unknown): Buffer {
-  if (raw === undefined || raw === null) return refuse("ERROR", "hashes is required: an array of 32-byte hashes as 64 hex digits");
-  // Raw bytes: a Buffer in one process; across NATS the JSON serializer turns it into { type: "Buffer", data }.
-  const bytes = Buffer.isBuffer(raw)
-    ? raw
-    : typeof raw === "object" && !Array.isArray(raw) && (raw as Body)["type"] === "Buffer" && Array.isArray((raw as Body)["data"])
-      ? Buffer.from((raw as { data: number[] }).data)
-      : undefined;
-  if (bytes !== undefined) {
-    checkByteLength(bytes.length);
-    return bytes;
-  }
-  if (!Array.isArray(raw)) return refuse("ERROR", "hashes must be an array of 32-byte hashes as 64 hex digits");
-  if (raw.length === 0) refuse("ERROR", "The batch is empty: send at least one 32-byte hash.");
-  if (raw.length > MAX_BATCH_HASHES) tooMany(raw.length);
-  const packed = Buffer.allocUnsafe(raw.length * NODE_BYTES);
-  for (let i = 0; i < raw.length; i++) {
-    const h: unknown = raw[i];
-    if (typeof h !== "string" || !HASH_HEX.test(h))
-      refuse("ERROR", `hashes[${i}] must be a 32-byte hash as 64 hex digits`, { field: `hashes[${i}]` });
-    packed.write(h, i * NODE_BYTES, "hex");
-  }
-  return packed;
+  const parsed = parseHashList(raw, { maxHashes: MAX_BATCH_HASHES, acceptBytes: true });
+  return parsed.problem ? refuseHashes(parsed.problem) : parsed.packed;
 }
 
 function userMetadata(raw: unknown): Record<string, unknown> {
@@ -126,7 +102,8 @@ export async function readStreamedHashes(stream: AsyncIterable<unknown>): Promis
     total += bytes.length;
     if (total <= MAX_BATCH_HASHES * NODE_BYTES) chunks.push(bytes);
   }
-  checkByteLength(total);
+  const problem = packedLengthProblem(total, MAX_BATCH_HASHES);
+  if (problem) refuseHashes(problem);
   return Buffer.concat(chunks, total);
 }
 

@@ -8,9 +8,21 @@
 import { randomBytes } from "node:crypto";
 import { DomainError } from "../domain/errors";
 import { createLeaseTable, type Collection, type LeaseTable, type Store, type StoredDocument } from "../store";
+import {
+  findReceiptPosition,
+  hashAt,
+  newRequestId,
+  parseCalendarHashes,
+  pendingRanges,
+  receiptIdOf,
+  type CalendarReceipt,
+  type CalendarRequestDocument,
+  type SubmitAnswer,
+} from "./calendar-requests";
+import { NODE_BYTES } from "./merkle-tree";
 import { buildTree, type MerkleTreeStore, type BuiltTree } from "./tree-store";
 
-export interface CalendarSettings {
+interface CalendarSettings {
   intervalMs: number;
   maxLeaves: number;
   maxPending: number;
@@ -20,37 +32,16 @@ export interface CalendarSettings {
 }
 
 /**
- * Anchors one tree's root: `build` signs the transaction (nothing leaves the process) and says until when it can be
- * in a block (Unix ms), `submit` sends it.
+ * Anchors one tree's root: `build` makes the transaction (unsigned: nothing leaves the process) and says until when
+ * it can be in a block (Unix ms), `submit` signs and sends it.
  */
 export interface CalendarAnchorer {
-  build(tree: BuiltTree): Promise<{ signedCborHex: string; txId: string; expiresAtMs: number }>;
-  submit(signedCborHex: string, txId: string): Promise<void>;
-}
-
-/**
- * One submission: its hashes packed in one document (so a request costs one store write, whatever its size).
- * `_id` is the request id; the receipt of the hash at position i is the request id followed by i (8 hex digits).
- * Positions taken by a round are recorded as segments; the others are pending.
- */
-export interface CalendarRequestDocument extends StoredDocument {
-  _id: string;
-  /** the submitted hashes, in order, packed, hex */
-  hashes: string;
-  count: number;
-  submittedAt: number;
-  /** positions not in any segment: 0 once every hash of the request went to a round */
-  pendingLeaves: number;
-  /** positions [from, to) and the tree id of the round that took them */
-  segments: { from: number; to: number; round: string }[];
-  /** the tree ids of those rounds (to find the requests of a lost round) */
-  rounds: string[];
-  /** who submitted (calendarClientOf): its pending leaves count against its own quota */
-  client?: string;
+  build(tree: BuiltTree): Promise<{ cborHex: string; txId: string; expiresAtMs: number }>;
+  submit(cborHex: string, txId: string): Promise<void>;
 }
 
 /** One anchoring round: the tree and the transaction that anchors its root. `_id` is the tree id. */
-export interface CalendarRoundDocument extends StoredDocument {
+interface CalendarRoundDocument extends StoredDocument {
   _id: string;
   root: string;
   leafCount: number;
@@ -72,63 +63,21 @@ export interface CalendarChainView {
   inMempoolAmong(txIds: readonly string[]): Promise<Set<string>>;
 }
 
-export interface CalendarReceipt {
-  receiptId: string;
-  hash: string;
-  /**
-   * pending: waiting for a round; submitted: its round's transaction is sent; anchored: that transaction is on chain
-   * and its proof is served
-   */
-  status: "pending" | "submitted" | "anchored";
-  submittedAt: number;
-  /** while pending: when the next round is due (Unix ms; a round may take it later when it holds maxLeaves already) */
-  expectedAnchorBy?: number;
-  /** this receipt's status route, relative to the API base */
-  statusUrl: string;
-  merkleRoot?: string;
-  treeId?: string;
-  transactionHash?: string;
-  /** once anchored: where the inclusion proof is served, relative to the API base */
-  proofUrl?: string;
-}
-
-/**
- * The answer to a submission: what all its receipts share once, then per hash only its receipt id (kept small: at
- * 5,000 hashes about 0.6 MB, well inside the 1 MB a NATS message carries by default).
- */
-export interface SubmitAnswer {
-  status: "pending";
-  submittedAt: number;
-  /** when the next round is due (Unix ms) */
-  expectedAnchorBy: number;
-  /** each receipt's status route, relative to the API base */
-  receiptUrl: "/api/v1/batch/receipt/{receiptId}";
-  /** one per submitted hash, in order */
-  receipts: { receiptId: string; hash: string }[];
-  /** leaves waiting in total, these included */
-  pending: number;
-}
-
-export type RoundOutcome =
+type RoundOutcome =
   | { kind: "anchored"; treeId: string; root: string; leafCount: number; transactionHash: string }
   | { kind: "idle" }
   | { kind: "busy" }
   | { kind: "failed"; message: string };
 
-const HASH_HEX = /^[0-9a-fA-F]{64}$/;
-const HEX_RUN = /^[0-9a-fA-F]*$/;
-const LOWER_HEX_RUN = /^[0-9a-f]*$/;
 const LEASE_KEY = "merkle-calendar";
 /** A round's transaction on chain this long (chain clock) is beyond rollbacks: Cardano's k blocks take about 12 h. */
 export const SETTLE_MS = 12 * 3600_000;
 /** A round whose transaction this many rounds in a row found neither in a block nor in the mempool is lost. */
-export const LOST_AFTER_ROUNDS = 2;
+const LOST_AFTER_ROUNDS = 2;
 /** How long a failed round keeps submissions from starting rounds early. */
 const EARLY_ROUND_PAUSE_MS = 10_000;
 /** Pending requests read per page when a round gathers its leaves. */
 const REQUEST_PAGE = 100;
-/** A request id: 12 random bytes, hex; a receipt id adds the position as 8 hex digits. */
-const REQUEST_ID_HEX = 24;
 /** Unsettled rounds looked at per round, oldest first. */
 const WATCHED_ROUNDS = 100;
 /** How long one round may hold the lease: a round of a million leaves takes about ten seconds. */
@@ -137,47 +86,6 @@ const LEASE_TTL_MS = 120_000;
 const TREE_GRACE_MS = 10 * 60_000;
 /** The owner a round's pending tree is recorded under: the service's own, on no client's budget. */
 const CALENDAR_OWNER = "calendar";
-export const RECEIPT_ID = /^[0-9a-f]{32}$/;
-
-const receiptIdOf = (request: string, position: number): string => `${request}${position.toString(16).padStart(8, "0")}`;
-
-/** The positions of a request that no round holds, as [from, to) ranges in order. */
-function pendingRanges(doc: CalendarRequestDocument): [number, number][] {
-  const taken = [...doc.segments].sort((a, b) => a.from - b.from);
-  const ranges: [number, number][] = [];
-  let at = 0;
-  for (const s of taken) {
-    if (s.from > at) ranges.push([at, s.from]);
-    at = Math.max(at, s.to);
-  }
-  if (at < doc.count) ranges.push([at, doc.count]);
-  return ranges;
-}
-
-function badRequest(message: string, data: Record<string, unknown> = {}): never {
-  throw new DomainError("BAD_REQUEST", message, data);
-}
-
-/** @throws DomainError BAD_REQUEST naming the problem (and `maxHashes` for too many) */
-export function parseCalendarHashes(raw: unknown, maxHashes: number): string[] {
-  if (raw === undefined || raw === null) badRequest("hashes is required: an array of 32-byte hashes as 64 hex digits");
-  if (!Array.isArray(raw)) badRequest("hashes must be an array of 32-byte hashes as 64 hex digits");
-  if (raw.length === 0) badRequest("hashes is empty: send at least one 32-byte hash");
-  if (raw.length > maxHashes)
-    badRequest(`One request takes at most ${maxHashes} hashes (got ${raw.length}); send the rest in further requests.`, { maxHashes });
-  // Fast path: every element a 64-character string, and all of them hex in one scan of their concatenation.
-  if (raw.every((h: unknown) => typeof h === "string" && h.length === 64)) {
-    const joined = (raw as string[]).join("");
-    if (LOWER_HEX_RUN.test(joined)) return raw as string[];
-    if (HEX_RUN.test(joined)) return (raw as string[]).map((h) => h.toLowerCase());
-  }
-  return raw.map((h: unknown, i) => {
-    if (typeof h !== "string" || !HASH_HEX.test(h))
-      badRequest(`hashes[${i}] must be a 32-byte hash as 64 hex digits`, { field: `hashes[${i}]` });
-    return h.toLowerCase();
-  });
-}
-
 export class MerkleCalendar {
   private round: Promise<RoundOutcome> | null = null;
   private timer: NodeJS.Timeout | null = null;
@@ -260,10 +168,12 @@ export class MerkleCalendar {
    *   reached; nothing recorded)
    */
   async submit(raw: unknown, client: string): Promise<SubmitAnswer> {
-    const hashes = parseCalendarHashes(raw, this.settings.maxHashesPerRequest);
+    const packed = parseCalendarHashes(raw, this.settings.maxHashesPerRequest);
+    const count = packed.length / NODE_BYTES;
+    const hex = packed.toString("hex");
     const retryAfterSeconds = Math.max(1, Math.ceil(this.settings.intervalMs / 1000));
     const own = await this.pendingCount(client);
-    if (own + hashes.length > this.settings.maxPendingPerClient) {
+    if (own + count > this.settings.maxPendingPerClient) {
       throw new DomainError(
         "CALENDAR_FULL",
         `${own} of your hashes wait for the calendar, a client's limit is ${this.settings.maxPendingPerClient}; retry after the next anchoring round.`,
@@ -271,7 +181,7 @@ export class MerkleCalendar {
       );
     }
     const waiting = await this.pendingCount();
-    if (waiting + hashes.length > this.settings.maxPending) {
+    if (waiting + count > this.settings.maxPending) {
       throw new DomainError(
         "CALENDAR_FULL",
         `The calendar holds ${waiting} pending hashes, its limit is ${this.settings.maxPending}; retry after the next anchoring round.`,
@@ -279,36 +189,37 @@ export class MerkleCalendar {
       );
     }
     const submittedAt = this.now();
-    const request = randomBytes(REQUEST_ID_HEX / 2).toString("hex");
+    const request = newRequestId();
     await this.requests.insertOne({
       _id: request,
-      hashes: hashes.join(""),
-      count: hashes.length,
+      hashes: hex,
+      count,
       submittedAt,
-      pendingLeaves: hashes.length,
+      pendingLeaves: count,
       segments: [],
       rounds: [],
       client,
     });
-    const pending = waiting + hashes.length;
+    const pending = waiting + count;
     if (pending >= this.settings.maxLeaves && Date.now() >= this.earlyRoundsAfter) void this.anchorRound();
     return {
       status: "pending",
       submittedAt,
       expectedAnchorBy: Math.max(this.nextRoundAt, this.now()),
       receiptUrl: "/api/v1/batch/receipt/{receiptId}",
-      receipts: hashes.map((hash, i) => ({ receiptId: receiptIdOf(request, i), hash })),
+      receipts: Array.from({ length: count }, (_, i) => ({ receiptId: receiptIdOf(request, i), hash: hashAt({ hashes: hex }, i) })),
       pending,
     };
   }
 
   /** The receipt's status, or null for an unknown id. */
   async receipt(receiptId: string): Promise<CalendarReceipt | null> {
-    if (!RECEIPT_ID.test(receiptId)) return null;
-    const doc = await this.requests.findOne({ _id: receiptId.slice(0, REQUEST_ID_HEX) });
-    const position = parseInt(receiptId.slice(REQUEST_ID_HEX), 16);
+    const at = findReceiptPosition(receiptId);
+    if (at === undefined) return null;
+    const doc = await this.requests.findOne({ _id: at.request });
+    const position = at.position;
     if (!doc || position >= doc.count) return null;
-    const hash = doc.hashes.slice(position * 64, position * 64 + 64);
+    const hash = hashAt(doc, position);
     const base = { receiptId, hash, submittedAt: doc.submittedAt, statusUrl: `/api/v1/batch/receipt/${receiptId}` };
     const segment = doc.segments.find((s) => s.from <= position && position < s.to);
     const round = segment ? ((await this.rounds.findOne({ _id: segment.round })) ?? null) : null;
@@ -424,10 +335,10 @@ export class MerkleCalendar {
       if (taken.length === 0) return { kind: "idle" };
       const tree = buildTree(packed);
       const root = tree.root.toString("hex");
-      const { signedCborHex, txId, expiresAtMs } = await this.anchorer.build(tree);
+      const { cborHex, txId, expiresAtMs } = await this.anchorer.build(tree);
       // stored before the transaction leaves, so the verifier finds it when it sees the root on chain
       await this.trees.save(tree, { expiresAt: expiresAtMs + TREE_GRACE_MS, owner: CALENDAR_OWNER });
-      await this.anchorer.submit(signedCborHex, txId);
+      await this.anchorer.submit(cborHex, txId);
       await this.rounds.updateOne(
         { _id: tree.treeId },
         { $set: { root, leafCount: tree.leafCount, transactionHash: txId, submittedAt: this.now(), missing: 0, settled: false } },

@@ -5,6 +5,8 @@ export * from "./batch-metadata";
 export * from "./batch-quota";
 export * from "./batch-limits";
 export * from "./calendar";
+export * from "./calendar-requests";
+export * from "./hash-list";
 export * from "./calendar-access";
 export * from "./anchor-transaction";
 export * from "./chain-anchor";

@@ -5,14 +5,11 @@
  * additional UTxO that overlaps the ledger, a CBOR that does not decode) before one it has to work on, so the second
  * call's answer arrives first.
  */
+import { safeJSON } from "@cardano-ogmios/client";
 import { expect } from "chai";
 import { ChainError } from "../../shared/chain";
 import { Wallet, generateMnemonic } from "../../shared/wallet";
 import { startHarness, type Harness } from "./support/devnet-harness";
-
-// the Ogmios library's JSON parser (big numbers as bigint), which the request connection parses answers with
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { safeJSON } = require("@cardano-ogmios/client/dist/util") as { safeJSON: { parse(raw: unknown): unknown } };
 
 describe("chain client: concurrent requests answered out of order get their own answers", () => {
   let h: Harness;
@@ -46,7 +43,7 @@ describe("chain client: concurrent requests answered out of order get their own 
     const strangers = Array.from({ length: 4 }, () => Wallet.fromMnemonic(generateMnemonic()).address);
     const parse = safeJSON.parse;
     let parses = 0;
-    safeJSON.parse = (raw: unknown) => (parses++, parse.call(safeJSON, raw));
+    safeJSON.parse = (raw: string) => (parses++, parse.call(safeJSON, raw));
     let answers: Awaited<ReturnType<Harness["client"]["utxosByAddresses"]>>[];
     try {
       answers = await Promise.all([

@@ -2,7 +2,7 @@ import { expect } from "chai";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer } from "ws";
-import { ChainError, OGMIOS_ERROR_NAMES, createChainClient, toChainError } from "../../shared/chain";
+import { ChainError, OGMIOS_ERROR_NAMES, createChainClient, isUnknownInputsRejection, toChainError } from "../../shared/chain";
 import { startChainSync } from "../../shared/chain/chain-sync";
 import { endpointOf } from "../../shared/chain/connection";
 import { startHarness } from "./support/devnet-harness";
@@ -80,6 +80,12 @@ describe("chain client: error mapping, timeouts, unavailability", () => {
       code: 3117,
       reason: "UnknownOutputReferences",
     });
+  });
+
+  it("classifies a ledger rejection's code as unknown inputs only for UnknownOutputReferences (3117)", () => {
+    expect(isUnknownInputsRejection(3117)).to.equal(true);
+    for (const other of [3118, 3123, 3010, -32000, "3117", undefined, null])
+      expect(isUnknownInputsRejection(other), String(other)).to.equal(false);
   });
 
   it("times out a request with CHAIN_TIMEOUT and reconnects for the next one", async () => {

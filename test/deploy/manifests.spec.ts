@@ -1,5 +1,5 @@
 // Static checks of deploy/: every manifest parses and is valid against the Kubernetes API schema of its kind
-// (kubernetes-models, unknown fields included), each of the thirteen services has exactly one Deployment
+// (kubernetes-models, unknown fields included), each service has exactly one Deployment
 // wired the way the code expects (SERVICES, probes on HEALTH_PORT, metrics annotations, the variables the code reads,
 // secrets, resources, grace period), the HPAs, Services, Ingress, kustomization and Dockerfile point at things that
 // exist, and NATS gives each service a user of its own whose permissions are checked statically, then against a real
@@ -119,6 +119,21 @@ const SECRET_VARS = ["MONGO_URL", "ADMIN_API_KEY", "SERVICE_MNEMONIC", "USER_ACT
 const GATEWAY_CALLS = [...new Set([...ROUTES.map((r) => r.action), "indexer.status", "indexer.factsAfter"])]
   .filter((action) => !action.startsWith("gateway."))
   .sort();
+/**
+ * The only actions the calendar calls (it holds a hot wallet): the indexer's reads of its issuance machinery
+ * (shared/mesh/issuance-over-mesh.ts), its readiness check, and its rounds' transactions (services/calendar.service.ts).
+ */
+const CALENDAR_CALLS = ["indexer.bootstraps", "indexer.protocol", "indexer.states", "indexer.status", "indexer.transaction"];
+/** The services whose NATS user may call any backend service's actions. */
+const BACKENDS = SERVICE_NAMES.filter((s) => s !== "gateway" && s !== "calendar");
+/** The NATS publish permissions of a service's user in nats.conf. */
+const natsPublishesOf = (service: string): string => {
+  const start = natsConf.indexOf(`user: ${service}\n`);
+  const block = natsConf.slice(start, natsConf.indexOf("user: ", start + 1));
+  return block.slice(block.indexOf("publish:"), block.indexOf("subscribe:"));
+};
+const requestsIn = (publishes: string): string[] =>
+  [...publishes.matchAll(/"([^"]+)"/g)].map((m) => m[1] as string).filter((subject) => subject.includes(".REQ."));
 
 /** Kubernetes' `$(VAR)` expansion (env values, args): variables defined earlier only; others stay as written. */
 function expandRefs(value: string, vars: Record<string, string>): string {
@@ -206,7 +221,7 @@ describe("deploy/k8s manifests", function () {
     expect(validated).to.equal(manifests.filter((m) => m.kind !== "Kustomization").length);
   });
 
-  it("has exactly one Deployment per service, selected by SERVICES, for all thirteen services", function () {
+  it("has exactly one Deployment per service, selected by SERVICES, for every service", function () {
     const named = serviceDeployments.map(servicesEnv);
     expect([...named].sort()).to.deep.equal([...SERVICE_NAMES].sort());
     for (const d of serviceDeployments) {
@@ -316,17 +331,17 @@ describe("deploy/k8s manifests", function () {
 
   it("gives the calendar a hot wallet of its own, and the pointer owner's mnemonic to no pod", function () {
     const secretData = exampleSecretData();
-    const txBuilder = deploymentOf("tx-builder");
-    // the calendar (in tx-builder) signs its anchoring transactions with SERVICE_MNEMONIC (docs/merkle-batches.md)
-    expect(envOf(txBuilder, "SERVICE_MNEMONIC")?.valueFrom?.secretKeyRef).to.deep.equal({
+    const calendar = deploymentOf("calendar");
+    // the calendar signs its anchoring transactions with SERVICE_MNEMONIC (docs/merkle-batches.md)
+    expect(envOf(calendar, "SERVICE_MNEMONIC")?.valueFrom?.secretKeyRef).to.deep.equal({
       name: SECRET,
       key: "calendar-mnemonic",
       optional: false,
     });
-    expect(loadConfig(renderEnv(txBuilder, secretData)).serviceMnemonic).to.equal(secretData["calendar-mnemonic"]);
+    expect(loadConfig(renderEnv(calendar, secretData)).serviceMnemonic).to.equal(secretData["calendar-mnemonic"]);
     // no other pod has SERVICE_MNEMONIC (the pointer owner's wallet elsewhere), and the Secret holds no key for it
     const withServiceMnemonic = serviceDeployments.filter((d) => envOf(d, "SERVICE_MNEMONIC") !== undefined).map(servicesEnv);
-    expect(withServiceMnemonic).to.deep.equal(["tx-builder"]);
+    expect(withServiceMnemonic).to.deep.equal(["calendar"]);
     const keys = Object.keys(secretTemplate.stringData ?? {});
     expect(keys.filter((k) => /mnemonic|signing-key/.test(k)).sort()).to.deep.equal([...MNEMONIC_KEYS].sort());
     // each mnemonic goes to exactly one service
@@ -334,7 +349,7 @@ describe("deploy/k8s manifests", function () {
       serviceDeployments.filter((d) => (containerOf(d).env ?? []).some((e) => e.valueFrom?.secretKeyRef?.key === key)).map(servicesEnv);
     expect(Object.fromEntries(MNEMONIC_KEYS.map((k) => [k, mountedIn(k)]))).to.deep.equal({
       "user-action-signing-mnemonic": ["user-state"],
-      "calendar-mnemonic": ["tx-builder"],
+      "calendar-mnemonic": ["calendar"],
       "faucet-mnemonic": ["user-state"],
     });
     // the pod the Ingress reaches holds its own NATS password, the store's URL and the admin key: no mnemonic
@@ -398,16 +413,19 @@ describe("deploy/k8s manifests", function () {
   });
 
   it("the gateway's NATS user may send exactly the requests of its routes and of its answer cache", function () {
-    const gatewayBlock = natsConf.slice(
-      natsConf.indexOf("user: gateway"),
-      natsConf.indexOf("user: ", natsConf.indexOf("user: gateway") + 1),
-    );
-    const publishes = gatewayBlock.slice(gatewayBlock.indexOf("publish:"), gatewayBlock.indexOf("subscribe:"));
-    const requests = [...publishes.matchAll(/"([^"]+)"/g)].map((m) => m[1] as string).filter((subject) => subject.includes(".REQ."));
+    const publishes = natsPublishesOf("gateway");
+    const requests = requestsIn(publishes);
     const expected = GATEWAY_CALLS.map((action) => `${MOL}.REQ.${action.split(".")[0]}.*.${action}`);
     expect(requests.filter((r) => !r.startsWith(`${MOL}.REQ.gateway.`)).sort()).to.deep.equal(expected.sort());
     // nothing internal: no action of another service outside the route table, no Moleculer $node action, no event
     expect(publishes).to.not.match(/\$node|\.EVENT\.|tx-builder\.upgrade|tx-builder\.burnStates|\.>"/);
+  });
+
+  it("the calendar's NATS user may send only the indexer requests it needs, and only the gateway may call the calendar", function () {
+    expect(requestsIn(natsPublishesOf("calendar")).sort()).to.deep.equal(CALENDAR_CALLS.map((a) => `${MOL}.REQ.indexer.*.${a}`).sort());
+    expect(natsPublishesOf("calendar")).to.not.match(/\$node|\.EVENT\.|\.>"/);
+    const callers = SERVICE_NAMES.filter((s) => requestsIn(natsPublishesOf(s)).some((r) => r.startsWith(`${MOL}.REQ.calendar.`)));
+    expect(callers).to.deep.equal(["gateway"]);
   });
 
   it("the Secret template has a NATS password per service that nats-server reads as text, and its kubectl line creates every key", function () {
@@ -832,6 +850,23 @@ describe("deploy/k8s NATS users and permissions against a real nats-server runni
     expect(txBuilder.refused).to.deep.equal([...posing, `${MOL}.EVENT.verifier.cert-anchor-verifier-pod`]);
     await publish(indexer, [`${MOL}.EVENT.verifier.cert-anchor-verifier-pod`]);
     expect(indexer.refused).to.deep.equal([]);
+    // the calendar reaches the indexer's actions it needs and nothing else; no backend reaches the calendar
+    const calendar = await clientOf("calendar");
+    await publish(
+      calendar,
+      CALENDAR_CALLS.map((action) => `${MOL}.REQ.indexer.cert-anchor-indexer-pod.${action}`),
+    );
+    expect(calendar.refused).to.deep.equal([]);
+    const beyond = [
+      `${MOL}.REQ.indexer.cert-anchor-indexer-pod.indexer.factsAfter`,
+      `${MOL}.REQ.stats.cert-anchor-stats-pod.stats.probe`,
+      `${MOL}.REQ.tx-builder.cert-anchor-tx-builder-pod.tx-builder.build`,
+      `${MOL}.EVENT.verifier.cert-anchor-verifier-pod`,
+    ];
+    await publish(calendar, beyond);
+    expect(calendar.refused).to.deep.equal(beyond);
+    await publish(txBuilder, [`${MOL}.REQ.calendar.cert-anchor-calendar-pod.calendar.submit`]);
+    expect(txBuilder.refused.slice(-1)).to.deep.equal([`${MOL}.REQ.calendar.cert-anchor-calendar-pod.calendar.submit`]);
   });
 
   /**
@@ -858,7 +893,9 @@ describe("deploy/k8s NATS users and permissions against a real nats-server runni
     const standIn = (service: string): ServiceBroker => {
       const broker = new ServiceBroker(brokerOptionsOf(service, namespace));
       brokers.push(broker);
-      const names = { "tx-builder": ["build", "upgrade"], verifier: ["byHash"], indexer: ["protocol", "status"] }[service] ?? ["probe"];
+      const names = { "tx-builder": ["build", "upgrade"], verifier: ["byHash"], indexer: ["protocol", "status"], calendar: ["submit"] }[
+        service
+      ] ?? ["probe"];
       broker.createService({
         name: service,
         actions: Object.fromEntries(names.map((n) => [n, () => (calls.push(`${service}.${n}`), `${service}.${n} on ${broker.nodeID}`)])),
@@ -885,9 +922,11 @@ describe("deploy/k8s NATS users and permissions against a real nats-server runni
     );
     expect(refused?.type).to.equal("REQUEST_TIMEOUT");
     expect(calls).to.deep.equal([]);
-    // every backend reaches every other backend's actions
-    for (const from of SERVICE_NAMES.filter((s) => s !== "gateway"))
+    // every backend reaches every other backend's actions; the calendar reaches the indexer, and the gateway it
+    for (const from of BACKENDS)
       expect(await (all[from] as ServiceBroker).call("stats.probe"), from).to.equal("stats.probe on stats.cert-anchor-stats-pod");
+    expect(await (all.calendar as ServiceBroker).call("indexer.status")).to.equal("indexer.status on indexer.cert-anchor-indexer-pod");
+    expect(await gateway.call("calendar.submit")).to.equal("calendar.submit on calendar.cert-anchor-calendar-pod");
     // the indexer's chain.block reaches every service; a tx-builder's reaches none
     const txBuilder = all["tx-builder"] as ServiceBroker;
     await txBuilder.broadcast("chain.block", {});

@@ -130,7 +130,7 @@ describe("e2e: distributed over NATS, two tx-builder replicas racing for one wal
   });
 
   it("deploys through the mesh, then lands every certificate of one wallet built by both replicas at once, without a double-spent input", async () => {
-    const ports = deploymentPortsFor((action, params) => brokers[0]!.call(action, params), devnet!.url, Date.now);
+    const ports = deploymentPortsFor((action, params) => brokers[0]!.call(action, params), devnet!.url, store!, Date.now);
     try {
       const steps = await deployProtocol(ports, {
         wallet: service,

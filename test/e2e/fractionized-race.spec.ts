@@ -131,7 +131,7 @@ describe("e2e: distributed over NATS, two wallets racing fractionized inserts th
   });
 
   it("both racing inserts land: the loser is rebuilt on the winner by the service", async () => {
-    const ports = deploymentPortsFor((action, params) => brokers[0]!.call(action, params), devnet!.url, Date.now);
+    const ports = deploymentPortsFor((action, params) => brokers[0]!.call(action, params), devnet!.url, store!, Date.now);
     try {
       await deployProtocol(ports, { wallet: service, bootstrapName: "default", bootstrapTerms: defaultBootstrapTerms(service) });
     } finally {

@@ -6,7 +6,7 @@ import {
   type DeploymentPorts,
   type BuildRequest,
 } from "../../shared/first-start/protocol-deployment";
-import { buildPayment } from "../../shared/csl";
+import { buildPayment, txIdOf } from "../../shared/csl";
 import { Devnet } from "../../shared/devnet";
 import { generateMnemonic, Wallet } from "../../shared/wallet";
 
@@ -22,9 +22,13 @@ function deployedProtocolPorts(
       builds.push(req);
       return buildAnswer(req);
     },
-    submit: async () => {
-      throw new Error("nothing may be submitted when the build fails");
-    },
+    ownTransactions: async () => ({
+      submit: async () => {
+        throw new Error("nothing may be submitted when the build fails");
+      },
+      inflight: { recordSubmitted: () => undefined },
+      now: () => now,
+    }),
     protocol: async () => ({
       proxyPolicyId: "aa",
       pointer: { scriptPointer: "bb" },
@@ -83,7 +87,7 @@ describe("bootstrap: the protocol bootstrap runner", () => {
     }).cborHex;
     await devnet.close();
     const ports = deployedProtocolPorts(() => ({ unsignedTransaction: unsigned, status: { code: "SUCCESS", message: "" } }));
-    ports.submit = async () => "ab".repeat(32);
+    ports.ownTransactions = async () => ({ submit: async () => undefined, inflight: { recordSubmitted: () => undefined }, now: () => 0 });
     let caught: unknown;
     try {
       await deployProtocol(ports, { wallet, bootstrapName: "default", bootstrapTerms: defaultBootstrapTerms(wallet), stepTimeoutMs: 100 });
@@ -91,6 +95,6 @@ describe("bootstrap: the protocol bootstrap runner", () => {
       caught = err;
     }
     expect((caught as DeploymentError).type).to.equal("STEP_TIMEOUT");
-    expect((caught as DeploymentError).message).to.contain(`the bootstrap transaction ${"ab".repeat(32)}`);
+    expect((caught as DeploymentError).message).to.contain(`the bootstrap transaction ${txIdOf(unsigned)}`);
   });
 });

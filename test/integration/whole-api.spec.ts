@@ -17,7 +17,7 @@ import { http, pollUntil } from "../../fixtures/mesh/helpers";
 import { defaultBootstrap, ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
 import { startMesh, type RunningMesh } from "../../fixtures/mesh/mesh-harness";
 
-/** Every service: all thirteen are built, so every route of the table is exercised. */
+/** Every service: all are built, so every route of the table is exercised. */
 const ALL_SERVICES = SERVICE_NAMES;
 
 describe("the whole core API: operator plugins and malformed input", function () {

@@ -1,6 +1,6 @@
 /**
  * The aggregated Merkle calendar on the embedded mesh and the devnet (issue #17): callers hand in hashes through
- * POST /batch/submit and get receipts; the service anchors the pending leaves from its own wallet as one batch
+ * POST /batch/submit and get receipts; the calendar service anchors the pending leaves from its wallet as one batch
  * certificate, at once when BATCH_MAX_LEAVES leaves wait, else every BATCH_INTERVAL_MS; the leaves then verify
  * through /verify and /proof with proofs that check offline. Pending leaves survive a restart; leaves whose
  * transaction a rollback drops for good are anchored again. Malformed bodies are 4xx JSON.
@@ -66,7 +66,7 @@ describe("merkle calendar: POST /batch/submit anchors pending leaves from the se
   }
 
   before(async () => {
-    w = await IssuanceWorld.create(ISSUANCE_SERVICES, {
+    w = await IssuanceWorld.create([...ISSUANCE_SERVICES, "calendar"], {
       SERVICE_MNEMONIC: mnemonic,
       // long enough that only BATCH_MAX_LEAVES can start a round while this mesh runs
       BATCH_INTERVAL_MS: "600000",

@@ -38,7 +38,7 @@ export const CERTIFICATE_ROUTES = [
     method: "POST",
     path: "/batch/submit",
     requiresProtocol: true,
-    action: "tx-builder.submitToCalendar",
+    action: "calendar.submit",
     tag: "batch",
     summary: "Hand hashes to the aggregated calendar: the service anchors them in its next Merkle batch, from its own wallet",
     request: "CalendarSubmitRequest { hashes: [64-hex…] } (at most BATCH_SUBMIT_MAX_HASHES)",
@@ -58,7 +58,7 @@ export const CERTIFICATE_ROUTES = [
   {
     method: "GET",
     path: "/batch/receipt/{receiptId}",
-    action: "tx-builder.calendarReceipt",
+    action: "calendar.receipt",
     tag: "batch",
     summary: "Status of a calendar receipt: pending, submitted (its batch's transaction is sent) or anchored",
     response:

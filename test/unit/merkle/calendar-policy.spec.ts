@@ -82,9 +82,9 @@ describe("merkle calendar: access policy and bounds", () => {
       async build(tree) {
         handed.push(tree.leafCount);
         if (hold) await new Promise<void>((resolve) => (release = resolve));
-        return { signedCborHex: "", txId: randomBytes(32).toString("hex"), expiresAtMs: now() + 600_000 };
+        return { cborHex: "", txId: randomBytes(32).toString("hex"), expiresAtMs: now() + 600_000 };
       },
-      async submit(_signed, txId) {
+      async submit(_cborHex, txId) {
         mempool.add(txId);
       },
     };

@@ -1,0 +1,108 @@
+/**
+ * A submission to the aggregated calendar as it is kept and answered: one store document per request, its hashes
+ * packed (so a request costs one write, whatever its size); a receipt per position, whose id is the request's id
+ * followed by the position; the positions no round holds yet; and the answers a caller reads.
+ */
+import { randomBytes } from "node:crypto";
+import { badRequest } from "../domain/errors";
+import type { StoredDocument } from "../store";
+import { hashListAnswer, parseHashList, type HashListWords } from "./hash-list";
+
+/** One submission (`_id`: the request id). Positions taken by a round are recorded as segments; the others are pending. */
+export interface CalendarRequestDocument extends StoredDocument {
+  _id: string;
+  /** the submitted hashes, in order, packed, hex */
+  hashes: string;
+  count: number;
+  submittedAt: number;
+  /** positions not in any segment: 0 once every hash of the request went to a round */
+  pendingLeaves: number;
+  /** positions [from, to) and the tree id of the round that took them */
+  segments: { from: number; to: number; round: string }[];
+  /** the tree ids of those rounds (to find the requests of a lost round) */
+  rounds: string[];
+  /** who submitted (calendarClientOf): its pending leaves count against its own quota */
+  client?: string;
+}
+
+/** A request id: 12 random bytes, hex; a receipt id adds the position as 8 hex digits. */
+const REQUEST_ID_HEX = 24;
+const RECEIPT_ID = /^[0-9a-f]{32}$/;
+
+export const newRequestId = (): string => randomBytes(REQUEST_ID_HEX / 2).toString("hex");
+
+export const receiptIdOf = (request: string, position: number): string => `${request}${position.toString(16).padStart(8, "0")}`;
+
+/** The request and position a receipt id names, or undefined for a malformed id. */
+export function findReceiptPosition(receiptId: string): { request: string; position: number } | undefined {
+  if (!RECEIPT_ID.test(receiptId)) return undefined;
+  return { request: receiptId.slice(0, REQUEST_ID_HEX), position: parseInt(receiptId.slice(REQUEST_ID_HEX), 16) };
+}
+
+/** The hash at `position` of a request, hex. */
+export const hashAt = (doc: Pick<CalendarRequestDocument, "hashes">, position: number): string =>
+  doc.hashes.slice(position * 64, position * 64 + 64);
+
+/** The positions of a request that no round holds, as [from, to) ranges in order. */
+export function pendingRanges(doc: CalendarRequestDocument): [number, number][] {
+  const taken = [...doc.segments].sort((a, b) => a.from - b.from);
+  const ranges: [number, number][] = [];
+  let at = 0;
+  for (const s of taken) {
+    if (s.from > at) ranges.push([at, s.from]);
+    at = Math.max(at, s.to);
+  }
+  if (at < doc.count) ranges.push([at, doc.count]);
+  return ranges;
+}
+
+/** How the calendar words the problems of a request's hashes (400 BAD_REQUEST). */
+const CALENDAR_WORDS: HashListWords = {
+  empty: "hashes is empty: send at least one 32-byte hash",
+  tooMany: (count, maxHashes) => `One request takes at most ${maxHashes} hashes (got ${count}); send the rest in further requests.`,
+};
+
+/** A request's hashes, packed. @throws DomainError BAD_REQUEST naming the problem (and `maxHashes` for too many) */
+export function parseCalendarHashes(raw: unknown, maxHashes: number): Buffer {
+  const parsed = parseHashList(raw, { maxHashes, acceptBytes: false });
+  if (!parsed.problem) return parsed.packed;
+  const { message, data } = hashListAnswer(parsed.problem, CALENDAR_WORDS);
+  return badRequest(message, data);
+}
+
+export interface CalendarReceipt {
+  receiptId: string;
+  hash: string;
+  /**
+   * pending: waiting for a round; submitted: its round's transaction is sent; anchored: that transaction is on chain
+   * and its proof is served
+   */
+  status: "pending" | "submitted" | "anchored";
+  submittedAt: number;
+  /** while pending: when the next round is due (Unix ms; a round may take it later when it holds maxLeaves already) */
+  expectedAnchorBy?: number;
+  /** this receipt's status route, relative to the API base */
+  statusUrl: string;
+  merkleRoot?: string;
+  treeId?: string;
+  transactionHash?: string;
+  /** once anchored: where the inclusion proof is served, relative to the API base */
+  proofUrl?: string;
+}
+
+/**
+ * The answer to a submission: what all its receipts share once, then per hash only its receipt id (kept small: at
+ * 5,000 hashes about 0.6 MB, well inside the 1 MB a NATS message carries by default).
+ */
+export interface SubmitAnswer {
+  status: "pending";
+  submittedAt: number;
+  /** when the next round is due (Unix ms) */
+  expectedAnchorBy: number;
+  /** each receipt's status route, relative to the API base */
+  receiptUrl: "/api/v1/batch/receipt/{receiptId}";
+  /** one per submitted hash, in order */
+  receipts: { receiptId: string; hash: string }[];
+  /** leaves waiting in total, these included */
+  pending: number;
+}
