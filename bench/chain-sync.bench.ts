@@ -29,7 +29,7 @@ import { createChainSynchronizationClient, createInteractionContext } from "@car
 import type { Transaction } from "@cardano-ogmios/schema";
 import { createChainClient } from "../shared/chain";
 import { endpointOf } from "../shared/chain/connection";
-import { FractionizedScripts, fractionizedLayout } from "../shared/fractionized/list-layout";
+import { FractionizedScripts, fractionizedLayout } from "../shared/extensions/fractionized/list-layout";
 import { Indexer } from "../shared/indexer/indexer";
 import { PluginPipeline } from "../shared/indexer/plugin-pipeline";
 import type { ProtocolView } from "../shared/indexer/protocol-decoder";
@@ -38,7 +38,7 @@ import { createLookupPlugin } from "../shared/lookups/lookup-plugin";
 import { LookupStore } from "../shared/lookups/lookup-store";
 import { createSortedListPlugin, SortedListStore } from "../shared/sorted-list";
 import { createStore } from "../shared/store";
-import { TokenizableScripts, tokenizableLayout } from "../shared/tokenizable/list-layout";
+import { TokenizableScripts, tokenizableLayout } from "../shared/extensions/tokenizable/list-layout";
 import type { Ratio } from "./run";
 
 const DEFAULT_BLOCKS = 10_000;

@@ -10,16 +10,12 @@ import { buildTx } from "../shared/csl";
 import { postJson } from "../fixtures/mesh/helpers";
 import { ISSUANCE_SERVICES, IssuanceWorld } from "../fixtures/issuance/issuance-world";
 import { defaultBootstrap } from "../fixtures/onchain/protocol-fixture";
-import { FractionizedScripts, combine, insertParts, type Predecessor } from "../shared/fractionized";
-import {
-  dataFromCborHex,
-  decodeFractionizedDatum,
-  fractionizedNodeTokenName,
-  makeCertificate,
-  nodeAssetName,
-  type FractionizedNode,
-} from "../shared/protocol";
-import { findPredecessor, snapshotOf, type ListEntry } from "../shared/sorted-list";
+import { FractionizedScripts, combine, insertParts, type Predecessor } from "../shared/extensions/fractionized";
+import { dataFromCborHex, makeCertificate } from "../shared/protocol";
+import { decodeFractionizedDatum, type FractionizedNode } from "../shared/extensions/fractionized/datum";
+import { fractionizedNodeTokenName } from "../shared/extensions/fractionized/scripts";
+import { nodeAssetName } from "../shared/extensions/list-kit/list-tokens";
+import { findPredecessor, snapshotOf, type ListEntry } from "../shared/extensions/list-kit/list-view";
 import { percentile } from "./percentile";
 
 export async function measureInsertBuild(): Promise<Record<string, unknown>> {

@@ -10,16 +10,13 @@ import { buildTx } from "../shared/csl";
 import { postJson } from "../fixtures/mesh/helpers";
 import { ISSUANCE_SERVICES, IssuanceWorld } from "../fixtures/issuance/issuance-world";
 import { defaultBootstrap } from "../fixtures/onchain/protocol-fixture";
-import { insertParts, TokenizableScripts, type Predecessor } from "../shared/tokenizable";
-import {
-  dataFromCborHex,
-  decodeTokenizableDatum,
-  makeCertificate,
-  nodeAssetName,
-  tokenizableNodeTokenName,
-  type TokenizableNode,
-} from "../shared/protocol";
-import { combine, findPredecessor, snapshotOf, type ListEntry } from "../shared/sorted-list";
+import { insertParts, TokenizableScripts, type Predecessor } from "../shared/extensions/tokenizable";
+import { dataFromCborHex, makeCertificate } from "../shared/protocol";
+import { decodeTokenizableDatum, type TokenizableNode } from "../shared/extensions/tokenizable/datum";
+import { nodeAssetName } from "../shared/extensions/list-kit/list-tokens";
+import { tokenizableNodeTokenName } from "../shared/extensions/tokenizable/scripts";
+import { combine } from "../shared/extensions/list-kit/transaction-parts";
+import { findPredecessor, snapshotOf, type ListEntry } from "../shared/extensions/list-kit/list-view";
 import { percentile } from "./percentile";
 
 export async function measureTokenizableBuilds(): Promise<Record<string, unknown>> {

@@ -12,7 +12,8 @@ import { DomainError, stillStarting } from "../shared/domain/errors";
 import type { ChainClient } from "../shared/chain";
 import { networkIdOfNetwork } from "../shared/config/network";
 import { outRefKey } from "../shared/domain/out-ref";
-import { deriveConnectedGoodsScripts, loadBlueprint } from "../shared/protocol";
+import { loadBlueprint } from "../shared/protocol";
+import { deriveConnectedGoodsScripts } from "../shared/extensions/connected-goods/goods-scripts";
 import {
   claimItem,
   HubKeys,
@@ -25,7 +26,7 @@ import {
   type BatchFact,
   type GoodsEnv,
   type HubFact,
-} from "../shared/connected-goods";
+} from "../shared/extensions/connected-goods";
 import { defineRouteActions } from "../shared/mesh/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { ABORT_KEY_META, REQUEST_GONE_EVENT, RequestSignals } from "../shared/mesh/request-signals";

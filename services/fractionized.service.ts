@@ -7,7 +7,7 @@
  */
 import type { ServiceSchema } from "moleculer";
 import { networkIdOfNetwork } from "../shared/config/network";
-import { FractionizedScripts, fractionizedStatus, handleFractionizedBuild, type FractionizedEnv } from "../shared/fractionized";
+import { FractionizedScripts, fractionizedStatus, handleFractionizedBuild, type FractionizedEnv } from "../shared/extensions/fractionized";
 import { listExtensionService } from "../shared/mesh/list-extension-service";
 import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";

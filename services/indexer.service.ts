@@ -16,13 +16,13 @@ import { currentPointer, libraryEntries, liveBootstraps, liveStates } from "../s
 import { networkIdOfNetwork } from "../shared/config/network";
 import { protocolViewOf } from "../shared/indexer/protocol-view";
 import { slotToTimeFrom } from "../shared/indexer/slot-time";
-import { currentBatch, hubsOfBatch } from "../shared/connected-goods/goods-state";
+import { currentBatch, hubsOfBatch } from "../shared/extensions/connected-goods/goods-state";
 import { createLookupPlugin } from "../shared/lookups/lookup-plugin";
 import { LookupStore } from "../shared/lookups/lookup-store";
 import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
 import { createSortedListPlugin, SortedListStore } from "../shared/sorted-list";
-import { FractionizedScripts, fractionizedLayout } from "../shared/fractionized/list-layout";
-import { TokenizableScripts, tokenizableLayout } from "../shared/tokenizable/list-layout";
+import { FractionizedScripts, fractionizedLayout } from "../shared/extensions/fractionized/list-layout";
+import { TokenizableScripts, tokenizableLayout } from "../shared/extensions/tokenizable/list-layout";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 
 interface IndexerLocals {

@@ -10,7 +10,7 @@ import { networkIdOfNetwork } from "../shared/config/network";
 import { listExtensionService } from "../shared/mesh/list-extension-service";
 import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
-import { handleTokenizableBuild, TokenizableScripts, tokenizableStatus, type TokenizableEnv } from "../shared/tokenizable";
+import { handleTokenizableBuild, TokenizableScripts, tokenizableStatus, type TokenizableEnv } from "../shared/extensions/tokenizable";
 import type { CertificateRecord } from "../shared/verifier/certificate-projection";
 
 export default function createTokenizableService(deps: ServiceDeps): ServiceSchema {

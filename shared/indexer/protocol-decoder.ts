@@ -15,7 +15,7 @@
 import type { Transaction, TransactionOutput } from "@cardano-ogmios/schema";
 import type { OutRef } from "../domain/out-ref";
 import { MERKLE_SCHEME } from "../merkle/merkle-tree";
-import { decodeGoodsTransaction, type GoodsFact, type GoodsView } from "../connected-goods/goods-decoder";
+import { decodeGoodsTransaction, type GoodsFact, type GoodsView } from "../extensions/connected-goods/goods-decoder";
 import type { BootstrapInfo, PointerInfo, StateInfo } from "../records/protocol-records";
 import { keyHashOfPublicKey, paymentCredentialOf, rewardCredentialOf } from "../csl/address";
 import { sortRewardAccounts } from "../csl/redeemer-pointers";

@@ -4,7 +4,8 @@
  * so the indexer still records every transaction (confirmations, fees) but decodes no protocol facts.
  */
 import type { ProtocolConfig } from "../config/config";
-import { deploymentScripts, deriveConnectedGoodsScripts, loadBlueprint, type NetworkId } from "../protocol";
+import { deploymentScripts, loadBlueprint, type NetworkId } from "../protocol";
+import { deriveConnectedGoodsScripts } from "../extensions/connected-goods/goods-scripts";
 import type { ProtocolView } from "./protocol-decoder";
 
 export function protocolViewOf(protocol: ProtocolConfig | null, networkId: NetworkId): ProtocolView {

@@ -10,17 +10,11 @@ import type { ChainClient } from "../chain";
 import { notFound, stillStarting } from "../domain/errors";
 import type { IssuanceEnv } from "../issuance";
 import type { TransactionRecord } from "../records/protocol-records";
-import {
-  chainRebuildPorts,
-  indexerListSource,
-  ListBuildLog,
-  rebuildBeaten,
-  rebuildLogged,
-  type ListBuildAnswer,
-  type ListSource,
-  type Rebuilder,
-  type StatusQuery,
-} from "../sorted-list";
+import { chainRebuildPorts, rebuildBeaten, rebuildLogged, type Rebuilder } from "../extensions/list-kit/rebuild";
+import { indexerListSource, type ListSource } from "../extensions/list-kit/list-source";
+import { ListBuildLog } from "../extensions/list-kit/build-log";
+import { type ListBuildAnswer } from "../extensions/list-kit/list-build";
+import { type StatusQuery } from "../extensions/list-kit/request-fields";
 import { TX_HASH_PARAM } from "./action-params";
 import { httpStatusOfType } from "./error-mapping";
 import { openIssuanceOverMesh } from "./issuance-over-mesh";

@@ -5,9 +5,12 @@
  */
 import type { Transaction } from "@cardano-ogmios/schema";
 import { expect } from "chai";
-import { decodeGoodsTransaction, isGoodsRelevant, type GoodsView } from "../../../shared/connected-goods";
+import { decodeGoodsTransaction, isGoodsRelevant, type GoodsView } from "../../../shared/extensions/connected-goods";
 import { scriptAddress } from "../../../shared/csl/plutus-script";
-import { dataToCborHex, encodeBatchDatum, encodeSocialHubDatum, hubTokenNameOf, scriptAddressOf } from "../../../shared/protocol";
+import { dataToCborHex, scriptAddressOf } from "../../../shared/protocol";
+import { encodeBatchDatum } from "../../../shared/extensions/connected-goods/batch-datum";
+import { encodeSocialHubDatum } from "../../../shared/extensions/connected-goods/social-hub-datum";
+import { hubTokenNameOf } from "../../../shared/extensions/connected-goods/goods-token-names";
 
 const view: GoodsView = { goodsPolicy: "a1".repeat(28), hubPolicy: "b2".repeat(28) };
 const batchId = "c3".repeat(32);

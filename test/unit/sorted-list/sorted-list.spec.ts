@@ -7,18 +7,16 @@
 import { expect } from "chai";
 import type { Transaction } from "@cardano-ogmios/schema";
 import { createStore, type Store } from "../../../shared/store";
+import { SortedListStore, type EntryLinks, type SortedListLayout } from "../../../shared/sorted-list";
 import {
   findNode,
   findPredecessor,
+  listEntryOf,
   isSorted,
   keysInOrder,
-  listEntryOf,
   snapshotOf,
-  SortedListStore,
-  type EntryLinks,
   type ListEntry,
-  type SortedListLayout,
-} from "../../../shared/sorted-list";
+} from "../../../shared/extensions/list-kit/list-view";
 import { outRefKey } from "../../../shared/domain/out-ref";
 
 const PREFIX = "544c54"; // "TLT"

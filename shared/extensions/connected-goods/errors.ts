@@ -1,0 +1,24 @@
+/** Typed errors of the connected-goods helpers. Messages and data never carry passwords or keys. */
+import { TypedError } from "../../domain/errors";
+
+export type ConnectedGoodsErrorType =
+  | "INVALID_PASSWORD"
+  | "INVALID_CONTEXT"
+  /** a mint request's items are malformed (names, passwords, duplicates, too many) */
+  | "INVALID_ITEMS"
+  | "INVALID_SOCIAL_HUB"
+  /** a mint request's token_name is not a short text */
+  | "INVALID_TOKEN_NAME"
+  /** the password opens no item of the batch */
+  | "WRONG_PASSWORD"
+  | "UNKNOWN_BATCH"
+  | "ITEM_ALREADY_CLAIMED"
+  | "NOT_ITEM_OWNER"
+  /** a mint password below the strength rule (password-strength.ts) */
+  | "WEAK_PASSWORD"
+  /** the client's budget of key derivations is spent (429, retryAfterSeconds) */
+  | "KDF_BUDGET_EXCEEDED";
+
+export class ConnectedGoodsError extends TypedError<ConnectedGoodsErrorType> {
+  override readonly name = "ConnectedGoodsError";
+}

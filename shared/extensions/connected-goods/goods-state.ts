@@ -1,0 +1,20 @@
+/**
+ * Connected-goods state as the indexer has confirmed it, from the latest fact per batch and per hub (fact-log.ts):
+ * a rolled-back claim disappears with its facts, and the batch output before it is current again.
+ */
+import type { FactLog } from "../../indexer/fact-log";
+import type { BatchFact, HubFact } from "./goods-decoder";
+
+/** The batch's current output, or null (never seen, or closed). */
+export async function currentBatch(log: FactLog, batchId: string): Promise<BatchFact | null> {
+  const [latest] = await log.current({ in: [`batch:${batchId}`] });
+  return latest?.fact?.type === "goods.batch" ? latest.fact : null;
+}
+
+/** The current hub outputs of a batch's claimed items, in no particular order. */
+export async function hubsOfBatch(log: FactLog, batchId: string): Promise<HubFact[]> {
+  const keys = await log.keysWhere({ "fact.batchId": batchId, "fact.type": "goods.hub" });
+  if (keys.length === 0) return [];
+  const latest = await log.current({ in: keys });
+  return latest.map((r) => r.fact).filter((f): f is HubFact => f?.type === "goods.hub");
+}

@@ -1,0 +1,141 @@
+/**
+ * The two body forms of `POST /extension/tokenizable-certificate/build` (docs/api.md#tokenizable-certificates),
+ * parsed into one request:
+ * - reference (client) form: `type: CREATE | REDEEM`, `senderAddress`, `certificate { hash, metadata? }`,
+ *   `ownerPubKeyHash` (or `ownerAddress`), `assetName?`, `initUtxoTxHash`/`initUtxoOutputIndex` (the list),
+ *   `bootstrapTokenName?`, `config? { deployer, allowedInserters, cip68ScriptAddress }`; CREATE is an Init when the
+ *   list does not exist yet, else an Insert. Answered with the raw hex of the transaction;
+ * - spec form: `type: Init | Insert | Redeem`, `address`, `policyId?` (or the init output reference),
+ *   `certificate { hash, metadata?, algorithm? }`, `owner` (key hash or address), `assetName?`, `config?`, `key`.
+ *   Answered with JSON.
+ * `assetName` is derived from the key (blake2b-224 of it, 28 bytes, so the CIP-68 label fits); when given it must
+ * be that name.
+ * Every problem is a TokenizableError INVALID_FIELD naming the field.
+ */
+import { paymentCredentialOf } from "../../csl/address";
+import { MAX_HASH_BYTES } from "../../domain/certificate-request";
+import {
+  pick,
+  requestFields,
+  type BaseListConfigRequest,
+  type Body,
+  type BodyForm,
+  type ListIssueRequest,
+} from "../list-kit/request-fields";
+import { type ListRef } from "../list-kit/list-source";
+import { refuseTokenizable } from "./errors";
+
+export type { BodyForm };
+
+export interface ListConfigRequest extends BaseListConfigRequest {
+  /** the CIP-68 metadata script's hash; undefined = plain tokens */
+  readonly cip68ScriptHash?: string;
+}
+
+export interface IssueTerms {
+  readonly key: string;
+  readonly algorithm: string | undefined;
+  /** JSON text of an object, or "" */
+  readonly metadata: string;
+  /** key hash, or the bech32 address to resolve against the network */
+  readonly owner: { readonly keyHash: string } | { readonly address: string };
+  /** blake2b_224(key), hex: the name of the node's token (the base of its CIP-68 pair) */
+  readonly assetName: string;
+  readonly bootstrapName: string | undefined;
+}
+
+export type TokenizableRequest =
+  | ListIssueRequest<IssueTerms, ListConfigRequest>
+  | { readonly form: BodyForm; readonly action: "Redeem"; readonly address: string; readonly list: ListRef; readonly key: string };
+
+/** The shared field readers, refusing as TokenizableError. */
+export const tokenizableFields = requestFields(refuseTokenizable);
+const bad: (field: string, message: string) => never = tokenizableFields.bad;
+const { hexField, requiredHex, addressField, initRefOf, bootstrapNameOf, listRefOf, assetNameOf } = tokenizableFields;
+
+/** `cip68ScriptAddress`: the metadata script's hash (56 hex, as the published client sends it) or its address. */
+function scriptHashField(v: unknown, field: string): string | undefined {
+  if (v === undefined || v === "") return undefined;
+  if (typeof v === "string" && /^[0-9a-fA-F]{56}$/.test(v)) return v.toLowerCase();
+  if (typeof v === "string" && v.length <= 200) {
+    try {
+      const cred = paymentCredentialOf(v.trim());
+      if (cred?.kind === "script") return cred.hash.toLowerCase();
+    } catch {
+      // not an address: refused below
+    }
+  }
+  return bad(
+    field,
+    "must be the CIP-68 metadata script's hash (56 hex digits) or its script address (GET /extension/tokenizable-certificate/metadata-script)",
+  );
+}
+
+function configOf(v: unknown): ListConfigRequest | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== "object" || Array.isArray(v)) bad("config", "must be an object { deployer?, allowedInserters?, cip68ScriptAddress? }");
+  return tokenizableFields.listConfigOf(v as Body, (c) => {
+    const cip68 = scriptHashField(pick(c, "cip68ScriptAddress", "cip68ScriptHash", "cip68_script_address"), "config.cip68ScriptAddress");
+    return cip68 !== undefined ? { cip68ScriptHash: cip68 } : {};
+  });
+}
+
+function ownerOf(body: Body): IssueTerms["owner"] {
+  const keyHash = hexField(pick(body, "ownerPubKeyHash", "owner_pub_key_hash"), "ownerPubKeyHash", { bytes: 28, required: false });
+  if (keyHash) return { keyHash };
+  const owner = pick(body, "owner", "ownerAddress", "owner_address");
+  if (typeof owner === "string" && /^[0-9a-fA-F]{56}$/.test(owner)) return { keyHash: owner.toLowerCase() };
+  if (owner === undefined) return bad("ownerPubKeyHash", "is required (or ownerAddress): the key hash of the wallet that may redeem");
+  return { address: addressField(owner, "ownerAddress") };
+}
+
+function termsOf(body: Body): IssueTerms {
+  const certificate = tokenizableFields.certificateOf(body, "{ hash, metadata? }");
+  return {
+    ...certificate,
+    owner: ownerOf(body),
+    assetName: assetNameOf(pick(body, "assetName", "asset_name", "assetNameHex"), certificate.key),
+    bootstrapName: bootstrapNameOf(pick(body, "bootstrapTokenName", "bootstrap_token_name")),
+  };
+}
+
+const SPEC_TYPES = ["init", "insert", "redeem"];
+const REFERENCE_TYPES = ["create", "redeem"];
+
+/** @throws TokenizableError INVALID_FIELD */
+export function parseTokenizableRequest(body: Body): TokenizableRequest {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) bad("body", "must be a JSON object");
+  const rawType = pick(body, "type");
+  const raw = typeof rawType === "string" ? rawType.trim() : "";
+  const type = raw.toLowerCase();
+  if (!SPEC_TYPES.includes(type) && !REFERENCE_TYPES.includes(type))
+    bad("type", "must be Init, Insert or Redeem (or the reference form's CREATE or REDEEM)");
+  // The reference form writes its types in capitals (CREATE, REDEEM) and names the sender senderAddress.
+  const reference = type === "create" || (type === "redeem" && raw === "REDEEM");
+  const address = reference
+    ? addressField(pick(body, "senderAddress", "sender_address", "address"), "senderAddress")
+    : addressField(pick(body, "address", "senderAddress"), "address");
+  const form: BodyForm = reference ? "reference" : "spec";
+
+  if (type === "redeem") {
+    const cert = pick(body, "certificate");
+    const hash = cert && typeof cert === "object" && !Array.isArray(cert) ? pick(cert as Body, "hash") : undefined;
+    const key = requiredHex(hash ?? pick(body, "key"), hash !== undefined ? "certificate.hash" : "key", { maxBytes: MAX_HASH_BYTES });
+    const list: ListRef = reference ? { initRef: initRefOf(body, true)! } : listRefOf(body, "a Redeem");
+    return { form, action: "Redeem", address, list, key };
+  }
+  if (type === "create") {
+    return {
+      form: "reference",
+      action: "Create",
+      address,
+      initRef: initRefOf(body, true)!,
+      config: configOf(pick(body, "config")),
+      terms: termsOf(body),
+    };
+  }
+  const terms = termsOf(body);
+  if (type === "insert") return { form, action: "Insert", address, list: listRefOf(body, "an Insert"), terms };
+  if (pick(body, "policyId") !== undefined) bad("policyId", "must be omitted for Init: Init creates a new list (use Insert to add to one)");
+  return { form, action: "Init", address, initRef: initRefOf(body, false), config: configOf(pick(body, "config")), terms };
+}
