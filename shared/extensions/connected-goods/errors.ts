@@ -2,6 +2,8 @@
 import { TypedError } from "../../domain/errors";
 
 export type ConnectedGoodsErrorType =
+  /** a wallet address is missing, malformed or a script's */
+  | "INVALID_ADDRESS"
   | "INVALID_PASSWORD"
   | "INVALID_CONTEXT"
   /** a mint request's items are malformed (names, passwords, duplicates, too many) */
@@ -22,3 +24,15 @@ export type ConnectedGoodsErrorType =
 export class ConnectedGoodsError extends TypedError<ConnectedGoodsErrorType> {
   override readonly name = "ConnectedGoodsError";
 }
+
+export const alreadyClaimed = (batchId: string, pending: boolean) =>
+  new ConnectedGoodsError(
+    "ITEM_ALREADY_CLAIMED",
+    pending
+      ? "this item was just claimed by a transaction waiting for a block; it cannot be claimed again"
+      : "this item has already been claimed; its owner can update its social hub",
+    { batch_id: batchId },
+  );
+
+export const wrongPassword = (batchId: string) =>
+  new ConnectedGoodsError("WRONG_PASSWORD", "the password does not open any item of this batch", { batch_id: batchId });
