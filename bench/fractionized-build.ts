@@ -10,7 +10,8 @@ import { buildTx } from "../shared/csl";
 import { postJson } from "../fixtures/mesh/helpers";
 import { ISSUANCE_SERVICES, IssuanceWorld } from "../fixtures/issuance/issuance-world";
 import { defaultBootstrap } from "../fixtures/onchain/protocol-fixture";
-import { FractionizedScripts, combine, insertParts, type Predecessor } from "../shared/extensions/fractionized";
+import { FractionizedScripts, insertParts, type Predecessor } from "../shared/extensions/fractionized";
+import { withExtraParts } from "../shared/issuance/for-extensions";
 import { dataFromCborHex, makeCertificate } from "../shared/protocol";
 import { decodeFractionizedDatum, type FractionizedNode } from "../shared/extensions/fractionized/datum";
 import { fractionizedNodeTokenName } from "../shared/extensions/fractionized/scripts";
@@ -68,7 +69,7 @@ export async function measureInsertBuild(): Promise<Record<string, unknown>> {
           metadata: JSON.stringify({ policyId }),
         });
         const base = w.f.updateSpec(state, alice, { certificates: [cert] });
-        const spec = combine(
+        const spec = withExtraParts(
           base as never,
           insertParts(
             script,

@@ -15,7 +15,7 @@ import { dataFromCborHex, makeCertificate } from "../shared/protocol";
 import { decodeTokenizableDatum, type TokenizableNode } from "../shared/extensions/tokenizable/datum";
 import { nodeAssetName } from "../shared/extensions/list-kit/list-tokens";
 import { tokenizableNodeTokenName } from "../shared/extensions/tokenizable/scripts";
-import { combine } from "../shared/extensions/list-kit/transaction-parts";
+import { withExtraParts } from "../shared/issuance/for-extensions";
 import { findPredecessor, snapshotOf, type ListEntry } from "../shared/extensions/list-kit/list-view";
 import { percentile } from "./percentile";
 
@@ -81,7 +81,7 @@ export async function measureTokenizableBuilds(): Promise<Record<string, unknown
           { owner: bob.paymentKeyHash, assetName: nodeAssetName(key) },
           coinsPerByte,
         );
-        const tx = buildTx({ ...(combine(base as never, parts) as object), protocolParameters: pp } as never);
+        const tx = buildTx({ ...(withExtraParts(base as never, parts) as object), protocolParameters: pp } as never);
         await w.f.chain.devnet.evaluateTransaction(tx.cborHex);
         out.push(performance.now() - t0);
       }

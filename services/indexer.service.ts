@@ -21,8 +21,8 @@ import { createLookupPlugin } from "../shared/lookups/lookup-plugin";
 import { LookupStore } from "../shared/lookups/lookup-store";
 import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
 import { createSortedListPlugin, SortedListStore } from "../shared/sorted-list";
-import { FractionizedScripts, fractionizedLayout } from "../shared/extensions/fractionized/list-layout";
-import { TokenizableScripts, tokenizableLayout } from "../shared/extensions/tokenizable/list-layout";
+import { FRACTIONIZED, FractionizedScripts } from "../shared/extensions/fractionized";
+import { TOKENIZABLE, TokenizableScripts } from "../shared/extensions/tokenizable";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 
 interface IndexerLocals {
@@ -191,7 +191,10 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
         { critical: true },
       );
       const networkId = networkIdOfNetwork(deps.config.network);
-      for (const layout of [fractionizedLayout(new FractionizedScripts(networkId)), tokenizableLayout(new TokenizableScripts(networkId))]) {
+      for (const layout of [
+        FRACTIONIZED.layoutOf(new FractionizedScripts(networkId)),
+        TOKENIZABLE.layoutOf(new TokenizableScripts(networkId)),
+      ]) {
         const lists = await SortedListStore.open(store, layout);
         locals.sortedLists.set(layout.name, lists);
         locals.pipeline.register(createSortedListPlugin(lists), { critical: true });

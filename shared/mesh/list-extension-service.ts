@@ -13,7 +13,7 @@ import type { TransactionRecord } from "../records/protocol-records";
 import { chainRebuildPorts, rebuildBeaten, rebuildLogged, type Rebuilder } from "../extensions/list-kit/rebuild";
 import { indexerListSource, type ListSource } from "../extensions/list-kit/list-source";
 import { ListBuildLog } from "../extensions/list-kit/build-log";
-import { type ListBuildAnswer } from "../extensions/list-kit/list-build";
+import type { ListBuildAnswer } from "../extensions/list-kit/build-answer";
 import { type StatusQuery } from "../extensions/list-kit/request-fields";
 import { TX_HASH_PARAM } from "./action-params";
 import { httpStatusOfType } from "./error-mapping";

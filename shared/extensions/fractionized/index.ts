@@ -1,8 +1,9 @@
-/** The fractionized-certificate extension off chain: requests, the list as builds see it, transactions, status. */
-export * from "./errors";
+/** The fractionized-certificate extension off chain: its codecs, requests, transactions, builds and status. */
+export * from "./datum";
+export * from "./redeemer";
+export * from "./scripts";
+export * from "./extension";
 export * from "./request";
-export * from "./list-layout";
-export * from "./list-state";
 export * from "./transactions";
 export * from "./build";
 export * from "./status";

@@ -2,12 +2,10 @@
  * `GET /extension/fractionized-certificate/status/{key}`: one node of a list as the indexer recorded it
  * (confirmed transactions only). An unknown list or key answers `exists: false` with zeros and nulls.
  */
-import { findNode, keysInOrder, listEntryOf, snapshotOf } from "../list-kit/list-view";
-import { listIdentity, type ListIdentity } from "../list-kit/list-status";
-import { type ListSource } from "../list-kit/list-source";
-import { type StatusQuery } from "../list-kit/request-fields";
-import { nodeDatumOf } from "./list-state";
-import { fractionizedFields } from "./request";
+import type { ListSource } from "../list-kit/list-source";
+import { recordedNode, type ListIdentity } from "../list-kit/list-status";
+import type { StatusQuery } from "../list-kit/request-fields";
+import { fractionizedFields, nodeDatumOf } from "./extension";
 
 export interface FractionizedStatus extends ListIdentity {
   key: string;
@@ -25,12 +23,11 @@ export interface FractionizedStatus extends ListIdentity {
 }
 
 export async function fractionizedStatus(source: ListSource, query: StatusQuery): Promise<FractionizedStatus> {
-  const { key, list: ref } = fractionizedFields.parseStatusQuery(query);
-  const { list, entries } = await source.list(ref);
+  const { key, identity, keys, entry } = await recordedNode(fractionizedFields, source, query);
   const none: FractionizedStatus = {
     key,
     exists: false,
-    ...listIdentity(list, ref),
+    ...identity,
     totalAmount: 0,
     remainingAmount: 0,
     exhausted: false,
@@ -41,11 +38,6 @@ export async function fractionizedStatus(source: ListSource, query: StatusQuery)
     certificate: { transactionHash: null, blockNumber: null },
     keys: [],
   };
-  if (!list) return none;
-  const snapshot = snapshotOf(entries.map((e) => listEntryOf(list.policyId, e)));
-  if (!snapshot) return none;
-  const keys = keysInOrder(snapshot);
-  const entry = findNode(snapshot, key);
   if (!entry) return { ...none, keys };
   const d = nodeDatumOf(entry);
   return {

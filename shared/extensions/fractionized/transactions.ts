@@ -1,26 +1,17 @@
 /**
  * The list parts of the three transitions (docs/extensions-onchain.md#9-transactions-the-service-builds), added
- * to the anchoring certificate transaction (Init, Insert) or to a plain payment (Claim). The list script is
- * attached to the transaction (each list has its own script: the init output reference is its parameter).
+ * to the anchoring certificate transaction (Init, Insert) or to a payment (Claim). The list script is attached to
+ * the transaction (each list has its own script: the init output reference is its parameter).
  */
 import type { OgmiosUtxo } from "../../csl/utxo";
+import type { ExtraParts } from "../../issuance/for-extensions";
 import { dataToCborHex } from "../../protocol";
-import { type FractionizedHead, type FractionizedNode, encodeFractionizedHead, encodeFractionizedNode } from "./datum";
-import { type FractionizedRedeemer, encodeFractionizedRedeemer } from "./redeemer";
-import { type FractionizedScript, fractionizedNodeTokenName } from "./scripts";
 import { nodeAssetName } from "../list-kit/list-tokens";
-import {
-  combine,
-  keepingAda,
-  listIssueParts,
-  listOutput,
-  listScriptWitness,
-  type ListCodec,
-  type ListParts,
-  type ListPredecessor,
-} from "../list-kit/transaction-parts";
-
-const redeemerHex = (r: FractionizedRedeemer): string => dataToCborHex(encodeFractionizedRedeemer(r));
+import { listIssueParts, nodeTransitionParts, type ListPredecessor } from "../list-kit/transaction-parts";
+import type { FractionizedHead, FractionizedNode } from "./datum";
+import { FRACTIONIZED } from "./extension";
+import { encodeFractionizedRedeemer } from "./redeemer";
+import type { FractionizedScript } from "./scripts";
 
 export interface NewNodeTerms {
   readonly totalAmount: bigint;
@@ -40,17 +31,11 @@ function newNode(key: string, next: string | undefined, t: NewNodeTerms): Fracti
   };
 }
 
-const codec: ListCodec<FractionizedHead, FractionizedNode> = {
-  nodeTokenName: fractionizedNodeTokenName,
-  encodeHead: encodeFractionizedHead,
-  encodeNode: encodeFractionizedNode,
-  redeemer: (action, key) => redeemerHex({ action, key }),
-};
-
-export const { initParts, insertParts } = listIssueParts(codec, newNode);
+export const { initParts, insertParts } = listIssueParts(FRACTIONIZED.codec, newNode);
 
 export type Predecessor = ListPredecessor<FractionizedHead, FractionizedNode>;
 
+/** Claim: the node re-created with `amount` less remaining; `amount` tokens minted to the claimer, who signs. */
 export function claimParts(
   script: FractionizedScript,
   node: { utxo: OgmiosUtxo; datum: FractionizedNode },
@@ -58,23 +43,22 @@ export function claimParts(
   claimerAddress: string,
   amount: bigint,
   coinsPerByte: bigint,
-): ListParts {
+): ExtraParts {
   const d = node.datum;
-  const redeemer = redeemerHex({ action: "Claim", key: d.key, claimer, amount });
   // named after the key, as the validator mints them (the node's asset_name holds the same name)
   const asset = nodeAssetName(d.key);
   const left = d.remainingAmount - amount;
-  const recreated: FractionizedNode = { ...d, remainingAmount: left, status: left === 0n ? "TokensExhausted" : "TokensAvailable" };
-  return {
-    scriptInputs: [{ utxo: node.utxo, script: listScriptWitness(script), redeemer }],
-    mints: [{ policy: listScriptWitness(script), redeemer, assets: { [asset]: amount } }],
-    outputs: [
-      keepingAda(listOutput(script, fractionizedNodeTokenName(d.key), encodeFractionizedNode(recreated)), node.utxo, coinsPerByte),
+  return nodeTransitionParts(
+    FRACTIONIZED.codec,
+    script,
+    { utxo: node.utxo, recreated: { ...d, remainingAmount: left, status: left === 0n ? "TokensExhausted" : "TokensAvailable" } },
+    {
+      redeemer: dataToCborHex(encodeFractionizedRedeemer({ action: "Claim", key: d.key, claimer, amount })),
+      minted: { [asset]: amount },
       // the claimed tokens in their own output: the validator wants one output holding exactly `amount`
-      { address: claimerAddress, assets: { [script.policyId]: { [asset]: amount } } },
-    ],
-    requiredSigners: [claimer],
-  };
+      outputs: [{ address: claimerAddress, assets: { [script.policyId]: { [asset]: amount } } }],
+      signer: claimer,
+    },
+    coinsPerByte,
+  );
 }
-
-export { combine, type ListParts };

@@ -1,9 +1,12 @@
 /**
- * The refusals every list extension (fractionized, tokenizable) shares. Each extension lists these first and its
- * own after them (shared/fractionized/errors.ts, shared/tokenizable/errors.ts); the generic request, list and
- * build helpers of this module refuse through the extension's own `refuse`, so the error keeps the extension's
- * class.
+ * The refusals of a list extension (fractionized, tokenizable): the ones every list extension has, then its own,
+ * thrown as its own TypedError class. The kit's request, list and build helpers refuse through the extension's
+ * `refuse`, so every refusal keeps the extension's class. The gateway maps every type to 400
+ * (shared/mesh/error-mapping.ts); build problems of the anchoring certificate transaction keep the issuance's
+ * BuildStatus codes (INSUFFICIENT_FUNDS, COLLATERAL_REQUIRED, PENDING_TRANSACTION, …).
  */
+import { TypedError } from "../../domain/errors";
+
 export const LIST_ERROR_TYPES = [
   /** a field is missing or malformed (hex, integer, address, …) */
   "INVALID_FIELD",
@@ -21,5 +24,22 @@ export const LIST_ERROR_TYPES = [
 
 export type ListErrorType = (typeof LIST_ERROR_TYPES)[number];
 
-/** An extension's refusal: throws its own TypedError subclass. */
+/** An extension's refusal of a list problem: throws its own TypedError subclass. */
 export type ListRefuse = (type: ListErrorType, message: string, data?: Record<string, unknown>) => never;
+
+/** An extension's refusals: the list's and `own`, as the class `errorName` (errors are matched on their type and name). */
+export function listRefusals<const Own extends readonly string[]>(errorName: string, own: Own) {
+  type Type = ListErrorType | Own[number];
+  class ListExtensionError extends TypedError<Type> {
+    override readonly name = errorName;
+  }
+  return {
+    /** every type the extension refuses with, the list's first */
+    types: [...LIST_ERROR_TYPES, ...own] as const,
+    ErrorClass: ListExtensionError,
+    /** @throws the extension's error */
+    refuse(type: Type, message: string, data: Record<string, unknown> = {}): never {
+      throw new ListExtensionError(type, message, data);
+    },
+  };
+}

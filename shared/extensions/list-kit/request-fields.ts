@@ -49,27 +49,6 @@ export interface CertificateFields {
   readonly metadata: string;
 }
 
-/** The issuing requests of every list extension: Init, Insert, and the reference form's CREATE (either). */
-export type ListIssueRequest<Terms, Config> =
-  | {
-      readonly form: BodyForm;
-      readonly action: "Init";
-      readonly address: string;
-      readonly initRef: OutRef | undefined;
-      readonly config: Config | undefined;
-      readonly terms: Terms;
-    }
-  | { readonly form: BodyForm; readonly action: "Insert"; readonly address: string; readonly list: ListRef; readonly terms: Terms }
-  /** reference CREATE: Init or Insert, depending on whether the list exists */
-  | {
-      readonly form: "reference";
-      readonly action: "Create";
-      readonly address: string;
-      readonly initRef: OutRef;
-      readonly config: Config | undefined;
-      readonly terms: Terms;
-    };
-
 export interface StatusQuery {
   key?: unknown;
   policyId?: unknown;

@@ -1,23 +1,13 @@
 /**
- * Building blocks of list transitions, for any kind of list: the parts a transition adds to a base transaction
- * (the anchoring certificate transaction, or a plain payment), list outputs, and re-created entries keeping
- * their ADA.
+ * The parts a list transition adds to its base transaction (the anchoring certificate transaction, or a payment:
+ * shared/issuance/for-extensions.ts), for any kind of list: list outputs, re-created entries keeping their ADA,
+ * Init and Insert from the list's codec, and the transition of one node (Claim, Redeem).
  */
-import type { MintSpec, PlutusScriptWitness, ScriptInputSpec } from "../../csl/build-tx";
+import type { PlutusScriptWitness } from "../../csl/build-tx";
 import { outputFrom, type OutputSpec } from "../../csl/outputs";
 import type { OgmiosUtxo } from "../../csl/utxo";
+import type { ExtraParts } from "../../issuance/for-extensions";
 import { type Data, dataToCborHex, type PolicyScript } from "../../protocol";
-import type { BuildSpec } from "../../issuance/evaluated-build";
-
-/** The parts a transition adds to a base transaction. */
-export interface ListParts {
-  keyInputs?: OgmiosUtxo[];
-  scriptInputs?: ScriptInputSpec[];
-  referenceInputs?: OgmiosUtxo[];
-  mints: MintSpec[];
-  outputs: OutputSpec[];
-  requiredSigners: string[];
-}
 
 /** An output at the list's address holding one of its tokens, with an inline datum. */
 export function listOutput(script: { address: string; policyId: string }, tokenName: string, datum: Data, lovelace?: bigint): OutputSpec {
@@ -39,24 +29,6 @@ export function keepingAda(out: OutputSpec, old: OgmiosUtxo, coinsPerByte: bigin
   );
   const kept = BigInt(old.value.ada.lovelace);
   return { ...out, lovelace: kept > min ? kept : min };
-}
-
-const refKey = (u: OgmiosUtxo) => `${u.transaction.id}#${u.index}`;
-
-/** The base transaction plus the list's parts (the list's outputs first). */
-export function combine(base: BuildSpec, parts: ListParts): BuildSpec {
-  const spent = new Set((parts.scriptInputs ?? []).map((s) => refKey(s.utxo)));
-  const keyInputs = [...(base.keyInputs ?? []), ...(parts.keyInputs ?? [])];
-  return {
-    ...base,
-    utxos: base.utxos.filter((u) => !spent.has(refKey(u))),
-    keyInputs: [...new Map(keyInputs.map((u) => [refKey(u), u])).values()],
-    scriptInputs: [...(parts.scriptInputs ?? []), ...(base.scriptInputs ?? [])],
-    referenceInputs: [...(base.referenceInputs ?? []), ...(parts.referenceInputs ?? [])],
-    mints: [...(base.mints ?? []), ...parts.mints],
-    outputs: [...parts.outputs, ...(base.outputs ?? [])],
-    requiredSigners: [...new Set([...(base.requiredSigners ?? []), ...parts.requiredSigners])],
-  };
 }
 
 /** A list's script, attached to each transaction that runs it (every list has its own: the init out-ref is its parameter). */
@@ -85,7 +57,7 @@ export type ListPredecessor<Head, Node> =
 export function listInitParts<
   Head extends { readonly next: string | undefined },
   Node extends { readonly key: string; readonly next: string | undefined },
->(codec: ListCodec<Head, Node>, script: ListScript, initUtxo: OgmiosUtxo, head: Head, first: Node, deployer: string): ListParts {
+>(codec: ListCodec<Head, Node>, script: ListScript, initUtxo: OgmiosUtxo, head: Head, first: Node, deployer: string): ExtraParts {
   const node = codec.nodeTokenName(first.key);
   const redeemer = codec.redeemer("Init", first.key);
   return {
@@ -107,7 +79,7 @@ export function listInsertParts<
   inserted: Node,
   inserter: string,
   coinsPerByte: bigint,
-): ListParts {
+): ExtraParts {
   const key = inserted.key;
   const node = codec.nodeTokenName(key);
   const redeemer = codec.redeemer("Insert", key);
@@ -139,7 +111,7 @@ export function listIssueParts<
 ) {
   type Head = { readonly next: string | undefined; readonly config: Config };
   return {
-    initParts: (script: ListScript, initUtxo: OgmiosUtxo, key: string, config: Config, terms: Terms): ListParts =>
+    initParts: (script: ListScript, initUtxo: OgmiosUtxo, key: string, config: Config, terms: Terms): ExtraParts =>
       listInitParts(codec, script, initUtxo, { next: key, config }, newNode(key, undefined, terms), config.deployer),
     insertParts: (
       script: ListScript,
@@ -148,6 +120,34 @@ export function listIssueParts<
       inserter: string,
       terms: Terms,
       coinsPerByte: bigint,
-    ): ListParts => listInsertParts(codec, script, pred, newNode(key, pred.datum.next, terms), inserter, coinsPerByte),
+    ): ExtraParts => listInsertParts(codec, script, pred, newNode(key, pred.datum.next, terms), inserter, coinsPerByte),
+  };
+}
+
+/**
+ * The transition of one node (Claim, Redeem): the node spent with `redeemer` and re-created as `recreated`
+ * (keeping its ADA), `minted` under the list's policy with the same redeemer, the node's re-creation first among
+ * the outputs, then `outputs`; `signer` signs.
+ */
+export function nodeTransitionParts<Node extends { readonly key: string }>(
+  codec: Pick<ListCodec<never, Node & { readonly next: string | undefined }>, "nodeTokenName" | "encodeNode">,
+  script: ListScript,
+  node: { readonly utxo: OgmiosUtxo; readonly recreated: Node & { readonly next: string | undefined } },
+  t: {
+    readonly redeemer: string;
+    readonly minted: Record<string, bigint>;
+    readonly outputs: readonly OutputSpec[];
+    readonly referenceInputs?: OgmiosUtxo[];
+    readonly signer: string;
+  },
+  coinsPerByte: bigint,
+): ExtraParts {
+  const recreated = listOutput(script, codec.nodeTokenName(node.recreated.key), codec.encodeNode(node.recreated));
+  return {
+    scriptInputs: [{ utxo: node.utxo, script: listScriptWitness(script), redeemer: t.redeemer }],
+    ...(t.referenceInputs ? { referenceInputs: t.referenceInputs } : {}),
+    mints: [{ policy: listScriptWitness(script), redeemer: t.redeemer, assets: t.minted }],
+    outputs: [keepingAda(recreated, node.utxo, coinsPerByte), ...t.outputs],
+    requiredSigners: [t.signer],
   };
 }

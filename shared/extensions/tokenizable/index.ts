@@ -1,8 +1,10 @@
-/** The tokenizable-certificate extension off chain: requests, the list as builds see it, transactions, status. */
-export * from "./errors";
+/** The tokenizable-certificate extension off chain: its codecs, requests, CIP-68 metadata, transactions, builds and status. */
+export * from "./datum";
+export * from "./redeemer";
+export * from "./cip68";
+export * from "./scripts";
+export * from "./extension";
 export * from "./request";
-export * from "./list-layout";
-export * from "./list-state";
 export * from "./metadata";
 export * from "./transactions";
 export * from "./build";

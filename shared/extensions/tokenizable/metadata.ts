@@ -6,7 +6,7 @@
  */
 import { dataToCborHex } from "../../protocol";
 import { type Cip68Metadata, encodeCip68Datum } from "./cip68";
-import { refuseTokenizable } from "./errors";
+import { refuseTokenizable } from "./extension";
 
 /** The largest CIP-68 datum we write (CBOR bytes). */
 export const MAX_CIP68_DATUM_BYTES = 4096;

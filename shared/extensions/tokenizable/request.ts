@@ -1,55 +1,42 @@
 /**
- * The two body forms of `POST /extension/tokenizable-certificate/build` (docs/api.md#tokenizable-certificates),
- * parsed into one request:
+ * The two body forms of `POST /extension/tokenizable-certificate/build` (docs/api.md#tokenizable-certificates; the
+ * list kit reads what every list extension shares, list-request.ts), with the tokenizable fields:
  * - reference (client) form: `type: CREATE | REDEEM`, `senderAddress`, `certificate { hash, metadata? }`,
  *   `ownerPubKeyHash` (or `ownerAddress`), `assetName?`, `initUtxoTxHash`/`initUtxoOutputIndex` (the list),
- *   `bootstrapTokenName?`, `config? { deployer, allowedInserters, cip68ScriptAddress }`; CREATE is an Init when the
- *   list does not exist yet, else an Insert. Answered with the raw hex of the transaction;
+ *   `bootstrapTokenName?`, `config? { deployer, allowedInserters, cip68ScriptAddress }`;
  * - spec form: `type: Init | Insert | Redeem`, `address`, `policyId?` (or the init output reference),
  *   `certificate { hash, metadata?, algorithm? }`, `owner` (key hash or address), `assetName?`, `config?`, `key`.
- *   Answered with JSON.
  * `assetName` is derived from the key (blake2b-224 of it, 28 bytes, so the CIP-68 label fits); when given it must
  * be that name.
  * Every problem is a TokenizableError INVALID_FIELD naming the field.
  */
 import { paymentCredentialOf } from "../../csl/address";
 import { MAX_HASH_BYTES } from "../../domain/certificate-request";
-import {
-  pick,
-  requestFields,
-  type BaseListConfigRequest,
-  type Body,
-  type BodyForm,
-  type ListIssueRequest,
-} from "../list-kit/request-fields";
-import { type ListRef } from "../list-kit/list-source";
-import { refuseTokenizable } from "./errors";
-
-export type { BodyForm };
+import { parseListRequest, type AnchoredTerms, type ListIssueRequest } from "../list-kit/list-request";
+import type { ListRef } from "../list-kit/list-source";
+import { pick, type BaseListConfigRequest, type Body, type BodyForm } from "../list-kit/request-fields";
+import { tokenizableFields } from "./extension";
 
 export interface ListConfigRequest extends BaseListConfigRequest {
   /** the CIP-68 metadata script's hash; undefined = plain tokens */
   readonly cip68ScriptHash?: string;
 }
 
-export interface IssueTerms {
-  readonly key: string;
-  readonly algorithm: string | undefined;
-  /** JSON text of an object, or "" */
-  readonly metadata: string;
+export interface IssueTerms extends AnchoredTerms {
   /** key hash, or the bech32 address to resolve against the network */
   readonly owner: { readonly keyHash: string } | { readonly address: string };
-  /** blake2b_224(key), hex: the name of the node's token (the base of its CIP-68 pair) */
-  readonly assetName: string;
-  readonly bootstrapName: string | undefined;
 }
 
-export type TokenizableRequest =
-  | ListIssueRequest<IssueTerms, ListConfigRequest>
-  | { readonly form: BodyForm; readonly action: "Redeem"; readonly address: string; readonly list: ListRef; readonly key: string };
+export type RedeemRequest = {
+  readonly form: BodyForm;
+  readonly action: "Redeem";
+  readonly address: string;
+  readonly list: ListRef;
+  readonly key: string;
+};
 
-/** The shared field readers, refusing as TokenizableError. */
-export const tokenizableFields = requestFields(refuseTokenizable);
+export type TokenizableRequest = ListIssueRequest<IssueTerms, ListConfigRequest> | RedeemRequest;
+
 const bad: (field: string, message: string) => never = tokenizableFields.bad;
 const { hexField, requiredHex, addressField, initRefOf, bootstrapNameOf, listRefOf, assetNameOf } = tokenizableFields;
 
@@ -99,43 +86,26 @@ function termsOf(body: Body): IssueTerms {
   };
 }
 
-const SPEC_TYPES = ["init", "insert", "redeem"];
-const REFERENCE_TYPES = ["create", "redeem"];
-
 /** @throws TokenizableError INVALID_FIELD */
 export function parseTokenizableRequest(body: Body): TokenizableRequest {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) bad("body", "must be a JSON object");
-  const rawType = pick(body, "type");
-  const raw = typeof rawType === "string" ? rawType.trim() : "";
-  const type = raw.toLowerCase();
-  if (!SPEC_TYPES.includes(type) && !REFERENCE_TYPES.includes(type))
-    bad("type", "must be Init, Insert or Redeem (or the reference form's CREATE or REDEEM)");
-  // The reference form writes its types in capitals (CREATE, REDEEM) and names the sender senderAddress.
-  const reference = type === "create" || (type === "redeem" && raw === "REDEEM");
-  const address = reference
-    ? addressField(pick(body, "senderAddress", "sender_address", "address"), "senderAddress")
-    : addressField(pick(body, "address", "senderAddress"), "address");
-  const form: BodyForm = reference ? "reference" : "spec";
-
-  if (type === "redeem") {
-    const cert = pick(body, "certificate");
-    const hash = cert && typeof cert === "object" && !Array.isArray(cert) ? pick(cert as Body, "hash") : undefined;
-    const key = requiredHex(hash ?? pick(body, "key"), hash !== undefined ? "certificate.hash" : "key", { maxBytes: MAX_HASH_BYTES });
-    const list: ListRef = reference ? { initRef: initRefOf(body, true)! } : listRefOf(body, "a Redeem");
-    return { form, action: "Redeem", address, list, key };
-  }
-  if (type === "create") {
-    return {
+  return parseListRequest(tokenizableFields, body, {
+    own: { type: "redeem", action: "Redeem" },
+    create: (b, address) => ({
       form: "reference",
       action: "Create",
       address,
-      initRef: initRefOf(body, true)!,
-      config: configOf(pick(body, "config")),
-      terms: termsOf(body),
-    };
-  }
-  const terms = termsOf(body);
-  if (type === "insert") return { form, action: "Insert", address, list: listRefOf(body, "an Insert"), terms };
-  if (pick(body, "policyId") !== undefined) bad("policyId", "must be omitted for Init: Init creates a new list (use Insert to add to one)");
-  return { form, action: "Init", address, initRef: initRefOf(body, false), config: configOf(pick(body, "config")), terms };
+      initRef: initRefOf(b, true)!,
+      config: configOf(pick(b, "config")),
+      terms: termsOf(b),
+    }),
+    ownRequest(b, form, address): RedeemRequest {
+      const cert = pick(b, "certificate");
+      const hash = cert && typeof cert === "object" && !Array.isArray(cert) ? pick(cert as Body, "hash") : undefined;
+      const key = requiredHex(hash ?? pick(b, "key"), hash !== undefined ? "certificate.hash" : "key", { maxBytes: MAX_HASH_BYTES });
+      const list: ListRef = form === "reference" ? { initRef: initRefOf(b, true)! } : listRefOf(b, "a Redeem");
+      return { form, action: "Redeem", address, list, key };
+    },
+    terms: termsOf,
+    config: configOf,
+  });
 }

@@ -4,7 +4,8 @@
  * credential of the enterprise address holding the HEAD and the nodes), and the CIP-68 metadata script, which
  * takes no parameter (the same hash for every list; a list names it in `config.cip68ScriptHash`).
  */
-import { type Blueprint, validatorCode } from "../../protocol/blueprint";
+import { type Blueprint, loadBlueprint, validatorCode } from "../../protocol/blueprint";
+import { ListScripts } from "../list-kit/list-scripts";
 import {
   type AppliedScript,
   applyParams,
@@ -60,4 +61,15 @@ export function redeemedTokens(config: Pick<TokenizableConfig, "cip68ScriptHash"
         reference: cip68ReferenceTokenName(assetNameHex),
         metadataScriptHash: config.cip68ScriptHash,
       };
+}
+
+/** The tokenizable scripts, derived per init output reference, and the CIP-68 metadata script. */
+export class TokenizableScripts extends ListScripts<TokenizableScript> {
+  /** the CIP-68 metadata script: no parameter, the same for every list */
+  readonly metadata: MetadataScript;
+
+  constructor(networkId: NetworkId, blueprint: Blueprint = loadBlueprint()) {
+    super(networkId, blueprint, deriveTokenizableScript);
+    this.metadata = deriveTokenizableMetadataScript(blueprint, networkId);
+  }
 }

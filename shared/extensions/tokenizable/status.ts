@@ -3,12 +3,10 @@
  * transactions only). An unknown list or key answers `exists: false` with nulls.
  */
 import { enterpriseAddressOfKeyHash } from "../../csl/address";
-import { findNode } from "../list-kit/list-view";
-import { listIdentity, type ListIdentity } from "../list-kit/list-status";
-import { loadConfirmed, type ListSource } from "../list-kit/list-source";
-import { type StatusQuery } from "../list-kit/request-fields";
-import { nodeDatumOf } from "./list-state";
-import { tokenizableFields } from "./request";
+import type { ListSource } from "../list-kit/list-source";
+import { recordedNode, type ListIdentity } from "../list-kit/list-status";
+import type { StatusQuery } from "../list-kit/request-fields";
+import { nodeDatumOf, tokenizableFields } from "./extension";
 
 export interface TokenizableStatus extends ListIdentity {
   key: string;
@@ -25,9 +23,7 @@ export interface TokenizableStatus extends ListIdentity {
 }
 
 export async function tokenizableStatus(source: ListSource, networkId: number, query: StatusQuery): Promise<TokenizableStatus> {
-  const { key, list: ref } = tokenizableFields.parseStatusQuery(query);
-  const loaded = await loadConfirmed(source, ref);
-  const record = loaded?.record;
+  const { key, identity, entry } = await recordedNode(tokenizableFields, source, query);
   const none: TokenizableStatus = {
     key,
     exists: false,
@@ -37,10 +33,9 @@ export async function tokenizableStatus(source: ListSource, networkId: number, q
     ownerPubKeyHash: null,
     assetName: null,
     next: null,
-    ...listIdentity(record, ref),
+    ...identity,
     certificate: { transactionHash: null },
   };
-  const entry = loaded ? findNode(loaded.snapshot, key) : undefined;
   if (!entry) return none;
   const d = nodeDatumOf(entry);
   return {
