@@ -7,7 +7,13 @@
  */
 import type { ServiceSchema } from "moleculer";
 import { networkIdOfNetwork } from "../shared/config/network";
-import { FractionizedScripts, fractionizedStatus, handleFractionizedBuild, type FractionizedEnv } from "../shared/extensions/fractionized";
+import {
+  FRACTIONIZED,
+  FractionizedScripts,
+  fractionizedStatus,
+  handleFractionizedBuild,
+  type FractionizedEnv,
+} from "../shared/extensions/fractionized";
 import { listExtensionService } from "../shared/mesh/list-extension-service";
 import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
@@ -15,7 +21,7 @@ import type { ServiceDeps } from "../shared/mesh/service-deps";
 export default function createFractionizedService(deps: ServiceDeps): ServiceSchema {
   const scripts = new FractionizedScripts(networkIdOfNetwork(deps.config.network));
   const ext = listExtensionService<FractionizedEnv>(deps, {
-    name: "fractionized",
+    name: FRACTIONIZED.name,
     build: handleFractionizedBuild,
     status: (env, query) => fractionizedStatus(env.lists, query),
     env: ({ issuance, lists }) => ({ issuance, lists, scripts }),

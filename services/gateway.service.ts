@@ -30,13 +30,7 @@ import type { CertificateRecord } from "../shared/verifier/certificate-projectio
 import { ValidatorCache } from "../shared/mesh/validator-cache";
 import { ReadRateLimit } from "../shared/mesh/rate-limiter";
 import type { FactRecord } from "../shared/indexer/fact-log";
-
-/** Extension identifiers of GET /extensions and the service that provides each (docs/api.md#extensions). */
-export const EXTENSION_SERVICES = {
-  "connected-goods": "connected-goods",
-  "fractionized-certificate": "fractionized",
-  "tokenizable-certificate": "tokenizable",
-} as const;
+import { EXTENSION_SERVICES } from "../shared/extensions/registry";
 
 export function gatewayOptionsFromConfig(config: AppConfig, now: () => number): GatewayOptions {
   return {

@@ -10,14 +10,20 @@ import { networkIdOfNetwork } from "../shared/config/network";
 import { listExtensionService } from "../shared/mesh/list-extension-service";
 import { defineRouteActions, internalActions } from "../shared/mesh/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
-import { handleTokenizableBuild, TokenizableScripts, tokenizableStatus, type TokenizableEnv } from "../shared/extensions/tokenizable";
+import {
+  handleTokenizableBuild,
+  TOKENIZABLE,
+  TokenizableScripts,
+  tokenizableStatus,
+  type TokenizableEnv,
+} from "../shared/extensions/tokenizable";
 import type { CertificateRecord } from "../shared/verifier/certificate-projection";
 
 export default function createTokenizableService(deps: ServiceDeps): ServiceSchema {
   const networkId = networkIdOfNetwork(deps.config.network);
   const scripts = new TokenizableScripts(networkId);
   const ext = listExtensionService<TokenizableEnv>(deps, {
-    name: "tokenizable",
+    name: TOKENIZABLE.name,
     build: handleTokenizableBuild,
     status: (env, query) => tokenizableStatus(env.lists, networkId, query),
     env: ({ issuance, lists, broker }) => ({

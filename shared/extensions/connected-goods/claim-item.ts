@@ -6,8 +6,14 @@
  */
 import { randomBytes } from "node:crypto";
 import type { OgmiosUtxo } from "../../csl/utxo";
-import { buildEvaluatedAndClaim, draftBuild, type BuildSpec } from "../../issuance/evaluated-build";
-import { loadWalletFunds, requireCollateral, type WalletFunds } from "../../issuance/wallet-funds";
+import {
+  buildEvaluatedAndClaim,
+  draftBuild,
+  type BuildSpec,
+  loadWalletFunds,
+  requireCollateral,
+  type WalletFunds,
+} from "../../issuance/for-extensions";
 import { constr, dataToCborHex } from "../../protocol";
 import { encodeBatchDatum, type BatchItem } from "./batch-datum";
 import { alreadyClaimed, ConnectedGoodsError, wrongPassword } from "./errors";

@@ -6,15 +6,19 @@
  *   naming another hub policy than this deployment's is not ours and is skipped;
  * - `goods.batch.closed`: a batch token burned (Close);
  * - `goods.hub`: an output at the social_hub address holding one hub token, with its (still encrypted) datum.
- * The latest fact per batch id / hub token is the current state, so a rollback needs no undo: the indexer deletes
- * the facts after the rollback point and the previous output is current again.
+ * The latest fact per batch id / hub token is the current state (keys `batch:<batch id>`, `hub:<hub token name>`),
+ * so a rollback needs no undo: the indexer deletes the facts after the rollback point and the previous output is
+ * current again. The indexer gets this decoder from the extension registry, through its service.
  */
 import type { Transaction, TransactionOutput } from "@cardano-ogmios/schema";
 import { paymentCredentialOf } from "../../csl/address";
 import type { OutRef } from "../../domain/out-ref";
-import { dataFromCborHex } from "../../protocol";
+import type { ExtensionFact, FactDecoder } from "../../indexer/protocol-decoder";
+import { dataFromCborHex, type NetworkId } from "../../protocol";
+import { loadBlueprint } from "../../protocol/blueprint";
 import { type BatchItem, decodeBatchDatum } from "./batch-datum";
 import { type ProfileField, decodeSocialHubDatum } from "./social-hub-datum";
+import { deriveConnectedGoodsScripts } from "./goods-scripts";
 import { hubTokenNameOf } from "./goods-token-names";
 
 /** The two policies of the deployment (each script is its own policy and address). */
@@ -52,6 +56,12 @@ export interface HubFact {
 
 export type GoodsFact = BatchFact | { type: "goods.batch.closed"; batchId: string } | HubFact;
 
+declare module "../../indexer/protocol-decoder" {
+  interface ExtensionFacts {
+    "connected-goods": GoodsFact;
+  }
+}
+
 type Assets = Record<string, Record<string, bigint>>;
 
 const assetsUnder = (out: TransactionOutput, policy: string): Record<string, bigint> => (out.value as unknown as Assets)[policy] ?? {};
@@ -65,19 +75,11 @@ function atScript(address: string, hash: string): boolean {
   }
 }
 
-/** Does the transaction mint, burn or pay to either connected-goods script? */
-export function isGoodsRelevant(tx: Transaction, view: GoodsView | undefined): boolean {
-  if (!view) return false;
-  const mint = tx.mint as Assets | undefined;
-  if (mint && (view.goodsPolicy in mint || view.hubPolicy in mint)) return true;
-  return tx.outputs.some((o) => atScript(o.address, view.goodsPolicy) || atScript(o.address, view.hubPolicy));
-}
-
 /** The goods facts of one transaction, and what could not be decoded. */
-export function decodeGoodsTransaction(tx: Transaction, view: GoodsView | undefined): { facts: GoodsFact[]; errors: string[] } {
+export function decodeGoodsTransaction(tx: Transaction, view: GoodsView): { facts: GoodsFact[]; errors: string[] } {
   const facts: GoodsFact[] = [];
   const errors: string[] = [];
-  if (!view || tx.spends === "collaterals") return { facts, errors };
+  if (tx.spends === "collaterals") return { facts, errors };
   tx.outputs.forEach((o, index) => {
     try {
       const batchTokens = Object.entries(assetsUnder(o, view.goodsPolicy)).filter(([, q]) => BigInt(q) === 1n);
@@ -121,4 +123,22 @@ export function decodeGoodsTransaction(tx: Transaction, view: GoodsView | undefi
   const burned = (tx.mint as Assets | undefined)?.[view.goodsPolicy] ?? {};
   for (const [batchId, q] of Object.entries(burned)) if (BigInt(q) < 0n) facts.push({ type: "goods.batch.closed", batchId });
   return { facts, errors };
+}
+
+const isGoodsFact = (fact: ExtensionFact): fact is GoodsFact =>
+  fact.type === "goods.batch" || fact.type === "goods.batch.closed" || fact.type === "goods.hub";
+
+/** The decoder of one deployment's scripts, for the indexer. */
+export function goodsFactDecoder(view: GoodsView): FactDecoder {
+  return {
+    scriptHashes: [view.goodsPolicy, view.hubPolicy],
+    decode: (tx) => decodeGoodsTransaction(tx, view),
+    keyOf: (fact) => (!isGoodsFact(fact) ? null : fact.type === "goods.hub" ? `hub:${fact.hubName}` : `batch:${fact.batchId}`),
+  };
+}
+
+/** The decoder of the blueprint's scripts: connected_goods takes no parameter, so its batches are the same whatever the deployment. */
+export function goodsFactDecoderOf(networkId: NetworkId): FactDecoder {
+  const scripts = deriveConnectedGoodsScripts(loadBlueprint(), networkId);
+  return goodsFactDecoder({ goodsPolicy: scripts.connectedGoods.hash, hubPolicy: scripts.socialHub.hash });
 }

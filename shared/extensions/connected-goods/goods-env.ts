@@ -2,7 +2,7 @@
  * What every connected-goods build and read works with: the issuance machinery, the indexer's confirmed batches and
  * hubs, the deployment's two scripts (both travel inline in the transactions) and the hub keys.
  */
-import type { IssuanceEnv } from "../../issuance/issuance-env";
+import { type IssuanceEnv } from "../../issuance/for-extensions";
 import type { NetworkId } from "../../protocol";
 import type { BatchFact, HubFact } from "./goods-decoder";
 import type { ConnectedGoodsScripts } from "./goods-scripts";

@@ -4,7 +4,7 @@
  * confirmed, checked against the chain (the indexer may be a block behind).
  */
 import type { OgmiosUtxo } from "../../csl/utxo";
-import { refuse } from "../../issuance/build-outcome";
+import { refuse } from "../../issuance/for-extensions";
 import { dataFromCborHex } from "../../protocol";
 import { decodeBatchDatum, type BatchDatum } from "./batch-datum";
 import { ConnectedGoodsError } from "./errors";

@@ -18,3 +18,17 @@ export async function hubsOfBatch(log: FactLog, batchId: string): Promise<HubFac
   const latest = await log.current({ in: keys });
   return latest.map((r) => r.fact).filter((f): f is HubFact => f?.type === "goods.hub");
 }
+
+/** The reads of the goods facts the indexer serves (internal actions `indexer.goodsBatch`, `indexer.goodsHubs`). */
+export const GOODS_INDEXER_READS = {
+  /** A connected-goods batch's current output (null: unknown or closed). */
+  goodsBatch: {
+    params: { batchId: { type: "string", length: 64, hex: true } },
+    read: (log: FactLog, p: { batchId: string }) => currentBatch(log, p.batchId.toLowerCase()),
+  },
+  /** The social hubs minted from a batch, each at its current output. */
+  goodsHubs: {
+    params: { batchId: { type: "string", length: 64, hex: true } },
+    read: (log: FactLog, p: { batchId: string }) => hubsOfBatch(log, p.batchId.toLowerCase()),
+  },
+} as const;

@@ -5,8 +5,13 @@
  */
 import { outputFrom } from "../../csl/outputs";
 import type { OgmiosUtxo } from "../../csl/utxo";
-import { buildEvaluatedAndClaim, type BuildSpec } from "../../issuance/evaluated-build";
-import { loadWalletFunds, requireCollateral, type WalletFunds } from "../../issuance/wallet-funds";
+import {
+  buildEvaluatedAndClaim,
+  type BuildSpec,
+  loadWalletFunds,
+  requireCollateral,
+  type WalletFunds,
+} from "../../issuance/for-extensions";
 import { dataFromCborHex, dataToCborHex } from "../../protocol";
 import { ConnectedGoodsError, wrongPassword } from "./errors";
 import type { HubFact } from "./goods-decoder";

@@ -16,4 +16,12 @@ export { mintBatch, MAX_MINT_ITEMS, MAX_SERVICE_BATCH_DATUM_BYTES, type MintBatc
 export { claimItem, MAX_ITEMS_SEARCHED } from "./claim-item";
 export { transferItem, updateItem } from "./hub-changes";
 export { readSocialHub, MAX_READ_BATCHES, type SocialHubResponse } from "./social-hub-read";
-export { decodeGoodsTransaction, isGoodsRelevant, type BatchFact, type GoodsFact, type GoodsView, type HubFact } from "./goods-decoder";
+export {
+  decodeGoodsTransaction,
+  goodsFactDecoder,
+  goodsFactDecoderOf,
+  type BatchFact,
+  type GoodsFact,
+  type GoodsView,
+  type HubFact,
+} from "./goods-decoder";

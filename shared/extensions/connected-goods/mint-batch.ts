@@ -6,8 +6,14 @@
  */
 import type { Metadatum, TxMetadata } from "../../csl/metadata";
 import type { OgmiosUtxo } from "../../csl/utxo";
-import { buildEvaluatedAndClaim, draftBuild, type BuildSpec } from "../../issuance/evaluated-build";
-import { loadWalletFunds, requireCollateral, type WalletFunds } from "../../issuance/wallet-funds";
+import {
+  buildEvaluatedAndClaim,
+  draftBuild,
+  type BuildSpec,
+  loadWalletFunds,
+  requireCollateral,
+  type WalletFunds,
+} from "../../issuance/for-extensions";
 import { dataToCbor, dataToCborHex } from "../../protocol";
 import { encodeBatchDatum, sortBatchItems, type BatchDatum, type BatchItem } from "./batch-datum";
 import { ConnectedGoodsError } from "./errors";

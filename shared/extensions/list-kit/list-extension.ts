@@ -24,9 +24,9 @@ export interface ListNode {
   readonly assetName: string;
 }
 
-export interface ListExtensionSpec<Head extends ListHead, Node extends ListNode, Own extends readonly string[]> {
+export interface ListExtensionSpec<Name extends string, Head extends ListHead, Node extends ListNode, Own extends readonly string[]> {
   /** "fractionized", "tokenizable": its service, its lists' collections and plugin, its build hints' prefix */
-  readonly name: string;
+  readonly name: Name;
   /** the extension marker its anchored certificates carry in their metadata */
   readonly marker: string;
   /** the class name of its refusals */
@@ -41,9 +41,12 @@ export interface ListExtensionSpec<Head extends ListHead, Node extends ListNode,
   readonly encodeIssueRedeemer: (action: "Init" | "Insert", key: string) => Data;
 }
 
-export function defineListExtension<Head extends ListHead, Node extends ListNode, const Own extends readonly string[]>(
-  spec: ListExtensionSpec<Head, Node, Own>,
-) {
+export function defineListExtension<
+  const Name extends string,
+  Head extends ListHead,
+  Node extends ListNode,
+  const Own extends readonly string[],
+>(spec: ListExtensionSpec<Name, Head, Node, Own>) {
   const errors = listRefusals(spec.errorName, spec.ownErrors);
   const { refuse } = errors;
   const codec: ListCodec<Head, Node> = {
@@ -81,7 +84,3 @@ export function defineListExtension<Head extends ListHead, Node extends ListNode
     },
   };
 }
-
-export type ListExtension<Head extends ListHead, Node extends ListNode> = ReturnType<
-  typeof defineListExtension<Head, Node, readonly string[]>
->;

@@ -5,6 +5,7 @@
  * answers 409 with the replacement), and a block that consumed the entry a logged build spends (the service's
  * `chain.block` handler); either way the replacement is kept under the old transaction id.
  */
+import { DomainError } from "../../domain/errors";
 import type { OutRef } from "../../domain/out-ref";
 import { utxoKey, type OgmiosUtxo } from "../../csl/utxo";
 import type { ListBuildLog } from "./build-log";
@@ -104,4 +105,36 @@ export function chainRebuildPorts(
     confirmed: indexed,
     inMempool: async (id) => (await chain.inMempoolAmong([id])).has(id),
   };
+}
+
+/**
+ * Ogmios code of a submission whose inputs the ledger does not know (spent, or never existed). A local constant
+ * until shared/chain names it.
+ */
+const UNKNOWN_INPUTS_CODE = 3117;
+
+/** Whether a submission was refused because an input it spends is taken: by a transaction in flight, or on chain. */
+export function isInputTaken(err: unknown): boolean {
+  const e = err as { type?: unknown; data?: Record<string, unknown> };
+  return e.type === "INPUTS_IN_FLIGHT" || (e.type === "LEDGER_REJECTED" && e.data?.["code"] === UNKNOWN_INPUTS_CODE);
+}
+
+/**
+ * The refusal of a submission whose list entry was taken, carrying the replacement built on the list as it is now
+ * (409, docs/decisions.md#racing-extension-inserts): INPUTS_IN_FLIGHT keeps its type, the ledger's becomes ENTRY_TAKEN.
+ */
+export function refusalWithReplacement(err: unknown, rebuiltTransaction: string): DomainError {
+  const e = err as { type?: unknown; message?: unknown; data?: Record<string, unknown> };
+  const data = { ...(e.data ?? {}), rebuiltTransaction };
+  return e.type === "INPUTS_IN_FLIGHT"
+    ? new DomainError(
+        "INPUTS_IN_FLIGHT",
+        `${String(e.message)} A replacement built on top of it is in rebuiltTransaction: sign and submit that.`,
+        data,
+      )
+    : new DomainError(
+        "ENTRY_TAKEN",
+        "Another transaction took the list entry this transaction spends. A replacement built on the list as it is now is in rebuiltTransaction: sign and submit that.",
+        data,
+      );
 }

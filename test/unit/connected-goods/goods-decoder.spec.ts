@@ -5,7 +5,7 @@
  */
 import type { Transaction } from "@cardano-ogmios/schema";
 import { expect } from "chai";
-import { decodeGoodsTransaction, isGoodsRelevant, type GoodsView } from "../../../shared/extensions/connected-goods";
+import { decodeGoodsTransaction, goodsFactDecoder, type GoodsView } from "../../../shared/extensions/connected-goods";
 import { scriptAddress } from "../../../shared/csl/plutus-script";
 import { dataToCborHex, scriptAddressOf } from "../../../shared/protocol";
 import { encodeBatchDatum } from "../../../shared/extensions/connected-goods/batch-datum";
@@ -103,11 +103,10 @@ describe("connected goods: indexer decoding", () => {
     expect(errors).to.have.length(1);
   });
 
-  it("calls relevant a mint under either policy or an output at either address, nothing else", () => {
-    expect(isGoodsRelevant(aTx([batchOut()]), view)).to.equal(true);
-    expect(isGoodsRelevant(aTx([hubOut()]), view)).to.equal(true);
-    expect(isGoodsRelevant(aTx([], { mint: { [view.hubPolicy]: { [hubName]: 1n } } }), view)).to.equal(true);
-    expect(isGoodsRelevant(aTx([{ address: scriptAddressOf("99".repeat(28), 0) }]), view)).to.equal(false);
-    expect(isGoodsRelevant(aTx([batchOut()]), undefined)).to.equal(false);
+  it("gives the indexer both policies as its scripts, and keys each fact by its batch or hub", () => {
+    const decoder = goodsFactDecoder(view);
+    expect(decoder.scriptHashes).to.deep.equal([view.goodsPolicy, view.hubPolicy]);
+    const { facts } = decoder.decode(aTx([batchOut(), hubOut()], { mint: { [view.goodsPolicy]: { ["a7".repeat(32)]: -1n } } }));
+    expect(facts.map((f) => decoder.keyOf(f))).to.deep.equal([`batch:${batchId}`, `hub:${hubName}`, `batch:${"a7".repeat(32)}`]);
   });
 });
