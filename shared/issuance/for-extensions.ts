@@ -46,7 +46,7 @@ export function withExtraParts(base: BuildSpec, parts: ExtraParts): BuildSpec {
 }
 
 /** The extra parts of an anchoring transaction, chosen once the protocol it anchors through is known. */
-export interface AnchoringExtras {
+interface AnchoringExtras {
   readonly parts: ExtraParts;
   /**
    * Put up instead of the wallet's dedicated collateral, which the transaction spends as one of its inputs (a

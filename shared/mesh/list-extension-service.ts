@@ -43,7 +43,7 @@ export interface ListExtensionSpec<Env extends { issuance: IssuanceEnv; lists: L
   env(base: { issuance: IssuanceEnv; lists: ListSource; broker: Broker }): Env;
 }
 
-export interface ListExtensionService<Env> {
+interface ListExtensionService<Env> {
   /** the route actions every list extension has (`build`, `status`, `pending`): pass them to defineRouteActions */
   readonly routeActions: { build: ActionSchema; status: ActionSchema; pending: ActionSchema };
   /** the internal `rebuild` action */

@@ -5,7 +5,7 @@ import { inlineDatumOf } from "../../lib/inline-datum";
 import { isScriptAddress } from "../../lib/addresses";
 import type { AnyTerm } from "../../lib/term";
 
-export interface SpentBatch {
+interface SpentBatch {
   /** the spent PTxOut */
   readonly spent: AnyTerm;
   /** its BatchDatum */

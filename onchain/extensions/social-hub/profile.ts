@@ -40,7 +40,7 @@ export function makeIsValidProfileField(): AnyTerm {
 }
 
 /** The datum's fields after the identity fields. */
-export function profileFieldsOf(fields: AnyTerm): AnyTerm {
+function profileFieldsOf(fields: AnyTerm): AnyTerm {
   let rest = fields;
   for (let i = 0; i < SOCIAL_HUB_IDENTITY_FIELDS; i++) rest = rest.tail;
   return rest;

@@ -15,7 +15,7 @@ import { holdsOnlyToken } from "../../lib/values";
 import type { AnyTerm } from "../../lib/term";
 
 /** (current datum as a SocialHubDatum, its Data, next datum as Data) → the redeemer's rules */
-export type NextDatumRules = (cur: AnyTerm, nextD: AnyTerm) => AnyTerm;
+type NextDatumRules = (cur: AnyTerm, nextD: AnyTerm) => AnyTerm;
 
 export function isValidHubSpend(rule: Rule, tx: AnyTerm, spent: AnyTerm, own: AnyTerm, nextDatumRules: NextDatumRules): AnyTerm {
   return plet(punsafeConvertType(inlineDatumOf(spent), SocialHubDatum.type)).in((cur: AnyTerm) =>

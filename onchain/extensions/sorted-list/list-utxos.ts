@@ -82,7 +82,7 @@ export function listAddressData(own: AnyTerm): AnyTerm {
 }
 
 /** `{ own: { name: 1 } }` as Value Data. */
-export function oneTokenData(own: AnyTerm, name: AnyTerm): AnyTerm {
+function oneTokenData(own: AnyTerm, name: AnyTerm): AnyTerm {
   return pMapToData.$(
     pnil(pair(data, data)).prepend(
       ppairData.$(pBSToData.$(own)).$(pMapToData.$(pnil(pair(data, data)).prepend(ppairData.$(pBSToData.$(name)).$(pIntToData.$(1))))),

@@ -15,8 +15,8 @@ export const CIP68_REFERENCE_LABEL = "000643b0";
 export const CIP68_USER_LABEL = "000de140";
 
 const utf8 = (s: string): string => Buffer.from(s, "utf8").toString("hex");
-export const CIP68_REQUIRED_KEYS = ["name", "image", "description"] as const;
-export const CIP68_CERTIFICATE_KEY = "certificate_hash";
+const CIP68_REQUIRED_KEYS = ["name", "image", "description"] as const;
+const CIP68_CERTIFICATE_KEY = "certificate_hash";
 
 const keyData = (name: string): AnyTerm => pBSToData.$(pByteString(utf8(name)));
 
@@ -35,7 +35,7 @@ export function cip68CertificateOf(map: AnyTerm): AnyTerm {
  * at least 1, and a map holding name, image, description and `certificate_hash` = `certificate` (Data).
  * The constructor and field count are checked before any field is read, so a unit datum is refused, not crashed on.
  */
-export function isCip68Metadata(datum: AnyTerm, certificate: AnyTerm): AnyTerm {
+function isCip68Metadata(datum: AnyTerm, certificate: AnyTerm): AnyTerm {
   return plet(punsafeConvertType(datum, PAnyConstr.type)).in((d: AnyTerm) =>
     plet(d.raw.fields).in((fs: AnyTerm) =>
       d.raw.index

@@ -10,8 +10,8 @@ import { MAX_ITEM_NAME_BYTES } from "./goods-token-names";
 import { parseProfile, type PlainProfile } from "./hub-profile";
 
 /** Longest `token_name`: a transaction-metadata text holds at most 64 bytes (ledger rule). */
-export const MAX_TOKEN_NAME_BYTES = 64;
-export const MIN_PASSWORD_CHARS = 8;
+const MAX_TOKEN_NAME_BYTES = 64;
+const MIN_PASSWORD_CHARS = 8;
 export const MAX_PASSWORD_CHARS = 256;
 
 export function keyAddress(value: unknown, field: string): { address: string; keyHash: string } {

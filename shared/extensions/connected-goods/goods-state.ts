@@ -6,13 +6,13 @@ import type { FactLog } from "../../indexer/fact-log";
 import type { BatchFact, HubFact } from "./goods-decoder";
 
 /** The batch's current output, or null (never seen, or closed). */
-export async function currentBatch(log: FactLog, batchId: string): Promise<BatchFact | null> {
+async function currentBatch(log: FactLog, batchId: string): Promise<BatchFact | null> {
   const [latest] = await log.current({ in: [`batch:${batchId}`] });
   return latest?.fact?.type === "goods.batch" ? latest.fact : null;
 }
 
 /** The current hub outputs of a batch's claimed items, in no particular order. */
-export async function hubsOfBatch(log: FactLog, batchId: string): Promise<HubFact[]> {
+async function hubsOfBatch(log: FactLog, batchId: string): Promise<HubFact[]> {
   const keys = await log.keysWhere({ "fact.batchId": batchId, "fact.type": "goods.hub" });
   if (keys.length === 0) return [];
   const latest = await log.current({ in: keys });

@@ -8,7 +8,7 @@
 import type { KdfCaller } from "./kdf";
 import { ConnectedGoodsError } from "./errors";
 
-export interface KdfBudgetOptions {
+interface KdfBudgetOptions {
   burst: number;
   /** 0: no budget (every take succeeds) */
   perMinute: number;

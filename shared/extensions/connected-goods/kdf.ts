@@ -13,7 +13,7 @@ import { scrypt } from "node:crypto";
 /** Derivations running at once in this process (the whole process, not per request). */
 export const KDF_PARALLEL = 2;
 
-export interface ScryptParams {
+interface ScryptParams {
   readonly N: number;
   readonly r: number;
   readonly p: number;

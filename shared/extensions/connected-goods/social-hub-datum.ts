@@ -28,10 +28,10 @@ export const PROFILE_FIELDS = [
 export type ProfileField = (typeof PROFILE_FIELDS)[number];
 
 /** AES-256-GCM framing around the plaintext: 12-byte nonce and 16-byte tag. */
-export const PROFILE_CIPHER_OVERHEAD_BYTES = 28;
+const PROFILE_CIPHER_OVERHEAD_BYTES = 28;
 /** Plaintext limit in characters, and the UTF-8 bytes that many characters can take. */
 export const MAX_PROFILE_CHARS = 159;
-export const MAX_PROFILE_PLAINTEXT_BYTES = MAX_PROFILE_CHARS * 4;
+const MAX_PROFILE_PLAINTEXT_BYTES = MAX_PROFILE_CHARS * 4;
 export const MIN_PROFILE_FIELD_BYTES = 1 + PROFILE_CIPHER_OVERHEAD_BYTES;
 export const MAX_PROFILE_FIELD_BYTES = MAX_PROFILE_PLAINTEXT_BYTES + PROFILE_CIPHER_OVERHEAD_BYTES;
 

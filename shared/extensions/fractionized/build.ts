@@ -15,7 +15,7 @@ import type { FractionizedScripts } from "./scripts";
 import { claimParts, initParts, insertParts } from "./transactions";
 
 export type FractionizedEnv = ListExtensionEnv<FractionizedScripts>;
-export type FractionizedOutcome = ListBuildAnswer<"Init" | "Insert" | "Claim">;
+type FractionizedOutcome = ListBuildAnswer<"Init" | "Insert" | "Claim">;
 
 /** Never throws: a refusal (FractionizedError, BuildRefusal) or an unexpected failure becomes an outcome. */
 export const handleFractionizedBuild: (env: FractionizedEnv, body: Record<string, unknown>) => Promise<FractionizedOutcome> =

@@ -76,7 +76,7 @@ export function encodeFractionizedNode(n: FractionizedNode): Data {
 }
 
 /** @throws ProtocolError INVALID_DATUM / INVALID_FIELD */
-export function decodeFractionizedConfig(d: Data): FractionizedConfig {
+function decodeFractionizedConfig(d: Data): FractionizedConfig {
   const { fields: f } = expectConstr(d, "fractionized config", { index: 0, arity: 3 });
   return {
     serviceValidatorHash: expectBytes(f[0], "serviceValidatorHash", 28),

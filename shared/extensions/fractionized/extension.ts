@@ -26,13 +26,7 @@ export const FRACTIONIZED = defineListExtension({
   encodeIssueRedeemer: (action, key) => encodeFractionizedRedeemer({ action, key }),
 });
 
-/** The extension marker certificates of a list carry in their metadata. */
-export const FRACTIONIZED_MARKER = FRACTIONIZED.marker;
-export const FRACTIONIZED_ERROR_TYPES = FRACTIONIZED.errors.types;
 export const FractionizedError = FRACTIONIZED.errors.ErrorClass;
 export type FractionizedError = InstanceType<typeof FractionizedError>;
 /** @throws FractionizedError */
 export const refuseFractionized = FRACTIONIZED.refuse;
-/** The shared field readers, refusing as FractionizedError. */
-export const fractionizedFields = FRACTIONIZED.fields;
-export const { headDatumOf, nodeDatumOf, loadListForBuild } = FRACTIONIZED.lists;

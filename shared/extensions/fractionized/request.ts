@@ -12,7 +12,7 @@ import { MAX_HASH_BYTES } from "../../domain/certificate-request";
 import { parseListRequest, type AnchoredTerms, type ListIssueRequest } from "../list-kit/list-request";
 import type { ListRef } from "../list-kit/list-source";
 import { pick, type BaseListConfigRequest, type Body, type BodyForm } from "../list-kit/request-fields";
-import { fractionizedFields, refuseFractionized } from "./extension";
+import { FRACTIONIZED, refuseFractionized } from "./extension";
 
 export interface IssueTerms extends AnchoredTerms {
   readonly totalAmount: bigint;
@@ -30,16 +30,16 @@ export type ClaimRequest = {
   readonly amount: bigint;
 };
 
-export type FractionizedRequest = ListIssueRequest<IssueTerms, BaseListConfigRequest> | ClaimRequest;
+type FractionizedRequest = ListIssueRequest<IssueTerms, BaseListConfigRequest> | ClaimRequest;
 
 /** Token amounts stay within JSON's exact integers, so status answers them as numbers. */
-export const MAX_TOKEN_AMOUNT = BigInt(Number.MAX_SAFE_INTEGER);
+const MAX_TOKEN_AMOUNT = BigInt(Number.MAX_SAFE_INTEGER);
 
-const bad: (field: string, message: string) => never = fractionizedFields.bad;
-const { hexField, requiredHex, keyHashes, initRefOf, metadataOf, bootstrapNameOf, listRefOf, assetNameOf } = fractionizedFields;
+const bad: (field: string, message: string) => never = FRACTIONIZED.fields.bad;
+const { hexField, requiredHex, keyHashes, initRefOf, metadataOf, bootstrapNameOf, listRefOf, assetNameOf } = FRACTIONIZED.fields;
 
 /** A positive integer (number or decimal string) up to MAX_TOKEN_AMOUNT; amounts ≤ 0 are AMOUNT_OUT_OF_RANGE. */
-export function amountField(v: unknown, field: string): bigint {
+function amountField(v: unknown, field: string): bigint {
   if (v === undefined) bad(field, "is required");
   let n: bigint | undefined;
   if (typeof v === "number" && Number.isSafeInteger(v)) n = BigInt(v);
@@ -53,12 +53,12 @@ export function amountField(v: unknown, field: string): bigint {
 function configOf(v: unknown): BaseListConfigRequest | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== "object" || Array.isArray(v)) bad("config", "must be an object { allowedInserters?, deployer? }");
-  return fractionizedFields.listConfigOf(v as Body, () => ({}));
+  return FRACTIONIZED.fields.listConfigOf(v as Body, () => ({}));
 }
 
 /** @throws FractionizedError INVALID_FIELD / AMOUNT_OUT_OF_RANGE */
 export function parseFractionizedRequest(body: Body): FractionizedRequest {
-  return parseListRequest(fractionizedFields, body, {
+  return parseListRequest(FRACTIONIZED.fields, body, {
     own: { type: "claim", action: "Claim" },
     create(b, address) {
       const initRef = initRefOf(b, true)!;
@@ -98,7 +98,7 @@ export function parseFractionizedRequest(body: Body): FractionizedRequest {
       };
     },
     terms(b): IssueTerms {
-      const certificate = fractionizedFields.certificateOf(b, "{ hash, metadata?, algorithm? }");
+      const certificate = FRACTIONIZED.fields.certificateOf(b, "{ hash, metadata?, algorithm? }");
       return {
         ...certificate,
         totalAmount: amountField(pick(b, "tokenAmount", "totalAmount"), "tokenAmount"),

@@ -5,7 +5,7 @@
 import type { ListSource } from "../list-kit/list-source";
 import { recordedNode, type ListIdentity } from "../list-kit/list-status";
 import type { StatusQuery } from "../list-kit/request-fields";
-import { fractionizedFields, nodeDatumOf } from "./extension";
+import { FRACTIONIZED } from "./extension";
 
 export interface FractionizedStatus extends ListIdentity {
   key: string;
@@ -23,7 +23,7 @@ export interface FractionizedStatus extends ListIdentity {
 }
 
 export async function fractionizedStatus(source: ListSource, query: StatusQuery): Promise<FractionizedStatus> {
-  const { key, identity, keys, entry } = await recordedNode(fractionizedFields, source, query);
+  const { key, identity, keys, entry } = await recordedNode(FRACTIONIZED.fields, source, query);
   const none: FractionizedStatus = {
     key,
     exists: false,
@@ -39,7 +39,7 @@ export async function fractionizedStatus(source: ListSource, query: StatusQuery)
     keys: [],
   };
   if (!entry) return { ...none, keys };
-  const d = nodeDatumOf(entry);
+  const d = FRACTIONIZED.lists.nodeDatumOf(entry);
   return {
     ...none,
     exists: true,

@@ -68,7 +68,7 @@ export function builtListTransaction<Action extends string>(
 const errorOf = (err: unknown) => err as { name?: string; type?: string; message?: string; data?: unknown };
 
 /** Never throws: a refusal (the extension's error, BuildRefusal) or an unexpected failure becomes an outcome. */
-export async function answerListBuild<Req extends { readonly form: BodyForm }, Action extends string>(
+async function answerListBuild<Req extends { readonly form: BodyForm }, Action extends string>(
   errorName: string,
   parse: () => Req,
   build: (req: Req, known: KnownPolicy) => Promise<BuiltListTransaction<Action>>,
@@ -94,7 +94,7 @@ export async function answerListBuild<Req extends { readonly form: BodyForm }, A
 }
 
 /** An extension's build steps: Init, Insert, and its own transition (the request's other action). */
-export interface ListBuildSteps<Env, Terms, Config, OwnRequest, Built> {
+interface ListBuildSteps<Env, Terms, Config, OwnRequest, Built> {
   init(
     env: Env,
     address: string,

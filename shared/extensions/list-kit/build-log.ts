@@ -21,11 +21,11 @@ type BuildDoc = StoredDocument & {
 };
 
 /** How long a build can be rebuilt: well past the validity window of its transaction. */
-export const BUILD_LOG_TTL_MS = 15 * 60_000;
+const BUILD_LOG_TTL_MS = 15 * 60_000;
 /** Bodies larger than this are not kept (their builds cannot be rebuilt; real bodies are a few hundred bytes). */
-export const MAX_LOGGED_BODY_BYTES = 16 * 1024;
+const MAX_LOGGED_BODY_BYTES = 16 * 1024;
 
-export interface LoggedBuild {
+interface LoggedBuild {
   readonly txId: string;
   readonly body: Record<string, unknown>;
   readonly spends: OutRef | null;

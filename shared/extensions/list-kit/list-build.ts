@@ -33,7 +33,7 @@ import type { BaseListConfigRequest } from "./request-fields";
 import type { ListPredecessor } from "./transaction-parts";
 
 /** What the shared steps need of the extension (from defineListExtension). */
-export interface ListBuildKind<Head extends ListHead, Node extends ListNode> {
+interface ListBuildKind<Head extends ListHead, Node extends ListNode> {
   readonly name: string;
   readonly marker: string;
   readonly refuse: ListRefuse;
@@ -41,7 +41,7 @@ export interface ListBuildKind<Head extends ListHead, Node extends ListNode> {
 }
 
 /** The list config every extension's HEAD holds. */
-export type BaseListConfig = ListHead["config"];
+type BaseListConfig = ListHead["config"];
 
 /** The certificate transaction that anchors the key: the caller's metadata plus the extension marker and the policy id. */
 function anchoringRequest(marker: string, address: string, terms: AnchoredTerms, policyId: string) {

@@ -7,7 +7,7 @@
  */
 import { TypedError } from "../../domain/errors";
 
-export const LIST_ERROR_TYPES = [
+const LIST_ERROR_TYPES = [
   /** a field is missing or malformed (hex, integer, address, …) */
   "INVALID_FIELD",
   /** no list with that policy id or init output reference */
@@ -22,7 +22,7 @@ export const LIST_ERROR_TYPES = [
   "INIT_UTXO_UNAVAILABLE",
 ] as const;
 
-export type ListErrorType = (typeof LIST_ERROR_TYPES)[number];
+type ListErrorType = (typeof LIST_ERROR_TYPES)[number];
 
 /** An extension's refusal of a list problem: throws its own TypedError subclass. */
 export type ListRefuse = (type: ListErrorType, message: string, data?: Record<string, unknown>) => never;

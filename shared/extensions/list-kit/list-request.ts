@@ -45,7 +45,7 @@ export function isIssueRequest<Terms, Config>(req: { readonly action: string }):
 }
 
 /** What an extension reads itself. */
-export interface ListRequestReader<Terms, Config extends BaseListConfigRequest, Own> {
+interface ListRequestReader<Terms, Config extends BaseListConfigRequest, Own> {
   /** the spec-form type of its own transition, and the action it names ("claim" / "Claim", "redeem" / "Redeem") */
   readonly own: { readonly type: string; readonly action: string };
   /** the reference form's CREATE, in the order the extension reads its fields */

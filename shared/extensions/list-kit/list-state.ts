@@ -33,7 +33,7 @@ export interface ExtensionList<Head> extends LoadedList {
 }
 
 /** What reading an extension's lists needs: its name in messages, its datum decoder and its refusal. */
-export interface ListKind<Head, Node> {
+interface ListKind<Head, Node> {
   /** "fractionized", "tokenizable" */
   readonly label: string;
   readonly decode: ListDatumDecoder<Head, Node>;

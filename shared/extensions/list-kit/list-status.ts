@@ -11,7 +11,7 @@ export interface ListIdentity {
 }
 
 /** The list a status answer names: the record's when the list is known, else what the query gave (nulls for the rest). */
-export function listIdentity(record: ListRecord | null | undefined, ref: ListRef): ListIdentity {
+function listIdentity(record: ListRecord | null | undefined, ref: ListRef): ListIdentity {
   return {
     policyId: record?.policyId ?? ("policyId" in ref ? ref.policyId : null),
     initUtxoTxHash: record?.initRef.txHash ?? ("initRef" in ref ? ref.initRef.txHash : null),

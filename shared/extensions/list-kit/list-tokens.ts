@@ -42,12 +42,12 @@ export function nodeAssetName(keyHex: string): string {
 // ---- order and insert position ------------------------------------------------------------------------------
 
 /** The entries an insert needs to know about: the HEAD's first key and each node's key and next key. */
-export interface ListView {
+interface ListView {
   readonly headNext: string | undefined;
   readonly nodes: readonly { readonly key: string; readonly next: string | undefined }[];
 }
 
-export type InsertPosition =
+type InsertPosition =
   /** the new key sorts before every key: spend the HEAD */
   | { readonly predecessor: "HEAD"; readonly next: string | undefined }
   /** spend the node with key `predecessor` */

@@ -11,7 +11,7 @@ import { utxoKey, type OgmiosUtxo } from "../../csl/utxo";
 import type { ListBuildLog } from "./build-log";
 
 /** What a list extension's build handler answers (never throws). */
-export type ListBuildOutcome =
+type ListBuildOutcome =
   | {
       readonly ok: true;
       readonly built: {
@@ -29,7 +29,7 @@ export interface Rebuilder {
   expireInflight(): Promise<unknown>;
 }
 
-export interface Rebuilt {
+interface Rebuilt {
   readonly rebuiltTransaction: string;
   readonly policyId: string;
 }
@@ -54,7 +54,7 @@ export async function rebuildLogged(rebuilder: Rebuilder, log: ListBuildLog, txI
 }
 
 /** What the block handler needs to know about the chain and the indexer. */
-export interface RebuildPorts {
+interface RebuildPorts {
   /** which of these outputs are unspent on chain */
   unspent(refs: readonly OutRef[]): Promise<Set<string>>;
   /** is this transaction on chain (indexed)? */
@@ -64,7 +64,7 @@ export interface RebuildPorts {
 }
 
 /** Builds checked per block, oldest first. */
-export const MAX_CHECKED_PER_BLOCK = 50;
+const MAX_CHECKED_PER_BLOCK = 50;
 
 /**
  * After a block or a rollback: a logged build whose list entry is gone either landed itself (forgotten), or lost

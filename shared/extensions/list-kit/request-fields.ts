@@ -16,7 +16,7 @@ export type BodyForm = "reference" | "spec";
 
 const HEX = /^[0-9a-fA-F]*$/;
 /** At most this many key hashes in a list of inserters or claimants. */
-export const MAX_KEY_HASHES = 100;
+const MAX_KEY_HASHES = 100;
 
 /** The first of the names (camelCase, snake_case, …) the body gives, null counting as absent. */
 export function pick(body: Body, ...names: string[]): unknown {
@@ -24,16 +24,16 @@ export function pick(body: Body, ...names: string[]): unknown {
   return undefined;
 }
 
-export interface HexOptions {
+interface HexOptions {
   bytes?: number;
   maxBytes?: number;
   required?: boolean;
 }
 
 /** Longest sender/owner address accepted, in characters (a Shelley base address is ~100-110). */
-export const MAX_ADDRESS_CHARS = 200;
+const MAX_ADDRESS_CHARS = 200;
 /** Longest certificate metadata JSON accepted, in characters (the transaction's size bounds it further). */
-export const MAX_METADATA_CHARS = 16_384;
+const MAX_METADATA_CHARS = 16_384;
 
 /** The list config a request may set for an Init: the deployer and the allowed inserters (key hashes). */
 export interface BaseListConfigRequest {

@@ -32,9 +32,9 @@ export function keepingAda(out: OutputSpec, old: OgmiosUtxo, coinsPerByte: bigin
 }
 
 /** A list's script, attached to each transaction that runs it (every list has its own: the init out-ref is its parameter). */
-export type ListScript = PolicyScript & { readonly headTokenName: string };
+type ListScript = PolicyScript & { readonly headTokenName: string };
 
-export const listScriptWitness = (script: ListScript): PlutusScriptWitness => ({ language: "plutus:v3", cbor: script.code });
+const listScriptWitness = (script: ListScript): PlutusScriptWitness => ({ language: "plutus:v3", cbor: script.code });
 
 /** What Init and Insert need of one kind of list: its token names and datum and redeemer encodings. */
 export interface ListCodec<
@@ -54,7 +54,7 @@ export type ListPredecessor<Head, Node> =
   | { readonly kind: "node"; readonly utxo: OgmiosUtxo; readonly datum: Node; readonly head: OgmiosUtxo };
 
 /** Init: spend the one-shot output, mint the HEAD and the first node, the deployer signs. */
-export function listInitParts<
+function listInitParts<
   Head extends { readonly next: string | undefined },
   Node extends { readonly key: string; readonly next: string | undefined },
 >(codec: ListCodec<Head, Node>, script: ListScript, initUtxo: OgmiosUtxo, head: Head, first: Node, deployer: string): ExtraParts {
@@ -69,7 +69,7 @@ export function listInitParts<
 }
 
 /** Insert: re-create the predecessor pointing at the new key (keeping its ADA), mint the new node, the inserter signs. */
-export function listInsertParts<
+function listInsertParts<
   Head extends { readonly next: string | undefined },
   Node extends { readonly key: string; readonly next: string | undefined },
 >(

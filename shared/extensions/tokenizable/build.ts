@@ -20,7 +20,7 @@ export interface TokenizableEnv extends ListExtensionEnv<TokenizableScripts> {
   certificateMetadata(key: string, txHash: string | undefined): Promise<string>;
 }
 
-export type TokenizableOutcome = ListBuildAnswer<"Init" | "Insert" | "Redeem">;
+type TokenizableOutcome = ListBuildAnswer<"Init" | "Insert" | "Redeem">;
 
 function ownerOf(env: TokenizableEnv, terms: IssueTerms): string {
   return "keyHash" in terms.owner ? terms.owner.keyHash : keyHashOfAddress(terms.owner.address, env.issuance.networkId, "ownerAddress");

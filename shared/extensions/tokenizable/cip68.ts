@@ -13,7 +13,7 @@ export const CIP68_REFERENCE_PREFIX = "000643b0";
 /** CIP-67 label 222 (NFT user token), hex. */
 export const CIP68_USER_PREFIX = "000de140";
 /** The CIP-68 metadata version we write (1: NFT, CIP-25 style fields). */
-export const CIP68_VERSION = 1n;
+const CIP68_VERSION = 1n;
 
 export const cip68ReferenceTokenName = (assetNameHex: string): string => CIP68_REFERENCE_PREFIX + assetNameHex.toLowerCase();
 export const cip68UserTokenName = (assetNameHex: string): string => CIP68_USER_PREFIX + assetNameHex.toLowerCase();

@@ -67,7 +67,7 @@ export function encodeTokenizableNode(n: TokenizableNode): Data {
 }
 
 /** @throws ProtocolError INVALID_DATUM / INVALID_FIELD */
-export function decodeTokenizableConfig(d: Data): TokenizableConfig {
+function decodeTokenizableConfig(d: Data): TokenizableConfig {
   const { fields: f } = expectConstr(d, "tokenizable config", { index: 0, arity: 4 });
   const cip68ScriptHash = expectOptionBytes(f[3], "cip68ScriptHash");
   if (cip68ScriptHash !== undefined && cip68ScriptHash.length !== 56) {

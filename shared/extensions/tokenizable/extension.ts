@@ -26,13 +26,7 @@ export const TOKENIZABLE = defineListExtension({
   encodeIssueRedeemer: (action, key) => encodeTokenizableRedeemer({ action, key }),
 });
 
-/** The extension marker certificates of a list carry in their metadata. */
-export const TOKENIZABLE_MARKER = TOKENIZABLE.marker;
-export const TOKENIZABLE_ERROR_TYPES = TOKENIZABLE.errors.types;
 export const TokenizableError = TOKENIZABLE.errors.ErrorClass;
 export type TokenizableError = InstanceType<typeof TokenizableError>;
 /** @throws TokenizableError */
 export const refuseTokenizable = TOKENIZABLE.refuse;
-/** The shared field readers, refusing as TokenizableError. */
-export const tokenizableFields = TOKENIZABLE.fields;
-export const { headDatumOf, nodeDatumOf, loadListForBuild } = TOKENIZABLE.lists;

@@ -6,7 +6,7 @@
 import { bytes, constr, type Data, expectBytes, expectConstr } from "../../protocol/plutus-data";
 import { ProtocolError } from "../../protocol/errors";
 
-export type TokenizableAction = "Init" | "Insert" | "Redeem";
+type TokenizableAction = "Init" | "Insert" | "Redeem";
 
 export interface TokenizableRedeemer {
   readonly action: TokenizableAction;

@@ -15,9 +15,9 @@ import { MAX_HASH_BYTES } from "../../domain/certificate-request";
 import { parseListRequest, type AnchoredTerms, type ListIssueRequest } from "../list-kit/list-request";
 import type { ListRef } from "../list-kit/list-source";
 import { pick, type BaseListConfigRequest, type Body, type BodyForm } from "../list-kit/request-fields";
-import { tokenizableFields } from "./extension";
+import { TOKENIZABLE } from "./extension";
 
-export interface ListConfigRequest extends BaseListConfigRequest {
+interface ListConfigRequest extends BaseListConfigRequest {
   /** the CIP-68 metadata script's hash; undefined = plain tokens */
   readonly cip68ScriptHash?: string;
 }
@@ -35,10 +35,10 @@ export type RedeemRequest = {
   readonly key: string;
 };
 
-export type TokenizableRequest = ListIssueRequest<IssueTerms, ListConfigRequest> | RedeemRequest;
+type TokenizableRequest = ListIssueRequest<IssueTerms, ListConfigRequest> | RedeemRequest;
 
-const bad: (field: string, message: string) => never = tokenizableFields.bad;
-const { hexField, requiredHex, addressField, initRefOf, bootstrapNameOf, listRefOf, assetNameOf } = tokenizableFields;
+const bad: (field: string, message: string) => never = TOKENIZABLE.fields.bad;
+const { hexField, requiredHex, addressField, initRefOf, bootstrapNameOf, listRefOf, assetNameOf } = TOKENIZABLE.fields;
 
 /** `cip68ScriptAddress`: the metadata script's hash (56 hex, as the published client sends it) or its address. */
 function scriptHashField(v: unknown, field: string): string | undefined {
@@ -61,7 +61,7 @@ function scriptHashField(v: unknown, field: string): string | undefined {
 function configOf(v: unknown): ListConfigRequest | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== "object" || Array.isArray(v)) bad("config", "must be an object { deployer?, allowedInserters?, cip68ScriptAddress? }");
-  return tokenizableFields.listConfigOf(v as Body, (c) => {
+  return TOKENIZABLE.fields.listConfigOf(v as Body, (c) => {
     const cip68 = scriptHashField(pick(c, "cip68ScriptAddress", "cip68ScriptHash", "cip68_script_address"), "config.cip68ScriptAddress");
     return cip68 !== undefined ? { cip68ScriptHash: cip68 } : {};
   });
@@ -77,7 +77,7 @@ function ownerOf(body: Body): IssueTerms["owner"] {
 }
 
 function termsOf(body: Body): IssueTerms {
-  const certificate = tokenizableFields.certificateOf(body, "{ hash, metadata? }");
+  const certificate = TOKENIZABLE.fields.certificateOf(body, "{ hash, metadata? }");
   return {
     ...certificate,
     owner: ownerOf(body),
@@ -88,7 +88,7 @@ function termsOf(body: Body): IssueTerms {
 
 /** @throws TokenizableError INVALID_FIELD */
 export function parseTokenizableRequest(body: Body): TokenizableRequest {
-  return parseListRequest(tokenizableFields, body, {
+  return parseListRequest(TOKENIZABLE.fields, body, {
     own: { type: "redeem", action: "Redeem" },
     create: (b, address) => ({
       form: "reference",

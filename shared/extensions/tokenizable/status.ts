@@ -6,7 +6,7 @@ import { enterpriseAddressOfKeyHash } from "../../csl/address";
 import type { ListSource } from "../list-kit/list-source";
 import { recordedNode, type ListIdentity } from "../list-kit/list-status";
 import type { StatusQuery } from "../list-kit/request-fields";
-import { nodeDatumOf, tokenizableFields } from "./extension";
+import { TOKENIZABLE } from "./extension";
 
 export interface TokenizableStatus extends ListIdentity {
   key: string;
@@ -23,7 +23,7 @@ export interface TokenizableStatus extends ListIdentity {
 }
 
 export async function tokenizableStatus(source: ListSource, networkId: number, query: StatusQuery): Promise<TokenizableStatus> {
-  const { key, identity, entry } = await recordedNode(tokenizableFields, source, query);
+  const { key, identity, entry } = await recordedNode(TOKENIZABLE.fields, source, query);
   const none: TokenizableStatus = {
     key,
     exists: false,
@@ -37,7 +37,7 @@ export async function tokenizableStatus(source: ListSource, networkId: number, q
     certificate: { transactionHash: null },
   };
   if (!entry) return none;
-  const d = nodeDatumOf(entry);
+  const d = TOKENIZABLE.lists.nodeDatumOf(entry);
   return {
     ...none,
     exists: true,
