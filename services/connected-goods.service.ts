@@ -1,5 +1,5 @@
 /**
- * connected-goods: `/extension/connected-goods/...` (shared/connected-goods): build the mint of a batch, the claim
+ * connected-goods: `/extension/connected-goods/...` (shared/extensions/connected-goods): build the mint of a batch, the claim
  * of an item with its password (returned already signed by the item key), the update of a claimed item's social
  * hub, its transfer to a new owner, and the read of a hub, decrypted. Batches and hubs come from the indexer's facts (indexer.goodsBatch /
  * goodsHubs); pending claims from the shared in-flight registry, so replicas can run side by side. Each call's key

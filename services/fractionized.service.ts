@@ -1,6 +1,6 @@
 /**
  * fractionized: the fractionized-certificate extension (docs/api.md#fractionized-certificates). Builds Init,
- * Insert and Claim transactions (shared/fractionized over the issuance machinery and the shared in-flight
+ * Insert and Claim transactions (shared/extensions/fractionized over the issuance machinery and the shared in-flight
  * registry, so it scales to several replicas) and answers the status of a node from the indexer's record of
  * the lists (`indexer.sortedList`). The actions, events and start-up every list extension shares come from
  * shared/mesh/list-extension-service.ts.

@@ -1,6 +1,6 @@
 /**
  * tokenizable: the tokenizable-certificate extension (docs/api.md#tokenizable-certificates). Builds Init, Insert
- * and Redeem transactions (shared/tokenizable over the issuance machinery, the shared in-flight registry and the
+ * and Redeem transactions (shared/extensions/tokenizable over the issuance machinery, the shared in-flight registry and the
  * generic sorted-list module) and answers the status of a node from the indexer's record of the lists
  * (`indexer.sortedList`). The actions, events and start-up every list extension shares come from
  * shared/mesh/list-extension-service.ts; this file adds the CIP-68 metadata script's route.

@@ -1,6 +1,6 @@
 /**
  * Plutus data layouts of the fractionized-certificate list as plu-ts structs (declaration order = constructor
- * index; shared/protocol/fractionized-*.ts are the off-chain twins). Lists of key hashes stay list(data): a
+ * index; shared/extensions/fractionized/{datum,redeemer,scripts}.ts are the off-chain twins). Lists of key hashes stay list(data): a
  * declared list(bs) is converted eagerly.
  */
 import { bs, data, int, list, pstruct } from "@harmoniclabs/plu-ts";

@@ -1,6 +1,6 @@
 /**
  * Plutus data layouts of the tokenizable-certificate list as plu-ts structs (declaration order = constructor
- * index; shared/protocol/tokenizable-*.ts are the off-chain twins). Lists of key hashes and Options stay data.
+ * index; shared/extensions/tokenizable/{datum,redeemer,scripts}.ts are the off-chain twins). Lists of key hashes and Options stay data.
  */
 import { bs, data, list, pstruct } from "@harmoniclabs/plu-ts";
 import type { SortedListLayout } from "../sorted-list";

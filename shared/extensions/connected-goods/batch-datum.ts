@@ -20,7 +20,7 @@ import { BATCH_ID_BYTES, MAX_ITEM_NAME_BYTES } from "./goods-token-names";
 export interface BatchItem {
   /** the item's name inside the batch, hex (1..32 bytes, usually UTF-8 text) */
   readonly tokenName: string;
-  /** blake2b-224 of the item key (56 hex), see shared/connected-goods/item-key.ts */
+  /** blake2b-224 of the item key (56 hex), see shared/extensions/connected-goods/item-key.ts */
   readonly itemKeyHash: string;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Datums of the fractionized-certificate list (onchain/fractionized):
+ * Datums of the fractionized-certificate list (onchain/extensions/fractionized):
  * - HEAD  `Constr 0 [next: Option<bytes>, config]`, config `Constr 0 [service_validator_hash, allowed_inserters, deployer]`;
  * - node  `Constr 1 [key, next: Option<bytes>, total_amount, remaining_amount, claimants, asset_name, status]`,
  *   status TokensAvailable = `Constr 0 []`, TokensExhausted = `Constr 1 []`.

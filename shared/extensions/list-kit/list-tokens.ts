@@ -1,5 +1,5 @@
 /**
- * Off-chain twin of the on-chain sorted-list module (onchain/sorted-list): the list's token names, the
+ * Off-chain twin of the on-chain sorted-list module (onchain/extensions/sorted-list): the list's token names, the
  * `Option<bytes>` links, the key order and the insert position. Generic over the list: nothing here knows the
  * extension-specific datum fields.
  *

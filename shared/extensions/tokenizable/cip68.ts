@@ -1,5 +1,5 @@
 /**
- * CIP-68 metadata as the tokenizable list mints it (onchain/lib/cip68.ts is the on-chain twin): the reference
+ * CIP-68 metadata as the tokenizable list mints it (onchain/extensions/tokenizable/cip68.ts is the on-chain twin): the reference
  * token `(100)name` (CIP-67 label prefix 000643b0) sits at the metadata script with the inline datum
  * `Constr 0 [metadata: Map<bytes, Data>, version: Int, extra: Data]`; the user token `(222)name` (prefix
  * 000de140) goes to the owner. Our metadata map holds `name`, `image`, `description` (UTF-8 byte strings) and

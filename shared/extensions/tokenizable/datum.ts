@@ -1,5 +1,5 @@
 /**
- * Datums of the tokenizable-certificate list (onchain/tokenizable):
+ * Datums of the tokenizable-certificate list (onchain/extensions/tokenizable):
  * - HEAD  `Constr 0 [next: Option<bytes>, config]`, config
  *   `Constr 0 [service_validator_hash, allowed_inserters, deployer, cip68_script_hash: Option<bytes>]`;
  * - node  `Constr 1 [key, next: Option<bytes>, owner, asset_name, status]`, status Available = `Constr 0 []`,

@@ -1,5 +1,5 @@
 /**
- * The generic off-chain sorted list (shared/sorted-list): the predecessor walk and the rollback-safe record of
+ * The generic off-chain sorted list (shared/extensions/list-kit/list-view.ts, shared/sorted-list): the predecessor walk and the rollback-safe record of
  * lists built from block transactions. The record is fed Ogmios-shaped transactions of a small test layout
  * (keys in a `Constr`-free datum text), so these tests pin the bookkeeping; the fractionized HTTP tests run the
  * same store on the real chain.
