@@ -10,7 +10,6 @@ import {
   constr,
   type Data,
   expectBytes,
-  expectConstr,
   expectInt,
   expectList,
   expectOptionBytes,
@@ -18,20 +17,13 @@ import {
   list,
   optionBytes,
 } from "../../protocol/plutus-data";
+import { type BaseListConfig, decodeListConfig, decodeListDatum, encodeListConfig, encodeListHead } from "../list-kit/list-datum";
 import type { SortedListId } from "../list-kit/list-tokens";
-import { ProtocolError } from "../../protocol/errors";
 
 /** "FRN": the HEAD token's name and the prefix of every node token name. */
 export const FRACTIONIZED_LIST: SortedListId = { prefix: "46524e" };
 
-export interface FractionizedConfig {
-  /** the core state script whose UPDATE_STATE / MINT_STATE withdrawal must anchor each key (56 hex) */
-  readonly serviceValidatorHash: string;
-  /** key hashes that may insert; empty = anyone */
-  readonly allowedInserters: readonly string[];
-  /** key hash that signed the Init */
-  readonly deployer: string;
-}
+export type FractionizedConfig = BaseListConfig;
 
 export interface FractionizedHead {
   readonly next: string | undefined;
@@ -55,12 +47,10 @@ export interface FractionizedNode {
 
 export type FractionizedDatum = ({ readonly kind: "head" } & FractionizedHead) | ({ readonly kind: "node" } & FractionizedNode);
 
-export function encodeFractionizedConfig(c: FractionizedConfig): Data {
-  return constr(0, [bytes(c.serviceValidatorHash), list(c.allowedInserters.map(bytes)), bytes(c.deployer)]);
-}
+export const encodeFractionizedConfig = (c: FractionizedConfig): Data => encodeListConfig(c);
 
 export function encodeFractionizedHead(h: FractionizedHead): Data {
-  return constr(0, [optionBytes(h.next), encodeFractionizedConfig(h.config)]);
+  return encodeListHead(h.next, encodeFractionizedConfig(h.config));
 }
 
 export function encodeFractionizedNode(n: FractionizedNode): Data {
@@ -77,27 +67,12 @@ export function encodeFractionizedNode(n: FractionizedNode): Data {
 
 /** @throws ProtocolError INVALID_DATUM / INVALID_FIELD */
 function decodeFractionizedConfig(d: Data): FractionizedConfig {
-  const { fields: f } = expectConstr(d, "fractionized config", { index: 0, arity: 3 });
-  return {
-    serviceValidatorHash: expectBytes(f[0], "serviceValidatorHash", 28),
-    allowedInserters: expectList(f[1], "allowedInserters").map((x, i) => expectBytes(x, `allowedInserters[${i}]`, 28)),
-    deployer: expectBytes(f[2], "deployer", 28),
-  };
+  return decodeListConfig(d, "fractionized config", 3).base;
 }
 
 /** @throws ProtocolError INVALID_DATUM / INVALID_FIELD */
 export function decodeFractionizedDatum(d: Data): FractionizedDatum {
-  const { index, fields: f } = expectConstr(d, "fractionized datum");
-  if (index === 0) {
-    expectConstr(d, "fractionized HEAD", { arity: 2 });
-    return { kind: "head", next: expectOptionBytes(f[0], "next"), config: decodeFractionizedConfig(f[1]!) };
-  }
-  if (index !== 1) throw new ProtocolError("INVALID_DATUM", `fractionized datum: unknown constructor ${index}`, { index });
-  expectConstr(d, "fractionized node", { arity: 7 });
-  const { index: status } = expectConstr(f[6]!, "status", { arity: 0 });
-  if (status > 1) throw new ProtocolError("INVALID_FIELD", `status: unknown constructor ${status}`, { index: status });
-  return {
-    kind: "node",
+  return decodeListDatum(d, "fractionized", decodeFractionizedConfig, 7, (f, status) => ({
     key: expectBytes(f[0], "key"),
     next: expectOptionBytes(f[1], "next"),
     totalAmount: expectInt(f[2], "totalAmount"),
@@ -105,5 +80,5 @@ export function decodeFractionizedDatum(d: Data): FractionizedDatum {
     claimants: expectList(f[4], "claimants").map((x, i) => expectBytes(x, `claimants[${i}]`, 28)),
     assetName: expectBytes(f[5], "assetName"),
     status: status === 0 ? "TokensAvailable" : "TokensExhausted",
-  };
+  }));
 }

@@ -1,5 +1,6 @@
 /** What the list extensions (fractionized, tokenizable) share off chain: requests, the list as builds see it, builds, status, rebuilds. */
 export * from "./list-tokens";
+export * from "./list-datum";
 export * from "./list-view";
 export * from "./list-source";
 export * from "./list-state";

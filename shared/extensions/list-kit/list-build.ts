@@ -23,6 +23,7 @@ import {
   type IssuanceEnv,
 } from "../../issuance/for-extensions";
 import { builtListTransaction, type BuiltListTransaction, type KnownPolicy, type ListExtensionEnv } from "./build-answer";
+import type { BaseListConfig } from "./list-datum";
 import type { ListRefuse } from "./list-errors";
 import type { ListHead, ListNode } from "./list-extension";
 import type { AnchoredTerms } from "./list-request";
@@ -39,9 +40,6 @@ interface ListBuildKind<Head extends ListHead, Node extends ListNode> {
   readonly refuse: ListRefuse;
   readonly lists: ReturnType<typeof extensionLists<Head, Node>>;
 }
-
-/** The list config every extension's HEAD holds. */
-type BaseListConfig = ListHead["config"];
 
 /** The certificate transaction that anchors the key: the caller's metadata plus the extension marker and the policy id. */
 function anchoringRequest(marker: string, address: string, terms: AnchoredTerms, policyId: string) {

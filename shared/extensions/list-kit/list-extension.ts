@@ -7,6 +7,7 @@
 import type { OutRef } from "../../domain/out-ref";
 import { dataFromCborHex, dataToCborHex, type Data } from "../../protocol";
 import type { SortedListLayout } from "../../sorted-list/layout";
+import type { BaseListConfig } from "./list-datum";
 import { listRefusals } from "./list-errors";
 import { extensionLists, linksOfDatum, type ListDatumDecoder } from "./list-state";
 import { listNodeTokenName, type SortedListId } from "./list-tokens";
@@ -16,7 +17,7 @@ import type { ListCodec } from "./transaction-parts";
 /** What a list's HEAD and nodes hold at least. */
 export interface ListHead {
   readonly next: string | undefined;
-  readonly config: { readonly serviceValidatorHash: string; readonly allowedInserters: readonly string[]; readonly deployer: string };
+  readonly config: BaseListConfig;
 }
 export interface ListNode {
   readonly key: string;

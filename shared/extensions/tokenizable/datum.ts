@@ -6,30 +6,16 @@
  *   Redeemed = `Constr 1 []`.
  * Option: Some = `Constr 0 [x]`, None = `Constr 1 []`.
  */
-import {
-  bytes,
-  constr,
-  type Data,
-  expectBytes,
-  expectConstr,
-  expectList,
-  expectOptionBytes,
-  list,
-  optionBytes,
-} from "../../protocol/plutus-data";
-import type { SortedListId } from "../list-kit/list-tokens";
 import { ProtocolError } from "../../protocol/errors";
+import { bytes, constr, type Data, expectBytes, expectOptionBytes, optionBytes } from "../../protocol/plutus-data";
+import { type BaseListConfig, decodeListConfig, decodeListDatum, encodeListConfig, encodeListHead } from "../list-kit/list-datum";
+import type { SortedListId } from "../list-kit/list-tokens";
 
 /** "TCN": the HEAD token's name and the prefix of every node token name. */
 export const TOKENIZABLE_LIST: SortedListId = { prefix: "54434e" };
 
-export interface TokenizableConfig {
-  /** the core state script whose UPDATE_STATE / MINT_STATE withdrawal must anchor each key (56 hex) */
-  readonly serviceValidatorHash: string;
-  /** key hashes that may insert; empty = anyone */
-  readonly allowedInserters: readonly string[];
-  /** key hash that signed the Init; the only key that may update the CIP-68 metadata of the list's tokens */
-  readonly deployer: string;
+/** The list's config; its deployer is the only key that may update the CIP-68 metadata of the list's tokens. */
+export interface TokenizableConfig extends BaseListConfig {
   /** the CIP-68 metadata script's hash; undefined = Redeem mints one plain token */
   readonly cip68ScriptHash: string | undefined;
 }
@@ -55,11 +41,11 @@ export interface TokenizableNode {
 export type TokenizableDatum = ({ readonly kind: "head" } & TokenizableHead) | ({ readonly kind: "node" } & TokenizableNode);
 
 export function encodeTokenizableConfig(c: TokenizableConfig): Data {
-  return constr(0, [bytes(c.serviceValidatorHash), list(c.allowedInserters.map(bytes)), bytes(c.deployer), optionBytes(c.cip68ScriptHash)]);
+  return encodeListConfig(c, [optionBytes(c.cip68ScriptHash)]);
 }
 
 export function encodeTokenizableHead(h: TokenizableHead): Data {
-  return constr(0, [optionBytes(h.next), encodeTokenizableConfig(h.config)]);
+  return encodeListHead(h.next, encodeTokenizableConfig(h.config));
 }
 
 export function encodeTokenizableNode(n: TokenizableNode): Data {
@@ -68,36 +54,21 @@ export function encodeTokenizableNode(n: TokenizableNode): Data {
 
 /** @throws ProtocolError INVALID_DATUM / INVALID_FIELD */
 function decodeTokenizableConfig(d: Data): TokenizableConfig {
-  const { fields: f } = expectConstr(d, "tokenizable config", { index: 0, arity: 4 });
+  const { base, fields: f } = decodeListConfig(d, "tokenizable config", 4);
   const cip68ScriptHash = expectOptionBytes(f[3], "cip68ScriptHash");
   if (cip68ScriptHash !== undefined && cip68ScriptHash.length !== 56) {
     throw new ProtocolError("INVALID_FIELD", "cip68ScriptHash: expected 28 bytes", { what: "cip68ScriptHash" });
   }
-  return {
-    serviceValidatorHash: expectBytes(f[0], "serviceValidatorHash", 28),
-    allowedInserters: expectList(f[1], "allowedInserters").map((x, i) => expectBytes(x, `allowedInserters[${i}]`, 28)),
-    deployer: expectBytes(f[2], "deployer", 28),
-    cip68ScriptHash,
-  };
+  return { ...base, cip68ScriptHash };
 }
 
 /** @throws ProtocolError INVALID_DATUM / INVALID_FIELD */
 export function decodeTokenizableDatum(d: Data): TokenizableDatum {
-  const { index, fields: f } = expectConstr(d, "tokenizable datum");
-  if (index === 0) {
-    expectConstr(d, "tokenizable HEAD", { arity: 2 });
-    return { kind: "head", next: expectOptionBytes(f[0], "next"), config: decodeTokenizableConfig(f[1]!) };
-  }
-  if (index !== 1) throw new ProtocolError("INVALID_DATUM", `tokenizable datum: unknown constructor ${index}`, { index });
-  expectConstr(d, "tokenizable node", { arity: 5 });
-  const { index: status } = expectConstr(f[4]!, "status", { arity: 0 });
-  if (status > 1) throw new ProtocolError("INVALID_FIELD", `status: unknown constructor ${status}`, { index: status });
-  return {
-    kind: "node",
+  return decodeListDatum(d, "tokenizable", decodeTokenizableConfig, 5, (f, status) => ({
     key: expectBytes(f[0], "key"),
     next: expectOptionBytes(f[1], "next"),
     owner: expectBytes(f[2], "owner", 28),
     assetName: expectBytes(f[3], "assetName"),
     status: status === 0 ? "Available" : "Redeemed",
-  };
+  }));
 }
