@@ -29,7 +29,6 @@ import { createChainSynchronizationClient, createInteractionContext } from "@car
 import type { Transaction } from "@cardano-ogmios/schema";
 import { createChainClient } from "../shared/chain";
 import { endpointOf } from "../shared/chain/connection";
-import { FractionizedScripts, fractionizedLayout } from "../shared/fractionized/list-layout";
 import { Indexer } from "../shared/indexer/indexer";
 import { PluginPipeline } from "../shared/indexer/plugin-pipeline";
 import type { ProtocolView } from "../shared/indexer/protocol-decoder";
@@ -38,7 +37,7 @@ import { createLookupPlugin } from "../shared/lookups/lookup-plugin";
 import { LookupStore } from "../shared/lookups/lookup-store";
 import { createSortedListPlugin, SortedListStore } from "../shared/sorted-list";
 import { createStore } from "../shared/store";
-import { TokenizableScripts, tokenizableLayout } from "../shared/tokenizable/list-layout";
+import { extensionFactDecoders, extensionListLayouts } from "../shared/extensions/registry";
 import type { Ratio } from "./run";
 
 const DEFAULT_BLOCKS = 10_000;
@@ -181,6 +180,7 @@ export async function indexerRun(chain: ServedChain, opts: { projections?: boole
     store,
     chain: client,
     view,
+    decoders: extensionFactDecoders(0),
     pipeline,
     slotToTime: (slot) => slot * 1000,
     notify: () => undefined,
@@ -191,7 +191,7 @@ export async function indexerRun(chain: ServedChain, opts: { projections?: boole
       createLookupPlugin(lookups, (tx) => indexer.isProtocolRelevant(tx)),
       { critical: true },
     );
-    for (const layout of [fractionizedLayout(new FractionizedScripts(0)), tokenizableLayout(new TokenizableScripts(0))]) {
+    for (const layout of extensionListLayouts(0)) {
       pipeline.register(createSortedListPlugin(await SortedListStore.open(store, layout)), { critical: true });
     }
   }

@@ -4,7 +4,9 @@
  * largest batch whose mint and first claim both fit one transaction. `npm run bench -- connected-goods`.
  */
 import { randomBytes } from "node:crypto";
-import { batchIdOf, compareBatchItems, loadBlueprint, type BatchItem } from "../shared/protocol";
+import { loadBlueprint } from "../shared/protocol";
+import { batchIdOf } from "../shared/extensions/connected-goods/goods-token-names";
+import { compareBatchItems, type BatchItem } from "../shared/extensions/connected-goods/batch-datum";
 import { GoodsFixture, type TestItem } from "../fixtures/onchain/goods-fixture";
 import { pathFigures, txLimitsOf } from "../fixtures/onchain/path-figures";
 import { utf8Hex } from "../fixtures/onchain/test-chain";

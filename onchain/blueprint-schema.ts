@@ -6,9 +6,9 @@
  */
 import type { ValidatorName } from "./validator-names";
 import { type Schema, type ValidatorEntrySpec, constr, enumOf, field, ref } from "./blueprint-schema-parts";
-import { FRACTIONIZED_DEFINITIONS, FRACTIONIZED_VALIDATOR_SPECS } from "./blueprint-schema-fractionized";
-import { TOKENIZABLE_DEFINITIONS, TOKENIZABLE_VALIDATOR_SPECS } from "./blueprint-schema-tokenizable";
-import { GOODS_DEFINITIONS, GOODS_VALIDATOR_SPECS } from "./blueprint-schema-goods";
+import { FRACTIONIZED_DEFINITIONS, FRACTIONIZED_VALIDATOR_SPECS } from "./extensions/blueprint-schema-fractionized";
+import { TOKENIZABLE_DEFINITIONS, TOKENIZABLE_VALIDATOR_SPECS } from "./extensions/blueprint-schema-tokenizable";
+import { GOODS_DEFINITIONS, GOODS_VALIDATOR_SPECS } from "./extensions/blueprint-schema-goods";
 
 export const DEFINITIONS: Record<string, Schema> = {
   ByteArray: { dataType: "bytes" },

@@ -1,5 +1,5 @@
 /**
- * connected-goods: `/extension/connected-goods/...` (shared/connected-goods): build the mint of a batch, the claim
+ * connected-goods: `/extension/connected-goods/...` (shared/extensions/connected-goods): build the mint of a batch, the claim
  * of an item with its password (returned already signed by the item key), the update of a claimed item's social
  * hub, its transfer to a new owner, and the read of a hub, decrypted. Batches and hubs come from the indexer's facts (indexer.goodsBatch /
  * goodsHubs); pending claims from the shared in-flight registry, so replicas can run side by side. Each call's key
@@ -12,7 +12,8 @@ import { DomainError, stillStarting } from "../shared/domain/errors";
 import type { ChainClient } from "../shared/chain";
 import { networkIdOfNetwork } from "../shared/config/network";
 import { outRefKey } from "../shared/domain/out-ref";
-import { deriveConnectedGoodsScripts, loadBlueprint } from "../shared/protocol";
+import { loadBlueprint } from "../shared/protocol";
+import { deriveConnectedGoodsScripts } from "../shared/extensions/connected-goods/goods-scripts";
 import {
   claimItem,
   HubKeys,
@@ -25,7 +26,7 @@ import {
   type BatchFact,
   type GoodsEnv,
   type HubFact,
-} from "../shared/connected-goods";
+} from "../shared/extensions/connected-goods";
 import { defineRouteActions } from "../shared/gateway/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { ABORT_KEY_META, REQUEST_GONE_EVENT } from "../shared/gateway/request-gone";

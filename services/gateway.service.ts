@@ -26,13 +26,7 @@ import { attachPageHandler, createPageHandler } from "../shared/web-pages/page-s
 import type { CertificateRecord } from "../shared/verifier/certificate-projection";
 import { ValidatorFollower } from "../shared/gateway/validator-follower";
 import { ReadRateLimit } from "../shared/gateway/rate-limiter";
-
-/** Extension identifiers of GET /extensions and the service that provides each (docs/api.md#extensions). */
-export const EXTENSION_SERVICES = {
-  "connected-goods": "connected-goods",
-  "fractionized-certificate": "fractionized",
-  "tokenizable-certificate": "tokenizable",
-} as const;
+import { EXTENSION_SERVICES } from "../shared/extensions/registry";
 
 export function gatewayOptionsFromConfig(config: AppConfig, now: () => number): GatewayOptions {
   return {

@@ -1,7 +1,9 @@
 /**
  * indexer: follows the chain (shared/indexer) and serves its fact log to the consumers (verifier, stats, …), and
  * the script/datum/transaction lookups of `/scripts/...` and `/txs/...` from its `script-lookups` plugin (shared/lookups).
- * Single replica per deployment: it is the only writer of the chain cursor and the fact log.
+ * The extensions' part comes from their registry (shared/extensions/registry.ts): their fact decoders and reads,
+ * and the layouts of their sorted lists. Single replica per deployment: it is the only writer of the chain cursor
+ * and the fact log.
  */
 import { addReadinessCheck } from "../shared/mesh/health-middleware";
 import { SCRIPT_HASH_PARAM, TX_HASH_PARAM } from "../shared/mesh/action-params";
@@ -16,13 +18,11 @@ import { currentPointer, libraryEntries, liveBootstraps, liveStates } from "../s
 import { networkIdOfNetwork } from "../shared/config/network";
 import { protocolViewOf } from "../shared/indexer/protocol-view";
 import { slotToTimeFrom } from "../shared/indexer/slot-time";
-import { currentBatch, hubsOfBatch } from "../shared/connected-goods/goods-state";
 import { createLookupPlugin } from "../shared/lookups/lookup-plugin";
 import { LookupStore } from "../shared/lookups/lookup-store";
 import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
 import { createSortedListPlugin, SortedListStore } from "../shared/sorted-list";
-import { FractionizedScripts, fractionizedLayout } from "../shared/fractionized/list-layout";
-import { TokenizableScripts, tokenizableLayout } from "../shared/tokenizable/list-layout";
+import { EXTENSION_INDEXER_READS, extensionFactDecoders, extensionListLayouts } from "../shared/extensions/registry";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 
 interface IndexerLocals {
@@ -130,16 +130,12 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
             };
           },
         },
-        /** A connected-goods batch's current output (null: unknown or closed). */
-        goodsBatch: {
-          params: { batchId: { type: "string", length: 64, hex: true } },
-          handler: (ctx: Context<{ batchId: string }>) => currentBatch(indexerOf().log, ctx.params.batchId.toLowerCase()),
-        },
-        /** The social hubs minted from a batch, each at its current output. */
-        goodsHubs: {
-          params: { batchId: { type: "string", length: 64, hex: true } },
-          handler: (ctx: Context<{ batchId: string }>) => hubsOfBatch(indexerOf().log, ctx.params.batchId.toLowerCase()),
-        },
+        ...Object.fromEntries(
+          Object.entries(EXTENSION_INDEXER_READS).map(([name, r]) => [
+            name,
+            { params: r.params, handler: (ctx: Context<never>) => r.read(indexerOf().log, ctx.params) } as ActionSchema,
+          ]),
+        ),
         pluginSnapshot: { handler: () => locals.pipeline.snapshot() },
         /** One extension list (by policy id or init output reference) and its current entries; list null when unknown. */
         sortedList: {
@@ -172,11 +168,13 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
       if (deps.config.pluginsDir) for (const p of loadPluginsFromDir(deps.config.pluginsDir)) locals.pipeline.register(p as never);
       if (!deps.config.protocol) this.logger.warn("No protocol deployment configured (PROXY_TX_HASH): recording transactions only.");
       const broker = this.broker;
+      const networkId = networkIdOfNetwork(deps.config.network);
       locals.indexer = await Indexer.create({
         store,
         chain: client,
         protocolParameters: () => client.protocolParameters(),
-        view: protocolViewOf(deps.config.protocol, networkIdOfNetwork(deps.config.network)),
+        view: protocolViewOf(deps.config.protocol, networkId),
+        decoders: extensionFactDecoders(networkId),
         pipeline: locals.pipeline,
         slotToTime,
         startPoint: deps.config.indexerStartPoint,
@@ -190,8 +188,7 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
         createLookupPlugin(locals.lookups, (tx) => indexer.isProtocolRelevant(tx)),
         { critical: true },
       );
-      const networkId = networkIdOfNetwork(deps.config.network);
-      for (const layout of [fractionizedLayout(new FractionizedScripts(networkId)), tokenizableLayout(new TokenizableScripts(networkId))]) {
+      for (const layout of extensionListLayouts(networkId)) {
         const lists = await SortedListStore.open(store, layout);
         locals.sortedLists.set(layout.name, lists);
         locals.pipeline.register(createSortedListPlugin(lists), { critical: true });

@@ -3,67 +3,27 @@
  * from the indexer's transaction index (any transaction on chain, not only the service's).
  * In-flight records follow the node: at start, on every `chain.block` and periodically, every record whose
  * transaction the node's mempool no longer holds is released (the event's payload is never trusted), and expired
- * records are dropped.
+ * records are dropped. A refused submission may be a list extension's build that lost its entry: the extension is
+ * asked for a replacement (withRebuiltTransaction, shared/mesh/list-extension-service.ts).
  * Logic: shared/submission/.
  */
 import { addReadinessCheck } from "../shared/mesh/health-middleware";
 import { utxoKey } from "../shared/csl/utxo";
-import { txIdOf } from "../shared/csl/witnesses";
 import { TX_HASH_PARAM } from "../shared/mesh/action-params";
-import { DomainError, notFound, stillStarting } from "../shared/domain/errors";
+import { notFound, stillStarting } from "../shared/domain/errors";
 import { parseOutRefKey } from "../shared/domain/out-ref";
 import type { Context, ServiceBroker, ServiceSchema } from "moleculer";
-import { createChainClient, isUnknownInputsRejection, type ChainClient } from "../shared/chain";
+import { createChainClient, type ChainClient } from "../shared/chain";
 import type { TransactionRecord } from "../shared/records/protocol-records";
 import { slotToTimeFrom } from "../shared/indexer/slot-time";
 import { catchUpProjections } from "../shared/mesh/fact-follower";
+import { withRebuiltTransaction } from "../shared/mesh/list-extension-service";
 import { defineRouteActions } from "../shared/gateway/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { InflightRegistry } from "../shared/inflight";
 import { submitSignedTransaction } from "../shared/submission/submit-transaction";
 
 const CBOR_HEX = { type: "string", optional: true, max: 65_536 * 2 } as const;
-/** The extensions whose list transactions can be rebuilt after losing their entry (an internal `rebuild` action). */
-const LIST_EXTENSIONS = ["fractionized", "tokenizable"] as const;
-
-/**
- * A submission refused because an input is taken: when it is an extension transaction that lost its list entry
- * to another transaction, the extension builds it again on top of the winner, and the refusal (409) carries the
- * replacement in `rebuiltTransaction` (docs/decisions.md#racing-extension-inserts). Any other failure is unchanged.
- */
-async function withRebuiltTransaction(broker: ServiceBroker, err: unknown, transaction: string): Promise<unknown> {
-  const e = err as { type?: unknown; message?: unknown; data?: Record<string, unknown> };
-  const taken = e.type === "INPUTS_IN_FLIGHT" || (e.type === "LEDGER_REJECTED" && isUnknownInputsRejection(e.data?.["code"]));
-  const registry = broker.registry as unknown as { hasService(name: string): boolean };
-  const extensions = LIST_EXTENSIONS.filter((name) => registry.hasService(name));
-  if (!taken || extensions.length === 0) return err;
-  let txHash: string;
-  try {
-    txHash = txIdOf(transaction);
-  } catch {
-    return err;
-  }
-  // Each extension knows only its own builds: the first that logged this transaction answers.
-  let rebuilt: { rebuiltTransaction: string } | null = null;
-  for (const name of extensions) {
-    rebuilt = await broker.call<{ rebuiltTransaction: string } | null, { txHash: string }>(`${name}.rebuild`, { txHash }).catch(() => null);
-    if (rebuilt) break;
-  }
-  if (!rebuilt) return err;
-  const data = { ...(e.data ?? {}), rebuiltTransaction: rebuilt.rebuiltTransaction };
-  return e.type === "INPUTS_IN_FLIGHT"
-    ? new DomainError(
-        "INPUTS_IN_FLIGHT",
-        `${String(e.message)} A replacement built on top of it is in rebuiltTransaction: sign and submit that.`,
-        data,
-      )
-    : new DomainError(
-        "ENTRY_TAKEN",
-        "Another transaction took the list entry this transaction spends. A replacement built on the list as it is now is in rebuiltTransaction: sign and submit that.",
-        data,
-      );
-}
-
 /** How often in-flight records are expired and reconciled without a block. */
 const EXPIRY_INTERVAL_MS = 30_000;
 

@@ -1,6 +1,6 @@
 /**
  * tokenizable: the tokenizable-certificate extension (docs/api.md#tokenizable-certificates). Builds Init, Insert
- * and Redeem transactions (shared/tokenizable over the issuance machinery, the shared in-flight registry and the
+ * and Redeem transactions (shared/extensions/tokenizable over the issuance machinery, the shared in-flight registry and the
  * generic sorted-list module) and answers the status of a node from the indexer's record of the lists
  * (`indexer.sortedList`). The actions, events and start-up every list extension shares come from
  * shared/mesh/list-extension-service.ts; this file adds the CIP-68 metadata script's route.
@@ -10,14 +10,20 @@ import { networkIdOfNetwork } from "../shared/config/network";
 import { listExtensionService } from "../shared/mesh/list-extension-service";
 import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
-import { handleTokenizableBuild, TokenizableScripts, tokenizableStatus, type TokenizableEnv } from "../shared/tokenizable";
+import {
+  handleTokenizableBuild,
+  TOKENIZABLE,
+  TokenizableScripts,
+  tokenizableStatus,
+  type TokenizableEnv,
+} from "../shared/extensions/tokenizable";
 import type { CertificateRecord } from "../shared/verifier/certificate-projection";
 
 export default function createTokenizableService(deps: ServiceDeps): ServiceSchema {
   const networkId = networkIdOfNetwork(deps.config.network);
   const scripts = new TokenizableScripts(networkId);
   const ext = listExtensionService<TokenizableEnv>(deps, {
-    name: "tokenizable",
+    name: TOKENIZABLE.name,
     build: handleTokenizableBuild,
     status: (env, query) => tokenizableStatus(env.lists, networkId, query),
     env: ({ issuance, lists, broker }) => ({

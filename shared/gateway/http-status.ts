@@ -43,7 +43,7 @@ const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   UNKNOWN_ERROR: 400,
   INSUFFICIENT_FUNDS: 400,
   COLLATERAL_REQUIRED: 400,
-  // fractionized-certificate refusals (shared/fractionized/errors.ts)
+  // fractionized-certificate refusals (shared/extensions/fractionized/extension.ts)
   UNKNOWN_LIST: 400,
   UNKNOWN_KEY: 400,
   DUPLICATE_KEY: 400,
@@ -52,7 +52,7 @@ const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   AMOUNT_OUT_OF_RANGE: 400,
   TOKENS_EXHAUSTED: 400,
   INIT_UTXO_UNAVAILABLE: 400,
-  // tokenizable-certificate refusals (shared/tokenizable/errors.ts; the shared ones above apply too)
+  // tokenizable-certificate refusals (shared/extensions/tokenizable/extension.ts; the shared ones above apply too)
   ALREADY_REDEEMED: 400,
   NOT_OWNER: 400,
   METADATA_TOO_LARGE: 400,

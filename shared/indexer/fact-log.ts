@@ -50,7 +50,7 @@ interface MetaRecord extends StoredDocument {
   deployment?: string;
 }
 
-/** The key that identifies what a fact is about: the latest fact per key is the current state. */
+/** The key that identifies what a core fact is about: the latest fact per key is the current state (an extension's decoder keys its own). */
 function keyOf(fact: ProtocolFact): string | null {
   switch (fact.type) {
     case "state.minted":
@@ -64,11 +64,6 @@ function keyOf(fact: ProtocolFact): string | null {
       return "pointer";
     case "library.deployed":
       return `library:${outRefKey(fact.outRef)}`;
-    case "goods.batch":
-    case "goods.batch.closed":
-      return `batch:${fact.batchId}`;
-    case "goods.hub":
-      return `hub:${fact.hubName}`;
     default:
       return null;
   }
@@ -147,7 +142,8 @@ export interface BlockFacts {
   height: number;
   time: number;
   transactions: { id: string; fee: bigint; valid: boolean }[];
-  facts: { txId: string; fact: ProtocolFact }[];
+  /** each with the key of what it is about when its decoder gave one (an extension's fact) */
+  facts: { txId: string; fact: ProtocolFact; key?: string | null }[];
 }
 
 /** Block points kept as intersection candidates (the security parameter k of mainnet): rollbacks go no deeper. */
@@ -276,14 +272,14 @@ export class FactLog {
   stageBlock(b: BlockFacts, opts: { tipHeight?: number } = {}): FactRecord[] {
     const base = { slot: b.point.slot, blockId: b.point.id, height: b.height, time: b.time };
     const feeOf = new Map(b.transactions.map((t) => [t.id, t.fee.toString()]));
-    const records: FactRecord[] = b.facts.map(({ txId, fact }, n) => ({
+    const records: FactRecord[] = b.facts.map(({ txId, fact, key }, n) => ({
       _id: `${txId}:${n}`,
       seq: this.nextSeq + n,
       ...base,
       txId,
       kind: "fact",
       fact,
-      key: keyOf(fact),
+      key: key !== undefined ? key : keyOf(fact),
       txFee: feeOf.get(txId) ?? "0",
     }));
     this.nextSeq += records.length;

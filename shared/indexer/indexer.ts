@@ -24,7 +24,7 @@ import { registerBuiltinPlugins, transactionsOf } from "./builtin-plugins";
 import { FactLog, type BlockPoint, type FactRecord } from "./fact-log";
 import type { PluginPipeline } from "./plugin-pipeline";
 import type { BlockContext, ProtocolEvent } from "./plugin-types";
-import { decodeProtocolTransaction, type ProtocolFact, type ProtocolView } from "./protocol-decoder";
+import { decodeProtocolTransaction, type FactDecoder, type ProtocolFact, type ProtocolView } from "./protocol-decoder";
 import { StateScriptTrust } from "./state-script-trust";
 import type { Store } from "../store";
 
@@ -42,6 +42,8 @@ export interface IndexerOptions {
    */
   protocolParameters?: () => Promise<ProtocolParameters>;
   view: ProtocolView;
+  /** the extensions' decoders: their transactions are relevant and their facts go into the log (default: none) */
+  decoders?: readonly FactDecoder[];
   pipeline: PluginPipeline<Transaction>;
   slotToTime: (slot: number) => number;
   /** Where to start when there is no checkpoint (default: origin). */
@@ -71,6 +73,9 @@ export class Indexer {
   private subscription: Awaited<ReturnType<ChainClient["chainSync"]>> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private readonly view: ProtocolView;
+  private readonly decoders: readonly FactDecoder[];
+  /** the script hashes of the extensions' transactions */
+  private readonly extensionScripts: ReadonlySet<string>;
   private readonly trust: StateScriptTrust;
   private blocksProcessed = 0;
   /** The point of the newest block processed (or rolled back to), for the next block's `previousBlock`. */
@@ -89,6 +94,8 @@ export class Indexer {
     readonly log: FactLog,
   ) {
     this.view = opts.view;
+    this.decoders = opts.decoders ?? [];
+    this.extensionScripts = new Set(this.decoders.flatMap((d) => d.scriptHashes));
     this.trust = new StateScriptTrust([...opts.view.stateScriptHashes]);
     this.logger = opts.logger ?? quiet;
     this.languageViews = opts.protocolParameters && new AnchorLanguageViews(opts.protocolParameters);
@@ -217,21 +224,21 @@ export class Indexer {
   }
 
   /**
-   * Does the transaction touch the protocol (state withdrawal, proxy mint or outputs, library outputs, connected
-   * goods)? The same answer as `isProxyAddress` and `isGoodsRelevant`, with each output address decoded once
-   * (addresses repeat: change addresses, scripts).
+   * Does the transaction touch the protocol (state withdrawal, proxy mint or outputs, library outputs) or an
+   * extension (a mint under, or an output at, one of its decoders' scripts)? The same answer as `isProxyAddress`,
+   * with each output address decoded once (addresses repeat: change addresses, scripts).
    */
   isProtocolRelevant(tx: Transaction): boolean {
     const v = this.view;
-    const goods = v.goods;
+    const extensions = this.extensionScripts;
     const mint = tx.mint;
-    if (mint && (v.proxyPolicyId in mint || (goods && (goods.goodsPolicy in mint || goods.hubPolicy in mint)))) return true;
+    if (mint && (v.proxyPolicyId in mint || Object.keys(mint).some((policy) => extensions.has(policy)))) return true;
     for (const o of tx.outputs) {
       if (o.address === v.libraryAddress || o.address === v.proxyAddress) return true;
       const script = this.paymentScriptOf(o.address);
       if (script === null) continue;
       if (v.proxyPolicyId !== "" && script === v.proxyPolicyId) return true;
-      if (goods && (script === goods.goodsPolicy || script === goods.hubPolicy)) return true;
+      if (extensions.has(script)) return true;
     }
     const everTrusted = this.trust.everTrusted();
     return Object.keys(tx.withdrawals ?? {}).some((a) => {
@@ -277,7 +284,7 @@ export class Indexer {
 
     await pipeline.runPreActions(ctx);
     const relevant = new Set(pipeline.filter(ctx));
-    const facts: { txId: string; fact: ProtocolFact }[] = [];
+    const facts: { txId: string; fact: ProtocolFact; key?: string | null }[] = [];
     for (const tx of ctx.transactions) {
       if (!relevant.has(tx)) continue;
       const decoded = decodeProtocolTransaction(tx, { ...this.view, stateScriptHashes: this.trust.trustedAt(slot) });
@@ -286,6 +293,11 @@ export class Indexer {
         // a pointer change earlier in the block holds for the transactions after it
         if (fact.type === "pointer.set") this.trust.pointTo(fact.scriptPointer, slot);
         facts.push({ txId: tx.id, fact });
+      }
+      for (const decoder of this.decoders) {
+        const own = decoder.decode(tx);
+        for (const e of own.errors) this.logger.warn("indexer: undecodable protocol data", { error: e });
+        for (const fact of own.facts) facts.push({ txId: tx.id, fact, key: decoder.keyOf(fact) });
       }
     }
     await this.addPreviousBlock(b, facts);

@@ -10,12 +10,13 @@
  *   as the validators do: a state, bootstrap or pointer at the proxy script with any stake part is still one.
  * - Library deployments count only when the library administrator signed the transaction (anyone can pay to the
  *   library address; only the administrator's outputs are the service's).
- * Facts are plain JSON (bigints as decimal strings) so they cross NATS unchanged.
+ * Facts are plain JSON (bigints as decimal strings) so they cross NATS unchanged. The extensions' facts are decoded
+ * by the FactDecoders the indexer is given (its service passes those of the extension registry); this module names
+ * no extension.
  */
 import type { Transaction, TransactionOutput } from "@cardano-ogmios/schema";
 import type { OutRef } from "../domain/out-ref";
 import { MERKLE_SCHEME } from "../merkle/merkle-tree";
-import { decodeGoodsTransaction, type GoodsFact, type GoodsView } from "../connected-goods/goods-decoder";
 import type { BootstrapInfo, PointerInfo, StateInfo } from "../records/protocol-records";
 import { keyHashOfPublicKey, paymentCredentialOf, rewardCredentialOf } from "../csl/address";
 import { sortRewardAccounts } from "../csl/redeemer-pointers";
@@ -38,8 +39,25 @@ export interface ProtocolView {
   stateScriptHashes: ReadonlySet<string>;
   libraryAddress: string;
   libraryAdmin: string;
-  /** the connected-goods scripts (absent: their transactions are not decoded) */
-  goods?: GoodsView;
+}
+
+/**
+ * The facts of the extensions, by extension. An extension's decoder module adds its own facts here
+ * (`declare module …/protocol-decoder { interface ExtensionFacts { <name>: <its facts> } }`), so the fact log keeps
+ * one discriminated union of facts while the indexer names no extension.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the extensions' module augmentations
+export interface ExtensionFacts {}
+export type ExtensionFact = ExtensionFacts[keyof ExtensionFacts];
+
+/** An extension's decoding of its transactions into facts of the log, given to the indexer. */
+export interface FactDecoder {
+  /** the script hashes (policies, payment credentials) of its transactions: the indexer keeps those as relevant */
+  readonly scriptHashes: readonly string[];
+  /** its facts of one transaction, and what could not be decoded */
+  decode(tx: Transaction): { facts: ExtensionFact[]; errors: string[] };
+  /** the key of one of its facts: the latest fact per key is the current state of what it is about */
+  keyOf(fact: ExtensionFact): string | null;
 }
 
 export type ProtocolFact =
@@ -67,7 +85,7 @@ export type ProtocolFact =
   | { type: "bootstrap.burned"; name: string; tokenName: string }
   | ({ type: "pointer.set" } & PointerInfo)
   | { type: "library.deployed"; scriptHash: string; language: string; cbor: string; outRef: OutRef }
-  | GoodsFact;
+  | ExtensionFact;
 
 /** The decoded facts of one transaction, and what could not be decoded (kept for the plugin metrics). */
 export interface DecodedTransaction {
@@ -259,8 +277,5 @@ export function decodeProtocolTransaction(tx: Transaction, view: ProtocolView): 
       }
     });
   }
-  const goods = decodeGoodsTransaction(tx, view.goods);
-  facts.push(...goods.facts);
-  errors.push(...goods.errors);
   return { facts, errors };
 }

@@ -4,13 +4,10 @@
  * so the indexer still records every transaction (confirmations, fees) but decodes no protocol facts.
  */
 import type { ProtocolConfig } from "../config/config";
-import { deploymentScripts, deriveConnectedGoodsScripts, loadBlueprint, type NetworkId } from "../protocol";
+import { deploymentScripts, type NetworkId } from "../protocol";
 import type { ProtocolView } from "./protocol-decoder";
 
 export function protocolViewOf(protocol: ProtocolConfig | null, networkId: NetworkId): ProtocolView {
-  // connected_goods takes no parameter: its batches are the same wherever the blueprint is, deployment or not
-  const goodsScripts = deriveConnectedGoodsScripts(loadBlueprint(), networkId);
-  const goods = { goodsPolicy: goodsScripts.connectedGoods.hash, hubPolicy: goodsScripts.socialHub.hash };
   if (!protocol) {
     return {
       proxyPolicyId: "",
@@ -19,7 +16,6 @@ export function protocolViewOf(protocol: ProtocolConfig | null, networkId: Netwo
       stateScriptHashes: new Set(),
       libraryAddress: "",
       libraryAdmin: "",
-      goods,
     };
   }
   const scripts = deploymentScripts(protocol, networkId);
@@ -30,6 +26,5 @@ export function protocolViewOf(protocol: ProtocolConfig | null, networkId: Netwo
     stateScriptHashes: new Set([scripts.state.hash]),
     libraryAddress: scripts.library.address,
     libraryAdmin: protocol.serviceKeyHash,
-    goods,
   };
 }

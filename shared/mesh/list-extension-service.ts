@@ -1,26 +1,30 @@
 /**
  * The Moleculer side every list-extension service (fractionized, tokenizable) shares: the `build`, `status` and
  * `pending` route actions, the internal `rebuild` the submitter asks after refusing a transaction whose list entry
- * is taken, the rebuild of beaten builds on `chain.block` / `chain.rollback` (shared/sorted-list/rebuild.ts), and
- * the start-up that wires the issuance machinery, the indexer's lists and the build log. A service file names its
- * extension's build, status and environment, and adds its own routes (docs/architecture.md#services).
+ * is taken, the rebuild of beaten builds on `chain.block` / `chain.rollback` (shared/extensions/list-kit/rebuild.ts),
+ * and the start-up that wires the issuance machinery, the indexer's lists and the build log. A service file names
+ * its extension's build, status and environment, and adds its own routes (docs/architecture.md#services). The
+ * submitter's side of rebuilds is `withRebuiltTransaction`.
  */
-import type { ActionSchema, Context, ServiceSchema } from "moleculer";
+import type { ActionSchema, Context, ServiceBroker, ServiceSchema } from "moleculer";
 import type { ChainClient } from "../chain";
+import { txIdOf } from "../csl/witnesses";
 import { notFound, stillStarting } from "../domain/errors";
+import { REBUILDING_SERVICES } from "../extensions/registry";
 import type { IssuanceEnv } from "../issuance";
 import type { TransactionRecord } from "../records/protocol-records";
 import {
   chainRebuildPorts,
-  indexerListSource,
-  ListBuildLog,
+  isInputTaken,
   rebuildBeaten,
   rebuildLogged,
-  type ListBuildAnswer,
-  type ListSource,
+  refusalWithReplacement,
   type Rebuilder,
-  type StatusQuery,
-} from "../sorted-list";
+} from "../extensions/list-kit/rebuild";
+import { indexerListSource, type ListSource } from "../extensions/list-kit/list-source";
+import { ListBuildLog } from "../extensions/list-kit/build-log";
+import type { ListBuildAnswer } from "../extensions/list-kit/build-answer";
+import type { StatusQuery } from "../extensions/list-kit/request-fields";
 import { TX_HASH_PARAM } from "./action-params";
 import { httpStatusOfType } from "../gateway/http-status";
 import { openIssuanceOverMesh } from "./issuance-over-mesh";
@@ -31,15 +35,15 @@ type Broker = Context["broker"];
 type Logger = Broker["logger"];
 
 export interface ListExtensionSpec<Env extends { issuance: IssuanceEnv; lists: ListSource }> {
-  /** the service name, the indexer's list layout name and the build log's collection prefix */
-  readonly name: "fractionized" | "tokenizable";
+  /** the service name (its extension module's), the indexer's list layout name and the build log's collection prefix */
+  readonly name: string;
   build(env: Env, body: Record<string, unknown>): Promise<ListBuildAnswer<string>>;
   status(env: Env, query: StatusQuery): Promise<unknown>;
   /** the extension's environment, once the issuance machinery and the indexer's lists are ready */
   env(base: { issuance: IssuanceEnv; lists: ListSource; broker: Broker }): Env;
 }
 
-export interface ListExtensionService<Env> {
+interface ListExtensionService<Env> {
   /** the route actions every list extension has (`build`, `status`, `pending`): pass them to defineRouteActions */
   readonly routeActions: { build: ActionSchema; status: ActionSchema; pending: ActionSchema };
   /** the internal `rebuild` action */
@@ -163,4 +167,30 @@ export function listExtensionService<Env extends { issuance: IssuanceEnv; lists:
       },
     },
   };
+}
+
+/**
+ * A submission refused because an input is taken: when it is a list extension's build that lost its list entry to
+ * another transaction, that extension's service (one of the registry's rebuilding services running on this
+ * broker) builds it again on top of the winner, and the refusal (409) carries the replacement in
+ * `rebuiltTransaction` (docs/decisions.md#racing-extension-inserts). Any other failure is returned unchanged.
+ */
+export async function withRebuiltTransaction(broker: ServiceBroker, err: unknown, transaction: string): Promise<unknown> {
+  const registry = broker.registry as unknown as { hasService(name: string): boolean };
+  const services = REBUILDING_SERVICES.filter((name) => registry.hasService(name));
+  if (!isInputTaken(err) || services.length === 0) return err;
+  let txHash: string;
+  try {
+    txHash = txIdOf(transaction);
+  } catch {
+    return err;
+  }
+  // Each extension knows only its own builds: the first that logged this transaction answers.
+  for (const name of services) {
+    const rebuilt = await broker
+      .call<{ rebuiltTransaction: string } | null, { txHash: string }>(`${name}.rebuild`, { txHash })
+      .catch(() => null);
+    if (rebuilt) return refusalWithReplacement(err, rebuilt.rebuiltTransaction);
+  }
+  return err;
 }

@@ -1,15 +1,4 @@
-/** The off-chain sorted-list machinery shared by the list extensions (fractionized, tokenizable). */
+/** The indexer's record of the sorted lists the list extensions keep on chain (one store and plugin per kind of list). */
 export * from "./layout";
-export * from "./list-view";
 export * from "./list-store";
 export * from "./list-plugin";
-export * from "./list-source";
-export * from "./transaction-parts";
-export * from "./build-log";
-export * from "./rebuild";
-export * from "./extension-errors";
-export * from "./request-fields";
-export * from "./extension-status";
-export * from "./extension-list";
-export * from "./extension-build";
-export * from "./list-scripts";

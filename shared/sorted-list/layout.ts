@@ -5,7 +5,6 @@
  * predecessor of a key, recording lists from the chain, rolling back) is the same for every kind.
  */
 import type { OutRef } from "../domain/out-ref";
-import type { SortedListId } from "../protocol/sorted-list";
 
 /** The links of one entry, read from its inline datum. `key` is absent for the HEAD. */
 export type EntryLinks =
@@ -15,8 +14,8 @@ export type EntryLinks =
 export interface SortedListLayout {
   /** short lowercase name: the indexer plugin is `<name>-lists`, the collections `<name>_lists` / `<name>_list_entries` */
   readonly name: string;
-  /** the list's token-name prefix (the HEAD token's name) */
-  readonly list: SortedListId;
+  /** the list's token-name prefix, hex (the HEAD token's name) */
+  readonly list: { readonly prefix: string };
   /** the links of a datum (inline datum CBOR hex), or undefined when it is no entry of this kind of list */
   decodeLinks(datumCbor: string): EntryLinks | undefined;
   /** the policy id (= script hash) of the list an init output reference creates */

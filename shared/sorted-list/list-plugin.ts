@@ -8,7 +8,7 @@ import type { Transaction } from "@cardano-ogmios/schema";
 import type { PreActionPlugin } from "../indexer/plugin-types";
 import type { SortedListStore } from "./list-store";
 
-export function sortedListPluginName(store: SortedListStore): string {
+function sortedListPluginName(store: SortedListStore): string {
   return `${store.layout.name}-lists`;
 }
 

@@ -18,10 +18,15 @@
  */
 import type { Transaction } from "@cardano-ogmios/schema";
 import { outRefKey, type OutRef } from "../domain/out-ref";
-import type { OgmiosUtxo } from "../csl/utxo";
 import type { Collection, Store, StoredDocument } from "../store";
 import type { SortedListLayout } from "./layout";
-import type { EntryOrigin, ListEntry } from "./list-view";
+
+/** Where an entry's token first appeared on chain: the transaction that minted it. */
+export interface EntryOrigin {
+  readonly txHash: string;
+  readonly blockHeight: number;
+  readonly slot: number;
+}
 
 /** One list, as recorded from its Init transaction. */
 export interface ListRecord {
@@ -293,18 +298,6 @@ export interface StoredEntry {
   readonly lovelace: string;
   readonly datum: string;
   readonly origin: EntryOrigin;
-}
-
-/** The entry as builds use it: its output as an Ogmios UTxO (ADA and its one list token, inline datum). */
-export function listEntryOf(policyId: string, e: StoredEntry): ListEntry {
-  const utxo = {
-    transaction: { id: e.outRef.txHash },
-    index: e.outRef.index,
-    address: e.address,
-    value: { ada: { lovelace: BigInt(e.lovelace) }, [policyId]: { [e.tokenName]: 1n } },
-    datum: e.datum,
-  } as unknown as OgmiosUtxo;
-  return { tokenName: e.tokenName, key: e.key, next: e.next ?? undefined, utxo, origin: e.origin };
 }
 
 function recordOf(d: ListDoc): ListRecord {

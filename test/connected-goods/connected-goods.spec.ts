@@ -12,7 +12,7 @@ import type { ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
 import type { RunningMesh } from "../../fixtures/mesh/mesh-harness";
 import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
 import { enterpriseAddressOfKeyHash } from "../../shared/csl/address";
-import type { BatchFact } from "../../shared/connected-goods";
+import type { BatchFact } from "../../shared/extensions/connected-goods";
 import { CSL } from "../../shared/csl/lib";
 import { catchUpProjections } from "../../shared/mesh/fact-follower";
 

@@ -5,7 +5,7 @@
  */
 import { expect } from "chai";
 import { randomBytes } from "node:crypto";
-import { kdfActivity } from "../../shared/connected-goods";
+import { kdfActivity } from "../../shared/extensions/connected-goods";
 import type { Wallet } from "../../shared/wallet";
 import { newWallet } from "../../fixtures/onchain/test-chain";
 import { errorBody, pollUntil, postJson, http, type HttpResult } from "../../fixtures/mesh/helpers";

@@ -6,7 +6,9 @@
 import { expect } from "chai";
 import { randomBytes } from "node:crypto";
 import { decodeTx } from "../../shared/csl";
-import { compareByteStrings, fractionizedNodeTokenName, nodeAssetName } from "../../shared/protocol";
+import { compareByteStrings } from "../../shared/protocol";
+import { fractionizedNodeTokenName } from "../../shared/extensions/fractionized/scripts";
+import { nodeAssetName } from "../../shared/extensions/list-kit/list-tokens";
 import type { Wallet } from "../../shared/wallet";
 import { newWallet } from "../../fixtures/onchain/test-chain";
 import { errorBody, http, pollUntil, postJson, type HttpResult } from "../../fixtures/mesh/helpers";

@@ -5,7 +5,8 @@
  * `npm run bench -- connected-goods` prints the figures and searches the absolute largest batch.
  */
 import { expect } from "chai";
-import { MAX_BATCH_DATUM_BYTES, batchIdOf, checkBatchDatumSize } from "../../shared/protocol";
+import { MAX_BATCH_DATUM_BYTES, checkBatchDatumSize } from "../../shared/extensions/connected-goods/batch-datum";
+import { batchIdOf } from "../../shared/extensions/connected-goods/goods-token-names";
 import { GoodsFixture, type TestItem } from "../../fixtures/onchain/goods-fixture";
 import { totalBudget, txLimitsOf } from "../../fixtures/onchain/path-figures";
 import { type Budget, utf8Hex } from "../../fixtures/onchain/test-chain";

@@ -7,16 +7,10 @@
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
 import fc from "fast-check";
-import {
-  type BatchItem,
-  type Data,
-  type SocialHubDatum,
-  bytes,
-  constr,
-  encodeBatchDatum,
-  encodeSocialHubDatum,
-  hubTokenNameOf,
-} from "../../shared/protocol";
+import { type Data, bytes, constr } from "../../shared/protocol";
+import { type BatchItem, encodeBatchDatum } from "../../shared/extensions/connected-goods/batch-datum";
+import { type SocialHubDatum, encodeSocialHubDatum } from "../../shared/extensions/connected-goods/social-hub-datum";
+import { hubTokenNameOf } from "../../shared/extensions/connected-goods/goods-token-names";
 import type { Spec } from "../../fixtures/onchain/test-chain";
 import { GoodsFixture, failedRules, type BatchUtxo, type TestItem } from "../../fixtures/onchain/goods-fixture";
 

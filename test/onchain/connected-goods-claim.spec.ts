@@ -4,18 +4,10 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { expect } from "chai";
-import {
-  type BatchItem,
-  type Data,
-  type SocialHubDatum,
-  batchIdOf,
-  bytes,
-  constr,
-  dataToCborHex,
-  encodeBatchDatum,
-  encodeSocialHubDatum,
-  hubTokenNameOf,
-} from "../../shared/protocol";
+import { type Data, bytes, constr, dataToCborHex } from "../../shared/protocol";
+import { type BatchItem, encodeBatchDatum } from "../../shared/extensions/connected-goods/batch-datum";
+import { type SocialHubDatum, encodeSocialHubDatum } from "../../shared/extensions/connected-goods/social-hub-datum";
+import { batchIdOf, hubTokenNameOf } from "../../shared/extensions/connected-goods/goods-token-names";
 import { BUILDS } from "../../fixtures/onchain/protocol-fixture";
 import { GoodsFixture, sampleProfile, type BatchUtxo, type TestItem } from "../../fixtures/onchain/goods-fixture";
 import { utf8Hex } from "../../fixtures/onchain/test-chain";

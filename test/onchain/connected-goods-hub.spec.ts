@@ -4,7 +4,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
-import { type Data, bytes, constr, dataToCborHex, encodeSocialHubDatum } from "../../shared/protocol";
+import { type Data, bytes, constr, dataToCborHex } from "../../shared/protocol";
+import { encodeSocialHubDatum } from "../../shared/extensions/connected-goods/social-hub-datum";
 import { BUILDS } from "../../fixtures/onchain/protocol-fixture";
 import { GoodsFixture, sealField, type HubUtxo } from "../../fixtures/onchain/goods-fixture";
 

@@ -4,7 +4,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { expect } from "chai";
-import { batchIdOf, bytes, constr, dataToCborHex, encodeBatchDatum, encodeBatchItem, list, type BatchItem } from "../../shared/protocol";
+import { bytes, constr, dataToCborHex, list } from "../../shared/protocol";
+import { batchIdOf } from "../../shared/extensions/connected-goods/goods-token-names";
+import { encodeBatchDatum, encodeBatchItem, type BatchItem } from "../../shared/extensions/connected-goods/batch-datum";
 import { BUILDS } from "../../fixtures/onchain/protocol-fixture";
 import { GoodsFixture, type BatchUtxo } from "../../fixtures/onchain/goods-fixture";
 import { utf8Hex } from "../../fixtures/onchain/test-chain";

@@ -4,7 +4,9 @@
  * and the shipped build.
  */
 import { expect } from "chai";
-import { bytes, constr, encodeFractionizedConfig, encodeFractionizedHead, nodeAssetName } from "../../shared/protocol";
+import { bytes, constr } from "../../shared/protocol";
+import { encodeFractionizedConfig, encodeFractionizedHead } from "../../shared/extensions/fractionized/datum";
+import { nodeAssetName } from "../../shared/extensions/list-kit/list-tokens";
 import { BUILDS } from "../../fixtures/onchain/protocol-fixture";
 import { FractionizedFixture, keyOf } from "../../fixtures/onchain/fractionized-fixture";
 import { utf8Hex } from "../../fixtures/onchain/test-chain";

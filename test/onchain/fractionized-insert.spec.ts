@@ -5,7 +5,9 @@
  * against the trace build (asserting the failing rule's name) and the shipped build.
  */
 import { expect } from "chai";
-import { bytes, constr, dataToCborHex, encodeFractionizedNode, nodeAssetName } from "../../shared/protocol";
+import { bytes, constr, dataToCborHex } from "../../shared/protocol";
+import { encodeFractionizedNode } from "../../shared/extensions/fractionized/datum";
+import { nodeAssetName } from "../../shared/extensions/list-kit/list-tokens";
 import { BUILDS } from "../../fixtures/onchain/protocol-fixture";
 import { type ListEntry, FractionizedFixture, keyOf } from "../../fixtures/onchain/fractionized-fixture";
 import { utf8Hex } from "../../fixtures/onchain/test-chain";

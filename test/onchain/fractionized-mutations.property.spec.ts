@@ -6,7 +6,9 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import { enterpriseAddressOfKeyHash } from "../../shared/csl/address";
-import { nodeAssetName, type FractionizedNode, type FractionizedRedeemer } from "../../shared/protocol";
+import { nodeAssetName } from "../../shared/extensions/list-kit/list-tokens";
+import { type FractionizedNode } from "../../shared/extensions/fractionized/datum";
+import { type FractionizedRedeemer } from "../../shared/extensions/fractionized/redeemer";
 import { FractionizedFixture, keyOf } from "../../fixtures/onchain/fractionized-fixture";
 
 const KEY = keyOf(0x50);

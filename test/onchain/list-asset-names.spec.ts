@@ -9,14 +9,12 @@
  * one, so the ledger's machine evaluates the transition with such a node handed in as an additional UTxO.
  */
 import { expect } from "chai";
-import {
-  dataToCborHex,
-  encodeCip68Datum,
-  nodeAssetName,
-  redeemedTokens,
-  type FractionizedNode,
-  type TokenizableNode,
-} from "../../shared/protocol";
+import { dataToCborHex } from "../../shared/protocol";
+import { encodeCip68Datum } from "../../shared/extensions/tokenizable/cip68";
+import { nodeAssetName } from "../../shared/extensions/list-kit/list-tokens";
+import { redeemedTokens } from "../../shared/extensions/tokenizable/scripts";
+import { type FractionizedNode } from "../../shared/extensions/fractionized/datum";
+import { type TokenizableNode } from "../../shared/extensions/tokenizable/datum";
 import { BUILDS } from "../../fixtures/onchain/protocol-fixture";
 import { FractionizedFixture, keyOf } from "../../fixtures/onchain/fractionized-fixture";
 import { TokenizableFixture } from "../../fixtures/onchain/tokenizable-fixture";

@@ -4,7 +4,9 @@
  * and the shipped build. The list runs in CIP-68 mode here (the config names the metadata script).
  */
 import { expect } from "chai";
-import { bytes, constr, encodeTokenizableConfig, encodeTokenizableHead, nodeAssetName } from "../../shared/protocol";
+import { bytes, constr } from "../../shared/protocol";
+import { encodeTokenizableConfig, encodeTokenizableHead } from "../../shared/extensions/tokenizable/datum";
+import { nodeAssetName } from "../../shared/extensions/list-kit/list-tokens";
 import { BUILDS } from "../../fixtures/onchain/protocol-fixture";
 import { TokenizableFixture, keyOf } from "../../fixtures/onchain/tokenizable-fixture";
 import { utf8Hex } from "../../fixtures/onchain/test-chain";

@@ -4,7 +4,9 @@
  */
 import { expect } from "chai";
 import type { OgmiosUtxo } from "../../shared/devnet";
-import { dataToCborHex, decodeTokenizableDatum, encodeTokenizableNode, nodeAssetName } from "../../shared/protocol";
+import { dataToCborHex } from "../../shared/protocol";
+import { decodeTokenizableDatum, encodeTokenizableNode } from "../../shared/extensions/tokenizable/datum";
+import { nodeAssetName } from "../../shared/extensions/list-kit/list-tokens";
 import { BUILDS } from "../../fixtures/onchain/protocol-fixture";
 import { TokenizableFixture, keyOf } from "../../fixtures/onchain/tokenizable-fixture";
 import { newWallet } from "../../fixtures/onchain/test-chain";

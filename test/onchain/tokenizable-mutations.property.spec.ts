@@ -8,7 +8,11 @@ import { expect } from "chai";
 import fc from "fast-check";
 import { enterpriseAddressOfKeyHash } from "../../shared/csl/address";
 import { scriptAddress } from "../../shared/csl/plutus-script";
-import { type Data, type TokenizableNode, dataToCborHex, encodeCip68Datum, nodeAssetName, redeemedTokens } from "../../shared/protocol";
+import { type Data, dataToCborHex } from "../../shared/protocol";
+import { type TokenizableNode } from "../../shared/extensions/tokenizable/datum";
+import { encodeCip68Datum } from "../../shared/extensions/tokenizable/cip68";
+import { nodeAssetName } from "../../shared/extensions/list-kit/list-tokens";
+import { redeemedTokens } from "../../shared/extensions/tokenizable/scripts";
 import { TokenizableFixture, keyOf } from "../../fixtures/onchain/tokenizable-fixture";
 
 const KEY = keyOf(0x50);

@@ -5,15 +5,10 @@
  * CIP-68 metadata of the same certificate, with the token staying at the script.
  */
 import { expect } from "chai";
-import {
-  dataFromCborHex,
-  dataToCborHex,
-  decodeCip68Datum,
-  encodeCip68Datum,
-  nodeAssetName,
-  redeemedTokens,
-  type RedeemedTokens,
-} from "../../shared/protocol";
+import { dataFromCborHex, dataToCborHex } from "../../shared/protocol";
+import { decodeCip68Datum, encodeCip68Datum } from "../../shared/extensions/tokenizable/cip68";
+import { nodeAssetName } from "../../shared/extensions/list-kit/list-tokens";
+import { redeemedTokens, type RedeemedTokens } from "../../shared/extensions/tokenizable/scripts";
 import { BUILDS } from "../../fixtures/onchain/protocol-fixture";
 import { TokenizableFixture, keyOf } from "../../fixtures/onchain/tokenizable-fixture";
 import { utf8Hex } from "../../fixtures/onchain/test-chain";

@@ -9,15 +9,10 @@ import { expect } from "chai";
 import { randomBytes } from "node:crypto";
 import { UVerifyClient } from "@uverify/sdk";
 import type { OgmiosUtxo } from "../../shared/csl/utxo";
-import {
-  cip68ReferenceTokenName,
-  cip68UserTokenName,
-  dataFromCborHex,
-  nodeAssetName,
-  decodeCip68Datum,
-  deriveTokenizableMetadataScript,
-  loadBlueprint,
-} from "../../shared/protocol";
+import { dataFromCborHex, loadBlueprint } from "../../shared/protocol";
+import { cip68ReferenceTokenName, cip68UserTokenName, decodeCip68Datum } from "../../shared/extensions/tokenizable/cip68";
+import { nodeAssetName } from "../../shared/extensions/list-kit/list-tokens";
+import { deriveTokenizableMetadataScript } from "../../shared/extensions/tokenizable/scripts";
 import type { Wallet } from "../../shared/wallet";
 import { errorBody, http, pollUntil, postJson, type HttpResult } from "../../fixtures/mesh/helpers";
 import { defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";

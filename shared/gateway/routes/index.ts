@@ -13,7 +13,7 @@ import type { ServiceName } from "../../config/service-names";
 import { ADMIN_ROUTES } from "./admin";
 import { CERTIFICATE_ROUTES } from "./certificates";
 import { CREDENTIAL_ROUTES } from "./credentials";
-import { EXTENSION_ROUTES } from "./extensions";
+import { EXTENSION_ROUTES } from "../../extensions/registry";
 import { LIBRARY_ROUTES } from "./library";
 import { META_ROUTES } from "./meta";
 import type { RouteSpec } from "./route-spec";

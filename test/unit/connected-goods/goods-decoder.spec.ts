@@ -5,9 +5,12 @@
  */
 import type { Transaction } from "@cardano-ogmios/schema";
 import { expect } from "chai";
-import { decodeGoodsTransaction, isGoodsRelevant, type GoodsView } from "../../../shared/connected-goods";
+import { decodeGoodsTransaction, goodsFactDecoder, type GoodsView } from "../../../shared/extensions/connected-goods";
 import { scriptAddress } from "../../../shared/csl/plutus-script";
-import { dataToCborHex, encodeBatchDatum, encodeSocialHubDatum, hubTokenNameOf, scriptAddressOf } from "../../../shared/protocol";
+import { dataToCborHex, scriptAddressOf } from "../../../shared/protocol";
+import { encodeBatchDatum } from "../../../shared/extensions/connected-goods/batch-datum";
+import { encodeSocialHubDatum } from "../../../shared/extensions/connected-goods/social-hub-datum";
+import { hubTokenNameOf } from "../../../shared/extensions/connected-goods/goods-token-names";
 
 const view: GoodsView = { goodsPolicy: "a1".repeat(28), hubPolicy: "b2".repeat(28) };
 const batchId = "c3".repeat(32);
@@ -100,11 +103,10 @@ describe("connected goods: indexer decoding", () => {
     expect(errors).to.have.length(1);
   });
 
-  it("calls relevant a mint under either policy or an output at either address, nothing else", () => {
-    expect(isGoodsRelevant(aTx([batchOut()]), view)).to.equal(true);
-    expect(isGoodsRelevant(aTx([hubOut()]), view)).to.equal(true);
-    expect(isGoodsRelevant(aTx([], { mint: { [view.hubPolicy]: { [hubName]: 1n } } }), view)).to.equal(true);
-    expect(isGoodsRelevant(aTx([{ address: scriptAddressOf("99".repeat(28), 0) }]), view)).to.equal(false);
-    expect(isGoodsRelevant(aTx([batchOut()]), undefined)).to.equal(false);
+  it("gives the indexer both policies as its scripts, and keys each fact by its batch or hub", () => {
+    const decoder = goodsFactDecoder(view);
+    expect(decoder.scriptHashes).to.deep.equal([view.goodsPolicy, view.hubPolicy]);
+    const { facts } = decoder.decode(aTx([batchOut(), hubOut()], { mint: { [view.goodsPolicy]: { ["a7".repeat(32)]: -1n } } }));
+    expect(facts.map((f) => decoder.keyOf(f))).to.deep.equal([`batch:${batchId}`, `hub:${hubName}`, `batch:${"a7".repeat(32)}`]);
   });
 });

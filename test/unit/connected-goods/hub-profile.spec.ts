@@ -4,7 +4,14 @@
  */
 import { createHash } from "node:crypto";
 import { expect } from "chai";
-import { HubKeys, itemIdFromInput, itemIdOf, kdfActivity, parseProfile, type ConnectedGoodsError } from "../../../shared/connected-goods";
+import {
+  HubKeys,
+  itemIdFromInput,
+  itemIdOf,
+  kdfActivity,
+  parseProfile,
+  type ConnectedGoodsError,
+} from "../../../shared/extensions/connected-goods";
 
 const BATCH = "11".repeat(32);
 const OTHER_BATCH = "22".repeat(32);

@@ -7,7 +7,13 @@ import { inspect } from "node:util";
 import { expect } from "chai";
 import { CSL } from "../../../shared/csl/lib";
 import { vkeySignatures } from "../../../shared/csl/witnesses";
-import { type ConnectedGoodsError, ITEM_KEY_DOMAIN, ITEM_KEY_SCRYPT, deriveItemKey, itemKeySalt } from "../../../shared/connected-goods";
+import {
+  type ConnectedGoodsError,
+  ITEM_KEY_DOMAIN,
+  ITEM_KEY_SCRYPT,
+  deriveItemKey,
+  itemKeySalt,
+} from "../../../shared/extensions/connected-goods";
 
 const batchId = "11".repeat(32);
 const shoe = Buffer.from("shoe-0001", "utf8").toString("hex");

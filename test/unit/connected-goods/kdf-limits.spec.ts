@@ -17,7 +17,7 @@ import {
   readSocialHub,
   type GoodsEnv,
   type HubFact,
-} from "../../../shared/connected-goods";
+} from "../../../shared/extensions/connected-goods";
 import { FakeClock } from "../../../fixtures/mesh/helpers";
 
 const BATCH = "11".repeat(32);

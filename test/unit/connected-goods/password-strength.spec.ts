@@ -1,6 +1,6 @@
 /** The strength rule for claiming passwords at mint (docs/connected-goods.md#claiming-passwords). */
 import { expect } from "chai";
-import { MIN_CLAIMING_PASSWORD_BITS, passwordBits } from "../../../shared/connected-goods";
+import { MIN_CLAIMING_PASSWORD_BITS, passwordBits } from "../../../shared/extensions/connected-goods";
 
 describe("connected goods: claiming-password strength", function () {
   it("estimates bits as counted characters × log2(pool of the classes used)", () => {

@@ -6,45 +6,52 @@ import { createHash } from "node:crypto";
 import { expect } from "chai";
 import fc from "fast-check";
 import {
-  type BatchDatum,
   type Data,
-  type GoodsMintRedeemer,
-  type GoodsSpendRedeemer,
-  type HubSpendRedeemer,
   type ProtocolError,
-  type SocialHubDatum,
   DEFAULT_BLUEPRINT_PATH,
-  MAX_BATCH_DATUM_BYTES,
-  MAX_PROFILE_FIELD_BYTES,
-  MIN_PROFILE_FIELD_BYTES,
-  PROFILE_FIELDS,
   applyParams,
-  batchIdOf,
   bytes,
-  checkBatchDatumSize,
   constr,
   dataFromCborHex,
   dataToCborHex,
-  decodeBatchDatum,
-  decodeGoodsMintRedeemer,
-  decodeGoodsSpendRedeemer,
-  decodeHubSpendRedeemer,
-  decodeSocialHubDatum,
-  deriveConnectedGoodsScripts,
-  encodeBatchDatum,
-  encodeGoodsMintRedeemer,
-  encodeGoodsSpendRedeemer,
-  encodeHubSpendRedeemer,
-  encodeSocialHubDatum,
-  hubTokenNameOf,
   int,
   list,
   loadBlueprint,
   scriptAddressOf,
   scriptHashOf,
-  sortBatchItems,
   validatorCode,
 } from "../../../shared/protocol";
+import {
+  type BatchDatum,
+  MAX_BATCH_DATUM_BYTES,
+  checkBatchDatumSize,
+  decodeBatchDatum,
+  encodeBatchDatum,
+  sortBatchItems,
+} from "../../../shared/extensions/connected-goods/batch-datum";
+import {
+  type GoodsMintRedeemer,
+  type GoodsSpendRedeemer,
+  decodeGoodsMintRedeemer,
+  decodeGoodsSpendRedeemer,
+  encodeGoodsMintRedeemer,
+  encodeGoodsSpendRedeemer,
+} from "../../../shared/extensions/connected-goods/goods-redeemers";
+import {
+  type HubSpendRedeemer,
+  decodeHubSpendRedeemer,
+  encodeHubSpendRedeemer,
+} from "../../../shared/extensions/connected-goods/social-hub-redeemer";
+import {
+  type SocialHubDatum,
+  MAX_PROFILE_FIELD_BYTES,
+  MIN_PROFILE_FIELD_BYTES,
+  PROFILE_FIELDS,
+  decodeSocialHubDatum,
+  encodeSocialHubDatum,
+} from "../../../shared/extensions/connected-goods/social-hub-datum";
+import { batchIdOf, hubTokenNameOf } from "../../../shared/extensions/connected-goods/goods-token-names";
+import { deriveConnectedGoodsScripts } from "../../../shared/extensions/connected-goods/goods-scripts";
 
 const hex = (min: number, max = min) => fc.uint8Array({ minLength: min, maxLength: max }).map((b) => Buffer.from(b).toString("hex"));
 const keyHash = hex(28);

@@ -8,10 +8,7 @@ import fc from "fast-check";
 import { CSL } from "../../../shared/csl/lib";
 import {
   type Data,
-  type FractionizedNode,
-  type FractionizedRedeemer,
   type ProtocolError,
-  FRACTIONIZED_LIST,
   blake2b,
   blake2b224,
   bytes,
@@ -19,21 +16,25 @@ import {
   constr,
   dataFromCborHex,
   dataToCborHex,
-  decodeFractionizedDatum,
-  decodeFractionizedRedeemer,
   expectOptionBytes,
-  encodeFractionizedHead,
-  encodeFractionizedNode,
-  encodeFractionizedRedeemer,
   optionBytes,
-  findInsertPosition,
-  fractionizedNodeTokenName,
   int,
   list,
-  listHeadTokenName,
-  listNodeTokenName,
-  nodeAssetName,
 } from "../../../shared/protocol";
+import {
+  type FractionizedNode,
+  FRACTIONIZED_LIST,
+  decodeFractionizedDatum,
+  encodeFractionizedHead,
+  encodeFractionizedNode,
+} from "../../../shared/extensions/fractionized/datum";
+import {
+  type FractionizedRedeemer,
+  decodeFractionizedRedeemer,
+  encodeFractionizedRedeemer,
+} from "../../../shared/extensions/fractionized/redeemer";
+import { findInsertPosition, listHeadTokenName, listNodeTokenName, nodeAssetName } from "../../../shared/extensions/list-kit/list-tokens";
+import { fractionizedNodeTokenName } from "../../../shared/extensions/fractionized/scripts";
 
 const hex = (n: number) => fc.uint8Array({ minLength: n, maxLength: n }).map((b) => Buffer.from(b).toString("hex"));
 const keyHash = hex(28);

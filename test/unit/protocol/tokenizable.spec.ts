@@ -5,38 +5,46 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import {
-  type Cip68Metadata,
   type Data,
   type ProtocolError,
-  type TokenizableConfig,
-  type TokenizableNode,
-  type TokenizableRedeemer,
-  CIP68_REFERENCE_PREFIX,
-  CIP68_USER_PREFIX,
   DEFAULT_BLUEPRINT_PATH,
-  TOKENIZABLE_LIST,
   bytes,
-  cip68ReferenceTokenName,
-  cip68UserTokenName,
   constr,
   dataFromCborHex,
   dataToCborHex,
-  decodeCip68Datum,
-  decodeTokenizableDatum,
-  decodeTokenizableRedeemer,
-  deriveTokenizableMetadataScript,
-  deriveTokenizableScript,
-  encodeCip68Datum,
-  encodeTokenizableHead,
-  encodeTokenizableNode,
-  encodeTokenizableRedeemer,
   int,
   list,
-  listHeadTokenName,
   loadBlueprint,
+} from "../../../shared/protocol";
+import {
+  type Cip68Metadata,
+  CIP68_REFERENCE_PREFIX,
+  CIP68_USER_PREFIX,
+  cip68ReferenceTokenName,
+  cip68UserTokenName,
+  decodeCip68Datum,
+  encodeCip68Datum,
+} from "../../../shared/extensions/tokenizable/cip68";
+import {
+  type TokenizableConfig,
+  type TokenizableNode,
+  TOKENIZABLE_LIST,
+  decodeTokenizableDatum,
+  encodeTokenizableHead,
+  encodeTokenizableNode,
+} from "../../../shared/extensions/tokenizable/datum";
+import {
+  type TokenizableRedeemer,
+  decodeTokenizableRedeemer,
+  encodeTokenizableRedeemer,
+} from "../../../shared/extensions/tokenizable/redeemer";
+import {
+  deriveTokenizableMetadataScript,
+  deriveTokenizableScript,
   redeemedTokens,
   tokenizableNodeTokenName,
-} from "../../../shared/protocol";
+} from "../../../shared/extensions/tokenizable/scripts";
+import { listHeadTokenName } from "../../../shared/extensions/list-kit/list-tokens";
 
 const hex = (n: number) => fc.uint8Array({ minLength: n, maxLength: n }).map((b) => Buffer.from(b).toString("hex"));
 const keyHash = hex(28);

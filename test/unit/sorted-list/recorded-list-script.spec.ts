@@ -4,9 +4,10 @@
  * same init UTxO) is refused by name instead of being built with a script that cannot spend its entries.
  */
 import { expect } from "chai";
-import { FractionizedError, FractionizedScripts, refuseFractionized } from "../../../shared/fractionized";
-import { TRACE_BLUEPRINT_PATH, deriveFractionizedScript, loadBlueprint } from "../../../shared/protocol";
-import { recordedListScript } from "../../../shared/sorted-list";
+import { FractionizedError, FractionizedScripts, refuseFractionized } from "../../../shared/extensions/fractionized";
+import { TRACE_BLUEPRINT_PATH, loadBlueprint } from "../../../shared/protocol";
+import { deriveFractionizedScript } from "../../../shared/extensions/fractionized/scripts";
+import { recordedListScript } from "../../../shared/extensions/list-kit/list-build";
 
 describe("the script of a recorded list", () => {
   const scripts = new FractionizedScripts(0);

@@ -1,5 +1,5 @@
 /**
- * The generic off-chain sorted list (shared/sorted-list): the predecessor walk and the rollback-safe record of
+ * The generic off-chain sorted list (shared/extensions/list-kit/list-view.ts, shared/sorted-list): the predecessor walk and the rollback-safe record of
  * lists built from block transactions. The record is fed Ogmios-shaped transactions of a small test layout
  * (keys in a `Constr`-free datum text), so these tests pin the bookkeeping; the fractionized HTTP tests run the
  * same store on the real chain.
@@ -7,18 +7,16 @@
 import { expect } from "chai";
 import type { Transaction } from "@cardano-ogmios/schema";
 import { createStore, type Store } from "../../../shared/store";
+import { SortedListStore, type EntryLinks, type SortedListLayout } from "../../../shared/sorted-list";
 import {
   findNode,
   findPredecessor,
+  listEntryOf,
   isSorted,
   keysInOrder,
-  listEntryOf,
   snapshotOf,
-  SortedListStore,
-  type EntryLinks,
   type ListEntry,
-  type SortedListLayout,
-} from "../../../shared/sorted-list";
+} from "../../../shared/extensions/list-kit/list-view";
 import { outRefKey } from "../../../shared/domain/out-ref";
 
 const PREFIX = "544c54"; // "TLT"

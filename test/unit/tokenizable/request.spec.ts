@@ -10,8 +10,10 @@ import {
   MAX_CIP68_DATUM_BYTES,
   parseTokenizableRequest,
   TokenizableError,
-} from "../../../shared/tokenizable";
-import { deriveTokenizableMetadataScript, loadBlueprint, nodeAssetName } from "../../../shared/protocol";
+} from "../../../shared/extensions/tokenizable";
+import { loadBlueprint } from "../../../shared/protocol";
+import { deriveTokenizableMetadataScript } from "../../../shared/extensions/tokenizable/scripts";
+import { nodeAssetName } from "../../../shared/extensions/list-kit/list-tokens";
 
 const key = "ab".repeat(32);
 const kh = "cd".repeat(28);

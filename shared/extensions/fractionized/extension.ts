@@ -1,0 +1,32 @@
+/**
+ * The fractionized-certificate extension as the list kit sees it (docs/api.md#fractionized-certificates): its name
+ * and marker, its list (prefix `FRN`) and codecs, and its refusals — the list's and the claim ones, each naming what
+ * to do.
+ */
+import { defineListExtension } from "../list-kit/list-extension";
+import { decodeFractionizedDatum, encodeFractionizedHead, encodeFractionizedNode, FRACTIONIZED_LIST } from "./datum";
+import { encodeFractionizedRedeemer } from "./redeemer";
+
+export const FRACTIONIZED = defineListExtension({
+  name: "fractionized",
+  marker: "fractionized-certificate",
+  errorName: "FractionizedError",
+  ownErrors: [
+    /** the claimer is not among the node's claimants */
+    "CLAIMER_NOT_LISTED",
+    /** amount ≤ 0 or above what remains */
+    "AMOUNT_OUT_OF_RANGE",
+    /** every token of the node is claimed */
+    "TOKENS_EXHAUSTED",
+  ],
+  list: FRACTIONIZED_LIST,
+  decode: decodeFractionizedDatum,
+  encodeHead: encodeFractionizedHead,
+  encodeNode: encodeFractionizedNode,
+  encodeIssueRedeemer: (action, key) => encodeFractionizedRedeemer({ action, key }),
+});
+
+export const FractionizedError = FRACTIONIZED.errors.ErrorClass;
+export type FractionizedError = InstanceType<typeof FractionizedError>;
+/** @throws FractionizedError */
+export const refuseFractionized = FRACTIONIZED.refuse;
