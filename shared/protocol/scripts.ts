@@ -8,9 +8,10 @@ import { plutusScriptHash, scriptAddress, scriptRewardAddress } from "../csl/plu
 import { bytes, constr, type Data, int, list } from "./plutus-data";
 import { type Blueprint, loadBlueprint, validatorCode } from "./blueprint";
 import type { OutRef } from "../domain/out-ref";
+import type { NetworkId } from "../config/network";
 import { pointerTokenName } from "./token-names";
 
-export type NetworkId = 0 | 1;
+export type { NetworkId };
 
 /** Applies Data parameters, in order, to a single-wrapped script; returns the applied single-wrapped hex. */
 export const applyParams = applyParamsToScript;
