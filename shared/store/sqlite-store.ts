@@ -31,9 +31,6 @@
  * collection here is used. A sort on a path without a column is done here, in the same order, on the narrowed
  * candidates (decoded once each).
  *
- * Earlier files (documents as JSON text in `doc TEXT`, indexes on `json_extract` expressions) are converted in
- * place when the store opens, in one transaction, and the file is vacuumed after it.
- *
  * Atomicity and durability: `DatabaseSync` runs each call to completion before any other JavaScript, so
  * read-modify-write updates cannot interleave within the process; multi-row writes run in one transaction
  * (`insertMany` all-or-none, `updateMany`/`deleteMany` too). Journal mode WAL with `synchronous=NORMAL`: a
@@ -70,7 +67,7 @@ export const LEARN_AFTER = 32;
 /** Bytes read of a row to sample its first `SAMPLE_CHARS` characters: the header, then 3 UTF-8 bytes per UTF-16 unit at most. */
 const SAMPLE_READ_BYTES = 1 + 3 * SAMPLE_CHARS;
 
-/** Rows read per step when a new column is filled or an earlier file converted (bounds memory). */
+/** Rows read per step when a new column is filled (bounds memory). */
 const PAGE_ROWS = 1_000;
 
 /** The column holding an indexed path's value (`_id` is its own column). */
@@ -737,7 +734,7 @@ function valueAt(doc: unknown, path: string): unknown {
   return node;
 }
 
-/** Puts an indexed string back where `bodyOf` left its 0 (documents stored before, whole, are left as read). */
+/** Puts an indexed string back where `bodyOf` left its 0 (a document stored before its index was declared is whole: left as read). */
 function putBack(doc: Row, path: string, value: string): void {
   const segments = path.split(".");
   let node: unknown = doc;
@@ -807,84 +804,6 @@ function warnNotLearned(collection: string, err: unknown): void {
   );
 }
 
-/** A dictionary learned from an earlier file's samples, or undefined (warned) when learning fails. */
-function learnOrWarn(collection: string, samples: readonly string[]): Uint8Array | undefined {
-  try {
-    return learnDictionary(samples);
-  } catch (err) {
-    warnNotLearned(collection, err);
-    return undefined;
-  }
-}
-
-/**
- * Converts the tables of an earlier file (documents as JSON text in `doc TEXT`, indexes on `json_extract`
- * expressions) to the current layout, all in one transaction: each table is copied into a new one (documents
- * compressed with a dictionary learned from its first rows, one column per indexed path), then replaces it and
- * gets its indexes again. A file already in the current layout is left as it is.
- * @returns whether anything was converted
- */
-function convertEarlierLayout(db: DatabaseSync): boolean {
-  const earlier = db
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite%' AND substr(name, 1, 7) <> '_store_'")
-    .all()
-    .map((row) => row.name as string)
-    .filter((name) =>
-      db
-        .prepare(`PRAGMA table_info("${name}")`)
-        .all()
-        .some((column) => column.name === "doc" && String(column.type).toUpperCase() === "TEXT"),
-    );
-  if (earlier.length === 0) return false;
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    for (const name of earlier) {
-      const table = `"${name}"`;
-      const indexes = db
-        .prepare("SELECT spec FROM _store_indexes WHERE collection = ?")
-        .all(name)
-        .map((row) => JSON.parse(row.spec as string) as IndexMeta);
-      const paths = [...new Set(indexes.flatMap((index) => index.paths))].filter((path) => path !== "_id");
-      const samples = db
-        .prepare(`SELECT substr(doc, 1, ${SAMPLE_CHARS}) AS head FROM ${table} ORDER BY rowid LIMIT ${LEARN_AFTER}`)
-        .all()
-        .map((row) => row.head as string);
-      const learned = samples.length >= LEARN_AFTER ? learnOrWarn(name, samples) : undefined;
-      let dictionary: Dictionary | undefined;
-      if (learned !== undefined) {
-        dictionary = { id: 1, bytes: learned };
-        db.prepare("INSERT OR REPLACE INTO _store_dictionaries (collection, id, dictionary) VALUES (?, ?, ?)").run(
-          name,
-          dictionary.id,
-          dictionary.bytes,
-        );
-      }
-      const columns = paths.map((path) => `, ${columnOf(path)}`).join("");
-      db.exec("DROP TABLE IF EXISTS _store_converting");
-      db.exec(`CREATE TABLE _store_converting (_id TEXT PRIMARY KEY NOT NULL, doc BLOB NOT NULL${columns})`);
-      const insert = db.prepare(`INSERT INTO _store_converting (_id, doc${columns}) VALUES (?, ?${", ?".repeat(paths.length)})`);
-      const page = db.prepare(`SELECT rowid AS id, _id, doc FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ${PAGE_ROWS}`);
-      let after = -Infinity;
-      for (let rows = page.all(after); rows.length > 0; rows = page.all(after)) {
-        for (const row of rows) {
-          const text = row.doc as string;
-          const body = JSON.parse(text) as unknown;
-          insert.run(row._id as string, encodeDocument(text, dictionary), ...paths.map((path) => columnValue(body, path)));
-          after = row.id as number;
-        }
-      }
-      db.exec(`DROP TABLE ${table}`);
-      db.exec(`ALTER TABLE _store_converting RENAME TO ${table}`);
-      for (const index of indexes) db.exec(indexSql(table, index));
-    }
-    db.exec("COMMIT");
-  } catch (err) {
-    db.exec("ROLLBACK");
-    throw err;
-  }
-  return true;
-}
-
 /**
  * Opens a SQLite store (in memory without `dataDir`). Collections are created on first use.
  * @throws StoreError `DATA_DIR_LOCKED` when another live process or open store holds `dataDir`
@@ -903,7 +822,6 @@ export async function openSqliteStore(options: SqliteStoreOptions = {}): Promise
     db.exec(
       "CREATE TABLE IF NOT EXISTS _store_dictionaries (collection TEXT NOT NULL, id INTEGER NOT NULL, dictionary BLOB NOT NULL, PRIMARY KEY (collection, id))",
     );
-    if (convertEarlierLayout(db)) db.exec("VACUUM");
     store = new SqliteStore(db);
   } catch (err) {
     await release?.();
