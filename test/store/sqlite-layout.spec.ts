@@ -7,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { createStore, type Filter, type FindOptions, type IndexSpec, type Store, type StoredDocument } from "../../shared/store";
-import { LEARN_AFTER, SQLITE_FILE } from "../../shared/store/sqlite-store";
+import { LEARN_AFTER } from "../../shared/store/sqlite-dictionaries";
+import { SQLITE_FILE } from "../../shared/store/sqlite-store";
 import { expectStoreError } from "./support";
 
 interface Doc extends StoredDocument {
