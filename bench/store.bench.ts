@@ -93,7 +93,7 @@ async function workload(store: Store, docs: number): Promise<Record<string, unkn
 export default async function (): Promise<Record<string, unknown>> {
   const docs = Number(process.env.STORE_BENCH_DOCS ?? 100_000);
 
-  const memory = await createStore({ inMemory: true });
+  const memory = await createStore({ inMemory: true, engine: "nedb" });
   const inMemory = await workload(memory, docs);
   await memory.close();
 

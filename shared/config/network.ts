@@ -1,4 +1,4 @@
-import type { Network } from "./config";
+import type { Network } from "./env-vars";
 
 /** A Cardano address network id: 1 for mainnet, 0 for every test network. */
 export type NetworkId = 0 | 1;

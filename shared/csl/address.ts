@@ -41,7 +41,7 @@ export function addressBytesHex(bech32: string): string {
 }
 
 /** Addresses whose network id and payment credential a process remembers (every build reads its wallet's). */
-export const ADDRESS_FACTS_KEPT = 4_096;
+const ADDRESS_FACTS_KEPT = 4_096;
 
 const networkIds = new BoundedMemo(ADDRESS_FACTS_KEPT, (bech32) => withFreed((own) => parse(bech32, own).network_id()));
 const paymentCredentials = new BoundedMemo(ADDRESS_FACTS_KEPT, (bech32) =>

@@ -43,7 +43,7 @@ export function publishKey(kind: "register" | "deregister", scriptHash: string):
   return `publish:${kind}:${scriptHash.toLowerCase()}`;
 }
 
-export function pointerId(purpose: string, index: number | bigint): string {
+function pointerId(purpose: string, index: number | bigint): string {
   return `${purpose}:${Number(index)}`;
 }
 
@@ -55,7 +55,7 @@ export function purposeKeysByPointer(txCborHex: string): Map<string, PurposeKey>
   return purposeKeysOfBody(fixed.body());
 }
 
-export function purposeKeysOfBody(body: CSL.TransactionBody): Map<string, PurposeKey> {
+function purposeKeysOfBody(body: CSL.TransactionBody): Map<string, PurposeKey> {
   const out = new Map<string, PurposeKey>();
   const inputs: Array<{ txId: string; index: number }> = [];
   const ins = body.inputs();

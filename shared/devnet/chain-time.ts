@@ -2,7 +2,7 @@
 export const SLOT_LENGTH_MS = 1000;
 export const EPOCH_LENGTH_SLOTS = 432_000;
 /** Slots from the tip within which no hard fork can happen (3k/f on mainnet); reported in era summaries. */
-export const SAFE_ZONE_SLOTS = 129_600;
+const SAFE_ZONE_SLOTS = 129_600;
 
 /** The slot the clock is in (negative before the system start). */
 export function slotAt(systemStartMs: number, nowMs: number): number {

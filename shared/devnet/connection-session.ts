@@ -9,7 +9,7 @@ import type { DecodedTransaction } from "./decoded-transaction";
 import { bigintJson } from "./bigint-json";
 import { projectTransaction } from "./ogmios-projection";
 import { DevnetError } from "./errors";
-import { MEMPOOL_CAPACITY_BYTES } from "./devnet";
+import { MEMPOOL_CAPACITY_BYTES } from "./mempool";
 
 type Reply = (result: unknown) => void;
 /** Replies with a result that is already JSON text. */

@@ -2,25 +2,34 @@
 // scalus rule engine. Consistency choice: submissions and evaluations see the MEMPOOL state (a transaction may spend
 // outputs of one still in the mempool, as on a real node), while UTxO queries answer the CONFIRMED state (what is in
 // blocks), as a real Ogmios answers from the ledger state at the tip, which never includes the mempool.
+// The chain is `chain-blocks.ts`, the mempool `mempool.ts`; this class keeps them in step with the rule engine, the
+// block log and the clock, and tells listeners.
 import { EventEmitter } from "node:events";
-import type { Emulator } from "scalus";
-import { bigintJson } from "./bigint-json";
-import { BlockLog, type LoggedBlock } from "./block-log";
-import { blockId, projectBlock } from "./block";
+import { BlockLog } from "./block-log";
 import { EPOCH_LENGTH_SLOTS, epochOf, slotAt } from "./chain-time";
-import { utxoKey } from "../csl/utxo";
-import { decodeTransaction, isValidAtSlot, type DecodedTransaction } from "./decoded-transaction";
+import {
+  ChainBlocks,
+  DEFAULT_BLOCK_JSON_CACHE_BYTES,
+  loggedBlock,
+  unconfirm,
+  type DevnetPoint,
+  type DevnetTip,
+  type PendingTransaction,
+} from "./chain-blocks";
+import { decodeTransaction, type DecodedTransaction } from "./decoded-transaction";
 import { DevnetError, devnetSetupError } from "./errors";
 import { EvaluatorPool } from "./evaluator-pool";
-import { ledgerBudgets } from "./ledger-evaluation";
 import { genesisUtxos, utxoMapCbor, type GenesisFund } from "./genesis";
-import { toHex } from "./ledger-digest";
-import { ogmiosOutputToCbor as ogmiosUtxoToOutputCbor } from "./ogmios-output-codec";
-import type { OgmiosBlock, OgmiosProtocolParameters, OgmiosUtxo, OutputReference } from "./ogmios-types";
+import { Mempool } from "./mempool";
+import type { OgmiosBlock, OgmiosProtocolParameters, OgmiosUtxo } from "./ogmios-types";
 import { ogmiosProtocolParameters } from "./protocol-parameters";
 import { RuleEngine } from "./rule-engine";
 import { rejectionToOgmiosError } from "./submit-errors";
-import { inputCbor, utxoEntry, UtxoSet, type UtxoEntry } from "./utxo-set";
+import { evaluateAgainst, type Evaluation } from "./transaction-evaluation";
+import type { UtxoEntry, UtxoFilter } from "./utxo-set";
+
+export { MEMPOOL_CAPACITY_BYTES } from "./mempool";
+export type { DevnetPoint, DevnetTip } from "./chain-blocks";
 
 export interface DevnetOptions {
   /** Funded at genesis (bech32 addr_test…). */
@@ -38,94 +47,30 @@ export interface DevnetOptions {
   blockJsonCacheBytes?: number;
 }
 
-/** Default budget of the serialized-block cache. */
-export const DEFAULT_BLOCK_JSON_CACHE_BYTES = 32 * 1024 * 1024;
-
-/** A transaction accepted into the mempool, with the UTxO entries it creates (projected once). */
-interface PendingTransaction {
-  tx: DecodedTransaction;
-  produced: UtxoEntry[];
-}
-
-/** A transaction in a block: only its bytes and UTxO effects are kept (decoded again when projected). */
-interface ConfirmedTransaction {
-  id: string;
-  bytes: Uint8Array;
-  consumed: string[];
-  produced: UtxoEntry[];
-}
-
-interface ChainBlock {
-  height: number;
-  slot: number;
-  id: string;
-  ancestor: string | "genesis";
-  txs: ConfirmedTransaction[];
-  /** Entries this block removed from the confirmed set, for undo on rollback. */
-  removed: UtxoEntry[];
-  /** Rule-engine state after this block; kept for the most recent blocks only. */
-  state?: Emulator;
-  /** The block's Ogmios JSON text, while it fits in the cache budget (newest blocks first). */
-  json?: string;
-}
-
-/** Keeps what a block needs of a mempool transaction and releases its decoded (wasm) form. */
-function confirm(p: PendingTransaction): ConfirmedTransaction {
-  const confirmed = { id: p.tx.id, bytes: p.tx.bytes, consumed: p.tx.consumed, produced: p.produced };
-  p.tx.fixed.free();
-  return confirmed;
-}
-
-/** Decodes a confirmed transaction back into a mempool one (rollback), reusing its UTxO entries. */
-function unconfirm(c: ConfirmedTransaction): PendingTransaction {
-  return { tx: decodeTransaction(toHex(c.bytes)), produced: c.produced };
-}
-
-/** Which UTxOs a query asks for: all (no filter), or those at `addresses` and/or `outputReferences`. */
-export interface UtxoFilter {
-  addresses?: string[];
-  outputReferences?: OutputReference[];
-}
-
-export type DevnetPoint = { slot: number; id: string } | "origin";
-export type DevnetTip = { slot: number; id: string; height: number } | "origin";
-
 /** Events: "block" (OgmiosBlock), "rollback" (DevnetPoint: the new tip), "mempool" (the mempool changed). */
 export type DevnetEvent = "block" | "rollback" | "mempool";
 
-/** Rule-engine snapshots kept for rollbacks (snapshots share structure; deeper rollbacks replay from genesis). */
-const RECENT_STATES = 128;
-/** Ogmios reports a mempool capacity; a node allows about two blocks' worth. */
-export const MEMPOOL_CAPACITY_BYTES = 2 * 90_112;
 /** The most empty blocks one `produceEmptyBlocks` call appends. */
 const MAX_EMPTY_BLOCKS = 1_000_000;
 
 export class Devnet {
   private readonly events = new EventEmitter();
-  private readonly blocks: ChainBlock[] = [];
-  private mempool: PendingTransaction[] = [];
-  private confirmed: UtxoSet;
-  private view: UtxoSet;
+  private readonly mempool: Mempool;
   private timer: NodeJS.Timeout | undefined;
   /** Plutus evaluation off the main thread, in recycled workers (see evaluator-pool.ts). */
   private readonly evaluator = new EvaluatorPool();
   private closed = false;
   private lastTipUpdateMs: number;
-  /** Blocks holding their JSON text are at this height or above; their texts' total length (`blockJsonCacheBytes`). */
-  private oldestCachedHeight = 1;
-  private cachedJsonBytes = 0;
-  private blockJsonCacheBytes = DEFAULT_BLOCK_JSON_CACHE_BYTES;
 
   private constructor(
     readonly systemStartMs: number,
     private readonly clock: () => number,
     private readonly genesis: UtxoEntry[],
-    private readonly genesisState: Emulator,
     private readonly engine: RuleEngine,
+    private readonly chain: ChainBlocks,
     private readonly log: BlockLog | undefined,
   ) {
-    this.confirmed = new UtxoSet(genesis);
-    this.view = this.confirmed.clone();
+    this.mempool = new Mempool(engine, chain.confirmed);
     this.lastTipUpdateMs = clock();
     this.events.setMaxListeners(0);
   }
@@ -148,9 +93,10 @@ export class Devnet {
     const genesis = genesisUtxos(funds);
     if (log && !stored) log.writeChain({ systemStartMs, genesis: funds });
     const engine = RuleEngine.fromUtxoMap(utxoMapCbor(genesis), systemStartMs);
-    const devnet = new Devnet(systemStartMs, clock, genesis, engine.snapshotConfirmed(), engine, log);
-    if (opts.blockJsonCacheBytes !== undefined) devnet.blockJsonCacheBytes = Math.max(0, opts.blockJsonCacheBytes);
-    if (log) devnet.replay(log.readBlocks());
+    const jsonCacheBytes = Math.max(0, opts.blockJsonCacheBytes ?? DEFAULT_BLOCK_JSON_CACHE_BYTES);
+    const chain = new ChainBlocks(genesis, engine, engine.snapshotConfirmed(), jsonCacheBytes);
+    if (log) chain.replay(log.readBlocks());
+    const devnet = new Devnet(systemStartMs, clock, genesis, engine, chain, log);
     if (opts.blockTimeMs && opts.blockTimeMs > 0) devnet.startBlockProduction(opts.blockTimeMs);
     return devnet;
   }
@@ -168,11 +114,12 @@ export class Devnet {
     const slot = this.currentSlot();
     const verdict = this.engine.submit(tx.bytes, slot);
     if (!verdict.accepted) {
-      const error = rejectionToOgmiosError(verdict.message, verdict.logs, { tx, view: this.view, slot });
+      const error = rejectionToOgmiosError(verdict.message, verdict.logs, { tx, view: this.mempool.view, slot });
       tx.fixed.free();
       throw error;
     }
-    this.acceptIntoMempool(tx);
+    this.mempool.accept(tx);
+    this.events.emit("mempool");
     return tx.id;
   }
 
@@ -180,63 +127,9 @@ export class Devnet {
    * Runs the scripts of a transaction against the mempool view plus `additionalUtxo`.
    * @throws DevnetError 3010 (script failures, or unknown inputs as 3117 per validator), 3002 (overlapping UTxO).
    */
-  async evaluateTransaction(
-    cborHex: string,
-    additionalUtxo: OgmiosUtxo[] = [],
-  ): Promise<{ validator: { purpose: string; index: number }; budget: { memory: number; cpu: number } }[]> {
+  async evaluateTransaction(cborHex: string, additionalUtxo: OgmiosUtxo[] = []): Promise<Evaluation> {
     this.assertOpen();
-    const tx = decodeTransaction(cborHex);
-    const extra = new Map<string, Uint8Array>();
-    const overlapping: OutputReference[] = [];
-    for (const utxo of additionalUtxo) {
-      const key = utxoKey(utxo);
-      if (this.view.has(key)) overlapping.push({ transaction: { id: utxo.transaction.id }, index: utxo.index });
-      else extra.set(key, ogmiosUtxoToOutputCbor(utxo));
-    }
-    if (overlapping.length > 0) {
-      throw new DevnetError(3002, "The additional UTxO overlaps with UTxO known to the ledger.", {
-        overlappingOutputReferences: overlapping,
-      });
-    }
-    const inputs: Uint8Array[] = [];
-    const outputs: Uint8Array[] = [];
-    const unknown: string[] = [];
-    for (const key of new Set([...tx.inputs, ...tx.referenceInputs])) {
-      const output = this.view.get(key)?.outputCbor ?? extra.get(key);
-      if (!output) {
-        unknown.push(key);
-        continue;
-      }
-      const [txId, index] = key.split("#") as [string, string];
-      inputs.push(inputCbor({ txId, index: Number(index) }));
-      outputs.push(output);
-    }
-    if (unknown.length > 0) {
-      const refs = unknown.map((k) => ({ transaction: { id: k.split("#")[0] ?? "" }, index: Number(k.split("#")[1]) }));
-      throw new DevnetError(3010, "Some scripts cannot be evaluated: unknown transaction inputs.", [
-        {
-          validator: { purpose: "spend", index: Math.max(0, tx.inputs.indexOf(unknown[0] ?? "")) },
-          error: { code: 3117, message: "Unknown transaction input (missing from UTxO set).", data: { unknownOutputReferences: refs } },
-        },
-      ]);
-    }
-    try {
-      // The ledger's own machine answers (the budgets `submitTransaction` will find); when it refuses, the UPLC
-      // evaluator in a worker describes the failure (the failing validator, its traces).
-      const resolved = { inputs, outputs };
-      const ledger = ledgerBudgets(tx.bytes, resolved, this.systemStartMs);
-      if ("budgets" in ledger) return ledger.budgets;
-      return await this.evaluator.evaluate(tx.bytes, resolved, this.systemStartMs, ledger.failure);
-    } finally {
-      tx.fixed.free();
-    }
-  }
-
-  private acceptIntoMempool(tx: DecodedTransaction): void {
-    const produced = tx.produced.map((p) => utxoEntry(p.txId, p.index, p.outputCbor));
-    this.view.apply(tx.consumed, produced);
-    this.mempool.push({ tx, produced });
-    this.events.emit("mempool");
+    return evaluateAgainst(this.mempool.view, cborHex, additionalUtxo, this.evaluator, this.systemStartMs);
   }
 
   // ---- blocks ----------------------------------------------------------------------------------------------
@@ -248,33 +141,15 @@ export class Devnet {
    */
   produceBlock(): OgmiosBlock | undefined {
     this.assertOpen();
-    if (this.mempool.length === 0) return undefined;
-    const tip = this.blocks.at(-1);
-    const slot = Math.max(slotAt(this.systemStartMs, this.clock()), (tip?.slot ?? -1) + 1);
-    let included = this.mempool;
-    if (!included.every((p) => isValidAtSlot(p.tx, slot))) {
-      // Rebuild the mempool state with only the transactions that are still valid at the block's slot.
-      this.engine.discardPending();
-      this.view = this.confirmed.clone();
-      included = [];
-      for (const pending of this.mempool) {
-        if (isValidAtSlot(pending.tx, slot) && this.engine.submit(pending.tx.bytes, slot).accepted) {
-          this.view.apply(pending.tx.consumed, pending.produced);
-          included.push(pending);
-        }
-      }
-    }
-    this.mempool = [];
+    if (this.mempool.isEmpty) return undefined;
+    const slot = Math.max(slotAt(this.systemStartMs, this.clock()), (this.chain.tipBlock()?.slot ?? -1) + 1);
+    const included = this.mempool.takeForBlock(slot);
     if (included.length === 0) {
-      this.engine.discardPending();
       this.events.emit("mempool");
       return undefined;
     }
     this.engine.confirmPending();
-    const block = this.appendBlock(slot, included);
-    this.log?.append(loggedBlock(block));
-    const json = this.blockJson(block);
-    this.cacheJson(block, json);
+    const json = this.forge(slot, included);
     this.events.emit("mempool");
     this.events.emit("block", json);
     return json;
@@ -292,43 +167,17 @@ export class Devnet {
     if (!Number.isInteger(count) || count < 1 || count > MAX_EMPTY_BLOCKS) {
       throw new DevnetError(-32602, `cannot produce ${count} empty blocks (1 to ${MAX_EMPTY_BLOCKS})`, { blocks: count });
     }
-    const first = Math.max(slotAt(this.systemStartMs, this.clock()), (this.blocks.at(-1)?.slot ?? -1) + 1);
-    for (let i = 0; i < count; i++) {
-      const block = this.appendBlock(first + i, []);
-      this.log?.append(loggedBlock(block));
-      const json = this.blockJson(block);
-      this.cacheJson(block, json);
-      this.events.emit("block", json);
-    }
+    const first = Math.max(slotAt(this.systemStartMs, this.clock()), (this.chain.tipBlock()?.slot ?? -1) + 1);
+    for (let i = 0; i < count; i++) this.events.emit("block", this.forge(first + i, []));
     return this.tipWithHeight();
   }
 
-  private appendBlock(slot: number, pending: PendingTransaction[]): ChainBlock {
-    const tip = this.blocks.at(-1);
-    const height = (tip?.height ?? 0) + 1;
-    const ancestor = tip?.id ?? "genesis";
-    const removed: UtxoEntry[] = [];
-    for (const p of pending) removed.push(...this.confirmed.apply(p.tx.consumed, p.produced));
-    const txs = pending.map(confirm);
-    const block: ChainBlock = {
-      height,
-      slot,
-      ancestor,
-      txs,
-      removed,
-      id: blockId(
-        ancestor,
-        height,
-        slot,
-        txs.map((t) => t.id),
-      ),
-      state: this.engine.snapshotConfirmed(),
-    };
-    this.blocks.push(block);
-    const old = this.blocks[this.blocks.length - 1 - RECENT_STATES];
-    if (old) delete old.state;
+  /** Appends a block of transactions the engine has confirmed, logs it, and returns its JSON (its text cached). */
+  private forge(slot: number, included: readonly PendingTransaction[]): OgmiosBlock {
+    const block = this.chain.append(slot, included);
     this.lastTipUpdateMs = this.clock();
-    return block;
+    this.log?.append(loggedBlock(block));
+    return this.chain.newBlockJson(block);
   }
 
   /**
@@ -338,84 +187,27 @@ export class Devnet {
    */
   rollback(blocks: number): void {
     this.assertOpen();
-    if (!Number.isInteger(blocks) || blocks < 0 || blocks > this.blocks.length) {
-      throw new DevnetError(-32602, `cannot roll back ${blocks} blocks on a chain of ${this.blocks.length}`, {
+    if (!Number.isInteger(blocks) || blocks < 0 || blocks > this.chain.height) {
+      throw new DevnetError(-32602, `cannot roll back ${blocks} blocks on a chain of ${this.chain.height}`, {
         blocks,
-        height: this.blocks.length,
+        height: this.chain.height,
       });
     }
     if (blocks === 0) return;
-    const dropped = this.blocks.splice(this.blocks.length - blocks, blocks);
-    this.cachedJsonBytes = dropped.reduce((n, b) => n - (b.json?.length ?? 0), this.cachedJsonBytes);
-    this.oldestCachedHeight = Math.min(this.oldestCachedHeight, this.blocks.length + 1);
-    for (const block of [...dropped].reverse()) {
-      for (const t of [...block.txs].reverse()) for (const e of t.produced) this.confirmed.remove(e.key);
-      for (const e of block.removed) this.confirmed.add(e);
-    }
-    const tip = this.blocks.at(-1);
-    if (!tip) this.engine.restoreConfirmed(this.genesisState);
-    else if (tip.state) this.engine.restoreConfirmed(tip.state);
-    else this.replayEngineTo(this.blocks.length);
-    this.view = this.confirmed.clone();
-    const resubmit = [...dropped.flatMap((b) => b.txs.map(unconfirm)), ...this.mempool];
-    this.mempool = [];
-    const slot = this.currentSlot();
-    for (const p of resubmit) {
-      if (this.engine.submit(p.tx.bytes, slot).accepted) {
-        this.view.apply(p.tx.consumed, p.produced);
-        this.mempool.push(p);
-      }
-    }
-    this.log?.rewrite(this.blocks.map(loggedBlock));
+    const dropped = this.chain.removeLast(blocks);
+    this.mempool.refill(
+      dropped.flatMap((b) => b.txs.map(unconfirm)),
+      this.currentSlot(),
+    );
+    this.log?.rewrite(this.chain.logged());
     this.lastTipUpdateMs = this.clock();
     this.events.emit("rollback", this.tip());
     this.events.emit("mempool");
   }
 
-  /** Re-validates the chain from genesis up to `height` to rebuild the rule-engine state (old rollbacks only). */
-  private replayEngineTo(height: number): void {
-    this.engine.restoreConfirmed(this.genesisState);
-    for (const block of this.blocks.slice(0, height)) {
-      for (const t of block.txs) this.engine.submit(t.bytes, block.slot);
-      this.engine.confirmPending();
-    }
-  }
-
-  /** Rebuilds the chain from the block log, re-validating every transaction at its block's slot. */
-  private replay(logged: LoggedBlock[]): void {
-    for (const entry of logged) {
-      const txs: PendingTransaction[] = [];
-      for (const hex of entry.txs) {
-        const tx = decodeTransaction(hex);
-        const verdict = isValidAtSlot(tx, entry.slot)
-          ? this.engine.submit(tx.bytes, entry.slot)
-          : { accepted: false as const, message: "outside of its validity interval", logs: [] };
-        if (!verdict.accepted) {
-          throw devnetSetupError(
-            "BLOCK_LOG_INVALID",
-            `block ${entry.height}: transaction ${tx.id} does not re-validate: ${verdict.message}`,
-            {
-              height: entry.height,
-              transaction: tx.id,
-            },
-          );
-        }
-        txs.push({ tx, produced: tx.produced.map((p) => utxoEntry(p.txId, p.index, p.outputCbor)) });
-      }
-      this.engine.confirmPending();
-      const block = this.appendBlock(entry.slot, txs);
-      if (block.id !== entry.id) {
-        throw devnetSetupError("BLOCK_LOG_INVALID", `block ${entry.height} replays to id ${block.id}, log says ${entry.id}`, {
-          height: entry.height,
-        });
-      }
-    }
-    this.view = this.confirmed.clone();
-  }
-
   private startBlockProduction(intervalMs: number): void {
     this.timer = setInterval(() => {
-      if (this.mempool.length === 0) return;
+      if (this.mempool.isEmpty) return;
       try {
         this.produceBlock();
       } catch {
@@ -429,7 +221,7 @@ export class Devnet {
 
   /** UTxOs of the confirmed state: all, or those at `addresses` and/or at `outputReferences`. */
   queryUtxo(filter?: UtxoFilter): OgmiosUtxo[] {
-    return this.selectUtxo(filter).map((e) => e.ogmios);
+    return this.chain.confirmed.select(filter).map((e) => e.ogmios);
   }
 
   /**
@@ -437,20 +229,10 @@ export class Devnet {
    * output's text (made once per output while it is unspent, see `UtxoEntry.ogmiosText`).
    */
   queryUtxoText(filter?: UtxoFilter): string {
-    return `[${this.selectUtxo(filter)
+    return `[${this.chain.confirmed
+      .select(filter)
       .map((e) => e.ogmiosText)
       .join(",")}]`;
-  }
-
-  private selectUtxo(filter?: UtxoFilter): UtxoEntry[] {
-    if (!filter || (filter.addresses === undefined && filter.outputReferences === undefined)) return [...this.confirmed.all()];
-    const found = new Map<string, UtxoEntry>();
-    for (const address of filter.addresses ?? []) for (const e of this.confirmed.atAddress(address)) found.set(e.key, e);
-    for (const ref of filter.outputReferences ?? []) {
-      const e = this.confirmed.get(utxoKey(ref));
-      if (e) found.set(e.key, e);
-    }
-    return [...found.values()];
   }
 
   protocolParameters(): OgmiosProtocolParameters {
@@ -458,24 +240,24 @@ export class Devnet {
   }
 
   /** The tip point, as Ogmios `queryLedgerState/tip` reports it. */
-  tip(): { slot: number; id: string } | "origin" {
-    const tip = this.blocks.at(-1);
+  tip(): DevnetPoint {
+    const tip = this.chain.tipBlock();
     return tip ? { slot: tip.slot, id: tip.id } : "origin";
   }
 
   /** The tip with its height (chain-sync `tip`). */
   tipWithHeight(): DevnetTip {
-    const tip = this.blocks.at(-1);
+    const tip = this.chain.tipBlock();
     return tip ? { slot: tip.slot, id: tip.id, height: tip.height } : "origin";
   }
 
   blockHeight(): number | "origin" {
-    return this.blocks.at(-1)?.height ?? "origin";
+    return this.chain.tipBlock()?.height ?? "origin";
   }
 
   /** The slot the chain is at now: the clock's slot, never behind the tip. */
   currentSlot(): number {
-    return Math.max(slotAt(this.systemStartMs, this.clock()), this.blocks.at(-1)?.slot ?? 0, 0);
+    return Math.max(slotAt(this.systemStartMs, this.clock()), this.chain.tipBlock()?.slot ?? 0, 0);
   }
 
   currentEpoch(): number {
@@ -502,61 +284,32 @@ export class Devnet {
 
   /** Number of blocks (the height of the tip; 0 at origin). */
   get height(): number {
-    return this.blocks.length;
+    return this.chain.height;
   }
 
   /** The block at `height` (1-based), as Ogmios JSON. */
   blockAt(height: number): OgmiosBlock | undefined {
-    const block = this.blocks[height - 1];
-    return block ? this.blockJson(block) : undefined;
+    return this.chain.blockAt(height);
   }
 
   /** The block at `height` (1-based) as Ogmios JSON text: the cached text, else projected and serialized now. */
   blockTextAt(height: number): string | undefined {
-    const block = this.blocks[height - 1];
-    if (!block) return undefined;
-    return block.json ?? bigintJson.stringify(this.blockJson(block));
-  }
-
-  /** Keeps the block's JSON text, forgetting the oldest cached texts beyond the budget. */
-  private cacheJson(block: ChainBlock, json: OgmiosBlock): void {
-    if (this.blockJsonCacheBytes === 0) return;
-    const text = bigintJson.stringify(json);
-    block.json = text;
-    this.cachedJsonBytes += text.length;
-    while (this.cachedJsonBytes > this.blockJsonCacheBytes && this.oldestCachedHeight <= this.blocks.length) {
-      const old = this.blocks[this.oldestCachedHeight - 1]!;
-      this.oldestCachedHeight += 1;
-      if (old.json !== undefined) {
-        this.cachedJsonBytes -= old.json.length;
-        delete old.json;
-      }
-    }
+    return this.chain.blockTextAt(height);
   }
 
   /** The height of the block at `point`, 0 for origin, undefined if the point is not on the chain. */
   heightOf(point: DevnetPoint): number | undefined {
-    if (point === "origin") return 0;
-    const block = this.blocks.find((b) => b.slot === point.slot && b.id === point.id);
-    return block?.height;
+    return this.chain.heightOf(point);
   }
 
   /** The mempool's transactions, oldest first. */
   mempoolTransactions(): readonly DecodedTransaction[] {
-    return this.mempool.map((p) => p.tx);
+    return this.mempool.transactions();
   }
 
   on(event: DevnetEvent, listener: (payload: unknown) => void): () => void {
     this.events.on(event, listener);
     return () => this.events.off(event, listener);
-  }
-
-  /** Projected from the transaction bytes (the chain holds bytes per block; JSON text only within the cache budget). */
-  private blockJson(block: ChainBlock): OgmiosBlock {
-    const decoded = block.txs.map((t) => decodeTransaction(toHex(t.bytes)));
-    const json = projectBlock(block, decoded);
-    for (const tx of decoded) tx.fixed.free();
-    return json;
   }
 
   private assertOpen(): void {
@@ -579,8 +332,4 @@ function sameGenesis(a: readonly GenesisFund[], b: readonly GenesisFund[]): bool
       .sort()
       .join(",");
   return text(a) === text(b);
-}
-
-function loggedBlock(block: ChainBlock): LoggedBlock {
-  return { height: block.height, slot: block.slot, id: block.id, txs: block.txs.map((t) => toHex(t.bytes)) };
 }

@@ -3,7 +3,7 @@
 import { TypedError } from "../domain/errors";
 
 /** Stable names for the Ogmios error codes the devnet emits. */
-export const DEVNET_ERROR_TYPES: Record<number, string> = {
+const DEVNET_ERROR_TYPES: Record<number, string> = {
   [-32700]: "PARSE_ERROR",
   [-32600]: "INVALID_REQUEST",
   [-32601]: "METHOD_NOT_FOUND",

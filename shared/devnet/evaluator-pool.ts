@@ -70,7 +70,7 @@ class EvaluatorWorker {
  * evaluator's leaked wasm memory, and each replacement cost 200–300 CPU ms (module loader, CSL, warm-up) — about
  * 15 CPU ms per evaluation; the instance renewal inside the worker now drops that memory for a few ms.
  */
-export const DEFAULT_RECYCLE_AFTER = Number.POSITIVE_INFINITY;
+const DEFAULT_RECYCLE_AFTER = Number.POSITIVE_INFINITY;
 
 /**
  * `size` worker slots (default 2: the evaluations of concurrent builds no longer queue behind one thread); each job

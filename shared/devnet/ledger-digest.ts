@@ -11,7 +11,7 @@ export function devnetDigest(bytes: Uint8Array): string {
 }
 
 /** CBOR major-type header (e.g. 4 = array, 5 = map) for a definite length. */
-export function cborHeader(majorType: number, length: number): Uint8Array {
+function cborHeader(majorType: number, length: number): Uint8Array {
   const m = majorType << 5;
   if (length < 24) return Uint8Array.of(m | length);
   if (length < 0x100) return Uint8Array.of(m | 24, length);

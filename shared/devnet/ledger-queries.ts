@@ -1,6 +1,7 @@
 // Ogmios ledger-state and network queries, answered from the devnet's confirmed state.
 import { EPOCH_LENGTH_SLOTS, eraSummaries, SLOT_LENGTH_MS } from "./chain-time";
-import type { Devnet, UtxoFilter } from "./devnet";
+import type { Devnet } from "./devnet";
+import type { UtxoFilter } from "./utxo-set";
 import { DevnetError } from "./errors";
 import type { OutputReference } from "./ogmios-types";
 

@@ -30,7 +30,7 @@ function projectInputs(inputs: CSL.TransactionInputs | undefined): OutputReferen
  * Ogmios metadata: `{ json }` when the value is representable as plain JSON (no bytes, only int/string keys, the
  * Ogmios rule), else `{ cbor }`. CSL's no-conversion decoder throws exactly on the unrepresentable cases.
  */
-export function projectMetadata(auxiliary: CSL.AuxiliaryData, declaredHash: string | undefined): Json | undefined {
+function projectMetadata(auxiliary: CSL.AuxiliaryData, declaredHash: string | undefined): Json | undefined {
   const metadata = auxiliary.metadata();
   if (!metadata) return undefined;
   const labels: Record<string, Json> = {};

@@ -4,9 +4,9 @@ import * as CSL from "@emurgo/cardano-serialization-lib-nodejs";
 import { outRefKey } from "../domain/out-ref";
 import { bigintJson } from "./bigint-json";
 import { fromHex } from "./ledger-digest";
-import { addressText } from "../csl/utxo";
+import { addressText, utxoKey } from "../csl/utxo";
 import { projectOutput } from "./ogmios-projection";
-import type { OgmiosUtxo } from "./ogmios-types";
+import type { OgmiosUtxo, OutputReference } from "./ogmios-types";
 
 /**
  * One unspent output. The CBOR and the address (for the index) are kept; the Ogmios JSON is projected when asked
@@ -63,6 +63,12 @@ export function inputCbor(entry: { txId: string; index: number }): Uint8Array {
   return CSL.TransactionInput.new(CSL.TransactionHash.from_bytes(fromHex(entry.txId)), entry.index).to_bytes();
 }
 
+/** Which UTxOs a query asks for: all (no filter), or those at `addresses` and/or `outputReferences`. */
+export interface UtxoFilter {
+  addresses?: string[];
+  outputReferences?: OutputReference[];
+}
+
 export class UtxoSet {
   private readonly entries = new Map<string, UtxoEntry>();
   private readonly byAddress = new Map<string, Set<string>>();
@@ -111,6 +117,18 @@ export class UtxoSet {
   /** Entries locked at `address` (bech32 / base58, as projected). */
   atAddress(address: string): UtxoEntry[] {
     return [...(this.byAddress.get(address) ?? [])].map((k) => this.entries.get(k)!);
+  }
+
+  /** The entries a query asks for: all without a filter, else those at its addresses and/or output references. */
+  select(filter?: UtxoFilter): UtxoEntry[] {
+    if (!filter || (filter.addresses === undefined && filter.outputReferences === undefined)) return [...this.all()];
+    const found = new Map<string, UtxoEntry>();
+    for (const address of filter.addresses ?? []) for (const e of this.atAddress(address)) found.set(e.key, e);
+    for (const ref of filter.outputReferences ?? []) {
+      const e = this.get(utxoKey(ref));
+      if (e) found.set(e.key, e);
+    }
+    return [...found.values()];
   }
 
   /** Applies an accepted transaction: removes what it consumes (returned, for undo), adds what it produces. */

@@ -1,12 +1,12 @@
 /**
  * The indexer's persistent record of the chain, in the store:
- * - `indexer_blocks`: the newest blocks seen (point, height, time; `RECENT_BLOCKS_KEPT`) — intersection candidates
- *   after a restart;
+ * - `indexer_blocks`: the newest blocks seen (`block-points.ts`) — intersection candidates after a restart;
  * - `indexer_transactions`: every transaction id seen, with its block, fee and validity — for confirmations and fees;
- * - `indexer_facts`: a sequence-numbered log of decoded protocol facts and rollback markers. Consumers (verifier,
- *   stats, credentials, …) keep their own cursor (`seq`) and read the log after it, so a consumer that was down, or
- *   missed an event, loses nothing. A rollback deletes the facts after the rollback point and appends a marker
- *   telling consumers which slot to roll back to;
+ * - `indexer_facts`: a sequence-numbered log of decoded protocol facts and rollback markers (`fact-records.ts`).
+ *   Consumers (verifier, stats, credentials, …) keep their own cursor (`seq`) and read the log after it, so a
+ *   consumer that was down, or missed an event, loses nothing. A rollback deletes the facts after the rollback point
+ *   and appends a marker telling consumers which slot to roll back to. Certificate facts are read by data hash
+ *   (`certificate-facts.ts`);
  * - `indexer_meta`: the checkpoint (the last block whose facts are all persisted).
  * Writes are staged per block and flushed in batches (`flush`): the plugins' staged records (`StagedRecords`),
  * transactions, facts, block points, then the checkpoint, so the checkpoint never names a block whose records are
@@ -15,126 +15,22 @@
  * Current protocol state (states, bootstraps, library entries, proxy pointer) is the latest fact per key, so a
  * rollback needs no undo logic: deleting the facts after the point is enough.
  */
-import { outRefKey } from "../domain/out-ref";
-import type { Collection, Filter, IndexSpec, Store, StoredDocument } from "../store";
 import type { TransactionRecord } from "../records/protocol-records";
+import type { Collection, Filter, Store, StoredDocument } from "../store";
+import { BlockPoints, RECENT_BLOCKS_KEPT, type BlockPoint, type BlockRecord } from "./block-points";
+import { CERTIFICATE_HASH_INDEX, CertificateFacts } from "./certificate-facts";
+import { FACTS_COLLECTION, keyOf, restored, storedForm, type FactRecord } from "./fact-records";
 import type { ProtocolFact } from "./protocol-decoder";
 
-export interface BlockPoint {
-  slot: number;
-  id: string;
-}
-
-export interface BlockRecord extends StoredDocument {
-  slot: number;
-  height: number;
-  time: number;
-}
-
-export type FactRecord = StoredDocument & {
-  seq: number;
-  slot: number;
-  blockId: string;
-  height: number;
-  time: number;
-  txId: string;
-} & (
-    | { kind: "fact"; fact: ProtocolFact; key: string | null; /** fee of the transaction, lovelace */ txFee: string }
-    | { kind: "rollback"; rollbackTo: number; fact?: undefined; key?: undefined }
-  );
+export { RECENT_BLOCKS_KEPT, type BlockPoint } from "./block-points";
+export { CERTIFICATE_HASH_INDEX, CertificateFacts, type CertificateFact } from "./certificate-facts";
+export type { FactRecord } from "./fact-records";
 
 interface MetaRecord extends StoredDocument {
   slot?: number;
   id?: string;
   height?: number;
   deployment?: string;
-}
-
-/** The key that identifies what a core fact is about: the latest fact per key is the current state (an extension's decoder keys its own). */
-function keyOf(fact: ProtocolFact): string | null {
-  switch (fact.type) {
-    case "state.minted":
-    case "state.updated":
-    case "state.burned":
-      return `state:${fact.stateId}`;
-    case "bootstrap.minted":
-    case "bootstrap.burned":
-      return `bootstrap:${fact.tokenName}`;
-    case "pointer.set":
-      return "pointer";
-    case "library.deployed":
-      return `library:${outRefKey(fact.outRef)}`;
-    default:
-      return null;
-  }
-}
-
-/**
- * A fact as stored: its transaction id is the prefix of its `_id` (`<txId>:<n>`), so it is not stored a second time
- * (~75 B per fact); `restored` puts it back when read. Facts stored before this carry it and keep it.
- */
-function storedForm(r: FactRecord): FactRecord {
-  if (r.kind !== "fact") return r;
-  const { txId: _stored, ...rest } = r;
-  return rest as unknown as FactRecord;
-}
-
-function restored(r: FactRecord): FactRecord {
-  if (typeof r.txId !== "string") r.txId = r.kind === "fact" ? r._id.slice(0, r._id.lastIndexOf(":")) : "";
-  return r;
-}
-
-/** The fact log's collection. */
-const FACTS_COLLECTION = "indexer_facts";
-
-/**
- * The index certificate reads use. Not sparse, though only certificate facts carry a hash: SQLite's partial index
- * (the port's sparse index there) is not chosen for an equality on the field, and the other facts are few (one
- * state fact per protocol transaction against its certificates) and cost a null key each.
- */
-export const CERTIFICATE_HASH_INDEX: IndexSpec = { fields: { "fact.hash": 1 } };
-
-/** A certificate fact as read back: a fact record whose fact is a `certificate.issued`. */
-export type CertificateFact = FactRecord & { kind: "fact"; fact: Extract<ProtocolFact, { type: "certificate.issued" }> };
-
-function isCertificate(r: FactRecord): r is CertificateFact {
-  return r.kind === "fact" && r.fact.type === "certificate.issued";
-}
-
-/**
- * Certificate facts read by data hash, from a collection of fact records in the log's stored form (the fact log
- * itself, or a copy of its certificate facts kept by a reader with a store of its own), through an index on
- * `fact.hash` (`CERTIFICATE_HASH_INDEX`).
- */
-export class CertificateFacts {
-  constructor(private readonly facts: Collection<FactRecord>) {}
-
-  /**
-   * Every certificate fact of a data hash (lowercase hex), oldest first: by slot, then position in the
-   * transaction's certificate list, then log order.
-   */
-  async byHash(hash: string): Promise<CertificateFact[]> {
-    // The filter names only the indexed field (NeDB uses an index only then); other fact types carry no `hash`.
-    const rows = (await this.facts.find({ "fact.hash": hash })).map(restored).filter(isCertificate);
-    return rows.sort((a, b) => a.slot - b.slot || a.fact.position - b.fact.position || a.seq - b.seq);
-  }
-
-  /**
-   * Every certificate fact whose data hash starts with `prefix` (lowercase hex), in log order: a range of the same
-   * index (every lowercase hex string starting with the prefix sorts before the prefix followed by "g").
-   */
-  async byHashPrefix(prefix: string): Promise<CertificateFact[]> {
-    const rows = await this.facts.find({ "fact.hash": { $gte: prefix, $lt: `${prefix}g` } });
-    return rows
-      .map(restored)
-      .filter(isCertificate)
-      .sort((a, b) => a.seq - b.seq);
-  }
-
-  /** How many certificate facts the collection holds. */
-  async count(): Promise<number> {
-    return this.facts.count({ "fact.type": "certificate.issued" });
-  }
 }
 
 export interface BlockFacts {
@@ -145,9 +41,6 @@ export interface BlockFacts {
   /** each with the key of what it is about when its decoder gave one (an extension's fact) */
   facts: { txId: string; fact: ProtocolFact; key?: string | null }[];
 }
-
-/** Block points kept as intersection candidates (the security parameter k of mainnet): rollbacks go no deeper. */
-export const RECENT_BLOCKS_KEPT = 2160;
 
 /**
  * Records written with the log's batches: the indexer passes its plugin pipeline, whose staging plugins (the
@@ -176,7 +69,6 @@ interface Staged {
 const nothingStaged = (): Staged => ({ count: 0, txs: [], facts: [], blocks: [] });
 
 export class FactLog {
-  private readonly blocks: Collection<BlockRecord>;
   private readonly txs: Collection<TransactionRecord>;
   private readonly facts: Collection<FactRecord>;
   private readonly meta: Collection<MetaRecord>;
@@ -187,15 +79,12 @@ export class FactLog {
    */
   private mayHaveLeftovers = true;
   private staged: Staged = nothingStaged();
-  /** Blocks written since the stored block points were last pruned. */
-  private blocksSincePrune = 0;
 
   private constructor(
     store: Store,
-    private readonly keepBlocks: number,
+    private readonly points: BlockPoints,
     private readonly companion: StagedRecords | undefined,
   ) {
-    this.blocks = store.collection<BlockRecord>("indexer_blocks");
     this.txs = store.collection<TransactionRecord>("indexer_transactions");
     this.facts = store.collection<FactRecord>(FACTS_COLLECTION);
     this.meta = store.collection<MetaRecord>("indexer_meta");
@@ -206,14 +95,12 @@ export class FactLog {
    * @param opts.staged records written with every batch, before the checkpoint (the plugins')
    */
   static async open(store: Store, opts: { keepBlocks?: number; staged?: StagedRecords } = {}): Promise<FactLog> {
-    const log = new FactLog(store, opts.keepBlocks ?? RECENT_BLOCKS_KEPT, opts.staged);
-    await log.blocks.ensureIndexes([{ fields: { slot: 1 } }, { fields: { height: -1 } }]);
+    const log = new FactLog(store, await BlockPoints.open(store, opts.keepBlocks ?? RECENT_BLOCKS_KEPT), opts.staged);
     // Single-field indexes only: NeDB uses an index when the query names exactly its field (see the store notes).
     await log.txs.ensureIndexes([{ fields: { slot: 1 } }, { fields: { blockId: 1 } }]);
     // Only fields a query names: `seq` (consumers, the next number), `slot` (rollbacks, leftovers), `key` and the
     // fact fields of `current`, `history` and `keysWhere`, and `fact.hash` (certificate reads, `CertificateFacts`).
-    // Nothing looks facts up by block (an index on `blockId`, ~90 B per fact, was dropped; data folders made before
-    // keep it, unused).
+    // Nothing looks facts up by block: `blockId` has no index (it would take ~90 B per fact).
     await log.facts.ensureIndexes([
       { fields: { seq: 1 }, unique: true },
       { fields: { slot: 1 } },
@@ -244,8 +131,7 @@ export class FactLog {
 
   /** The most recent block points, newest first: where to look for an intersection after a restart. */
   async recentPoints(n: number): Promise<BlockPoint[]> {
-    const recent = await this.blocks.find({}, { sort: { slot: -1 }, limit: n });
-    return recent.map((b) => ({ slot: b.slot, id: b._id }));
+    return this.points.recent(n);
   }
 
   /** Stages every transaction of a block (the confirmation index) for the next `flush`. */
@@ -284,11 +170,7 @@ export class FactLog {
     }));
     this.nextSeq += records.length;
     this.staged.facts.push(...records.map(storedForm));
-    // A point deeper than the rollback horizon below the tip can never be rolled back to: only the newest staged
-    // block (the checkpoint, where a restart intersects) is stored from that far behind.
-    const previous = this.staged.blocks.at(-1);
-    if (previous && opts.tipHeight !== undefined && previous.height <= opts.tipHeight - this.keepBlocks) this.staged.blocks.pop();
-    this.staged.blocks.push({ _id: b.point.id, slot: b.point.slot, height: b.height, time: b.time });
+    this.points.stage(this.staged.blocks, { _id: b.point.id, slot: b.point.slot, height: b.height, time: b.time }, opts.tipHeight);
     this.staged.count += 1;
     this.staged.checkpoint = { slot: b.point.slot, id: b.point.id, height: b.height };
     return records;
@@ -314,13 +196,11 @@ export class FactLog {
       await this.companion?.write();
       if (staged.txs.length > 0) await this.txs.insertMany(staged.txs);
       if (staged.facts.length > 0) await this.facts.insertMany(staged.facts);
-      if (staged.blocks.length > 0) await this.blocks.insertMany(staged.blocks);
+      await this.points.insert(staged.blocks);
       const cp = staged.checkpoint;
-      if (cp) await this.meta.updateOne({ _id: "checkpoint" }, { $set: { slot: cp.slot, id: cp.id, height: cp.height } }, { upsert: true });
-      this.blocksSincePrune += staged.count;
-      if (cp && this.blocksSincePrune >= Math.max(100, this.keepBlocks / 2)) {
-        this.blocksSincePrune = 0;
-        await this.blocks.deleteMany({ height: { $lte: cp.height - this.keepBlocks } });
+      if (cp) {
+        await this.meta.updateOne({ _id: "checkpoint" }, { $set: { slot: cp.slot, id: cp.id, height: cp.height } }, { upsert: true });
+        await this.points.written(staged.count, cp.height);
       }
     } catch (err) {
       this.discardStaged();
@@ -351,7 +231,7 @@ export class FactLog {
     const after = { slot: { $gt: slot } };
     await this.txs.deleteMany(after);
     await this.facts.deleteMany(after);
-    await this.blocks.deleteMany(after);
+    await this.points.deleteAfter(slot);
     await this.companion?.deleteAfter(slot);
     this.mayHaveLeftovers = false;
   }
@@ -375,8 +255,7 @@ export class FactLog {
 
   /** Forgets block points older than the newest `keep` (they are only intersection candidates). */
   async pruneBlocks(keep: number): Promise<number> {
-    const [oldestKept] = await this.blocks.find({}, { sort: { slot: -1 }, skip: keep - 1, limit: 1 });
-    return oldestKept ? this.blocks.deleteMany({ slot: { $lt: oldestKept.slot } }) : 0;
+    return this.points.pruneKeeping(keep);
   }
 
   /**
@@ -388,7 +267,7 @@ export class FactLog {
     const slot = to === "origin" ? -1 : to.slot;
     await this.facts.deleteMany({ slot: { $gt: slot } });
     await this.txs.deleteMany({ slot: { $gt: slot } });
-    await this.blocks.deleteMany({ slot: { $gt: slot } });
+    await this.points.deleteAfter(slot);
     if (to === "origin") await this.meta.deleteOne({ _id: "checkpoint" });
     else await this.meta.updateOne({ _id: "checkpoint" }, { $set: { slot: to.slot, id: to.id, height } }, { upsert: true });
     const marker: FactRecord = {
@@ -429,14 +308,14 @@ export class FactLog {
 
   /** The slot of a recorded block (undefined when unknown or pruned). */
   async slotOf(blockId: string): Promise<number | undefined> {
-    return (await this.blocks.findOne({ _id: blockId }))?.slot;
+    return this.points.slotOf(blockId);
   }
 
+  /** The height of a recorded block (0 when unknown or pruned). */
   async heightOf(blockId: string): Promise<number> {
-    return (await this.blocks.findOne({ _id: blockId }))?.height ?? 0;
+    return this.points.heightOf(blockId);
   }
 
-  /** The latest fact of every key with the given prefix (e.g. "state:"), optionally filtered by fact fields. */
   /** The distinct keys of the facts matching `filter` (to narrow `current` to a few keys). */
   async keysWhere(filter: Filter): Promise<string[]> {
     const rows = await this.facts.findProjected(filter, { key: 1, _id: 0 });
@@ -448,11 +327,6 @@ export class FactLog {
     return (await this.facts.find({ "fact.type": { $in: typeIn } }, { sort: { seq: 1 } })).map(restored);
   }
 
-  /** The certificate facts of the log, read by data hash (the verifier's records, docs/architecture.md#who-holds-the-certificates). */
-  certificates(): CertificateFacts {
-    return new CertificateFacts(this.facts);
-  }
-
   /**
    * The certificate facts of the fact log in `store`, for a reader that shares the indexer's store but not its
    * `FactLog` (the verifier): reading only, the indexes are the log's (`FactLog.open`).
@@ -461,6 +335,7 @@ export class FactLog {
     return new CertificateFacts(store.collection<FactRecord>(FACTS_COLLECTION));
   }
 
+  /** The latest fact of every key named, or of every key whose facts have one of the types. */
   async current(keys: { in: string[] } | { typeIn: ProtocolFact["type"][] }): Promise<FactRecord[]> {
     const filter = "in" in keys ? { key: { $in: keys.in } } : { "fact.type": { $in: keys.typeIn } };
     const rows = await this.facts.find(filter, { sort: { seq: -1 } });

@@ -23,14 +23,14 @@ import { checkUpdate } from "./update-language";
 const COLLECTION_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
 
 /** @throws StoreError `INVALID_STORE_QUERY` */
-export function checkCollectionName(name: string): void {
+function checkCollectionName(name: string): void {
   if (!COLLECTION_NAME.test(name)) {
     invalidQuery(`collection name "${name}" must match ${COLLECTION_NAME.source} (it becomes a file name on NeDB)`, { collection: name });
   }
 }
 
 /** @throws StoreError `INVALID_STORE_QUERY` */
-export function checkIndexSpec(spec: IndexSpec): void {
+function checkIndexSpec(spec: IndexSpec): void {
   if (!isPlainObject(spec) || !isPlainObject(spec.fields)) invalidQuery("an index spec needs { fields: { path: 1 | -1 } }");
   const entries = Object.entries(spec.fields);
   if (entries.length === 0) invalidQuery("an index needs at least one field");

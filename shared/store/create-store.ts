@@ -1,7 +1,7 @@
 /**
  * The store factory: picks the adapter from configuration and wraps it in the port's checks.
- * Precedence: `mongoUrl` → MongoDB; else the embedded `engine` (SQLite by default on disk, NeDB by default in
- * memory), in memory when `inMemory`, else in files under `dataDir`.
+ * Precedence: `mongoUrl` → MongoDB; else the embedded `engine` (SQLite by default), in memory when `inMemory`,
+ * else in files under `dataDir`.
  */
 import { checkedStore } from "./checked-store";
 import { openMongoStore } from "./mongo-store";
@@ -15,7 +15,7 @@ export type EmbeddedEngine = "sqlite" | "nedb";
 export const EMBEDDED_ENGINES: readonly EmbeddedEngine[] = ["sqlite", "nedb"];
 
 export interface StoreConfig {
-  /** The embedded engine (without `mongoUrl`). Default: `sqlite` on disk, `nedb` in memory. */
+  /** The embedded engine (without `mongoUrl`). Default: `sqlite`. */
   engine?: EmbeddedEngine;
   /** `mongodb://…` / `mongodb+srv://…`: use MongoDB (production, several replicas). */
   mongoUrl?: string;
@@ -48,7 +48,7 @@ export async function createStore(config: StoreConfig): Promise<Store> {
     );
   }
   if (config.inMemory === true) {
-    return checkedStore(config.engine === "sqlite" ? await openSqliteStore({}) : await openNedbStore({}));
+    return checkedStore(config.engine === "nedb" ? await openNedbStore({}) : await openSqliteStore({}));
   }
   if ((config.engine ?? "sqlite") === "sqlite") return checkedStore(await openSqliteStore({ dataDir: config.dataDir ?? DEFAULT_DATA_DIR }));
   return checkedStore(

@@ -34,7 +34,7 @@ const DEFLATE_OPTIONS = { windowBits: 13, memLevel: 5 } as const;
 export const SAMPLE_CHARS = 4_096;
 
 /** The samples read, latest first, add up to at most this many characters (32 samples of `SAMPLE_CHARS`). */
-export const SAMPLES_CHARS = 32 * SAMPLE_CHARS;
+const SAMPLES_CHARS = 32 * SAMPLE_CHARS;
 
 export interface Dictionary {
   /** The header byte naming it, 1–255. */

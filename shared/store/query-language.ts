@@ -6,8 +6,8 @@ import { checkPath, isPlainObject } from "./document-values";
 import { invalidQuery } from "./errors";
 import type { FieldCondition, Filter, FindOptions, Projection, Scalar, SortSpec } from "./types";
 
-export const FIELD_OPERATORS = ["$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$exists"] as const;
-export const LOGICAL_OPERATORS = ["$and", "$or"] as const;
+const FIELD_OPERATORS = ["$eq", "$ne", "$gt", "$gte", "$lt", "$lte", "$in", "$nin", "$exists"] as const;
+const LOGICAL_OPERATORS = ["$and", "$or"] as const;
 
 export function isScalar(value: unknown): value is Scalar {
   return typeof value === "string" || typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value));
@@ -79,7 +79,7 @@ export function checkFilter(filter: unknown): asserts filter is Filter {
 }
 
 /** @throws StoreError `INVALID_STORE_QUERY` */
-export function checkSort(sort: SortSpec): void {
+function checkSort(sort: SortSpec): void {
   if (!isPlainObject(sort)) invalidQuery("sort must be an object of field: 1 | -1");
   for (const [path, direction] of Object.entries(sort)) {
     checkPath(path, "sort");

@@ -8,7 +8,7 @@ import { invalidQuery } from "./errors";
 import { isScalar } from "./query-language";
 import type { Update, Value } from "./types";
 
-export const UPDATE_OPERATORS = ["$set", "$unset", "$inc", "$push", "$pull", "$addToSet"] as const;
+const UPDATE_OPERATORS = ["$set", "$unset", "$inc", "$push", "$pull", "$addToSet"] as const;
 type UpdateOperator = (typeof UPDATE_OPERATORS)[number];
 
 function isEach(operand: unknown): operand is { $each: unknown[] } {

@@ -216,7 +216,7 @@ function describeTreeStore(label: string, open: () => Promise<Store>): void {
   });
 }
 
-describeTreeStore("NeDB in memory", () => createStore({ inMemory: true }));
+describeTreeStore("NeDB in memory", () => createStore({ inMemory: true, engine: "nedb" }));
 
 const dirs: string[] = [];
 const ENGINE_NAMES = { sqlite: "SQLite files", nedb: "NeDB files" } as const;

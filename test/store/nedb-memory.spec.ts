@@ -1,4 +1,4 @@
 import { createStore } from "../../shared/store";
 import { describeRepositoryContract } from "./repository.contract";
 
-describeRepositoryContract("NeDB in memory", () => createStore({ inMemory: true }));
+describeRepositoryContract("NeDB in memory", () => createStore({ inMemory: true, engine: "nedb" }));

@@ -1,5 +1,5 @@
 // The behavioural contract of the store port. Every adapter runs this same suite (see *.spec.ts next to it),
-// which is what keeps NeDB and MongoDB interchangeable.
+// which is what keeps SQLite, NeDB and MongoDB interchangeable.
 import { expect } from "chai";
 import { randomUUID } from "node:crypto";
 import {
@@ -28,7 +28,7 @@ interface Item extends StoredDocument {
 export interface ContractOptions {
   /**
    * Opens a second, independent client on the same database (a second replica). Only adapters whose backend
-   * is shared between processes (MongoDB) provide it; NeDB allows one process per data directory.
+   * is shared between processes (MongoDB) provide it; the embedded engines allow one process per data directory.
    */
   openPeer?: () => Promise<Store>;
 }

@@ -1,6 +1,5 @@
-// The SQLite adapter's file layout: compressed documents, indexed paths as columns (filled when an index is added
-// to a collection that holds documents), and the conversion of files written by the earlier layout (JSON text and
-// `json_extract` expression indexes). Answers are compared with NeDB's in memory on the same documents.
+// The SQLite adapter's file layout: compressed documents, and indexed paths as columns (filled when an index is added
+// to a collection that holds documents). Answers are compared with NeDB's in memory on the same documents.
 import { expect } from "chai";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -8,7 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { createStore, type Filter, type FindOptions, type IndexSpec, type Store, type StoredDocument } from "../../shared/store";
-import { LEARN_AFTER, SQLITE_FILE } from "../../shared/store/sqlite-store";
+import { LEARN_AFTER } from "../../shared/store/sqlite-dictionaries";
+import { SQLITE_FILE } from "../../shared/store/sqlite-store";
 import { expectStoreError } from "./support";
 
 interface Doc extends StoredDocument {
@@ -84,42 +84,6 @@ async function reference(docs: Doc[], indexes: IndexSpec[]): Promise<unknown[]> 
   return found;
 }
 
-/** Writes a store file in the earlier layout (JSON text documents, `json_extract` expression indexes), as that code did. */
-function writeEarlierLayout(file: string, collections: { name: string; docs: Doc[]; indexes: IndexSpec[]; multikey?: string[] }[]): void {
-  const db = new DatabaseSync(file);
-  db.exec("PRAGMA journal_mode = WAL");
-  db.exec("CREATE TABLE _store_indexes (collection TEXT NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL, PRIMARY KEY (collection, name))");
-  db.exec("CREATE TABLE _store_multikey (collection TEXT NOT NULL, path TEXT NOT NULL, PRIMARY KEY (collection, path))");
-  for (const { name, docs, indexes, multikey = [] } of collections) {
-    db.exec(`CREATE TABLE "${name}" (_id TEXT PRIMARY KEY NOT NULL, doc TEXT NOT NULL)`);
-    const insert = db.prepare(`INSERT INTO "${name}" (_id, doc) VALUES (?, ?)`);
-    for (const { _id, ...body } of docs) insert.run(_id, JSON.stringify(body));
-    for (const spec of indexes) {
-      const paths = Object.keys(spec.fields);
-      const meta = { name: `${name}__${paths.join("__")}`, paths, unique: spec.unique === true, sparse: spec.sparse === true };
-      const keys = paths.map((path) => `json_extract(doc, '$.${path}')`);
-      const partial = meta.sparse ? ` WHERE ${paths.map((path) => `json_type(doc, '$."${path}"') IS NOT NULL`).join(" OR ")}` : "";
-      db.exec(`CREATE ${meta.unique ? "UNIQUE " : ""}INDEX "${meta.name}" ON "${name}" (${keys.join(", ")})${partial}`);
-      db.prepare("INSERT INTO _store_indexes (collection, name, spec) VALUES (?, ?, ?)").run(name, meta.name, JSON.stringify(meta));
-    }
-    for (const path of multikey) db.prepare("INSERT INTO _store_multikey (collection, path) VALUES (?, ?)").run(name, path);
-  }
-  db.close();
-}
-
-/** Everything that describes a file: its schema, dictionaries and every stored row. */
-function fileState(file: string): string {
-  const db = new DatabaseSync(file);
-  try {
-    const schema = db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name").all();
-    const dictionaries = db.prepare("SELECT collection, id, hex(dictionary) AS d FROM _store_dictionaries ORDER BY collection, id").all();
-    const rows = db.prepare('SELECT _id, hex(doc) AS doc, "@slot" AS slot FROM items ORDER BY _id').all();
-    return JSON.stringify({ schema, dictionaries, rows });
-  } finally {
-    db.close();
-  }
-}
-
 function headers(file: string, table: string): number[] {
   const db = new DatabaseSync(file);
   try {
@@ -132,7 +96,7 @@ function headers(file: string, table: string): number[] {
   }
 }
 
-describe("SQLite layout: compressed documents, indexed paths as columns, conversion of earlier files", function () {
+describe("SQLite layout: compressed documents, indexed paths as columns", function () {
   after(async function () {
     await Promise.all(tempDirs.map((d) => rm(d, { recursive: true, force: true })));
   });
@@ -394,34 +358,5 @@ describe("SQLite layout: compressed documents, indexed paths as columns, convers
       expect((await plain.find({}, { sort, skip: 5, limit: 9 })).map((d) => d._id)).to.deep.equal(expected.slice(5, 14));
     }
     await store.close();
-  });
-
-  it("converts a file of the earlier layout in place on first open, answers every query the same, and a second open changes nothing", async function () {
-    const docs = Array.from({ length: 300 }, (_, n) => doc(n));
-    const few = docs.slice(0, 3).map((d) => ({ ...d, _id: `few-${d._id}` }));
-    const dir = await freshDir();
-    const file = join(dir, SQLITE_FILE);
-    writeEarlierLayout(file, [
-      { name: "items", docs, indexes: INDEXES, multikey: ["tags"] },
-      { name: "few", docs: few, indexes: [] },
-    ]);
-    const expected = await reference(docs, INDEXES);
-
-    const store = await createStore({ dataDir: dir, engine: "sqlite" });
-    expect(await answers(store, "items")).to.deep.equal(expected);
-    expect(await store.collection<Doc>("few").find({})).to.deep.equal(few);
-    await store.close();
-    expect(new Set(headers(file, "items"))).to.deep.equal(new Set([1]));
-    expect(new Set(headers(file, "few"))).to.deep.equal(new Set([0]));
-    const converted = fileState(file);
-    expect(converted).not.to.include("json_extract");
-    expect(converted).to.include("@slot");
-
-    const again = await createStore({ dataDir: dir, engine: "sqlite" });
-    expect(await answers(again, "items")).to.deep.equal(expected);
-    const items = again.collection<Doc>("items");
-    await expectStoreError(() => items.insertOne({ ...doc(1_000), owner: "owner-3" }), "DUPLICATE_KEY");
-    await again.close();
-    expect(fileState(file)).to.equal(converted);
   });
 });

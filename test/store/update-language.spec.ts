@@ -101,11 +101,11 @@ describe("readStoreConfig", function () {
     expect(readStoreConfig({ STORE_ENGINE: "leveldb" })).to.deep.equal({});
   });
 
-  it("opens SQLite on disk by default and keeps NeDB in memory unless the engine is named", async function () {
+  it("opens SQLite by default, on disk and in memory, and NeDB only when the engine is named", async function () {
     const inMemory = await createStore({ inMemory: true });
-    const sqliteInMemory = await createStore({ inMemory: true, engine: "sqlite" });
-    expect([inMemory.kind, sqliteInMemory.kind]).to.deep.equal(["nedb-memory", "sqlite-memory"]);
-    await Promise.all([inMemory.close(), sqliteInMemory.close()]);
+    const nedbInMemory = await createStore({ inMemory: true, engine: "nedb" });
+    expect([inMemory.kind, nedbInMemory.kind]).to.deep.equal(["sqlite-memory", "nedb-memory"]);
+    await Promise.all([inMemory.close(), nedbInMemory.close()]);
   });
 });
 
