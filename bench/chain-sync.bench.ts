@@ -1,6 +1,6 @@
 /**
  * Chain sync at scale: the real indexer (shared/indexer with the plugins indexer.service.ts registers, on the
- * embedded NeDB store in a fresh data folder) syncing from genesis to the tip of a devnet served over the Ogmios
+ * embedded SQLite store in a fresh data folder) syncing from genesis to the tip of a devnet served over the Ogmios
  * protocol in a process of its own (bench/chain-sync-devnet.ts), for two chains:
  * - `empty`: blocks without transactions;
  * - `protocol`: every block holds one protocol transaction (a library deployment, decoded into a fact).

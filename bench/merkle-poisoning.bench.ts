@@ -90,7 +90,7 @@ export default async function (): Promise<Record<string, unknown>> {
       RATE_LIMIT_POST_PER_MINUTE: "100000",
       RATE_LIMIT_READ_PER_MINUTE: "0",
     },
-    () => createStore({ dataDir, engine: "sqlite" }),
+    () => createStore({ dataDir }),
   );
   const build = async (leaves: Buffer, address: string): Promise<BuildBody> => {
     const res = await http(`${w.mesh.api}/batch/build?address=${address}`, {

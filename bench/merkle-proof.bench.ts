@@ -2,7 +2,7 @@
  * Merkle batches at scale (docs/merkle-batches.md#figures). BATCHES batches of LEAVES random leaves each (default
  * 10 × 1,000,000) are built and saved one after another through `MerkleTreeStore.save`, the code path of
  * `POST /batch/build`, in the store that `createStore` gives for the environment (`readStoreConfig`: MONGO_URL,
- * STORE_ENGINE, DATA_DIR, …; without any, SQLite files in a fresh temporary directory, removed afterwards; an
+ * DATA_DIR, STORE_IN_MEMORY; without any, SQLite files in a fresh temporary directory, removed afterwards; an
  * explicit DATA_DIR is kept). After each batch: the process's RSS and live heap (after a collection when node runs
  * with --expose-gc) and the store's bytes on disk, so memory can be seen not to grow with the leaves stored.
  *

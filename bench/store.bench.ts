@@ -1,7 +1,7 @@
-// Store throughput on the NeDB adapter (in memory and on files), through the port (checks included).
+// Store throughput on the embedded SQLite adapter, in memory and on files, through the port (checks included).
 // Workload as in notes/moleculer-stack.md §4: ~300 B documents, a unique email index and a city index.
 // STORE_BENCH_DOCS overrides the document count (default 100k).
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -93,7 +93,7 @@ async function workload(store: Store, docs: number): Promise<Record<string, unkn
 export default async function (): Promise<Record<string, unknown>> {
   const docs = Number(process.env.STORE_BENCH_DOCS ?? 100_000);
 
-  const memory = await createStore({ inMemory: true, engine: "nedb" });
+  const memory = await createStore({ inMemory: true });
   const inMemory = await workload(memory, docs);
   await memory.close();
 
@@ -101,14 +101,15 @@ export default async function (): Promise<Record<string, unknown>> {
   try {
     const files = await createStore({ dataDir: dir });
     const onFiles = await workload(files, docs);
-    const close = await timed(() => files.close()); // compacts every file
-    const fileBytes = (await stat(join(dir, "people.db"))).size;
+    const close = await timed(() => files.close()); // checkpoints the write-ahead log into store.sqlite
+    let fileBytes = 0;
+    for (const name of await readdir(dir)) if (name !== "LOCK") fileBytes += (await stat(join(dir, name))).size;
     const reopened = await createStore({ dataDir: dir });
     const reopen = await timed(() => reopened.collection<Person>("people").count());
     await reopened.close();
     return {
-      nedbInMemory: inMemory,
-      nedbFiles: { ...onFiles, closeWithCompactionMs: close.ms, peopleFileMB: +(fileBytes / 1e6).toFixed(1), reopenAndCountMs: reopen.ms },
+      sqliteInMemory: inMemory,
+      sqliteFiles: { ...onFiles, closeMs: close.ms, storeFilesMB: +(fileBytes / 1e6).toFixed(1), reopenAndCountMs: reopen.ms },
       rssMB: Math.round(process.memoryUsage().rss / 1e6),
     };
   } finally {

@@ -33,7 +33,7 @@ async function main(): Promise<void> {
     throw err;
   }
 
-  // Store (NeDB under DATA_DIR, or MONGO_URL) and chain (embedded devnet, or OGMIOS_URL) open lazily, on the
+  // Store (SQLite under DATA_DIR, or MONGO_URL) and chain (embedded devnet, or OGMIOS_URL) open lazily, on the
   // first service that asks (shared/mesh/resources.ts).
   // Embedded devnet without a deployment: the service wallet is funded at genesis and the deployment derived
   // from its genesis output, so `config.protocol` is known before any service starts (shared/first-start/).

@@ -1,5 +1,5 @@
 /** What the process runs with: the configuration `loadConfig` builds, and its safe-to-log description. */
-import type { LogLevel, Network, StoreEngine } from "./env-vars";
+import type { LogLevel, Network } from "./env-vars";
 import type { ServiceName } from "./service-names";
 
 /** What the process runs with. Built only by `loadConfig`; tests build it with `loadConfig({ ... })`. */
@@ -15,8 +15,6 @@ export interface AppConfig {
   readonly namespace: string;
   readonly nodeId: string | null;
   readonly dataDir: string;
-  /** The embedded store engine under `dataDir` (without `mongoUrl`). */
-  readonly storeEngine: StoreEngine;
   readonly mongoUrl: string | null;
   readonly ogmiosUrl: string | null;
   readonly network: Network;

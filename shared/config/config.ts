@@ -4,7 +4,7 @@
  */
 import { TypedError } from "../domain/errors";
 import type { AppConfig, BatchCalendarConfig, FaucetConfig, ProtocolConfig } from "./app-config";
-import { ENV_VARS, LOG_LEVELS, NETWORKS, STORE_ENGINES, type Network } from "./env-vars";
+import { ENV_VARS, LOG_LEVELS, NETWORKS, type Network } from "./env-vars";
 import { isServiceName, SERVICE_NAMES, type ServiceName } from "./service-names";
 
 export { describeConfig, type AppConfig, type ProtocolConfig } from "./app-config";
@@ -217,7 +217,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     namespace: read("NAMESPACE") ?? "cert-anchor",
     nodeId: read("NODE_ID") ?? null,
     dataDir: read("DATA_DIR") ?? "./data",
-    storeEngine: oneOf("STORE_ENGINE", STORE_ENGINES, "sqlite"),
     mongoUrl: url("MONGO_URL", ["mongodb", "mongodb+srv"]),
     ogmiosUrl,
     network,

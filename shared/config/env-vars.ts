@@ -13,10 +13,6 @@ import { SERVICE_NAMES } from "./service-names";
 export const NETWORKS = ["devnet", "preview", "preprod", "mainnet"] as const;
 export type Network = (typeof NETWORKS)[number];
 
-/** The embedded store engines (`STORE_ENGINE`), used when `MONGO_URL` is unset. */
-export const STORE_ENGINES = ["sqlite", "nedb"] as const;
-export type StoreEngine = (typeof STORE_ENGINES)[number];
-
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -49,15 +45,14 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
   },
   { name: "NAMESPACE", default: "cert-anchor", meaning: "Moleculer namespace; isolates deployments sharing one NATS." },
   { name: "NODE_ID", default: "<hostname>-<pid>", meaning: "Moleculer node id of this process." },
-  { name: "DATA_DIR", default: "./data", meaning: "Folder of the embedded store and embedded devnet." },
   {
-    name: "STORE_ENGINE",
-    default: "sqlite",
-    meaning: `Embedded store engine under DATA_DIR when MONGO_URL is unset: ${STORE_ENGINES.join(", ")} (\`sqlite\`: \`DATA_DIR/store.sqlite\`, documents on disk; \`nedb\`: one file per collection, every document held in memory).`,
+    name: "DATA_DIR",
+    default: "./data",
+    meaning: "Folder of the embedded store (SQLite, `DATA_DIR/store.sqlite`, when MONGO_URL is unset) and embedded devnet.",
   },
   {
     name: "MONGO_URL",
-    default: "unset (embedded store under DATA_DIR, see STORE_ENGINE)",
+    default: "unset (embedded SQLite store under DATA_DIR)",
     meaning: "MongoDB connection string (`mongodb://` or `mongodb+srv://`) for scale mode.",
     secret: true,
   },

@@ -96,7 +96,7 @@ export class FactLog {
    */
   static async open(store: Store, opts: { keepBlocks?: number; staged?: StagedRecords } = {}): Promise<FactLog> {
     const log = new FactLog(store, await BlockPoints.open(store, opts.keepBlocks ?? RECENT_BLOCKS_KEPT), opts.staged);
-    // Single-field indexes only: NeDB uses an index when the query names exactly its field (see the store notes).
+    // Single-field indexes only, one per field a query names.
     await log.txs.ensureIndexes([{ fields: { slot: 1 } }, { fields: { blockId: 1 } }]);
     // Only fields a query names: `seq` (consumers, the next number), `slot` (rollbacks, leftovers), `key` and the
     // fact fields of `current`, `history` and `keysWhere`, and `fact.hash` (certificate reads, `CertificateFacts`).

@@ -119,7 +119,7 @@ export class MerkleCalendar {
     onRound?: (outcome: RoundOutcome) => void;
   }): Promise<MerkleCalendar> {
     const requests = opts.store.collection<CalendarRequestDocument>("merkle_calendar_requests");
-    // single-field indexes: NeDB uses one only when the query names exactly its field
+    // single-field indexes, one per field a query names
     await requests.ensureIndexes([{ fields: { pendingLeaves: 1 } }, { fields: { rounds: 1 } }, { fields: { client: 1 } }]);
     const rounds = opts.store.collection<CalendarRoundDocument>("merkle_calendar_rounds");
     await rounds.ensureIndexes([{ fields: { settled: 1, submittedAt: 1 } }]);

@@ -1,6 +1,6 @@
 /**
  * Stored batch trees, so proofs can be served once a tree's root is anchored (docs/merkle-batches.md#storage).
- * Three collections, written through the store port (SQLite or NeDB embedded, MongoDB in scale mode):
+ * Three collections, written through the store port (SQLite embedded, MongoDB in scale mode):
  * - `merkle_trees`: one document per tree (id, root, leaf count, whether it is anchored) with the tree's upper
  *   levels, from the level of CHUNK_LEAVES-leaf subtrees up to the root;
  * - `merkle_leaf_chunks`: the submitted hashes in chunks of CHUNK_LEAVES, from which the lower part of a path is

@@ -1,10 +1,10 @@
 /**
  * The per-process shared resources behind `ServiceDeps.resources`: the store and the chain endpoint.
  * Both open LAZILY, on a service's first request, so a process that runs only the gateway never locks the
- * NeDB data directory or starts a devnet. `close()` releases whatever was opened (scripts/start.ts calls it
+ * SQLite data directory or starts a devnet. `close()` releases whatever was opened (scripts/start.ts calls it
  * after the broker has stopped).
  *
- * Embedded mode: NeDB files under DATA_DIR and an in-process devnet (Ogmios-compatible server on a free
+ * Embedded mode: a SQLite file under DATA_DIR and an in-process devnet (Ogmios-compatible server on a free
  * loopback port) under DATA_DIR/devnet. Scale mode: MONGO_URL and OGMIOS_URL; a process with a transporter
  * refuses to start its own devnet, since every process would otherwise see a different chain.
  */
@@ -25,7 +25,7 @@ export interface ChainEndpoint {
 }
 
 export interface MeshResourceHandles {
-  /** The store (NeDB under DATA_DIR, or MongoDB with MONGO_URL), opened on first call. */
+  /** The store (SQLite under DATA_DIR, or MongoDB with MONGO_URL), opened on first call. */
   store(): Promise<Store>;
   /** The chain endpoint (OGMIOS_URL, or an embedded devnet started on first call). */
   chain(): Promise<ChainEndpoint>;
@@ -80,9 +80,7 @@ export function createMeshResources(
     // Required on first use: a gateway-only process never loads the store drivers.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { createStore } = require("../store") as typeof StoreModule;
-    const s = await createStore(
-      config.mongoUrl !== null ? { mongoUrl: config.mongoUrl } : { dataDir: config.dataDir, engine: config.storeEngine },
-    );
+    const s = await createStore(config.mongoUrl !== null ? { mongoUrl: config.mongoUrl } : { dataDir: config.dataDir });
     closers.push(() => s.close());
     return s;
   });

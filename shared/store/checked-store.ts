@@ -25,7 +25,9 @@ const COLLECTION_NAME = /^[a-z][a-z0-9_-]{0,63}$/;
 /** @throws StoreError `INVALID_STORE_QUERY` */
 function checkCollectionName(name: string): void {
   if (!COLLECTION_NAME.test(name)) {
-    invalidQuery(`collection name "${name}" must match ${COLLECTION_NAME.source} (it becomes a file name on NeDB)`, { collection: name });
+    invalidQuery(`collection name "${name}" must match ${COLLECTION_NAME.source} (it becomes a table name on SQLite)`, {
+      collection: name,
+    });
   }
 }
 

@@ -1,7 +1,6 @@
 /**
- * One process per embedded data directory. NeDB keeps the whole dataset in RAM and appends to its files; a second
- * process on the same files would silently lose the first one's writes at its next compaction. The SQLite
- * engine would survive a second writer, but its read-modify-write updates rely on being the only one. A `LOCK` file
+ * One process per embedded data directory. SQLite itself would survive a second writer, but the adapter's
+ * read-modify-write updates and its cached table layout (columns, dictionaries) rely on being the only one. A `LOCK` file
  * holding the owner's pid turns that mistake into a `DATA_DIR_LOCKED` error. A lock left by a dead process (or
  * by an earlier incarnation with our own pid, as with pid 1 in a restarted container) is taken over.
  */

@@ -1,6 +1,6 @@
 /**
  * Checks and copies stored values. Guards the port's value domain: JSON-like data only, so both adapters
- * round-trip exactly the same thing (no Date/bigint/Buffer drift between NeDB's JSON lines and BSON).
+ * round-trip exactly the same thing (no Date/bigint/Buffer drift between SQLite's JSON text and BSON).
  */
 import { invalidQuery } from "./errors";
 import type { StoredDocument, Value } from "./types";

@@ -5,7 +5,7 @@
 import { TypedError } from "../domain/errors";
 
 export type StoreErrorType =
-  /** A unique index (or `_id`) already holds the key. Same type for NeDB (`uniqueViolated`) and MongoDB (11000). */
+  /** A unique index (or `_id`) already holds the key. Same type for SQLite (a UNIQUE constraint) and MongoDB (11000). */
   | "DUPLICATE_KEY"
   /** A filter, update, sort, projection or document outside the documented subset, or an update the document's shape forbids. */
   | "INVALID_STORE_QUERY"
@@ -15,7 +15,7 @@ export type StoreErrorType =
   | "STORE_CLOSED"
   /** A stored document cannot be decoded (unknown header or dictionary, bytes that do not inflate): the file is damaged. */
   | "STORE_CORRUPT"
-  /** Another live process (or another open store in this process) holds the NeDB data directory. */
+  /** Another live process (or another open store in this process) holds the embedded store's data directory. */
   | "DATA_DIR_LOCKED";
 
 export class StoreError extends TypedError<StoreErrorType> {

@@ -1,6 +1,6 @@
 /**
  * The filter / sort / projection subset of the MongoDB query language that the port accepts, and its checks.
- * Guards the invariant that adapters only ever receive inputs whose meaning is the same on NeDB and MongoDB.
+ * Guards the invariant that adapters only ever receive inputs whose meaning is the same on SQLite and MongoDB.
  */
 import { checkPath, isPlainObject } from "./document-values";
 import { invalidQuery } from "./errors";

@@ -1,7 +1,7 @@
 /**
  * SQLite adapter on Node's built-in `node:sqlite` (`DatabaseSync`): one database file `<dataDir>/store.sqlite`
  * (or `:memory:`), one table per collection `(_id TEXT PRIMARY KEY, doc BLOB, <one column per indexed path>)`.
- * Unlike NeDB, documents stay on disk: memory holds SQLite's page cache, not the dataset. Its parts:
+ * Documents stay on disk: memory holds SQLite's page cache, not the dataset. Its parts:
  * - `sqlite-database.ts`: the connection, the adapter's own tables, prepared statements, transactions;
  * - `sqlite-table.ts`: a collection's table, its declared indexes and multikey paths, rows written and read;
  * - `sqlite-columns.ts`: each indexed path's column and the value it holds (what `json_extract` would give);
@@ -14,8 +14,8 @@
  * read-modify-write updates cannot interleave within the process; multi-row writes run in one transaction
  * (`insertMany` all-or-none, `updateMany`/`deleteMany` too). Journal mode WAL with `synchronous=NORMAL`: a
  * committed write survives a crash of the process, and the file is never corrupted, but the last
- * transactions before a power loss may be lost (the same promise NeDB's unsynced appends made; chain-derived
- * data is re-synced from the chain). One process per data directory, enforced by the same LOCK file as NeDB.
+ * transactions before a power loss may be lost (chain-derived data is re-synced from the chain). One process per
+ * data directory, enforced by a LOCK file (`data-dir-lock.ts`).
  */
 import { join } from "node:path";
 import { acquireDataDirLock } from "./data-dir-lock";

@@ -1,6 +1,6 @@
 /**
  * The repository port: collections of JSON-like documents with string `_id`s that we generate, queried and
- * updated with a documented subset of the MongoDB query/update language. Two adapters implement it (NeDB,
+ * updated with a documented subset of the MongoDB query/update language. Two adapters implement it (SQLite,
  * MongoDB); only they import a driver. Everything outside the subset is rejected at the port with a
  * `StoreError` of type `INVALID_STORE_QUERY`, so both adapters see the same, well-defined inputs.
  *
@@ -89,7 +89,7 @@ export interface UpdateResult {
   upsertedId?: string;
 }
 
-/** An index declaration. Field order matters for MongoDB; NeDB ignores the direction. */
+/** An index declaration. Field order matters for MongoDB; SQLite ignores the direction. */
 export interface IndexSpec {
   fields: Readonly<Record<string, 1 | -1>>;
   unique?: boolean;
@@ -128,13 +128,13 @@ export interface Collection<T extends StoredDocument> {
   deleteMany(filter: Filter): Promise<number>;
   /**
    * Declares indexes; idempotent. Every lookup path a service uses should be declared here. Changing the
-   * options of an existing index is not supported (MongoDB: `INVALID_STORE_QUERY`; NeDB keeps the old one).
+   * options of an existing index is not supported (MongoDB: `INVALID_STORE_QUERY`; SQLite keeps the old one).
    * @throws DuplicateKeyError when existing documents already violate a new unique index.
    */
   ensureIndexes(specs: readonly IndexSpec[]): Promise<void>;
 }
 
-export type StoreKind = "nedb-memory" | "nedb-files" | "sqlite-memory" | "sqlite-files" | "mongodb";
+export type StoreKind = "sqlite-memory" | "sqlite-files" | "mongodb";
 
 export interface Store {
   readonly kind: StoreKind;

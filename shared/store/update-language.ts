@@ -1,7 +1,7 @@
 /**
  * The update subset (`$set $unset $inc $push $pull $addToSet`): checks at the port, and a pure applier with
- * MongoDB's semantics. The NeDB adapter applies updates with this module (NeDB's own modifiers differ from
- * MongoDB's, e.g. `$pull` on a missing field throws there); the MongoDB adapter sends the update as is.
+ * MongoDB's semantics. The SQLite adapter applies updates with this module; the MongoDB adapter sends the update
+ * as is.
  */
 import { checkPath, isPlainObject, sameValue, toStoredValue } from "./document-values";
 import { invalidQuery } from "./errors";

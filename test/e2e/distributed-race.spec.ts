@@ -3,9 +3,9 @@
  * gateway and the read side (indexer, verifier, library) run as `npm start` processes with SERVICES, and the
  * write side runs as TWO replicas (two Moleculer nodes, each with tx-builder + submitter) that NATS balances.
  *
- * Shared state, honestly: every process needs a store and MONGO_URL is not available here. NeDB files belong to
+ * Shared state, honestly: every process needs a store and MONGO_URL is not available here. A SQLite store belongs to
  * one process (DATA_DIR lock), so separate tx-builder PROCESSES would each have their own in-flight registry and
- * could not see each other's claims. The two replicas therefore run as two brokers in ONE process sharing one NeDB
+ * could not see each other's claims. The two replicas therefore run as two brokers in ONE process sharing one SQLite
  * store (what a shared MongoDB gives separate pods); everything else shares state only through NATS actions.
  * The race: one wallet issues many certificates at once through the gateway; both replicas build for it.
  * Checked: no input is spent by two submitted transactions, no submission is refused as a double spend, every

@@ -1,6 +1,6 @@
 /**
- * The stored tree (shared/merkle/tree-store.ts) on every store adapter (NeDB in memory, SQLite files and NeDB
- * files, each engine named explicitly; MongoDB when MONGO_URL is set, as the store contract does): a path served from a stored chunk plus the
+ * The stored tree (shared/merkle/tree-store.ts) on every store adapter (SQLite in memory and on files; MongoDB when
+ * MONGO_URL is set, as the store contract does): a path served from a stored chunk plus the
  * stored upper levels equals the path of the whole tree, for sizes around the chunk boundaries; a tree saved when
  * its transaction is built takes no part in lookups until it is anchored, and is dropped once expired; lookups by
  * hash find every anchored tree holding it (first index in each), reading at most one bounded bucket per tree
@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { MongoClient } from "mongodb";
 import { BUCKET_MAX, buildTree, CHUNK_LEAVES, inclusionPath, MerkleTreeStore, treeIdOf, type BuiltTree } from "../../shared/merkle";
-import { createStore, EMBEDDED_ENGINES, type Store, type StoredDocument } from "../../shared/store";
+import { createStore, type Store, type StoredDocument } from "../../shared/store";
 
 const hex = (b: Buffer) => b.toString("hex");
 const TERMS = { expiresAt: 2_000_000_000_000, owner: "ip:203.0.113.7" };
@@ -216,17 +216,14 @@ function describeTreeStore(label: string, open: () => Promise<Store>): void {
   });
 }
 
-describeTreeStore("NeDB in memory", () => createStore({ inMemory: true, engine: "nedb" }));
+describeTreeStore("SQLite in memory", () => createStore({ inMemory: true }));
 
 const dirs: string[] = [];
-const ENGINE_NAMES = { sqlite: "SQLite files", nedb: "NeDB files" } as const;
-for (const engine of EMBEDDED_ENGINES) {
-  describeTreeStore(ENGINE_NAMES[engine], async () => {
-    const dir = await mkdtemp(join(tmpdir(), "merkle-store-"));
-    dirs.push(dir);
-    return createStore({ dataDir: dir, engine });
-  });
-}
+describeTreeStore("SQLite files", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "merkle-store-"));
+  dirs.push(dir);
+  return createStore({ dataDir: dir });
+});
 after(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });

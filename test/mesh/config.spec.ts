@@ -35,7 +35,6 @@ describe("mesh: environment configuration", function () {
       services: null,
       namespace: "cert-anchor",
       dataDir: "./data",
-      storeEngine: "sqlite",
       mongoUrl: null,
       ogmiosUrl: null,
       network: "devnet",
@@ -93,12 +92,9 @@ describe("mesh: environment configuration", function () {
     expect(text, "secrets are not echoed").to.not.contain("pw@");
   });
 
-  it("picks the embedded store engine from STORE_ENGINE and refuses an unknown one", () => {
-    expect(loadConfig({ STORE_ENGINE: "nedb" }).storeEngine).to.equal("nedb");
-    expect(loadConfig({ STORE_ENGINE: "SQLite" }).storeEngine).to.equal("sqlite");
-    const problems = configError({ STORE_ENGINE: "leveldb" }).problems;
-    expect(problems).to.have.length(1);
-    expect(problems[0]).to.contain("STORE_ENGINE=leveldb must be one of: sqlite, nedb");
+  it("has one embedded store engine: STORE_ENGINE (NeDB's switch, removed) is an unknown name, ignored like any other", () => {
+    expect(ENV_VARS.map((v) => v.name)).to.not.include("STORE_ENGINE");
+    expect(loadConfig({ STORE_ENGINE: "nedb" })).to.deep.equal(loadConfig({}));
   });
 
   it("requires NETWORK with OGMIOS_URL and refuses a public network without it", () => {

@@ -9,9 +9,7 @@ import { describeRepositoryContract } from "./repository.contract";
 const mongoUrl = process.env.MONGO_URL;
 
 if (mongoUrl === undefined || mongoUrl === "") {
-  console.log(
-    "[store] MongoDB adapter NOT exercised: MONGO_URL is unset (no MongoDB server available); the contract ran on SQLite and NeDB only.",
-  );
+  console.log("[store] MongoDB adapter NOT exercised: MONGO_URL is unset (no MongoDB server available); the contract ran on SQLite only.");
 } else {
   const dbName = `contract_${randomUUID().slice(0, 8)}`;
   describe("MongoDB adapter", function () {

@@ -1,5 +1,5 @@
 // The behavioural contract of the store port. Every adapter runs this same suite (see *.spec.ts next to it),
-// which is what keeps SQLite, NeDB and MongoDB interchangeable.
+// which is what keeps SQLite and MongoDB interchangeable.
 import { expect } from "chai";
 import { randomUUID } from "node:crypto";
 import {

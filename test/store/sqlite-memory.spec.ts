@@ -1,4 +1,4 @@
 import { createStore } from "../../shared/store";
 import { describeRepositoryContract } from "./repository.contract";
 
-describeRepositoryContract("SQLite in memory", () => createStore({ inMemory: true, engine: "sqlite" }));
+describeRepositoryContract("SQLite in memory", () => createStore({ inMemory: true }));

@@ -85,27 +85,24 @@ describe("upsert seed and sort tiebreak", function () {
 });
 
 describe("readStoreConfig", function () {
-  it("selects MongoDB from MONGO_URL, the engine from STORE_ENGINE, files from DATA_DIR, memory from STORE_IN_MEMORY", function () {
+  it("selects MongoDB from MONGO_URL, files from DATA_DIR, memory from STORE_IN_MEMORY, and reads nothing else", function () {
     expect(readStoreConfig({ MONGO_URL: "mongodb://m:27017/app", MONGO_DB: "certs" })).to.deep.equal({
       mongoUrl: "mongodb://m:27017/app",
       dbName: "certs",
     });
-    expect(readStoreConfig({ DATA_DIR: "/var/lib/app", NEDB_COMPACTION_INTERVAL_MS: "60000" })).to.deep.equal({
-      dataDir: "/var/lib/app",
-      compactionIntervalMs: 60000,
-    });
+    expect(readStoreConfig({ DATA_DIR: "/var/lib/app" })).to.deep.equal({ dataDir: "/var/lib/app" });
     expect(readStoreConfig({ STORE_IN_MEMORY: "true" })).to.deep.equal({ inMemory: true });
     expect(readStoreConfig({ MONGO_URL: "", STORE_IN_MEMORY: "yes" })).to.deep.equal({});
-    expect(readStoreConfig({ STORE_ENGINE: "nedb", DATA_DIR: "/d" })).to.deep.equal({ engine: "nedb", dataDir: "/d" });
-    expect(readStoreConfig({ STORE_ENGINE: "sqlite", STORE_IN_MEMORY: "true" })).to.deep.equal({ engine: "sqlite", inMemory: true });
-    expect(readStoreConfig({ STORE_ENGINE: "leveldb" })).to.deep.equal({});
+    // NeDB was removed: its variables are unknown names now, ignored like any other
+    expect(readStoreConfig({ STORE_ENGINE: "nedb", NEDB_COMPACTION_INTERVAL_MS: "60000", DATA_DIR: "/d" })).to.deep.equal({
+      dataDir: "/d",
+    });
   });
 
-  it("opens SQLite by default, on disk and in memory, and NeDB only when the engine is named", async function () {
+  it("opens SQLite, in memory and on disk", async function () {
     const inMemory = await createStore({ inMemory: true });
-    const nedbInMemory = await createStore({ inMemory: true, engine: "nedb" });
-    expect([inMemory.kind, nedbInMemory.kind]).to.deep.equal(["sqlite-memory", "nedb-memory"]);
-    await Promise.all([inMemory.close(), nedbInMemory.close()]);
+    expect(inMemory.kind).to.equal("sqlite-memory");
+    await inMemory.close();
   });
 });
 
