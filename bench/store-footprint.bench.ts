@@ -385,13 +385,14 @@ export default async function (): Promise<Record<string, unknown>> {
       figure: `SQLite ${kb(s.diskBytesPerCertificate)} per certificate, ${sqlite.certificates} certificates`,
       reference: `the issue's target, ${kb(DISK_TARGET_BYTES)}`,
     },
-    // per certificate: the growth over the second half of the load (floor subtracted), when fixed costs are paid
-    memoryGrowthPerCertificateToTarget: {
-      value: +(Math.max(1, s.rssSecondHalfGrowthBytesPerCertificate) / MEMORY_TARGET_BYTES).toFixed(3),
-      target: 1,
+    // RSS growth over the whole load, the store's process ÷ the floor's (same blocks and CSL work, no store). The
+    // per-certificate growth over the second half, the issue's figure, is printed beside it but not compared: at
+    // 10,000 certificates it is near 0 give or take a few MB of RSS noise, tenths of a KB per certificate.
+    memoryGrowthToFloor: {
+      value: +((sqlite.rssAfterMB - sqlite.rssBeforeMB) / Math.max(1, floor.rssAfterMB - floor.rssBeforeMB)).toFixed(3),
       lowerIsBetter: true,
-      figure: `SQLite RSS +${kb(s.rssSecondHalfGrowthBytesPerCertificate)} per certificate over the second half (from the start, fixed costs included: +${kb(s.rssGrowthBytesPerCertificate)})`,
-      reference: `the issue's target, ${kb(MEMORY_TARGET_BYTES)}`,
+      figure: `SQLite process +${(sqlite.rssAfterMB - sqlite.rssBeforeMB).toFixed(1)} MB (${kb(s.rssGrowthBytesPerCertificate)} per certificate beyond the floor, fixed costs included; over the second half ${kb(s.rssSecondHalfGrowthBytesPerCertificate)}, issue target ≤ ${kb(MEMORY_TARGET_BYTES)})`,
+      reference: `the floor process +${(floor.rssAfterMB - floor.rssBeforeMB).toFixed(1)} MB`,
     },
   };
   return { floorRssGrowthMB: +(floor.rssAfterMB - floor.rssBeforeMB).toFixed(1), sqlite: s, ratios };
