@@ -1,4 +1,4 @@
-// The pure pieces of the port: the update applier (NeDB's engine for updates), the upsert seed, the
+// The pure pieces of the port: the update applier (the SQLite adapter's engine for updates), the upsert seed, the
 // query checks and the environment reading. The contract suite covers the same rules through the adapters.
 import { expect } from "chai";
 import { createStore, defineCollection, openCollection, readStoreConfig, type StoredDocument } from "../../shared/store";
