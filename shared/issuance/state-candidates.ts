@@ -69,7 +69,7 @@ export async function loadStateCandidates(
     env.registry.spendable(proxyAddress, [], owner),
   ]);
   // A state at a proxy address with a stake part is updated where it is, so its pending successor is there too.
-  const otherAddresses = [...new Set(confirmed.flatMap((s) => (s.address && s.address !== proxyAddress ? [s.address] : [])))];
+  const otherAddresses = [...new Set(confirmed.flatMap((s) => (s.address !== proxyAddress ? [s.address] : [])))];
   const pendingAtProxy = [
     ...pendingAtEnterprise,
     ...(await Promise.all(otherAddresses.map((a) => env.registry.spendable(a, [], owner)))).flat(),
