@@ -31,7 +31,7 @@ export interface IssuanceResult {
   expiresAtMs: number;
 }
 
-export function bootstrapTermsOf(b: BootstrapInfo): BootstrapTerms {
+function bootstrapTermsOf(b: BootstrapInfo): BootstrapTerms {
   return {
     name: b.name,
     allowedCredentials: b.allowedCredentials,

@@ -20,7 +20,7 @@ export interface StateCandidate {
 
 const utf8Hex = (s: string): string => Buffer.from(s, "utf8").toString("hex");
 
-export function datumOfStateInfo(s: StateInfo): StateDatum {
+function datumOfStateInfo(s: StateInfo): StateDatum {
   return {
     id: s.stateId,
     owner: s.owner,
@@ -37,7 +37,7 @@ export function datumOfStateInfo(s: StateInfo): StateDatum {
 }
 
 /** State datums a process remembers decoded, by their CBOR (each build reads its state's, often several). */
-export const STATE_DATUMS_KEPT = 1_024;
+const STATE_DATUMS_KEPT = 1_024;
 
 const stateDatums = new BoundedMemo<StateDatum | null>(STATE_DATUMS_KEPT, (cbor) => {
   try {

@@ -135,7 +135,7 @@ export interface LeafBucket {
  * (equal) leaves. Each split is a counting pass over the bucket's leaves, reading digits from the bytes (no string
  * per leaf); pending groups are disjoint, so memory stays one index per leaf whatever the shape.
  */
-export function leafBuckets(leaves: Buffer, max: number = BUCKET_MAX): LeafBucket[] {
+function leafBuckets(leaves: Buffer, max: number = BUCKET_MAX): LeafBucket[] {
   const n = leaves.length / NODE_BYTES;
   const digitOf = (leaf: number, d: number): number => {
     const byte = leaves[leaf * NODE_BYTES + (d >> 1)]!;

@@ -68,7 +68,7 @@ export function certificateFactsSourceFor(config: {
 /** The collection of the copy (`"copy"`): fact records in the log's stored form, certificate facts only. */
 export const CERTIFICATE_FACTS_COPY = "verifier_certificate_facts";
 /** Hashes shorter than this never get a short link: a short hash would be a cheap prefix of someone else's. */
-export const SHORT_LINK_MIN_HASH_BYTES = 16;
+const SHORT_LINK_MIN_HASH_BYTES = 16;
 
 /** Issuer addresses remembered by a projection (each a few hundred bytes at most). */
 const ADDRESS_CACHE_SIZE = 10_000;

@@ -28,7 +28,7 @@ import type { KdfAllowance } from "./kdf-budget";
 import { encodeSocialHubDatum } from "./social-hub-datum";
 
 /** A claim without `asset_name` tries the password on at most this many unclaimed items. */
-export const MAX_ITEMS_SEARCHED = 32;
+const MAX_ITEMS_SEARCHED = 32;
 
 /**
  * The unclaimed item `pw` unlocks, with its key; each key tried is paid by `caller`.

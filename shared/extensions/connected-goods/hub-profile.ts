@@ -17,8 +17,8 @@ import { MAX_PROFILE_CHARS, PROFILE_FIELDS, type ProfileField } from "./social-h
 import { ConnectedGoodsError } from "./errors";
 import { runScrypt, type KdfCaller } from "./kdf";
 
-export const HUB_KEY_DOMAIN = "cert-anchor/connected-goods/hub-key/v1";
-export const HUB_KEY_SCRYPT = { N: 2 ** 14, r: 8, p: 1, keyLength: 32 } as const;
+const HUB_KEY_DOMAIN = "cert-anchor/connected-goods/hub-key/v1";
+const HUB_KEY_SCRYPT = { N: 2 ** 14, r: 8, p: 1, keyLength: 32 } as const;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 

@@ -32,9 +32,9 @@ import { MIN_CLAIMING_PASSWORD_BITS, passwordBits } from "./password-strength";
  * batch, so the 14 000 bytes the validators allow with reference scripts shrink to 9 000 (about 200 items with
  * 9-byte names).
  */
-export const MAX_SERVICE_BATCH_DATUM_BYTES = 9_000;
+const MAX_SERVICE_BATCH_DATUM_BYTES = 9_000;
 /** Items per mint request, checked before any key is derived (each costs a memory-hard KDF run). */
-export const MAX_MINT_ITEMS = 300;
+const MAX_MINT_ITEMS = 300;
 
 export interface MintBatchResponse {
   unsignedTransaction: string;
