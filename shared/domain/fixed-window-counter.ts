@@ -3,7 +3,7 @@
  * count after it ends opens a new one. In memory; windows that ended are forgotten at most once a window, so memory
  * stays bounded by the keys counted within about two windows. The clock is injected.
  */
-export interface WindowCount {
+interface WindowCount {
   /** what the key's current window holds (0 when it has none open) */
   count: number;
   /** milliseconds until that window ends (a whole window when none is open) */
