@@ -6,7 +6,7 @@
 import { bs, data, int, list, pstruct, PExtended } from "@harmoniclabs/plu-ts";
 
 /** Plutus Bool as Data: False = Constr 0, True = Constr 1. */
-export const PBoolData = pstruct({ False: {}, True: {} });
+const PBoolData = pstruct({ False: {}, True: {} });
 
 /** The ledger's interval bound with a correctly decoded `inclusive` flag. */
 export const PBoundD = pstruct({ PBoundD: { bound: PExtended.type, inclusive: PBoolData.type } });
@@ -15,7 +15,7 @@ export const ProxyRedeemer = pstruct({ ADMIN: {}, USER: {} });
 
 export const ProxyDatum = pstruct({ ProxyDatum: { scriptPointer: bs, scriptOwner: bs } });
 
-export const StatePurpose = pstruct({ BURN_BOOTSTRAP: {}, BURN_STATE: {}, UPDATE_STATE: {}, MINT_STATE: {}, MINT_BOOTSTRAP: {} });
+const StatePurpose = pstruct({ BURN_BOOTSTRAP: {}, BURN_STATE: {}, UPDATE_STATE: {}, MINT_STATE: {}, MINT_BOOTSTRAP: {} });
 
 /** `extra` stays `list(data)`: declaring list(bs) makes plu-ts convert the whole list eagerly. */
 export const Certificate = pstruct({ Certificate: { hash: bs, algorithm: bs, issuer: bs, extra: list(data) } });

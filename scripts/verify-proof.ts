@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { createChainClient } from "../shared/chain";
 import { checkAnchorOnChain, checkAnchorTransaction, checkInclusionProof, DEPLOYMENT_ID, type AnchorCheckOptions } from "../shared/merkle";
 
-export interface ProofReport {
+interface ProofReport {
   leaf: unknown;
   root: unknown;
   valid: boolean;
@@ -30,7 +30,7 @@ export interface ProofReport {
 }
 
 /** The proofs in a file's text. @throws Error when the text is not JSON or holds no proof */
-export function proofsOfText(text: string): unknown[] {
+function proofsOfText(text: string): unknown[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -46,7 +46,7 @@ export function proofsOfText(text: string): unknown[] {
  * The offline report of one proof: the path, then the anchoring transaction when the proof carries it (under
  * `opts.deployment` when given).
  */
-export function checkProofOffline(p: unknown, opts: AnchorCheckOptions = {}): ProofReport {
+function checkProofOffline(p: unknown, opts: AnchorCheckOptions = {}): ProofReport {
   const fields = p !== null && typeof p === "object" ? (p as Record<string, unknown>) : {};
   const report: ProofReport = { leaf: fields["leaf"], root: fields["root"], valid: false, checked: [] };
   const path = checkInclusionProof(p);
@@ -61,13 +61,8 @@ export function checkProofOffline(p: unknown, opts: AnchorCheckOptions = {}): Pr
   return { ...report, valid: true };
 }
 
-/** The reports of every proof in a file's text, offline. @throws Error when the text is not JSON or holds no proof */
-export function checkProofText(text: string, opts: AnchorCheckOptions = {}): ProofReport[] {
-  return proofsOfText(text).map((p) => checkProofOffline(p, opts));
-}
-
 /** Offline checks, then the chain through Ogmios at `ogmiosUrl` for each proof that holds offline. */
-export async function checkProofsAgainstChain(proofs: unknown[], ogmiosUrl: string, opts: AnchorCheckOptions = {}): Promise<ProofReport[]> {
+async function checkProofsAgainstChain(proofs: unknown[], ogmiosUrl: string, opts: AnchorCheckOptions = {}): Promise<ProofReport[]> {
   const chain = createChainClient({ url: ogmiosUrl, requestTimeoutMs: 15_000, reconnect: { maxAttempts: 1 } });
   try {
     const reports: ProofReport[] = [];

@@ -54,7 +54,7 @@ export interface WebPagesSettings {
   shortLinkBase: string;
 }
 
-export function webPagesFromConfig(config: AppConfig): WebPagesSettings {
+function webPagesFromConfig(config: AppConfig): WebPagesSettings {
   return { network: config.network, networkId: networkIdOfNetwork(config.network), shortLinkBase: config.shortLinkDomain };
 }
 

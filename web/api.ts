@@ -1,5 +1,5 @@
 /** The public API as the pages use it (same origin, `/api/v1`); error answers become errors with the API's message. */
-export const API = "/api/v1";
+const API = "/api/v1";
 
 export interface CertificateRecord {
   hash: string;

@@ -3,7 +3,7 @@
  * definitions and handler entries, merged into blueprint-schema.ts. Layouts mirror connected-goods/types.ts and
  * the codecs in shared/protocol.
  */
-import { PROFILE_FIELDS } from "../../shared/extensions/connected-goods/social-hub-datum";
+import { PROFILE_FIELDS } from "../../shared/extensions/connected-goods/profile-fields";
 import { type Schema, type ValidatorEntrySpec, constr, field, ref } from "../blueprint-schema-parts";
 
 /** The social-hub profile fields in datum order (after owner, batch_id, item_name), named as in the datum. */

@@ -5,7 +5,7 @@
  */
 import { parseMetadataObject, templateIdOf } from "../domain/certificate-metadata";
 
-export const IDENTITY_TEMPLATE_ID = "IdentityAuth";
+const IDENTITY_TEMPLATE_ID = "IdentityAuth";
 
 export type IdentityRecord =
   | { kind: "AUTH"; credentialType: string; keriAid: string | null; schema: string | null; oobi: string | null }

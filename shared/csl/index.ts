@@ -19,21 +19,20 @@ export {
   type ScriptWrapping,
 } from "./plutus-script";
 export { nativeScriptFromOgmios, nativeScriptToOgmios, nativeScriptHash } from "./native-script";
-export { valueFromOgmios, valueToOgmios, valueFrom, assetsOf, addAssets, type AssetMap, type OgmiosValue } from "./value";
+export { valueFromOgmios, valueToOgmios, addAssets, type AssetMap, type OgmiosValue } from "./value";
 export {
   utxoFromOgmios,
   utxosFromOgmios,
   outputFromOgmios,
   outputToOgmios,
   scriptRefFromOgmios,
-  scriptRefToOgmios,
   outRefOf,
   type OgmiosUtxo,
   type OgmiosOutput,
   type OgmiosScript,
 } from "./utxo";
 export { outRefKey, type OutRef } from "../domain/out-ref";
-export { metadatumFrom, auxiliaryDataFrom, type Metadatum, type TxMetadata } from "./metadata";
+export { auxiliaryDataFrom, type Metadatum, type TxMetadata } from "./metadata";
 export { outputFrom, type OutputSpec } from "./outputs";
 export {
   buildTx,
@@ -70,4 +69,4 @@ export {
 } from "./redeemer-pointers";
 export { txIdOf, rawBodyOf, mergeWitnesses, vkeySignatures } from "./witnesses";
 export { decodeTx, decodeTxFlow, decodeTxSpend, type DecodedTx, type TxFlow, type TxSpend } from "./decode";
-export { scriptDataHash, expectedScriptDataHash, withoutWitnessEntries, stripVkeyWitnesses, cloneCsl } from "./script-data";
+export { scriptDataHash, expectedScriptDataHash, withoutWitnessEntries, stripVkeyWitnesses } from "./script-data";

@@ -10,7 +10,7 @@ export type Metadatum = string | number | bigint | Uint8Array | Metadatum[] | Ma
 /** label → metadatum (e.g. { 674: { msg: ["hello"] } } for CIP-20) */
 export type TxMetadata = Record<number, Metadatum>;
 
-export function metadatumFrom(x: Metadatum, path = "$"): CSL.TransactionMetadatum {
+function metadatumFrom(x: Metadatum, path = "$"): CSL.TransactionMetadatum {
   if (typeof x === "string") {
     if (Buffer.byteLength(x, "utf8") > 64) {
       throw new CslError("TX_BUILD_FAILED", "metadata text longer than 64 bytes", { path, bytes: Buffer.byteLength(x) });

@@ -23,10 +23,6 @@ export function fromBn(b: CSL.BigNum): bigint {
   return BigInt(b.to_str());
 }
 
-export function int(x: IntLike): CSL.Int {
-  return CSL.Int.from_str(toBigInt(x).toString());
-}
-
 export function fromInt(i: CSL.Int): bigint {
   return BigInt(i.to_str());
 }

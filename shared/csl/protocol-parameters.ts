@@ -10,7 +10,7 @@ import { bn, toBigInt, type IntLike } from "./numbers";
 export type { ProtocolParameters };
 
 /** "577/10000" → CSL UnitInterval. */
-export function ratio(r: string, what: string): CSL.UnitInterval {
+function ratio(r: string, what: string): CSL.UnitInterval {
   const m = /^(\d+)\/(\d+)$/.exec(r);
   if (!m) throw new CslError("INVALID_PROTOCOL_PARAMETERS", `${what} is not a ratio "n/d"`, { what, value: r });
   return CSL.UnitInterval.new(CSL.BigNum.from_str(m[1] as string), CSL.BigNum.from_str(m[2] as string));

@@ -14,7 +14,7 @@ import { fromHex, toHex } from "./hex";
 import { cslLanguage, type PlutusLanguage } from "./plutus-script";
 
 /** A fresh copy of a CSL object (byte round-trip) so that the original survives a by-value call. */
-export function cloneCsl<T extends { to_bytes(): Uint8Array }>(x: T, fromBytes: (b: Uint8Array) => T): T {
+function cloneCsl<T extends { to_bytes(): Uint8Array }>(x: T, fromBytes: (b: Uint8Array) => T): T {
   return fromBytes(x.to_bytes());
 }
 

@@ -40,7 +40,7 @@ export function plutusScriptToOgmios(plutus: CSL.PlutusScript): OgmiosScript {
   return { language: languageName(plutus.language_version()), cbor: Buffer.from(plutus.bytes()).toString("hex") };
 }
 
-export function scriptRefToOgmios(ref: CSL.ScriptRef): OgmiosScript {
+function scriptRefToOgmios(ref: CSL.ScriptRef): OgmiosScript {
   const native = ref.native_script();
   if (native) return { language: "native", json: nativeScriptToOgmios(native), cbor: native.to_hex() };
   return plutusScriptToOgmios(ref.plutus_script() as CSL.PlutusScript);

@@ -21,7 +21,7 @@ export function multiAssetFrom(assets: AssetMap): CSL.MultiAsset | undefined {
   return any ? ma : undefined;
 }
 
-export function valueFrom(lovelace: IntLike, assets: AssetMap = {}): CSL.Value {
+function valueFrom(lovelace: IntLike, assets: AssetMap = {}): CSL.Value {
   const v = CSL.Value.new(bn(lovelace, "lovelace"));
   const ma = multiAssetFrom(assets);
   if (ma) v.set_multiasset(ma);
@@ -39,7 +39,7 @@ export function valueFromOgmios(v: OgmiosValue): CSL.Value {
 }
 
 /** The native assets of a value (zero quantities and empty policies left out). */
-export function assetsOf(v: CSL.Value): AssetMap {
+function assetsOf(v: CSL.Value): AssetMap {
   const out: AssetMap = {};
   const ma = v.multiasset();
   for (const policy of itemsOf(ma?.keys())) {

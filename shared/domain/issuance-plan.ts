@@ -30,12 +30,12 @@ export function mayUseBootstrap(bootstrap: BootstrapTerms, credential: string): 
 }
 
 /** A state can carry one more certificate transaction of `batch` certificates at time `now`. */
-export function isStateUsable(state: StateTerms, now: number, batch: number): boolean {
+function isStateUsable(state: StateTerms, now: number, batch: number): boolean {
   return state.countdown > 0n && BigInt(now) < state.ttl && BigInt(batch) <= state.batchSize;
 }
 
 /** A bootstrap can fork a state carrying `batch` certificates at time `now`. */
-export function isBootstrapUsable(bootstrap: BootstrapTerms, credential: string, now: number, batch: number): boolean {
+function isBootstrapUsable(bootstrap: BootstrapTerms, credential: string, now: number, batch: number): boolean {
   return (
     mayUseBootstrap(bootstrap, credential) &&
     bootstrap.transactionLimit > 0n &&
@@ -45,7 +45,7 @@ export function isBootstrapUsable(bootstrap: BootstrapTerms, credential: string,
 }
 
 /** The usable bootstrap with the strictly lowest cost per 100 transactions; first wins ties. */
-export function cheapestBootstrap(
+function cheapestBootstrap(
   bootstraps: readonly BootstrapTerms[],
   credential: string,
   now: number,

@@ -7,9 +7,9 @@ import { join } from "node:path";
 import type { AppConfig } from "../config/config";
 import { generateMnemonic, Wallet, walletFromKeyFile, writeKeyFile } from "../wallet";
 
-export const FAUCET_KEY_FILE = "faucet-wallet.json";
+const FAUCET_KEY_FILE = "faucet-wallet.json";
 /** What a new embedded devnet gives the faucet at genesis: 100 000 test ADA. */
-export const FAUCET_GENESIS_LOVELACE = 100_000_000_000n;
+const FAUCET_GENESIS_LOVELACE = 100_000_000_000n;
 
 type FaucetWalletConfig = Pick<AppConfig, "faucet" | "dataDir" | "ogmiosUrl" | "network">;
 

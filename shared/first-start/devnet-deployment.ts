@@ -12,8 +12,8 @@ import { devnetDigest } from "../devnet/ledger-digest";
 import type { ProtocolConfig } from "../config/config";
 import type { Wallet } from "../wallet";
 
-export const SERVICE_GENESIS_LOVELACE = 100_000_000_000n; // 100 000 ADA: the one-shot output
-export const SERVICE_RESERVE_LOVELACE = 10_000_000_000n; // 10 000 ADA: split into spare UTxOs
+const SERVICE_GENESIS_LOVELACE = 100_000_000_000n; // 100 000 ADA: the one-shot output
+const SERVICE_RESERVE_LOVELACE = 10_000_000_000n; // 10 000 ADA: split into spare UTxOs
 
 export interface GenesisFundSpec {
   address: string;

@@ -69,7 +69,7 @@ export interface DeploymentPlan {
   spareOutputs?: readonly bigint[];
 }
 
-export class DeploymentError extends TypedError<"BUILD_FAILED" | "STEP_TIMEOUT" | "SUBMIT_FAILED"> {
+export class DeploymentError extends TypedError<"BUILD_FAILED" | "STEP_TIMEOUT"> {
   override readonly name = "DeploymentError";
 }
 

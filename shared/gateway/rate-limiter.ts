@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isIPv4, isIPv6 } from "node:net";
+import { FixedWindowCounter } from "../domain/fixed-window-counter";
 import { RateLimitedError } from "./errors";
 
 export interface RateLimitDecision {
@@ -17,39 +18,25 @@ export interface RateLimitDecision {
 
 /** Counts hits per key in windows that start at a key's first hit. In-memory: one count per gateway replica. */
 export class FixedWindowRateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
-  private lastPrune: number;
+  private readonly hits: FixedWindowCounter;
 
   constructor(
     private readonly limit: number,
-    private readonly windowMs: number,
-    private readonly now: () => number,
+    windowMs: number,
+    now: () => number,
   ) {
-    this.lastPrune = now();
+    this.hits = new FixedWindowCounter(windowMs, now);
   }
 
   hit(key: string): RateLimitDecision {
-    const now = this.now();
-    this.prune(now);
-    let w = this.windows.get(key);
-    if (w === undefined || now - w.start >= this.windowMs) {
-      w = { start: now, count: 0 };
-      this.windows.set(key, w);
-    }
-    w.count += 1;
-    const retryAfterSeconds = Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
-    return { allowed: w.count <= this.limit, remaining: Math.max(0, this.limit - w.count), retryAfterSeconds };
+    const { count, resetsInMs } = this.hits.add(key);
+    const retryAfterSeconds = Math.max(1, Math.ceil(resetsInMs / 1000));
+    return { allowed: count <= this.limit, remaining: Math.max(0, this.limit - count), retryAfterSeconds };
   }
 
   /** Number of clients currently tracked (bounded by pruning expired windows). */
   get trackedClients(): number {
-    return this.windows.size;
-  }
-
-  private prune(now: number): void {
-    if (now - this.lastPrune < this.windowMs) return;
-    this.lastPrune = now;
-    for (const [key, w] of this.windows) if (now - w.start >= this.windowMs) this.windows.delete(key);
+    return this.hits.size;
   }
 }
 

@@ -17,6 +17,7 @@
  * per-entry overhead; oldest out first, with a second chance for those answered from since), and `maxChanges` tracked changes; past that it forgets
  * everything and starts over from the current sequence.
  */
+import { CoalescedRun } from "../domain/coalesced-run";
 import type { FactRecord } from "../indexer/fact-log";
 import type { FactSource } from "../indexer/fact-consumer";
 import { MERKLE_SCHEME } from "../merkle/merkle-tree";
@@ -95,8 +96,6 @@ export class ValidatorCache {
   private bodyBytes = 0;
   private hits = 0;
   private misses = 0;
-  private running: Promise<void> | undefined;
-  private again = false;
   /** Highest block height seen (chain notifications and facts), for the depth of answers. */
   tipHeight: number | undefined;
 
@@ -204,25 +203,19 @@ export class ValidatorCache {
 
   /** Reads the log after what is known (starting at its head the first time). Concurrent calls share one run. */
   catchUp(): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = this.drain().finally(() => (this.running = undefined));
-    return this.running;
+    return this.runs.start();
   }
 
-  private async drain(): Promise<void> {
+  private readonly runs = new CoalescedRun<void>(async (rounds) => {
     if (this.known === undefined) this.restart(await this.source.head());
-    do {
-      this.again = false;
+    await rounds(async () => {
       for (;;) {
         const batch = await this.source.after(this.known!, 1000);
         for (const r of batch) this.apply(r);
         if (batch.length < 1000) break;
       }
-    } while (this.again);
-  }
+    });
+  });
 
   /** Applies one fact or rollback marker, in log order. */
   apply(r: FactRecord): void {

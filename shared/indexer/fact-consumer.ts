@@ -5,6 +5,7 @@
  * Rollback markers are applied in log order, between the facts around them.
  */
 import type { Collection, Store, StoredDocument } from "../store";
+import { CoalescedRun } from "../domain/coalesced-run";
 import type { FactRecord } from "./fact-log";
 
 export interface FactSource {
@@ -26,8 +27,6 @@ interface CursorDoc extends StoredDocument {
 
 export class FactConsumer {
   private readonly cursors: Collection<CursorDoc>;
-  private running: Promise<number> | undefined;
-  private again = false;
   private applied: number | undefined;
 
   constructor(
@@ -58,19 +57,13 @@ export class FactConsumer {
    * @returns the cursor after the run
    */
   catchUp(): Promise<number> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = this.drain().finally(() => (this.running = undefined));
-    return this.running;
+    return this.runs.start();
   }
 
-  private async drain(): Promise<number> {
+  private readonly runs = new CoalescedRun(async (rounds) => {
     let cursor = await this.cursor();
     this.applied = cursor;
-    do {
-      this.again = false;
+    await rounds(async () => {
       for (;;) {
         const batch = await this.source.after(cursor, this.batchSize);
         if (batch.length === 0) break;
@@ -88,7 +81,7 @@ export class FactConsumer {
         this.applied = cursor;
         if (batch.length < this.batchSize) break;
       }
-    } while (this.again);
+    });
     return cursor;
-  }
+  });
 }

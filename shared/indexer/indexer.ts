@@ -62,7 +62,7 @@ export type IndexerState = "stopped" | "following" | "retrying";
 /** Most blocks staged before a write while catching up (each costs a few hundred bytes until written). */
 export const BATCH_BLOCKS = 1000;
 /** Most facts staged before a write. */
-export const BATCH_FACTS = 5000;
+const BATCH_FACTS = 5000;
 /** Output addresses whose payment credential is remembered. */
 const ADDRESS_MEMO_SIZE = 10_000;
 

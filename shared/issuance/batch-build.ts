@@ -16,7 +16,7 @@ import { buildCertificateTransaction } from "./certificate-issuance";
 import type { IssuanceEnv } from "./issuance-env";
 
 /** Metadata a caller may add to the anchoring certificate (JSON text; it goes on chain, within the transaction size limit). */
-export const MAX_BATCH_METADATA_BYTES = 2048;
+const MAX_BATCH_METADATA_BYTES = 2048;
 
 export interface BatchBuildResponse extends BuildTransactionResponse {
   merkleRoot?: string;
@@ -121,7 +121,7 @@ export function batchRefusalAnswer(err: unknown): BatchBuildResponse {
  * How long past its transaction's validity a pending tree is kept: the chain time a sweep compares it with is
  * that of blocks, which may run a little behind the slot clock the validity came from.
  */
-export const PENDING_TREE_GRACE_MS = 10 * 60_000;
+const PENDING_TREE_GRACE_MS = 10 * 60_000;
 
 /** What the route stores with: the trees, the client's budget, and whose build it is. */
 export interface BatchBuildContext {

@@ -41,12 +41,7 @@ function keyHashes(addresses: readonly string[] | undefined, field: string, netw
 }
 
 /** Validates a requested bootstrap datum. @throws BuildRefusal ERROR */
-export function bootstrapDatumFrom(
-  b: BootstrapRequest | undefined,
-  pp: ProtocolParameters,
-  networkId: number,
-  now: number,
-): BootstrapDatum {
+function bootstrapDatumFrom(b: BootstrapRequest | undefined, pp: ProtocolParameters, networkId: number, now: number): BootstrapDatum {
   if (!b || !b.name) return refuse("ERROR", "bootstrapDatum.name is required");
   const tokenName = Buffer.from(b.name, "utf8").toString("hex");
   if (tokenName.length / 2 > MAX_NAME_BYTES) refuse("ERROR", `bootstrapDatum.name is longer than ${MAX_NAME_BYTES} bytes`);

@@ -47,7 +47,7 @@ function stringList(v: unknown, field: string): string[] | undefined {
   return v as string[];
 }
 
-export function parseBootstrapData(raw: unknown): BootstrapRequest | undefined {
+function parseBootstrapData(raw: unknown): BootstrapRequest | undefined {
   if (raw === undefined || raw === null) return undefined;
   if (typeof raw !== "object" || Array.isArray(raw)) return refuse("ERROR", "bootstrapDatum must be an object");
   const b = raw as Body;

@@ -17,7 +17,7 @@ import type { IssuanceEnv } from "./issuance-env";
 import { outRefKey } from "../domain/out-ref";
 import { loadLiveProtocol, requireDeployment, withOutputs, type LiveProtocol } from "./live-protocol";
 import { checkBatchSize, checkCountdown, checkFeeShares, checkFeeTerms, checkWhitelist } from "./pre-checks";
-import { loadStateCandidates, stateDatumOf, termsOf, type StateCandidate } from "./state-candidates";
+import { forkTermsOf, loadStateCandidates, stateDatumOf, termsOf, type StateCandidate } from "./state-candidates";
 import { updateSpec, type CertificateTxInput } from "./update-state";
 import { validityWindow, type ValidityWindow } from "./validity-window";
 import { loadWalletFunds, requireCollateral } from "./wallet-funds";
@@ -31,14 +31,11 @@ export interface IssuanceResult {
   expiresAtMs: number;
 }
 
-export function bootstrapTermsOf(b: BootstrapInfo): BootstrapTerms {
+function bootstrapTermsOf(b: BootstrapInfo): BootstrapTerms {
   return {
     name: b.name,
     allowedCredentials: b.allowedCredentials,
-    fee: BigInt(b.fee),
-    feeInterval: BigInt(b.feeInterval),
-    feeReceivers: b.feeReceivers,
-    ttl: BigInt(b.ttl),
+    ...forkTermsOf(b),
     transactionLimit: BigInt(b.transactionLimit),
     batchSize: BigInt(b.batchSize),
   };

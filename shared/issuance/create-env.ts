@@ -7,9 +7,9 @@ import type { InflightRegistry } from "../inflight";
 import type { Deployment, IssuanceEnv, ProtocolSource } from "./issuance-env";
 import { loadSlotClock } from "./slot-clock";
 
-export const PROTOCOL_PARAMETERS_TTL_MS = 60_000;
+const PROTOCOL_PARAMETERS_TTL_MS = 60_000;
 
-export function deploymentOf(protocol: ProtocolConfig | null, networkId: NetworkId): Deployment | null {
+function deploymentOf(protocol: ProtocolConfig | null, networkId: NetworkId): Deployment | null {
   if (!protocol) return null;
   const scripts = deploymentScripts(protocol, networkId);
   return {

@@ -15,11 +15,11 @@ import type { IssuanceEnv } from "./issuance-env";
 
 export type BuildSpec = Omit<TxSpec, "protocolParameters">;
 
-export const DEFAULT_CLAIM_TTL_MS = 30_000;
+const DEFAULT_CLAIM_TTL_MS = 30_000;
 /** Head-room on evaluated budgets when rebuilding (the rebuilt tx is evaluated again). */
-export const BUDGET_MARGIN_PERCENT = 3;
+const BUDGET_MARGIN_PERCENT = 3;
 /** Head-room of remembered budgets: covers metadata and value differences between builds of one shape. */
-export const HINT_MARGIN_PERCENT = 8n;
+const HINT_MARGIN_PERCENT = 8n;
 
 interface ErrorLike {
   name?: string;

@@ -15,7 +15,7 @@ interface Era {
   slotMs: number;
 }
 
-export function slotClockFrom(eras: readonly Era[]): SlotClock {
+function slotClockFrom(eras: readonly Era[]): SlotClock {
   const sorted = [...eras].sort((a, b) => a.startSlot - b.startSlot);
   const eraOfSlot = (slot: number) => [...sorted].reverse().find((e) => e.startSlot <= slot) ?? sorted[0]!;
   const eraOfTime = (ms: number) => [...sorted].reverse().find((e) => e.startMs <= ms) ?? sorted[0]!;

@@ -6,7 +6,7 @@
 import type { OgmiosUtxo } from "../csl/utxo";
 import { BoundedMemo } from "../csl/memo";
 import type { StateInfo } from "../records/protocol-records";
-import { dataFromCborHex, decodeStateDatum, type StateDatum } from "../protocol";
+import { dataFromCborHex, decodeStateDatum, type ForkTerms, type StateDatum } from "../protocol";
 import type { StateTerms } from "../domain/issuance-plan";
 import type { Deployment, IssuanceEnv } from "./issuance-env";
 
@@ -20,14 +20,16 @@ export interface StateCandidate {
 
 const utf8Hex = (s: string): string => Buffer.from(s, "utf8").toString("hex");
 
-export function datumOfStateInfo(s: StateInfo): StateDatum {
+/** The fee terms and ttl a state copies from its bootstrap, from an indexer record (amounts as decimal strings). */
+export function forkTermsOf(r: Pick<StateInfo, "fee" | "feeInterval" | "feeReceivers" | "ttl">): ForkTerms {
+  return { fee: BigInt(r.fee), feeInterval: BigInt(r.feeInterval), feeReceivers: r.feeReceivers, ttl: BigInt(r.ttl) };
+}
+
+function datumOfStateInfo(s: StateInfo): StateDatum {
   return {
     id: s.stateId,
     owner: s.owner,
-    fee: BigInt(s.fee),
-    feeInterval: BigInt(s.feeInterval),
-    feeReceivers: s.feeReceivers,
-    ttl: BigInt(s.ttl),
+    ...forkTermsOf(s),
     countdown: BigInt(s.countdown),
     certificateDataHash: s.certificateDataHash,
     batchSize: BigInt(s.batchSize),
@@ -37,7 +39,7 @@ export function datumOfStateInfo(s: StateInfo): StateDatum {
 }
 
 /** State datums a process remembers decoded, by their CBOR (each build reads its state's, often several). */
-export const STATE_DATUMS_KEPT = 1_024;
+const STATE_DATUMS_KEPT = 1_024;
 
 const stateDatums = new BoundedMemo<StateDatum | null>(STATE_DATUMS_KEPT, (cbor) => {
   try {
@@ -69,7 +71,7 @@ export async function loadStateCandidates(
     env.registry.spendable(proxyAddress, [], owner),
   ]);
   // A state at a proxy address with a stake part is updated where it is, so its pending successor is there too.
-  const otherAddresses = [...new Set(confirmed.flatMap((s) => (s.address && s.address !== proxyAddress ? [s.address] : [])))];
+  const otherAddresses = [...new Set(confirmed.flatMap((s) => (s.address !== proxyAddress ? [s.address] : [])))];
   const pendingAtProxy = [
     ...pendingAtEnterprise,
     ...(await Promise.all(otherAddresses.map((a) => env.registry.spendable(a, [], owner)))).flat(),

@@ -25,7 +25,7 @@ export interface UpdateInput extends CertificateTxInput {
   state: { utxo: OgmiosUtxo; datum: StateDatum };
 }
 
-export function nextStateDatum(cur: StateDatum, certificates: readonly OnchainCertificate[]): StateDatum {
+function nextStateDatum(cur: StateDatum, certificates: readonly OnchainCertificate[]): StateDatum {
   return { ...cur, countdown: cur.countdown - 1n, certificateDataHash: certificateDataHash(certificates) };
 }
 

@@ -13,8 +13,8 @@ export interface ValidityWindow {
   expiresAtMs: number;
 }
 
-export const VALIDITY_BEFORE_SLOTS = 10;
-export const VALIDITY_AFTER_SLOTS = 600;
+const VALIDITY_BEFORE_SLOTS = 10;
+const VALIDITY_AFTER_SLOTS = 600;
 
 /** @throws BuildRefusal ERROR when `ttlMs` leaves no slot to be valid in */
 export function validityWindow(clock: SlotClock, nowMs: number, ttlMs?: { ms: bigint; what: string }): ValidityWindow {

@@ -13,7 +13,7 @@ import { refuse } from "./build-outcome";
 
 export const COLLATERAL_LOVELACE = 5_000_000n;
 /** Up to this size an ADA-only UTxO may be kept aside as the dedicated collateral; larger ones always pay. */
-export const DEDICATED_COLLATERAL_MAX_LOVELACE = 10_000_000n;
+const DEDICATED_COLLATERAL_MAX_LOVELACE = 10_000_000n;
 /** What prepare-collateral needs besides the 5 ADA output: the fee and a change output. */
 const COLLATERAL_SPLIT_MARGIN_LOVELACE = 1_500_000n;
 
@@ -37,7 +37,7 @@ export function isAdaOnlyKeyUtxo(u: OgmiosUtxo): boolean {
 }
 
 /** The dedicated collateral among confirmed spendable UTxOs: the smallest ADA-only one of 5 to 10 ADA. */
-export function pickCollateral(spendable: readonly OgmiosUtxo[], confirmed: readonly OgmiosUtxo[]): OgmiosUtxo | undefined {
+function pickCollateral(spendable: readonly OgmiosUtxo[], confirmed: readonly OgmiosUtxo[]): OgmiosUtxo | undefined {
   const onChain = new Set(confirmed.map(utxoKey));
   return spendable
     .filter(

@@ -8,7 +8,7 @@ import type { Transaction } from "@cardano-ogmios/schema";
 import type { PreActionPlugin } from "../indexer/plugin-types";
 import type { LookupStore } from "./lookup-store";
 
-export const LOOKUP_PLUGIN_NAME = "script-lookups";
+const LOOKUP_PLUGIN_NAME = "script-lookups";
 
 export function createLookupPlugin(lookups: LookupStore, isRelevant: (tx: Transaction) => boolean): PreActionPlugin<Transaction> {
   return {

@@ -83,8 +83,3 @@ export function checkInclusionProof(proof: unknown): ProofCheck {
   if (!computed.equals(Buffer.from(root, "hex"))) return { valid: false, reason: "the path does not lead to the root" };
   return { valid: true };
 }
-
-/** Number of hashes in the path of any leaf of a tree of n leaves is at most this (ceil(log2 n)). */
-export function maxPathLength(treeSize: number): number {
-  return treeSize <= 1 ? 0 : Math.ceil(Math.log2(treeSize));
-}

@@ -62,7 +62,7 @@ export function hashPackedLeaves(packed: Uint8Array, width = NODE_BYTES): Buffer
 }
 
 /** The level above a packed level of nodes: pairs hashed, a last lone node moved up unchanged. */
-export function parentLevel(level: Uint8Array): Buffer {
+function parentLevel(level: Uint8Array): Buffer {
   const n = level.length / NODE_BYTES;
   const up = Math.ceil(n / 2);
   const out = Buffer.allocUnsafe(up * NODE_BYTES);
@@ -94,7 +94,7 @@ export function rootOfLevels(levels: readonly Buffer[]): Buffer {
 }
 
 /** The node at `index` of a packed level. */
-export function nodeAt(level: Uint8Array, index: number): Buffer {
+function nodeAt(level: Uint8Array, index: number): Buffer {
   return Buffer.from(level.subarray(index * NODE_BYTES, (index + 1) * NODE_BYTES));
 }
 

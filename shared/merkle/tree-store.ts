@@ -135,7 +135,7 @@ export interface LeafBucket {
  * (equal) leaves. Each split is a counting pass over the bucket's leaves, reading digits from the bytes (no string
  * per leaf); pending groups are disjoint, so memory stays one index per leaf whatever the shape.
  */
-export function leafBuckets(leaves: Buffer, max: number = BUCKET_MAX): LeafBucket[] {
+function leafBuckets(leaves: Buffer, max: number = BUCKET_MAX): LeafBucket[] {
   const n = leaves.length / NODE_BYTES;
   const digitOf = (leaf: number, d: number): number => {
     const byte = leaves[leaf * NODE_BYTES + (d >> 1)]!;
@@ -190,11 +190,6 @@ export class MerkleTreeStore {
     await trees.ensureIndexes([{ fields: { expiresAt: 1 } }, { fields: { owner: 1 } }]);
     await chunks.ensureIndexes([{ fields: { treeId: 1 } }]);
     await index.ensureIndexes([{ fields: { bucket: 1 } }, { fields: { treeId: 1 } }]);
-    // Trees stored before pending trees existed: pending, until the verifier finds their root anchored (it looks at
-    // every pending tree when it opens); their index, grouped by a fixed prefix, is replaced by the bounded one.
-    await trees.updateMany({ anchored: { $exists: false } }, { $set: { anchored: false, expiresAt: now() } });
-    const legacyIndex = store.collection("merkle_leaf_buckets");
-    if (await legacyIndex.findOne({})) await legacyIndex.deleteMany({});
     return new MerkleTreeStore(trees, chunks, index, now);
   }
 

@@ -23,6 +23,3 @@ export const SCRIPT_HASH_PARAM = {
   pattern: /^[0-9a-fA-F]{56}$/,
   messages: { stringPattern: "'{field}' must be a 56-hex script hash" },
 } as const;
-
-/** An output index in a path: a natural number (path parameters arrive as strings). */
-export const OUTPUT_INDEX_PARAM = { type: "number", integer: true, min: 0, convert: true } as const;

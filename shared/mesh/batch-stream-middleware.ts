@@ -12,7 +12,7 @@ import type { Context, Middleware } from "moleculer";
 import { batchRefusalAnswer, packedHashes } from "../issuance/batch-build";
 import { httpStatusOfType } from "../gateway/http-status";
 
-export const BATCH_BUILD_ACTION = "tx-builder.buildBatch";
+const BATCH_BUILD_ACTION = "tx-builder.buildBatch";
 
 /**
  * Bytes per stream message. The JSON serializer writes a byte as a number and a comma (up to 4 characters), so

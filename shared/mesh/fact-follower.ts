@@ -24,13 +24,13 @@ export interface FactFollower {
 }
 
 /** The indexer's fact log, reached over the broker. */
-export function indexerFactSource(broker: ServiceBroker): FactSource {
+function indexerFactSource(broker: ServiceBroker): FactSource {
   return {
     after: (cursor, limit) => broker.call<FactRecord[], { cursor: number; limit: number }>("indexer.factsAfter", { cursor, limit }),
   };
 }
 
-export function followFacts(
+function followFacts(
   broker: ServiceBroker,
   store: Store,
   projection: Projection,
@@ -73,7 +73,7 @@ export async function catchUpProjections(broker: ServiceBroker): Promise<void> {
 }
 
 /** Event handlers that poke a follower; they bypass the bulkhead so bursts of blocks are never rejected. */
-export function chainNotificationHandlers(follower: () => FactFollower | undefined) {
+function chainNotificationHandlers(follower: () => FactFollower | undefined) {
   const handler = { bulkhead: { enabled: false }, handler: () => follower()?.poke() } as const;
   return { "chain.block": handler, "chain.rollback": handler };
 }
@@ -82,7 +82,7 @@ export function chainNotificationHandlers(follower: () => FactFollower | undefin
  * The lifecycle every projection service shares (verifier, stats, credential, …): open its projection when the
  * service starts, follow the indexer's facts, stop following when it stops; `ready()` answers 503 before that.
  */
-export function projectionLifecycle<P extends Projection>(service: string, deps: ServiceDeps, open: (store: Store) => Promise<P>) {
+function projectionLifecycle<P extends Projection>(service: string, deps: ServiceDeps, open: (store: Store) => Promise<P>) {
   let projection: P | undefined;
   let follower: FactFollower | undefined;
   return {

@@ -13,7 +13,7 @@ import { addReadinessCheck } from "./health-middleware";
 import type { ServiceDeps } from "./service-deps";
 
 /** The indexer's states, bootstraps and protocol outputs, asked over the broker. */
-export function indexerProtocolSource(broker: ServiceBroker): ProtocolSource {
+function indexerProtocolSource(broker: ServiceBroker): ProtocolSource {
   return {
     states: (filter) => broker.call<StateInfo[], typeof filter>("indexer.states", filter),
     bootstraps: (filter) => broker.call<BootstrapInfo[], typeof filter>("indexer.bootstraps", filter),

@@ -8,7 +8,7 @@
 import { TypedError } from "../domain/errors";
 
 /** The reason a signal of this module aborts with; the client never sees it (it has gone, or was answered 504). */
-export class RequestAbandonedError extends TypedError<"REQUEST_ABANDONED"> {
+class RequestAbandonedError extends TypedError<"REQUEST_ABANDONED"> {
   override readonly name = "RequestAbandonedError";
   constructor(why: "client gone" | "timed out") {
     super("REQUEST_ABANDONED", `The request was abandoned (${why}); its work stopped.`, { why });

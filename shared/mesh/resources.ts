@@ -31,7 +31,7 @@ export interface MeshResourceHandles {
   chain(): Promise<ChainEndpoint>;
 }
 
-export class ResourceError extends TypedError<"RESOURCE_UNAVAILABLE"> {
+class ResourceError extends TypedError<"RESOURCE_UNAVAILABLE"> {
   override readonly name = "ResourceError";
   constructor(message: string) {
     super("RESOURCE_UNAVAILABLE", message);

@@ -2,7 +2,7 @@
  * Certificate metadata travels on chain as a list of byte strings of at most 64 bytes (the Plutus bytestring
  * limit), cut on UTF-8 boundaries so every chunk is valid UTF-8 on its own (docs/protocol.md#metadata-chunks).
  */
-export const MAX_CHUNK_BYTES = 64;
+const MAX_CHUNK_BYTES = 64;
 
 /** Splits `text` into UTF-8 chunks of at most 64 bytes; "" gives one empty chunk, as the reference does. */
 export function chunkMetadata(text: string, maxBytes = MAX_CHUNK_BYTES): string[] {

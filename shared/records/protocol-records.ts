@@ -21,8 +21,8 @@ export interface StateInfo {
   certificateDataHash: string;
   keepAsOracle: boolean;
   outRef: OutRef;
-  /** the output's address: the proxy script's, with or without a stake part (absent in facts of older versions) */
-  address?: string;
+  /** the output's address: the proxy script's, with or without a stake part */
+  address: string;
   lovelace: string;
 }
 

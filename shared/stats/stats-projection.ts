@@ -10,10 +10,6 @@
  * its block, the suffix of the fact's `<txId>:<n>` id) makes it idempotent and rollback-safe while keeping the
  * embedded store small (about 20 bytes per certificate instead of a document and two index entries each). Totals
  * are kept incrementally and recounted from those documents, a bounded page at a time, after a rollback.
- *
- * Data folders written by earlier versions (a document per certificate, in `stats_certificates`,
- * `stats_fee_transactions`, `stats_goods_batches`, `stats_totals`) are not read: this projection has its own
- * consumer name, so it rebuilds from the start of the fact log on its first run.
  */
 import { CERTIFICATE_CATEGORIES, categoryOf, type CertificateCategory } from "../domain/certificate-metadata";
 import type { FactRecord } from "../indexer/fact-log";

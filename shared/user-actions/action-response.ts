@@ -18,7 +18,7 @@ const STATUS_NAMES: Record<number, string> = {
 };
 
 /** `"400 BAD_REQUEST"` */
-export function statusString(code: number): string {
+function statusString(code: number): string {
   return `${code} ${STATUS_NAMES[code] ?? "INTERNAL_SERVER_ERROR"}`;
 }
 

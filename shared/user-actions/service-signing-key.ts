@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { generateMnemonic, readKeyFile, verifyMessageSignature, Wallet, writeKeyFile } from "../wallet";
 
-export const SIGNING_KEY_FILE = "user-action-signing-key.json";
+const SIGNING_KEY_FILE = "user-action-signing-key.json";
 
 export class ServiceSigningKey {
   readonly publicKeyHex: string;

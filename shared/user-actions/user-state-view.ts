@@ -8,7 +8,7 @@ import { enterpriseAddressOfKeyHash } from "../csl/address";
 import type { BootstrapInfo, StateInfo } from "../records/protocol-records";
 
 /** Proxy-era states and bootstraps: version 2 (1 was the reference's legacy scripts). */
-export const PROTOCOL_VERSION = 2;
+const PROTOCOL_VERSION = 2;
 
 export interface StateData {
   id: string;
@@ -39,7 +39,7 @@ export interface UserState {
   states: StateData[];
 }
 
-export function stateData(s: StateInfo, networkId: number): StateData {
+function stateData(s: StateInfo, networkId: number): StateData {
   return {
     id: s.stateId,
     fee: Number(s.fee),
@@ -53,7 +53,7 @@ export function stateData(s: StateInfo, networkId: number): StateData {
   };
 }
 
-export function bootstrapData(b: BootstrapInfo, networkId: number): BootstrapData {
+function bootstrapData(b: BootstrapInfo, networkId: number): BootstrapData {
   return {
     name: b.name,
     whitelistedAddresses: b.allowedCredentials.map((k) => enterpriseAddressOfKeyHash(k, networkId)),
@@ -68,7 +68,7 @@ export function bootstrapData(b: BootstrapInfo, networkId: number): BootstrapDat
 }
 
 /** States the owner can still use: countdown left and forked from a live bootstrap. */
-export function usableStates(states: readonly StateInfo[], bootstraps: readonly BootstrapInfo[]): StateInfo[] {
+function usableStates(states: readonly StateInfo[], bootstraps: readonly BootstrapInfo[]): StateInfo[] {
   const live = new Set(bootstraps.map((b) => b.name));
   return states.filter((s) => BigInt(s.countdown) > 0n && live.has(s.bootstrapName));
 }

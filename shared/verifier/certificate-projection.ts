@@ -12,9 +12,7 @@
  * first certificate in chain order whose hash has it. What the fact log does not hold in that form the projection
  * keeps, applied through its consumer and rolled back by slot: the signed transactions of Merkle batch roots. Given
  * the stored batch trees, it also joins a tree to the leaf index when it sees a certificate anchoring the tree's root
- * (an anchored tree stays there: a rollback only hides it, through the certificate records). The
- * collections of earlier versions (`verifier_certificates`, a document per certificate, and `verifier_short_codes`,
- * a document per code) are emptied when the projection opens: nothing is lost, the fact log holds everything.
+ * (an anchored tree stays there: a rollback only hides it, through the certificate records).
  */
 import { enterpriseAddressOfKeyHash } from "../csl/address";
 import { BoundedMemo } from "../csl/memo";
@@ -69,14 +67,8 @@ export function certificateFactsSourceFor(config: {
 
 /** The collection of the copy (`"copy"`): fact records in the log's stored form, certificate facts only. */
 export const CERTIFICATE_FACTS_COPY = "verifier_certificate_facts";
-/**
- * Collections of earlier versions, emptied on open: a document per certificate, and a document per short-link code
- * (a code is now found through the certificate facts' hash index: it stands for a hash prefix).
- */
-const LEGACY_COLLECTIONS = ["verifier_certificates", "verifier_short_codes"];
-
 /** Hashes shorter than this never get a short link: a short hash would be a cheap prefix of someone else's. */
-export const SHORT_LINK_MIN_HASH_BYTES = 16;
+const SHORT_LINK_MIN_HASH_BYTES = 16;
 
 /** Issuer addresses remembered by a projection (each a few hundred bytes at most). */
 const ADDRESS_CACHE_SIZE = 10_000;
@@ -94,7 +86,7 @@ export class CertificateProjection implements Projection {
     networkId: number,
     private readonly trees: MerkleTreeStore | undefined,
   ) {
-    // A copy starts empty: its consumer (own cursor) reads the log from the start, whatever an earlier version read.
+    // A copy has a consumer (cursor) of its own, so it is filled from the start of the log, whatever the other read.
     this.name = copy ? "verifier-certificate-facts" : "verifier-certificates";
     this.addresses = new BoundedMemo(ADDRESS_CACHE_SIZE, (issuer) => enterpriseAddressOfKeyHash(issuer, networkId));
   }
@@ -122,7 +114,6 @@ export class CertificateProjection implements Projection {
     const facts = copy ? new CertificateFacts(copy) : FactLog.certificatesIn(store);
     const anchors = store.collection<AnchorTransactionDoc>("verifier_anchor_transactions");
     await anchors.ensureIndexes([{ fields: { slot: 1 } }]);
-    for (const name of LEGACY_COLLECTIONS) await emptied(store.collection(name));
     const projection = new CertificateProjection(facts, copy, anchors, networkId, trees);
     await projection.joinAnchoredPendingTrees();
     return projection;
@@ -302,9 +293,4 @@ export interface ChainPosition {
 
 function positionOf(r: CertificateFact): ChainPosition {
   return { blockHash: r.blockId, blockNumber: r.height, transactionHash: r.txId, position: r.fact.position };
-}
-
-/** Deletes every document of a collection no longer used (the store port drops no collection). */
-async function emptied(collection: Collection<StoredDocument>): Promise<void> {
-  if (await collection.findOne({})) await collection.deleteMany({});
 }

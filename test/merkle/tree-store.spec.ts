@@ -18,7 +18,7 @@ import { createStore, type Store, type StoredDocument } from "../../shared/store
 
 const hex = (b: Buffer) => b.toString("hex");
 const TERMS = { expiresAt: 2_000_000_000_000, owner: "ip:203.0.113.7" };
-const COLLECTIONS = ["merkle_trees", "merkle_leaf_chunks", "merkle_leaf_index", "merkle_leaf_buckets"];
+const COLLECTIONS = ["merkle_trees", "merkle_leaf_chunks", "merkle_leaf_index"];
 
 /** Leaves sharing their first `digits` hex digits (the shape of the leaf-index poisoning attack). */
 function sharingPrefix(count: number, prefix: string): Buffer {
@@ -199,19 +199,6 @@ function describeTreeStore(label: string, open: () => Promise<Store>): void {
       expect(await trees.findLeaf(leaf)).to.deep.equal([]);
       expect(await trees.markAnchored(tree.treeId, hex(tree.root), 600)).to.equal(true);
       expect((await trees.findLeaf(leaf))[0]).to.include({ leafIndex: 3 });
-    });
-
-    it("opens a store written before pending trees: its trees wait as pending (expired) and the old leaf index is gone", async () => {
-      const tree = buildTree(randomBytes(32 * 300));
-      await trees.save(tree, TERMS);
-      await store.collection("merkle_trees").updateOne({ _id: tree.treeId }, { $unset: { anchored: "", expiresAt: "", owner: "" } });
-      await store
-        .collection<StoredDocument & { bucket: string }>("merkle_leaf_buckets")
-        .insertOne({ _id: `${tree.treeId}:ab`, bucket: "ab" });
-      const reopened = await MerkleTreeStore.open(store, () => 7_000);
-      expect(await store.collection("merkle_leaf_buckets").count({})).to.equal(0);
-      expect(await reopened.pendingTrees("", 10)).to.deep.equal([{ treeId: tree.treeId, root: hex(tree.root), leafCount: 300 }]);
-      expect(await reopened.dropExpired(7_001)).to.equal(1);
     });
   });
 }

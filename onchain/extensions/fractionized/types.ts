@@ -22,7 +22,7 @@ export const FractionizedConfig = pstruct({
   FractionizedConfig: { serviceValidatorHash: bs, allowedInserters: list(data), deployer: bs },
 });
 
-export const TokensStatus = pstruct({ TokensAvailable: {}, TokensExhausted: {} });
+const TokensStatus = pstruct({ TokensAvailable: {}, TokensExhausted: {} });
 export const TOKENS_AVAILABLE = 0;
 export const TOKENS_EXHAUSTED = 1;
 

@@ -5,7 +5,7 @@
  * and that token, with a valid datum for that batch and item, signed by the owner it names.
  * (The connected-goods spend handler checks the rest of the claim: item key, batch recreated, one hub token.)
  */
-import { bool, bs, pBool, pfn, phoist, pisEmpty, plet, pmatch, pnot, PTxInfo, punBData, punsafeConvertType } from "@harmoniclabs/plu-ts";
+import { bs, pBool, pisEmpty, plet, pmatch, pnot, PTxInfo, punBData, punsafeConvertType } from "@harmoniclabs/plu-ts";
 import { BatchDatum, GoodsSpendRedeemer, SocialHubDatum } from "../connected-goods/types";
 import { hubTokenName } from "../connected-goods/hub-token-name";
 import { requireAll } from "../../rules";
@@ -15,6 +15,7 @@ import { isSignedBy } from "../../lib/signatures";
 import { holdsOnlyToken } from "../../lib/values";
 import { isValidHubDatum } from "./profile";
 import type { HubBuild } from "./env";
+import { handler } from "../../lib/handler";
 import type { AnyTerm } from "../../lib/term";
 
 /** The redeemer the transaction gives for spending `utxoRef` (the ledger guarantees there is one). */
@@ -61,20 +62,15 @@ function isValidNewHub(b: HubBuild, tx: AnyTerm, own: AnyTerm, batchIdTerm: AnyT
 /** (tx, own policy, connected-goods hash) → bool */
 export function makeHubClaim(b: HubBuild): AnyTerm {
   const { rule } = b;
-  return phoist(
-    pfn(
-      [PTxInfo.type, bs, bs],
-      bool,
-    )((tx: AnyTerm, own: AnyTerm, goods: AnyTerm) =>
-      plet(tx.inputs.filter((i: AnyTerm) => isScriptAddress(i.resolved.address, goods))).in((batchIns: AnyTerm) =>
-        rule("exactly one batch input", batchIns.length.eq(1)).and(
-          plet(batchIns.head).in((batchIn: AnyTerm) =>
-            plet(punsafeConvertType(spendRedeemerOf(tx, batchIn.utxoRef), GoodsSpendRedeemer.type)).in((claim: AnyTerm) =>
-              rule("batch input is spent with Claim", claim.raw.index.eq(0)).and(
-                plet(punsafeConvertType(inlineDatumOf(batchIn.resolved), BatchDatum.type)).in((batch: AnyTerm) =>
-                  rule("batch names this hub policy", batch.hubPolicy.eq(own)).and(
-                    isValidNewHub(b, tx, own, batch.batchId, punBData.$(claim.raw.fields.head)),
-                  ),
+  return handler([PTxInfo.type, bs, bs], (tx: AnyTerm, own: AnyTerm, goods: AnyTerm) =>
+    plet(tx.inputs.filter((i: AnyTerm) => isScriptAddress(i.resolved.address, goods))).in((batchIns: AnyTerm) =>
+      rule("exactly one batch input", batchIns.length.eq(1)).and(
+        plet(batchIns.head).in((batchIn: AnyTerm) =>
+          plet(punsafeConvertType(spendRedeemerOf(tx, batchIn.utxoRef), GoodsSpendRedeemer.type)).in((claim: AnyTerm) =>
+            rule("batch input is spent with Claim", claim.raw.index.eq(0)).and(
+              plet(punsafeConvertType(inlineDatumOf(batchIn.resolved), BatchDatum.type)).in((batch: AnyTerm) =>
+                rule("batch names this hub policy", batch.hubPolicy.eq(own)).and(
+                  isValidNewHub(b, tx, own, batch.batchId, punBData.$(claim.raw.fields.head)),
                 ),
               ),
             ),

@@ -10,9 +10,9 @@ import { MAX_ITEM_NAME_BYTES } from "../connected-goods/items";
 import { CREDENTIAL_HASH_BYTES } from "../../lib/addresses";
 import type { AnyTerm } from "../../lib/term";
 
-export const MIN_PROFILE_FIELD_BYTES = 29;
-export const MAX_PROFILE_FIELD_BYTES = 664;
-export const BATCH_ID_BYTES = 32;
+const MIN_PROFILE_FIELD_BYTES = 29;
+const MAX_PROFILE_FIELD_BYTES = 664;
+const BATCH_ID_BYTES = 32;
 
 /** A closed, hoisted check data → bool: `Constr 1 []` (None) or `Constr 0 [B b]` (Some) with b within the bounds. */
 export function makeIsValidProfileField(): AnyTerm {

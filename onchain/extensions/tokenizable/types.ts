@@ -24,7 +24,7 @@ export const TokenizableConfig = pstruct({
 /** Index of `deployer` in the config's fields (the metadata script reads it from the HEAD). */
 export const CONFIG_DEPLOYER_FIELD = 2;
 
-export const RedeemStatus = pstruct({ Available: {}, Redeemed: {} });
+const RedeemStatus = pstruct({ Available: {}, Redeemed: {} });
 export const AVAILABLE = 0;
 export const REDEEMED = 1;
 

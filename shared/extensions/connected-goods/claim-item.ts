@@ -5,18 +5,11 @@
  * derived.
  */
 import { randomBytes } from "node:crypto";
-import type { OgmiosUtxo } from "../../csl/utxo";
-import {
-  buildEvaluatedAndClaim,
-  draftBuild,
-  type BuildSpec,
-  loadWalletFunds,
-  requireCollateral,
-  type WalletFunds,
-} from "../../issuance/for-extensions";
+import type { BuildSpec } from "../../issuance/for-extensions";
 import { constr, dataToCborHex } from "../../protocol";
 import { encodeBatchDatum, type BatchItem } from "./batch-datum";
 import { alreadyClaimed, ConnectedGoodsError, wrongPassword } from "./errors";
+import { buildGoods, draftGoodsBuild, loadGoodsWallet, paidBy, type GoodsWallet } from "./goods-build";
 import { goodsScript, hubScript, STAND_IN_KEY_HASH, unmetered, type Body, type GoodsEnv } from "./goods-env";
 import { batchAt, firstMatching, hubOpenedBy, type BatchAt } from "./goods-outputs";
 import { encodeGoodsSpendRedeemer } from "./goods-redeemers";
@@ -28,7 +21,7 @@ import type { KdfAllowance } from "./kdf-budget";
 import { encodeSocialHubDatum } from "./social-hub-datum";
 
 /** A claim without `asset_name` tries the password on at most this many unclaimed items. */
-export const MAX_ITEMS_SEARCHED = 32;
+const MAX_ITEMS_SEARCHED = 32;
 
 /**
  * The unclaimed item `pw` unlocks, with its key; each key tried is paid by `caller`.
@@ -85,17 +78,11 @@ async function itemUnlockedBy(
 export async function claimItem(env: GoodsEnv, body: Body, caller: KdfAllowance = unmetered()): Promise<string> {
   const req = itemRequest(body);
   const batch = await batchAt(env, req.batchId);
-  const ienv = env.issuance;
-  const funds = await loadWalletFunds(ienv.chain, ienv.registry, req.user.address);
-  const collateral = requireCollateral(funds);
+  const wallet = await loadGoodsWallet(env, req.user.address);
   const standIn = batch.datum.items.find((i) => i.tokenName === req.tokenName) ?? batch.datum.items[0];
   if (standIn) {
     const sealed = new HubKey(randomBytes(32)).sealProfile(standIn.tokenName, req.profile);
-    await draftBuild(
-      ienv,
-      claimSpec(env, req, batch, funds, collateral, { item: standIn, keyHash: STAND_IN_KEY_HASH, sealed }),
-      "connected-goods:claim",
-    );
+    await draftGoodsBuild(env, claimSpec(env, req, batch, wallet, { item: standIn, keyHash: STAND_IN_KEY_HASH, sealed }), "claim");
   }
 
   const hubKey = await env.hubKeys.get(itemIdOf(req.pw), req.batchId, caller);
@@ -103,12 +90,8 @@ export async function claimItem(env: GoodsEnv, body: Body, caller: KdfAllowance 
   if (await hubOpenedBy(env, req.batchId, hubKey)) throw alreadyClaimed(req.batchId, false);
   const { item, key } = await itemUnlockedBy(env, req, batch, caller);
   const sealed = hubKey.sealProfile(item.tokenName, req.profile);
-  const built = await buildEvaluatedAndClaim(
-    ienv,
-    claimSpec(env, req, batch, funds, collateral, { item, keyHash: key.keyHash, sealed }),
-    "connected-goods:claim",
-  );
-  return key.signTxFull(built.cborHex);
+  const unsigned = await buildGoods(env, claimSpec(env, req, batch, wallet, { item, keyHash: key.keyHash, sealed }), "claim");
+  return key.signTxFull(unsigned);
 }
 
 /** The claim of `claimed.item` by `req.user`, signed by the item key `claimed.keyHash`, with its sealed profile. */
@@ -116,8 +99,7 @@ function claimSpec(
   env: GoodsEnv,
   req: ItemRequest,
   batch: BatchAt,
-  funds: WalletFunds,
-  collateral: OgmiosUtxo,
+  wallet: GoodsWallet,
   claimed: { item: BatchItem; keyHash: string; sealed: ReturnType<HubKey["sealProfile"]> },
 ): BuildSpec {
   const { item } = claimed;
@@ -131,9 +113,7 @@ function claimSpec(
   });
   const { connectedGoods: goods, socialHub: hub } = env.scripts;
   return {
-    utxos: funds.payable,
-    changeAddress: req.user.address,
-    collateral: [collateral],
+    ...paidBy(wallet),
     scriptInputs: [
       {
         utxo: batch.utxo,

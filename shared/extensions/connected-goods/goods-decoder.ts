@@ -17,7 +17,8 @@ import type { ExtensionFact, FactDecoder } from "../../indexer/protocol-decoder"
 import { dataFromCborHex, type NetworkId } from "../../protocol";
 import { loadBlueprint } from "../../protocol/blueprint";
 import { type BatchItem, decodeBatchDatum } from "./batch-datum";
-import { type ProfileField, decodeSocialHubDatum } from "./social-hub-datum";
+import type { ProfileField } from "./profile-fields";
+import { decodeSocialHubDatum } from "./social-hub-datum";
 import { deriveConnectedGoodsScripts } from "./goods-scripts";
 import { hubTokenNameOf } from "./goods-token-names";
 

@@ -5,15 +5,10 @@
  */
 import { outputFrom } from "../../csl/outputs";
 import type { OgmiosUtxo } from "../../csl/utxo";
-import {
-  buildEvaluatedAndClaim,
-  type BuildSpec,
-  loadWalletFunds,
-  requireCollateral,
-  type WalletFunds,
-} from "../../issuance/for-extensions";
+import type { BuildSpec } from "../../issuance/for-extensions";
 import { dataFromCborHex, dataToCborHex } from "../../protocol";
 import { ConnectedGoodsError, wrongPassword } from "./errors";
+import { buildGoods, loadGoodsWallet, paidBy, type GoodsWallet } from "./goods-build";
 import type { HubFact } from "./goods-decoder";
 import { hubScript, unmetered, type Body, type GoodsEnv } from "./goods-env";
 import { hubOpenedBy, hubUtxo } from "./goods-outputs";
@@ -31,9 +26,7 @@ async function ownedHub(env: GoodsEnv, req: Omit<ItemRequest, "profile">, caller
   if (!(await env.source.batch(req.batchId)) && (await env.source.hubs(req.batchId)).length === 0) {
     throw new ConnectedGoodsError("UNKNOWN_BATCH", `no batch ${req.batchId} is known`, { batch_id: req.batchId });
   }
-  const ienv = env.issuance;
-  const funds = await loadWalletFunds(ienv.chain, ienv.registry, req.user.address);
-  const collateral = requireCollateral(funds);
+  const wallet = await loadGoodsWallet(env, req.user.address);
   const hubKey = await env.hubKeys.get(itemIdOf(req.pw), req.batchId, caller);
   const found = await hubOpenedBy(env, req.batchId, hubKey);
   if (!found) throw wrongPassword(req.batchId);
@@ -48,34 +41,31 @@ async function ownedHub(env: GoodsEnv, req: Omit<ItemRequest, "profile">, caller
       },
     );
   }
-  return { hub: found.hub, hubKey, utxo, current, funds, collateral };
+  return { hub: found.hub, hubKey, utxo, current, wallet };
 }
 
 /** The one-hub-spend transaction: the owner spends the hub with `redeemer` and recreates it with `datum`. */
 async function hubSpend(
   env: GoodsEnv,
-  owned: { funds: WalletFunds; collateral: OgmiosUtxo; utxo: OgmiosUtxo; hub: HubFact },
+  owned: { wallet: GoodsWallet; utxo: OgmiosUtxo; hub: HubFact },
   owner: ItemRequest["user"],
   datum: string,
   redeemer: string,
 ) {
-  const ienv = env.issuance;
-  const { funds, collateral, utxo: spent } = owned;
+  const { wallet, utxo: spent } = owned;
   const hubName = owned.hub.hubName;
   const hub = env.scripts.socialHub;
   const out = { address: spent.address, assets: { [hub.policyId]: { [hubName]: 1n } }, inlineDatum: datum };
   const minimum = await minLovelace(env, out);
   const old = BigInt(spent.value.ada.lovelace);
   const spec: BuildSpec = {
-    utxos: funds.payable,
-    changeAddress: owner.address,
-    collateral: [collateral],
+    ...paidBy(wallet),
     scriptInputs: [{ utxo: spent, script: hubScript(env), redeemer }],
     // the validator lets a hub's ADA grow, never shrink
     outputs: [{ ...out, lovelace: old > minimum ? old : minimum }],
     requiredSigners: [owner.keyHash],
   };
-  return (await buildEvaluatedAndClaim(ienv, spec, "connected-goods:hub")).cborHex;
+  return buildGoods(env, spec, "hub");
 }
 
 /** POST /extension/connected-goods/update/item: the update as CBOR hex, for the owner to sign. */

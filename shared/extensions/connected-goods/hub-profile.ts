@@ -13,19 +13,15 @@
  * Invariant: item ids, passwords and keys never appear in errors or logs.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
-import { MAX_PROFILE_CHARS, PROFILE_FIELDS, type ProfileField } from "./social-hub-datum";
+import { PROFILE_FIELDS, PROFILE_JSON_NAMES, type ProfileField } from "./profile-fields";
+import { MAX_PROFILE_CHARS } from "./social-hub-datum";
 import { ConnectedGoodsError } from "./errors";
 import { runScrypt, type KdfCaller } from "./kdf";
 
-export const HUB_KEY_DOMAIN = "cert-anchor/connected-goods/hub-key/v1";
-export const HUB_KEY_SCRYPT = { N: 2 ** 14, r: 8, p: 1, keyLength: 32 } as const;
+const HUB_KEY_DOMAIN = "cert-anchor/connected-goods/hub-key/v1";
+const HUB_KEY_SCRYPT = { N: 2 ** 14, r: 8, p: 1, keyLength: 32 } as const;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
-
-/** The JSON names of the profile fields (snake_case, as the API's SocialHub), in datum order. */
-export const PROFILE_JSON_NAMES: Readonly<Record<ProfileField, string>> = Object.fromEntries(
-  PROFILE_FIELDS.map((f) => [f, f === "adaHandle" ? "ada_handle" : f]),
-) as Record<ProfileField, string>;
 
 export type PlainProfile = Partial<Record<ProfileField, string>>;
 

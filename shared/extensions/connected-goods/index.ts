@@ -10,10 +10,10 @@ export { ConnectedGoodsError, type ConnectedGoodsErrorType } from "./errors";
 export { kdfActivity, KDF_PARALLEL, type KdfCaller } from "./kdf";
 export { KdfAllowance, KdfBudget } from "./kdf-budget";
 export { MIN_CLAIMING_PASSWORD_BITS, passwordBits } from "./password-strength";
-export { HubKey, HubKeys, HUB_KEY_DOMAIN, HUB_KEY_SCRYPT, itemIdOf, itemIdFromInput, parseProfile, type PlainProfile } from "./hub-profile";
+export { HubKey, HubKeys, itemIdOf, itemIdFromInput, parseProfile, type PlainProfile } from "./hub-profile";
 export type { GoodsEnv, GoodsSource } from "./goods-env";
-export { mintBatch, MAX_MINT_ITEMS, MAX_SERVICE_BATCH_DATUM_BYTES, type MintBatchResponse } from "./mint-batch";
-export { claimItem, MAX_ITEMS_SEARCHED } from "./claim-item";
+export { mintBatch, type MintBatchResponse } from "./mint-batch";
+export { claimItem } from "./claim-item";
 export { transferItem, updateItem } from "./hub-changes";
 export { readSocialHub, MAX_READ_BATCHES, type SocialHubResponse } from "./social-hub-read";
 export {

@@ -6,17 +6,11 @@
  */
 import type { Metadatum, TxMetadata } from "../../csl/metadata";
 import type { OgmiosUtxo } from "../../csl/utxo";
-import {
-  buildEvaluatedAndClaim,
-  draftBuild,
-  type BuildSpec,
-  loadWalletFunds,
-  requireCollateral,
-  type WalletFunds,
-} from "../../issuance/for-extensions";
+import type { BuildSpec } from "../../issuance/for-extensions";
 import { dataToCbor, dataToCborHex } from "../../protocol";
 import { encodeBatchDatum, sortBatchItems, type BatchDatum, type BatchItem } from "./batch-datum";
 import { ConnectedGoodsError } from "./errors";
+import { buildGoods, draftGoodsBuild, loadGoodsWallet, paidBy, type GoodsWallet } from "./goods-build";
 import { goodsScript, STAND_IN_KEY_HASH, unmetered, type Body, type GoodsEnv } from "./goods-env";
 import { encodeGoodsMintRedeemer } from "./goods-redeemers";
 import { assetName, keyAddress, password, tokenNameParam } from "./goods-requests";
@@ -32,9 +26,9 @@ import { MIN_CLAIMING_PASSWORD_BITS, passwordBits } from "./password-strength";
  * batch, so the 14 000 bytes the validators allow with reference scripts shrink to 9 000 (about 200 items with
  * 9-byte names).
  */
-export const MAX_SERVICE_BATCH_DATUM_BYTES = 9_000;
+const MAX_SERVICE_BATCH_DATUM_BYTES = 9_000;
 /** Items per mint request, checked before any key is derived (each costs a memory-hard KDF run). */
-export const MAX_MINT_ITEMS = 300;
+const MAX_MINT_ITEMS = 300;
 
 export interface MintBatchResponse {
   unsignedTransaction: string;
@@ -109,14 +103,12 @@ export async function mintBatch(env: GoodsEnv, body: Body, caller: KdfAllowance 
     );
   }
 
-  const ienv = env.issuance;
-  const funds = await loadWalletFunds(ienv.chain, ienv.registry, issuer.address);
-  const collateral = requireCollateral(funds);
-  const seed = funds.payable[0]!;
+  const wallet = await loadGoodsWallet(env, issuer.address);
+  const seed = wallet.funds.payable[0]!;
   const seedRef = { txHash: seed.transaction.id, index: seed.index };
   const batchId = batchIdOf(seedRef);
-  const specOf = (keyed: readonly BatchItem[]) => mintSpec(env, { issuer, funds, collateral, seed, batchId, tokenName }, keyed);
-  await draftBuild(ienv, specOf(items.map((it) => ({ tokenName: it.tokenName, itemKeyHash: STAND_IN_KEY_HASH }))), "connected-goods:mint");
+  const specOf = (keyed: readonly BatchItem[]) => mintSpec(env, { issuer, wallet, seed, batchId, tokenName }, keyed);
+  await draftGoodsBuild(env, specOf(items.map((it) => ({ tokenName: it.tokenName, itemKeyHash: STAND_IN_KEY_HASH }))), "mint");
 
   caller.reserve(items.length);
   const keyed: BatchItem[] = [];
@@ -129,9 +121,8 @@ export async function mintBatch(env: GoodsEnv, body: Body, caller: KdfAllowance 
   } finally {
     caller.close();
   }
-  const built = await buildEvaluatedAndClaim(ienv, specOf(keyed), "connected-goods:mint");
   return {
-    unsignedTransaction: built.cborHex,
+    unsignedTransaction: await buildGoods(env, specOf(keyed), "mint"),
     type: "mint_batch",
     status: { code: "SUCCESS", message: `Batch of ${items.length} items built; the issuer signs it and submits it.` },
     batch_id: batchId,
@@ -159,8 +150,7 @@ function requireStrongPassword(pw: string, index: number, tokenName: string): vo
 
 interface MintParts {
   issuer: { address: string; keyHash: string };
-  funds: WalletFunds;
-  collateral: OgmiosUtxo;
+  wallet: GoodsWallet;
   seed: OgmiosUtxo;
   batchId: string;
   tokenName: string | undefined;
@@ -168,15 +158,16 @@ interface MintParts {
 
 /** The mint of batch `batchId` holding `keyed` (sorted here). */
 function mintSpec(env: GoodsEnv, m: MintParts, keyed: readonly BatchItem[]): BuildSpec {
-  const { issuer, funds, collateral, seed, batchId, tokenName } = m;
+  const { issuer, wallet, seed, batchId, tokenName } = m;
   const seedRef = { txHash: seed.transaction.id, index: seed.index };
   const datum: BatchDatum = { batchId, issuer: issuer.keyHash, hubPolicy: env.scripts.socialHub.policyId, items: sortBatchItems(keyed) };
   const goods = env.scripts.connectedGoods;
   return {
-    utxos: funds.payable.filter((u) => u !== seed),
+    ...paidBy(
+      wallet,
+      wallet.funds.payable.filter((u) => u !== seed),
+    ),
     keyInputs: [seed],
-    changeAddress: issuer.address,
-    collateral: [collateral],
     mints: [
       {
         policy: goodsScript(env),

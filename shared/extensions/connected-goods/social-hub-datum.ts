@@ -8,24 +8,7 @@
 import { bytes, constr, type Data, expectBytes, expectConstr, expectOptionBytes, optionBytes } from "../../protocol/plutus-data";
 import { ProtocolError } from "../../protocol/errors";
 import { BATCH_ID_BYTES, MAX_ITEM_NAME_BYTES } from "./goods-token-names";
-
-export const PROFILE_FIELDS = [
-  "picture",
-  "name",
-  "subtitle",
-  "x",
-  "telegram",
-  "discord",
-  "youtube",
-  "website",
-  "email",
-  "adaHandle",
-  "reddit",
-  "instagram",
-  "github",
-  "linkedin",
-] as const;
-export type ProfileField = (typeof PROFILE_FIELDS)[number];
+import { PROFILE_FIELDS, type ProfileField } from "./profile-fields";
 
 /** AES-256-GCM framing around the plaintext: 12-byte nonce and 16-byte tag. */
 const PROFILE_CIPHER_OVERHEAD_BYTES = 28;

@@ -7,9 +7,9 @@ import { ConnectedGoodsError } from "./errors";
 import { unmetered, type GoodsEnv } from "./goods-env";
 import { hubOpenedIn } from "./goods-outputs";
 import { batchIdParam, MAX_PASSWORD_CHARS } from "./goods-requests";
-import { itemIdFromInput, PROFILE_JSON_NAMES } from "./hub-profile";
+import { itemIdFromInput } from "./hub-profile";
 import type { KdfAllowance } from "./kdf-budget";
-import { PROFILE_FIELDS } from "./social-hub-datum";
+import { PROFILE_FIELDS, PROFILE_JSON_NAMES } from "./profile-fields";
 
 /** A read lists at most this many batch ids: each batch with claimed items may cost one hub-key derivation. */
 export const MAX_READ_BATCHES = 8;

@@ -7,8 +7,8 @@ import type { OgmiosUtxo } from "../../csl/utxo";
 import type { ExtraParts } from "../../issuance/for-extensions";
 import { dataToCborHex } from "../../protocol";
 import { nodeAssetName } from "../list-kit/list-tokens";
-import { listIssueParts, nodeTransitionParts, type ListPredecessor } from "../list-kit/transaction-parts";
-import type { FractionizedHead, FractionizedNode } from "./datum";
+import { listIssueParts, nodeTransitionParts } from "../list-kit/transaction-parts";
+import type { FractionizedNode } from "./datum";
 import { FRACTIONIZED } from "./extension";
 import { encodeFractionizedRedeemer } from "./redeemer";
 import type { FractionizedScript } from "./scripts";
@@ -32,8 +32,6 @@ function newNode(key: string, next: string | undefined, t: NewNodeTerms): Fracti
 }
 
 export const { initParts, insertParts } = listIssueParts(FRACTIONIZED.codec, newNode);
-
-export type Predecessor = ListPredecessor<FractionizedHead, FractionizedNode>;
 
 /** Claim: the node re-created with `amount` less remaining; `amount` tokens minted to the claimer, who signs. */
 export function claimParts(

@@ -10,7 +10,7 @@ import type { ExtraParts } from "../../issuance/for-extensions";
 import { type Data, dataToCborHex, type PolicyScript } from "../../protocol";
 
 /** An output at the list's address holding one of its tokens, with an inline datum. */
-export function listOutput(script: { address: string; policyId: string }, tokenName: string, datum: Data, lovelace?: bigint): OutputSpec {
+function listOutput(script: { address: string; policyId: string }, tokenName: string, datum: Data, lovelace?: bigint): OutputSpec {
   return {
     address: script.address,
     assets: { [script.policyId]: { [tokenName]: 1n } },
@@ -20,7 +20,7 @@ export function listOutput(script: { address: string; policyId: string }, tokenN
 }
 
 /** A re-created entry keeps at least its ADA, topped up to the min-ADA of its (possibly larger) datum. */
-export function keepingAda(out: OutputSpec, old: OgmiosUtxo, coinsPerByte: bigint): OutputSpec {
+function keepingAda(out: OutputSpec, old: OgmiosUtxo, coinsPerByte: bigint): OutputSpec {
   const min = BigInt(
     outputFrom({ ...out, lovelace: undefined }, coinsPerByte)
       .amount()

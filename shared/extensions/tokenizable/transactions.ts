@@ -8,9 +8,9 @@ import type { OgmiosUtxo } from "../../csl/utxo";
 import type { ExtraParts } from "../../issuance/for-extensions";
 import { dataToCborHex } from "../../protocol";
 import { nodeAssetName } from "../list-kit/list-tokens";
-import { listIssueParts, nodeTransitionParts, type ListPredecessor } from "../list-kit/transaction-parts";
+import { listIssueParts, nodeTransitionParts } from "../list-kit/transaction-parts";
 import { type Cip68Metadata, encodeCip68Datum } from "./cip68";
-import type { TokenizableConfig, TokenizableHead, TokenizableNode } from "./datum";
+import type { TokenizableConfig, TokenizableNode } from "./datum";
 import { TOKENIZABLE } from "./extension";
 import { encodeTokenizableRedeemer } from "./redeemer";
 import { type MetadataScript, type TokenizableScript, redeemedTokens } from "./scripts";
@@ -29,8 +29,6 @@ const newNode = (key: string, next: string | undefined, t: NewNodeTerms): Tokeni
 });
 
 export const { initParts, insertParts } = listIssueParts(TOKENIZABLE.codec, newNode);
-
-export type Predecessor = ListPredecessor<TokenizableHead, TokenizableNode>;
 
 /**
  * Redeem: the node re-created as Redeemed; the plain token (or the CIP-68 user token) to the owner's address,

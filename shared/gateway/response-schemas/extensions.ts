@@ -1,27 +1,7 @@
 /** Answers of the extensions' routes: the list extensions (fractionized, tokenizable) and connected goods. */
+import { PROFILE_FIELDS, PROFILE_JSON_NAMES } from "../../extensions/connected-goods/profile-fields";
 import { buildTransactionResponse } from "./transactions";
 import { HEX, HASH_32, HASH_28, integer, nullable, object, string, type Schema } from "./shapes";
-
-/**
- * The profile fields of a SocialHub, in datum order ("" when unset). The datum's own list
- * (shared/protocol/social-hub-datum.ts) comes with the Plutus data codec, which the gateway does not load.
- */
-const SOCIAL_HUB_FIELDS = [
-  "picture",
-  "name",
-  "subtitle",
-  "x",
-  "telegram",
-  "discord",
-  "youtube",
-  "website",
-  "email",
-  "ada_handle",
-  "reddit",
-  "instagram",
-  "github",
-  "linkedin",
-] as const;
 
 /** The spec form's build answer, the same for both list extensions. */
 const listBuild = object({
@@ -105,6 +85,7 @@ export const CONNECTED_GOODS_SCHEMAS = {
     owner: string,
     batch_id: { type: "string", pattern: HASH_32 },
     item_name: string,
-    ...Object.fromEntries(SOCIAL_HUB_FIELDS.map((f) => [f, string])),
+    // the profile fields, in datum order ("" when unset)
+    ...Object.fromEntries(PROFILE_FIELDS.map((f) => [PROFILE_JSON_NAMES[f], string])),
   }),
 } satisfies Record<string, Schema>;

@@ -87,7 +87,6 @@ describe("fact consumers: verifier certificates and statistics", () => {
     const storedFact = await store.collection("indexer_facts").findOne({ _id: `${txA}:0` });
     expect(storedFact).to.not.have.property("txId");
     expect((await log.after(0, 10)).map((r) => r.txId)).to.deep.equal([txA]);
-    expect(await store.collection("verifier_certificates").count()).to.equal(0);
     expect(await store.collection("verifier_certificate_facts").count()).to.equal(0);
     expect((await certs.byHash(h1))[0]).to.include({ address: enterpriseAddressOfKeyHash(issuer, 0), transactionHash: txA });
     expect(await certs.byTransaction(txA.toUpperCase(), h1)).to.include({ transactionHash: txA, slot: 10 });

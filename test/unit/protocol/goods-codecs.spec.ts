@@ -42,11 +42,11 @@ import {
   decodeHubSpendRedeemer,
   encodeHubSpendRedeemer,
 } from "../../../shared/extensions/connected-goods/social-hub-redeemer";
+import { PROFILE_FIELDS } from "../../../shared/extensions/connected-goods/profile-fields";
 import {
   type SocialHubDatum,
   MAX_PROFILE_FIELD_BYTES,
   MIN_PROFILE_FIELD_BYTES,
-  PROFILE_FIELDS,
   decodeSocialHubDatum,
   encodeSocialHubDatum,
 } from "../../../shared/extensions/connected-goods/social-hub-datum";

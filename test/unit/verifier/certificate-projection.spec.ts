@@ -5,9 +5,6 @@
  * docs/decisions.md#certificate-record, oldest first by slot then position, the newest's chain position.
  */
 import { expect } from "chai";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { enterpriseAddressOfKeyHash } from "../../../shared/csl/address";
 import { shortCodeOf } from "../../../shared/domain/short-code";
 import { FactConsumer } from "../../../shared/indexer/fact-consumer";
@@ -199,39 +196,6 @@ for (const source of ["log", "copy"] as const) {
     });
   });
 }
-
-describe("verifier: a data folder of an earlier version, holding a record per certificate", () => {
-  const dirs: string[] = [];
-  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-  it("opens fine: the old records are emptied and the answers come from the fact log", async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), "verifier-legacy-"));
-    dirs.push(dataDir);
-    const first = await createStore({ dataDir });
-    const log = await FactLog.open(first);
-    await log.appendBlock(block(10, [{ id: txId(1), facts: [cert(h, 0)] }]));
-    // What earlier versions kept, with its indexes.
-    const legacy = first.collection<StoredDocument & Record<string, unknown>>("verifier_certificates");
-    await legacy.ensureIndexes([{ fields: { hash: 1 } }, { fields: { slot: 1 } }]);
-    const { address: _derived, ...record } = expected(h, txId(1), 10);
-    await legacy.insertOne({ _id: `${txId(1)}:0`, ...record, position: 0 });
-    const codes = first.collection<StoredDocument & Record<string, unknown>>("verifier_short_codes");
-    await codes.ensureIndexes([{ fields: { slot: 1 } }]);
-    await codes.insertOne({ _id: shortCodeOf(h), hash: h, slot: 10 });
-    await first.close();
-
-    const store = await createStore({ dataDir });
-    try {
-      const certs = await CertificateProjection.open(store, 0);
-      expect(await store.collection("verifier_certificates").count()).to.equal(0);
-      expect(await store.collection("verifier_short_codes").count()).to.equal(0);
-      expect(await certs.byHash(h)).to.deep.equal([expected(h, txId(1), 10)]);
-      expect(await certs.hashOfShortCode(shortCodeOf(h))).to.equal(h);
-    } finally {
-      await store.close();
-    }
-  });
-});
 
 describe("verifier: where the certificate facts are read", () => {
   it("reads the fact log when the indexer shares its store, else keeps a copy", () => {
