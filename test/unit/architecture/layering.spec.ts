@@ -22,11 +22,11 @@ interface Layer {
 
 function layersOfDoc(): Layer[] {
   const doc = readFileSync(join(ROOT, "docs", "architecture.md"), "utf8");
-  const section = doc.slice(doc.indexOf("### Layering"));
-  const rows = section
-    .split("\n")
-    .slice(1)
-    .filter((l) => l.startsWith("|"));
+  const lines = doc.slice(doc.indexOf("### Layering")).split("\n");
+  // The section's first table only: the tables further down (the repository layout) name modules too.
+  const start = lines.findIndex((l) => l.startsWith("|"));
+  const end = lines.findIndex((l, i) => i > start && !l.startsWith("|"));
+  const rows = lines.slice(start, end === -1 ? undefined : end);
   return rows
     .slice(2) // header and separator
     .map((row) => row.split("|").map((c) => c.trim()))
