@@ -1,4 +1,5 @@
 /** The routes the gateway serves itself: its OpenAPI document and the extensions it runs. */
+import { EXTENSION_SERVICES } from "../../extensions/registry";
 import type { RouteSpec } from "./route-spec";
 
 export const META_ROUTES = [
@@ -18,7 +19,7 @@ export const META_ROUTES = [
     action: "gateway.extensions",
     tag: "meta",
     summary: "Which extensions this instance runs",
-    response: "object: extension identifier → enabled (connected-goods, fractionized-certificate, tokenizable-certificate)",
+    response: `object: extension identifier → enabled (${Object.keys(EXTENSION_SERVICES).join(", ")})`,
     responseSchema: "Extensions",
     implemented: true,
   },
