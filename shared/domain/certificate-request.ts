@@ -5,6 +5,7 @@
  * - `metadata`: a JSON string, or a JSON object stored as its JSON text; missing → "".
  */
 import { badRequest } from "./errors";
+import { DataHash, HEX_PATTERNS, MAX_DATA_HASH_BYTES } from "./hex";
 
 export interface CertificateInput {
   hash?: unknown;
@@ -18,17 +19,16 @@ export interface Certificate {
   metadata: string;
 }
 
-export const MAX_HASH_BYTES = 64;
-const HEX = /^[0-9a-fA-F]*$/;
+export const MAX_HASH_BYTES = MAX_DATA_HASH_BYTES;
 
-export function normaliseHash(value: unknown, field = "hash"): string {
+export function normaliseHash(value: unknown, field = "hash"): DataHash {
   if (typeof value !== "string" || value.length === 0) badRequest(`${field} must be a non-empty hex string`, { field });
-  if (!HEX.test(value) || value.length % 2 !== 0) badRequest(`${field} must be even-length hexadecimal`, { field });
+  if (!HEX_PATTERNS.bytes.test(value)) badRequest(`${field} must be even-length hexadecimal`, { field });
   if (value.length / 2 > MAX_HASH_BYTES) badRequest(`${field} is longer than ${MAX_HASH_BYTES} bytes`, { field, bytes: value.length / 2 });
-  return value.toLowerCase();
+  return DataHash(value);
 }
 
-function defaultAlgorithm(hashHex: string): string | undefined {
+function defaultAlgorithm(hashHex: DataHash): string | undefined {
   if (hashHex.length === 64) return "SHA-256";
   if (hashHex.length === 128) return "SHA-512";
   return undefined;
