@@ -18,6 +18,7 @@ import { postJson } from "../fixtures/mesh/helpers";
 import { ISSUANCE_SERVICES, IssuanceWorld } from "../fixtures/issuance/issuance-world";
 import { defaultBootstrap } from "../fixtures/onchain/protocol-fixture";
 import { percentile } from "./percentile";
+import { DataHash } from "../shared/domain/hex";
 
 type Actors = { alice: Wallet; bob: Wallet };
 type Built = { unsignedTransaction: string; policyId: string; initUtxoTxHash: string; initUtxoOutputIndex: number };
@@ -105,7 +106,7 @@ export async function measureListBuilds<S extends Script, D extends Datum, After
             : { kind: "node", utxo: pos.entry.utxo, datum: d, head: list.head.utxo }
         ) as Pred<D>;
         const cert = makeCertificate({
-          hash: key,
+          hash: DataHash(key),
           algorithm: "SHA-256",
           issuer: alice.paymentKeyHash,
           metadata: JSON.stringify({ policyId }),

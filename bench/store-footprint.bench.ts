@@ -37,6 +37,7 @@ import { SQLITE_FILE } from "../shared/store/sqlite-store";
 import { findInBatches } from "../shared/verifier/batch-lookup";
 import { CertificateProjection } from "../shared/verifier/certificate-projection";
 import type { Ratio } from "./run";
+import { DataHash, KeyHash } from "../shared/domain/hex";
 
 const PER_TRANSACTION = 10;
 const LOOKUP_MS = 2_000;
@@ -88,9 +89,9 @@ function block(b: number): { facts: BlockFacts; tx: Transaction } {
   const txId = sha(`tx ${b}`);
   const certificates = Array.from({ length: PER_TRANSACTION }, (_, i) =>
     makeCertificate({
-      hash: certificateHash(b * PER_TRANSACTION + i),
+      hash: DataHash(certificateHash(b * PER_TRANSACTION + i)),
       algorithm: "SHA-256",
-      issuer: OWNER,
+      issuer: KeyHash(OWNER),
       metadata: JSON.stringify({ uv_tid: "diploma", label: `footprint-${b}-${i}` }),
     }),
   );

@@ -5,6 +5,8 @@
 import { utxoKey } from "../shared/csl/utxo";
 import { httpStatusOfType } from "../shared/gateway/http-status";
 import { DomainError, stillStarting } from "../shared/domain/errors";
+import { HEX_PATTERNS, TxHash } from "../shared/domain/hex";
+import { hexParam } from "../shared/mesh/action-params";
 import type { Context, ServiceSchema } from "moleculer";
 import { createChainClient, type ChainClient } from "../shared/chain";
 import { enterpriseAddressOfKeyHash } from "../shared/csl/address";
@@ -52,10 +54,11 @@ export default function createLibraryService(deps: ServiceDeps): ServiceSchema {
       },
       undeploy: {
         params: {
-          transactionHash: { type: "string", pattern: /^[0-9a-fA-F]{64}$/ },
+          // the validator's own message for a bad pattern, as this route has always answered it
+          transactionHash: { type: "string", pattern: HEX_PATTERNS.hash32, custom: hexParam(TxHash) },
           outputIndex: { type: "number", integer: true, min: 0, convert: true },
         },
-        handler: (ctx: Context<{ transactionHash: string; outputIndex: number }, { $statusCode?: number }>) =>
+        handler: (ctx: Context<{ transactionHash: TxHash; outputIndex: number }, { $statusCode?: number }>) =>
           built(ctx, "tx-builder.undeploy", { transactionHash: ctx.params.transactionHash, outputIndex: ctx.params.outputIndex }),
       },
       undeployUnused: {

@@ -6,6 +6,8 @@
 import { openIssuanceOverMesh } from "../shared/mesh/issuance-over-mesh";
 import { httpStatusOfType } from "../shared/gateway/http-status";
 import { stillStarting } from "../shared/domain/errors";
+import type { TxHash } from "../shared/domain/hex";
+import { TX_HASH_PARAM } from "../shared/mesh/action-params";
 import type { Context, ServiceSchema } from "moleculer";
 import type { ChainClient } from "../shared/chain";
 import type { StateInfo } from "../shared/records/protocol-records";
@@ -105,14 +107,14 @@ export default function createTxBuilderService(deps: ServiceDeps): ServiceSchema
         undeploy: {
           params: {
             address: { type: "string", min: 1 },
-            transactionHash: { type: "string", length: 64, hex: true, optional: true },
+            transactionHash: { ...TX_HASH_PARAM, optional: true },
             outputIndex: { type: "number", integer: true, min: 0, optional: true },
           },
-          async handler(ctx: Context<{ address: string; transactionHash?: string; outputIndex?: number }>) {
+          async handler(ctx: Context<{ address: string; transactionHash?: TxHash; outputIndex?: number }>) {
             const { transactionHash, outputIndex } = ctx.params;
             const which =
               transactionHash !== undefined && outputIndex !== undefined
-                ? { outRef: { txHash: transactionHash.toLowerCase(), index: outputIndex } }
+                ? { outRef: { txHash: transactionHash, index: outputIndex } }
                 : ("unused" as const);
             return handleUndeploy(await fresh(), ctx.params.address, which);
           },

@@ -1,4 +1,5 @@
 /** What the process runs with: the configuration `loadConfig` builds, and its safe-to-log description. */
+import type { KeyHash, TxHash } from "../domain/hex";
 import type { LogLevel, Network } from "./env-vars";
 import type { ServiceName } from "./service-names";
 
@@ -108,11 +109,11 @@ export interface FaucetConfig {
 /** Parameters of a deployment of the on-chain protocol (see shared/protocol/scripts.ts). */
 export interface ProtocolConfig {
   /** The proxy's one-shot output reference: it fixes the proxy policy id and every script hash after it. */
-  readonly proxyOneShot: { txHash: string; index: number };
+  readonly proxyOneShot: { txHash: TxHash; index: number };
   /** Key hashes allowed to mint and burn bootstrap datums. */
-  readonly bootstrapAdministrators: readonly string[];
+  readonly bootstrapAdministrators: readonly KeyHash[];
   /** Payment key hash of the service wallet: owner of the proxy pointer and administrator of the library. */
-  readonly serviceKeyHash: string;
+  readonly serviceKeyHash: KeyHash;
 }
 
 /** The configuration as safe-to-log text: secrets and URL credentials masked. */

@@ -3,6 +3,7 @@
  * every problem is collected and thrown at once (`ConfigError`), so one start tells the operator everything.
  */
 import { TypedError } from "../domain/errors";
+import { HEX_PATTERNS, HexBytes, KeyHash, TxHash, type Hex, type HexType } from "../domain/hex";
 import type { AppConfig, BatchCalendarConfig, FaucetConfig, ProtocolConfig } from "./app-config";
 import { ENV_VARS, LOG_LEVELS, NETWORKS, type Network } from "./env-vars";
 import { isServiceName, SERVICE_NAMES, type ServiceName } from "./service-names";
@@ -138,31 +139,38 @@ export function loadConfig(env: Env = process.env): AppConfig {
   const adminApiKey = read("ADMIN_API_KEY") ?? null;
   if (adminApiKey !== null && adminApiKey.length < 16) problems.push("ADMIN_API_KEY must be at least 16 characters.");
 
-  const hex = (name: string, bytes: number): string | undefined => {
-    const raw = read(name)?.toLowerCase();
-    if (raw !== undefined && !new RegExp(`^[0-9a-f]{${bytes * 2}}$`).test(raw)) problems.push(`${name} must be ${bytes * 2} hex digits.`);
-    return raw;
+  /** A hex variable: `given` when set; `value` when set and of the type. */
+  const hex = <T extends Hex>(type: HexType<T>, name: string, bytes: number): { given: boolean; value: T | undefined } => {
+    const raw = read(name);
+    const value = type.parse(raw);
+    if (raw !== undefined && value === undefined) problems.push(`${name} must be ${bytes * 2} hex digits.`);
+    return { given: raw !== undefined, value };
   };
   let protocol: ProtocolConfig | null = null;
-  const proxyTxHash = hex("PROXY_TX_HASH", 32);
-  const serviceKeyHash = hex("SERVICE_KEY_HASH", 28);
+  const proxyTxHash = hex(TxHash, "PROXY_TX_HASH", 32);
+  const serviceKeyHash = hex(KeyHash, "SERVICE_KEY_HASH", 28);
   const adminsRaw = read("BOOTSTRAP_ADMINS");
-  const admins = adminsRaw === undefined ? undefined : commaList(adminsRaw).map((a) => a.toLowerCase());
-  for (const a of admins ?? []) if (!/^[0-9a-f]{56}$/.test(a)) problems.push(`BOOTSTRAP_ADMINS entry ${a} is not a 56-hex key hash.`);
-  if (proxyTxHash !== undefined) {
-    if (serviceKeyHash === undefined) problems.push("SERVICE_KEY_HASH must be set with PROXY_TX_HASH.");
-    else
-      protocol = {
-        proxyOneShot: { txHash: proxyTxHash, index: integer("PROXY_OUTPUT_INDEX", 0, 0) },
-        bootstrapAdministrators: admins ?? [serviceKeyHash],
-        serviceKeyHash,
-      };
+  const admins = adminsRaw === undefined ? undefined : commaList(adminsRaw).map((a) => KeyHash.parse(a) ?? a);
+  const adminKeys = admins?.filter((a) => KeyHash.is(a));
+  for (const a of admins ?? []) if (!KeyHash.is(a)) problems.push(`BOOTSTRAP_ADMINS entry ${a} is not a 56-hex key hash.`);
+  if (proxyTxHash.given) {
+    if (!serviceKeyHash.given) problems.push("SERVICE_KEY_HASH must be set with PROXY_TX_HASH.");
+    else {
+      const index = integer("PROXY_OUTPUT_INDEX", 0, 0);
+      if (proxyTxHash.value !== undefined && serviceKeyHash.value !== undefined)
+        protocol = {
+          proxyOneShot: { txHash: proxyTxHash.value, index },
+          bootstrapAdministrators: adminKeys ?? [serviceKeyHash.value],
+          serviceKeyHash: serviceKeyHash.value,
+        };
+    }
   }
   let indexerStartPoint: AppConfig["indexerStartPoint"] = "origin";
   const startRaw = read("INDEXER_START_POINT");
   if (startRaw !== undefined && startRaw !== "origin") {
-    const m = /^(\d+)\.([0-9a-fA-F]{64})$/.exec(startRaw);
-    if (m) indexerStartPoint = { slot: Number(m[1]), id: m[2]!.toLowerCase() };
+    const dot = startRaw.indexOf(".");
+    const [slot, id] = [startRaw.slice(0, dot), startRaw.slice(dot + 1)];
+    if (dot > 0 && /^\d+$/.test(slot) && HEX_PATTERNS.hash32.test(id)) indexerStartPoint = { slot: Number(slot), id: HexBytes(id) };
     else problems.push("INDEXER_START_POINT must be `origin` or `<slot>.<64-hex block id>`.");
   }
 

@@ -3,12 +3,13 @@
  * Ordering note: the ledger sorts withdrawals (and so withdraw-redeemer indices) by reward-account bytes, not by
  * bech32 text — hence `addressBytesHex`.
  */
+import { KeyHash, ScriptHash } from "../domain/hex";
 import { CslError } from "./errors";
 import { CSL } from "./lib";
 import { BoundedMemo } from "./memo";
 import { withFreed, type Own } from "./scope";
 
-export type Credential = { kind: "key" | "script"; hash: string };
+export type Credential = { kind: "key"; hash: KeyHash } | { kind: "script"; hash: ScriptHash };
 
 function parse(bech32: string, own: Own): CSL.Address {
   try {
@@ -21,9 +22,9 @@ function parse(bech32: string, own: Own): CSL.Address {
 function credentialOf(cred: CSL.Credential | undefined, own: Own): Credential | undefined {
   if (!cred) return undefined;
   const key = own(cred.to_keyhash());
-  if (key) return { kind: "key", hash: key.to_hex() };
+  if (key) return { kind: "key", hash: KeyHash(key.to_hex()) };
   const script = own(cred.to_scripthash());
-  return script ? { kind: "script", hash: script.to_hex() } : undefined;
+  return script ? { kind: "script", hash: ScriptHash(script.to_hex()) } : undefined;
 }
 
 /** True when the text is a bech32 Shelley-era address (payment or reward). */

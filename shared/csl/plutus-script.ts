@@ -7,6 +7,7 @@
  *    Helios `toCbor()`, what `PlutusScript.from_bytes_v3` wants).
  * Giving CSL the wrong level silently yields a different script hash, so every script enters through here.
  */
+import { HexBytes } from "../domain/hex";
 import { CSL } from "./lib";
 import { withFreed } from "./scope";
 import { BoundedMemo } from "./memo";
@@ -41,7 +42,7 @@ export function toSingleWrapped(hex: string): string {
     case "flat":
       return singleWrapFlat(hex);
     case "single":
-      return hex.toLowerCase();
+      return HexBytes(hex);
     case "double":
       return toHex(unwrapCborBytes(fromHex(hex)) as Uint8Array);
   }

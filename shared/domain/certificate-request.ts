@@ -14,7 +14,7 @@ export interface CertificateInput {
 }
 
 export interface Certificate {
-  hash: string;
+  hash: DataHash;
   algorithm: string;
   metadata: string;
 }

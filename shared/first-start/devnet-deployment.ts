@@ -9,6 +9,7 @@
  */
 import { addressBytesHex } from "../csl/address";
 import { devnetDigest } from "../devnet/ledger-digest";
+import { TxHash } from "../domain/hex";
 import type { ProtocolConfig } from "../config/config";
 import type { Wallet } from "../wallet";
 
@@ -21,8 +22,8 @@ export interface GenesisFundSpec {
 }
 
 /** The pseudo-transaction id of the genesis output funding `address`. */
-export function genesisTxIdOf(address: string): string {
-  return devnetDigest(Buffer.from(addressBytesHex(address), "hex"));
+export function genesisTxIdOf(address: string): TxHash {
+  return TxHash(devnetDigest(Buffer.from(addressBytesHex(address), "hex")));
 }
 
 /** Genesis funds of the service wallet. */

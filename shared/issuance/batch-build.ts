@@ -6,6 +6,7 @@
  * stored, pending, once the transaction is built: it joins the lookups when the root is seen on chain and is dropped
  * when the transaction expires unsubmitted. What a client may have hashed and kept pending is bounded (BatchQuota).
  */
+import { DataHash, StateId } from "../domain/hex";
 import { MAX_BATCH_HASHES } from "../merkle/batch-limits";
 import { MERKLE_SCHEME, NODE_BYTES } from "../merkle/merkle-tree";
 import { hashListAnswer, packedLengthProblem, parseHashList, type HashListProblem, type HashListWords } from "../merkle/hash-list";
@@ -30,7 +31,7 @@ export interface ParsedBatch {
   address: string | undefined;
   leaves: Buffer;
   metadata: Record<string, unknown>;
-  stateId?: string;
+  stateId?: StateId;
 }
 
 type Body = Record<string, unknown>;
@@ -80,11 +81,11 @@ export function parseBatchRequest(body: Body): ParsedBatch {
     refuse("ERROR", `algorithm names the tree scheme; the only one is ${MERKLE_SCHEME}`);
   const address = body["address"];
   if (address !== undefined && typeof address !== "string") refuse("ERROR", "address must be a bech32 string");
-  const stateId = body["stateId"];
-  if (stateId !== undefined && (typeof stateId !== "string" || !/^[0-9a-fA-F]{64}$/.test(stateId)))
-    refuse("ERROR", "stateId must be 64 hexadecimal digits (a state token name)");
+  const rawStateId = body["stateId"];
+  const stateId = StateId.parse(rawStateId);
+  if (rawStateId !== undefined && stateId === undefined) refuse("ERROR", "stateId must be 64 hexadecimal digits (a state token name)");
   const parsed: ParsedBatch = { address: address?.trim(), leaves: packedHashes(body["hashes"]), metadata: userMetadata(body["metadata"]) };
-  if (typeof stateId === "string") parsed.stateId = stateId.toLowerCase();
+  if (stateId !== undefined) parsed.stateId = stateId;
   return parsed;
 }
 
@@ -151,7 +152,7 @@ export async function handleBatchBuild(
   await batch.quota.reserve(batch.client, req.leaves.length / NODE_BYTES);
   try {
     const tree = buildTree(req.leaves);
-    const root = tree.root.toString("hex");
+    const root = DataHash(tree.root.toString("hex"));
     const metadata = JSON.stringify({ ...req.metadata, merkle: { treeId: tree.treeId, leafCount: tree.leafCount } });
     const built = await buildCertificateTransaction(env, {
       type: "default",

@@ -4,6 +4,7 @@
  */
 import { paymentCredentialOf } from "../csl/address";
 import type { ProtocolParameters } from "../csl/protocol-parameters";
+import { KeyHash } from "../domain/hex";
 import { encodeBootstrapDatum, type BootstrapDatum } from "../protocol";
 import { refuse } from "./build-outcome";
 import { keyHashOfAddress, type BootstrapRequest } from "./build-request";
@@ -17,7 +18,7 @@ import { loadWalletFunds, requireCollateral } from "./wallet-funds";
 
 const MAX_NAME_BYTES = 32;
 
-function requireAdministrator(deployment: Deployment, admin: string): void {
+function requireAdministrator(deployment: Deployment, admin: KeyHash): void {
   if (!deployment.bootstrapAdministrators.includes(admin)) {
     refuse(
       "ERROR",
@@ -27,7 +28,7 @@ function requireAdministrator(deployment: Deployment, admin: string): void {
   }
 }
 
-function keyHashes(addresses: readonly string[] | undefined, field: string, networkId: number): string[] {
+function keyHashes(addresses: readonly string[] | undefined, field: string, networkId: number): KeyHash[] {
   return (addresses ?? []).map((a, i) => {
     try {
       const c = paymentCredentialOf(a);
@@ -35,8 +36,10 @@ function keyHashes(addresses: readonly string[] | undefined, field: string, netw
     } catch {
       // reported below
     }
-    if (/^[0-9a-fA-F]{56}$/.test(a)) return a.toLowerCase();
-    return refuse("ERROR", `bootstrapDatum.${field}[${i}] is not a wallet address (or 56-hex key hash) of network ${networkId}`);
+    return (
+      KeyHash.parse(a) ??
+      refuse("ERROR", `bootstrapDatum.${field}[${i}] is not a wallet address (or 56-hex key hash) of network ${networkId}`)
+    );
   });
 }
 

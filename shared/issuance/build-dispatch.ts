@@ -15,6 +15,7 @@ import {
 import { parseBuildRequest, parseBuildType } from "./build-request";
 import { buildBurnStates } from "./burn-states";
 import { buildCertificateTransaction } from "./certificate-issuance";
+import { StateId } from "../domain/hex";
 import type { StateInfo } from "../records/protocol-records";
 import type { IssuanceEnv } from "./issuance-env";
 import { buildPrepareCollateral } from "./prepare-collateral";
@@ -87,7 +88,7 @@ export function handleBurnStates(env: IssuanceEnv, address: string, states: read
         await buildBurnStates(
           env,
           address,
-          states.map((s) => s.stateId),
+          states.map((s) => StateId(s.stateId)),
           states,
         )
       ).cborHex,

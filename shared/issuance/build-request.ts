@@ -5,6 +5,7 @@
  */
 import { paymentCredentialOf, networkIdOfAddress } from "../csl/address";
 import { normaliseCertificates, type Certificate } from "../domain/certificate-request";
+import { StateId, type KeyHash } from "../domain/hex";
 import { BUILD_TYPES, refuse, type BuildType } from "./build-outcome";
 
 export interface BootstrapRequest {
@@ -23,7 +24,7 @@ export interface BuildRequest {
   address?: string;
   certificates?: Certificate[];
   bootstrapDatum?: BootstrapRequest;
-  stateId?: string;
+  stateId?: StateId;
 }
 
 type Body = Record<string, unknown>;
@@ -105,17 +106,14 @@ export function parseBuildRequest(body: Body): BuildRequest {
       "ERROR",
       "bootstrapDatum.name is required for type custom: the bootstrap datum to fork, or whose state to use (use type default otherwise).",
     );
-  const stateId = pick(body, "stateId", "state_id");
-  if (stateId !== undefined) {
-    if (typeof stateId !== "string" || !/^[0-9a-fA-F]{64}$/.test(stateId))
-      refuse("ERROR", "stateId must be 64 hexadecimal digits (a state token name)");
-    req.stateId = stateId.toLowerCase();
-  }
+  const rawStateId = pick(body, "stateId", "state_id");
+  if (rawStateId !== undefined)
+    req.stateId = StateId.parse(rawStateId) ?? refuse("ERROR", "stateId must be 64 hexadecimal digits (a state token name)");
   return req;
 }
 
 /** The payment key hash of a bech32 address on `networkId`. @throws BuildRefusal ERROR */
-export function keyHashOfAddress(address: string | undefined, networkId: number, field = "address"): string {
+export function keyHashOfAddress(address: string | undefined, networkId: number, field = "address"): KeyHash {
   if (address === undefined || address === "")
     return refuse("ERROR", `${field} is required: the bech32 address of the wallet that pays and signs`);
   let cred;

@@ -2,6 +2,7 @@
  * BURN_STATE (`burn_state`, and the user-state service's INVALIDATE_STATE / OPT_OUT): the owner spends one or
  * more of its states, burns their tokens, and gets their ADA back as change — in ONE transaction.
  */
+import type { StateId } from "../domain/hex";
 import type { StateInfo } from "../records/protocol-records";
 import { refuse } from "./build-outcome";
 import { keyHashOfAddress } from "./build-request";
@@ -21,12 +22,12 @@ import { loadWalletFunds, requireCollateral } from "./wallet-funds";
 export async function buildBurnStates(
   env: IssuanceEnv,
   address: string | undefined,
-  stateIds: readonly string[],
+  stateIds: readonly StateId[],
   confirmed?: readonly StateInfo[],
 ) {
   const deployment = requireDeployment(env);
   const owner = keyHashOfAddress(address, env.networkId);
-  const ids = [...new Set(stateIds.map((s) => s.toLowerCase()))];
+  const ids = [...new Set(stateIds)];
   if (ids.length === 0) refuse("ERROR", "stateId is required: the state to burn");
   const [candidates, funds] = await Promise.all([
     loadStateCandidates(env, deployment, owner, confirmed),

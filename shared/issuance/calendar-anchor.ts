@@ -4,6 +4,7 @@
  * own transaction (submitted, recorded in flight). A service wallet without a dedicated collateral UTxO gets one made
  * first (the round then fails and the next round anchors).
  */
+import { DataHash } from "../domain/hex";
 import { MERKLE_SCHEME } from "../merkle/merkle-tree";
 import type { CalendarAnchorer } from "../merkle/calendar";
 import type { BuiltTree } from "../merkle/tree-store";
@@ -34,7 +35,7 @@ export function serviceWalletAnchorer(env: IssuanceEnv, walletOf: () => Wallet):
         const built = await buildCertificateTransaction(env, {
           type: "default",
           address: wallet.address,
-          certificates: [{ hash: tree.root.toString("hex"), algorithm: MERKLE_SCHEME, metadata: calendarMetadata(tree) }],
+          certificates: [{ hash: DataHash(tree.root.toString("hex")), algorithm: MERKLE_SCHEME, metadata: calendarMetadata(tree) }],
         });
         return { cborHex: built.cborHex, txId: built.txId, expiresAtMs: built.expiresAtMs };
       } catch (err) {

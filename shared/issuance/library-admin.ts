@@ -24,20 +24,19 @@ import { refuse } from "./build-outcome";
 import { keyHashOfAddress } from "./build-request";
 import { buildEvaluatedAndClaim } from "./evaluated-build";
 import type { Deployment, IssuanceEnv } from "./issuance-env";
+import { HEX_PATTERNS, HexBytes, KeyHash, TxHash } from "../domain/hex";
 import { outRefKey } from "../domain/out-ref";
 import { loadLiveProtocol, requireDeployment } from "./live-protocol";
 import { proxyWitness, tokenOutput } from "./protocol-parts";
 import { loadWalletFunds } from "./wallet-funds";
 
-const HEX = /^[0-9a-fA-F]+$/;
-
 /** What the upgrade body names: a transaction that already carries the new reference script, or the script itself. */
-export type UpgradeTarget = { referenceTxHash: string } | { code: string };
+export type UpgradeTarget = { referenceTxHash: TxHash } | { code: HexBytes };
 
 /** How the new script is checked: by default it must be this deployment's state script (see `requireStateScriptFor`). */
 export interface UpgradeOptions {
   /** the bootstrap administrators the new state script is applied with (default: the deployment's) */
-  bootstrapAdministrators?: readonly string[];
+  bootstrapAdministrators?: readonly KeyHash[];
   /** upgrade to any script that evaluates: an explicit decision of the administrator */
   force?: boolean;
 }
@@ -53,11 +52,13 @@ export function parseUpgradeOptions(raw: { bootstrapAdministrators?: unknown; fo
     options.force = raw.force === true || raw.force === "true";
   }
   if (raw.bootstrapAdministrators !== undefined) {
-    const list = typeof raw.bootstrapAdministrators === "string" ? raw.bootstrapAdministrators.split(",").map((x) => x.trim()) : [];
-    if (list.length === 0 || list.length > 16 || !list.every((k) => /^[0-9a-fA-F]{56}$/.test(k))) {
+    const list =
+      typeof raw.bootstrapAdministrators === "string" ? raw.bootstrapAdministrators.split(",").map((x) => KeyHash.parse(x.trim())) : [];
+    const keys = list.filter((k) => k !== undefined);
+    if (list.length === 0 || list.length > 16 || keys.length !== list.length) {
       refuse("ERROR", "bootstrapAdministrators must be up to 16 comma-separated payment key hashes (56 hex digits each).");
     }
-    options.bootstrapAdministrators = list.map((k) => k.toLowerCase());
+    options.bootstrapAdministrators = keys;
   }
   return options;
 }
@@ -91,13 +92,13 @@ function requireStateScriptFor(deployment: Deployment, networkId: NetworkId, new
  */
 export function parseUpgradeTarget(raw: unknown): UpgradeTarget {
   const text = typeof raw === "string" ? raw.trim().replace(/^"|"$/g, "") : "";
-  if (!HEX.test(text) || text.length % 2 !== 0) {
+  if (text === "" || !HEX_PATTERNS.bytes.test(text)) {
     return refuse(
       "ERROR",
       "The body must be a JSON string or raw text holding either the hash of a transaction that carries the new state script as a reference script (64 hex digits) or the new state script's compiled code (hex CBOR, parameters applied).",
     );
   }
-  return text.length === 64 ? { referenceTxHash: text.toLowerCase() } : { code: text.toLowerCase() };
+  return text.length === 64 ? { referenceTxHash: TxHash(text) } : { code: HexBytes(text) };
 }
 
 function requireServiceWallet(env: IssuanceEnv, address: string | undefined): string {

@@ -4,6 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { fromHex } from "../csl/hex";
+import type { DataHash, KeyHash } from "../domain/hex";
 import { bytes, constr, type Data, expectBytes, expectConstr, expectList, list } from "./plutus-data";
 import { chunkMetadata } from "./metadata-chunks";
 
@@ -19,11 +20,11 @@ export interface OnchainCertificate {
 }
 
 /** Builds the on-chain form of a certificate from its metadata text. */
-export function makeCertificate(input: { hash: string; algorithm: string; issuer: string; metadata: string }): OnchainCertificate {
+export function makeCertificate(input: { hash: DataHash; algorithm: string; issuer: KeyHash; metadata: string }): OnchainCertificate {
   return {
-    hash: input.hash.toLowerCase(),
+    hash: input.hash,
     algorithm: input.algorithm,
-    issuer: input.issuer.toLowerCase(),
+    issuer: input.issuer,
     extra: chunkMetadata(input.metadata),
   };
 }

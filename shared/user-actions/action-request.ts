@@ -4,6 +4,7 @@
  */
 import { isBech32Address, networkIdOfAddress, paymentCredentialOf } from "../csl/address";
 import { DomainError } from "../domain/errors";
+import { HEX_PATTERNS, StateId, type KeyHash } from "../domain/hex";
 import { parseUserActionMessage, USER_ACTIONS, type UserAction } from "../domain/user-action-message";
 import type { SignedChallenge } from "./signed-challenge";
 
@@ -35,18 +36,18 @@ function text(
 }
 
 /** The payment key hash of a wallet address on this network. @throws DomainError INVALID_ADDRESS */
-export function walletCredentialOf(address: string, networkId: number): string {
+export function walletCredentialOf(address: string, networkId: number): KeyHash {
   if (!isBech32Address(address)) bad("INVALID_ADDRESS", "'address' must be a bech32 Cardano address.");
   if (networkIdOfAddress(address) !== networkId)
     bad("INVALID_ADDRESS", `'address' belongs to another network (this service runs on network id ${networkId}).`);
   const cred = paymentCredentialOf(address);
-  if (cred?.kind !== "key") bad("INVALID_ADDRESS", "'address' must have a key (wallet) payment credential.");
-  return cred!.hash;
+  if (cred?.kind !== "key") return bad("INVALID_ADDRESS", "'address' must have a key (wallet) payment credential.");
+  return cred.hash;
 }
 
 const HEX = /^[0-9a-fA-F]+$/;
 const ADDRESS = { required: true, max: 200, pattern: /^[a-z0-9_]+$/, what: "a bech32 address" } as const;
-const STATE_ID = { required: false, max: 64, pattern: /^[0-9a-fA-F]{64}$/, what: "64 hex digits" } as const;
+const STATE_ID = { required: false, max: 64, pattern: HEX_PATTERNS.hash32, what: "64 hex digits" } as const;
 const MESSAGE = { required: true, max: 1000 } as const;
 const SIGNATURE = { required: true, max: 200, pattern: HEX, what: "hex" } as const;
 const USER_SIGNATURE = { required: true, max: 4000, pattern: HEX, what: "hex (COSE_Sign1)" } as const;
@@ -59,10 +60,16 @@ function actionOf(body: Body): UserAction {
   return a as UserAction;
 }
 
-export function parseActionRequest(body: Body): { address: string; action: UserAction; stateId?: string } {
+/** The body's `stateId`, as a StateId. @throws DomainError INVALID_FIELD */
+function stateIdOf(body: Body): StateId | undefined {
+  const given = text(body, "stateId", "state_id", STATE_ID);
+  return given === undefined ? undefined : StateId(given);
+}
+
+export function parseActionRequest(body: Body): { address: string; action: UserAction; stateId?: StateId } {
   const address = text(body, "address", undefined, ADDRESS)!;
   const action = actionOf(body);
-  const stateId = text(body, "stateId", "state_id", STATE_ID)?.toLowerCase();
+  const stateId = stateIdOf(body);
   if (action === "INVALIDATE_STATE" && stateId === undefined) bad("STATE_ID_REQUIRED", "State ID is required for invalidation.");
   // Only INVALIDATE_STATE names a state; OPT_OUT and USER_INFO ignore one (as the reference does).
   return { address, action, ...(action === "INVALIDATE_STATE" ? { stateId } : {}) };
@@ -92,9 +99,10 @@ function signedFields(body: Body, action: string, stateId: string | undefined): 
 /** Step 2 of a user action; `stateId` comes from the signed message when the body omits it (existing clients do). */
 export function parseExecuteRequest(body: Body): SignedChallenge & { action: UserAction } {
   const action = actionOf(body);
-  let stateId = text(body, "stateId", "state_id", STATE_ID)?.toLowerCase();
+  let stateId: string | undefined = stateIdOf(body);
   if (action === "INVALIDATE_STATE" && stateId === undefined) {
     const m = typeof body["message"] === "string" ? parseUserActionMessage(body["message"]) : undefined;
+    // The signed message's text, compared with the message rebuilt from it: any run of hex, not only a StateId.
     stateId = m?.stateId?.toLowerCase();
     if (stateId === undefined) bad("STATE_ID_REQUIRED", "State ID is required for invalidation.");
   }

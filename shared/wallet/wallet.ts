@@ -8,6 +8,7 @@
 import { inspect } from "node:util";
 import { CSL } from "../csl/lib";
 import { mergeWitnesses, vkeyWitnessSet } from "../csl/witnesses";
+import { KeyHash } from "../domain/hex";
 import { coseSign1, type DataSignature } from "./data-signature";
 import { WalletError } from "./errors";
 import { mnemonicToEntropy } from "./mnemonic";
@@ -35,7 +36,7 @@ export class Wallet {
   /** bech32 reward (stake) address */
   readonly rewardAddress: string;
   /** blake2b-224 of the payment public key, 56 hex */
-  readonly paymentKeyHash: string;
+  readonly paymentKeyHash: KeyHash;
   /** blake2b-224 of the stake public key, 56 hex */
   readonly stakeKeyHash: string;
   /** 32-byte Ed25519 payment public key, hex */
@@ -55,7 +56,7 @@ export class Wallet {
     const stakePub = stakeKey.to_public();
     const paymentCred = CSL.Credential.from_keyhash(paymentPub.hash());
     const stakeCred = CSL.Credential.from_keyhash(stakePub.hash());
-    this.paymentKeyHash = paymentPub.hash().to_hex();
+    this.paymentKeyHash = KeyHash(paymentPub.hash().to_hex());
     this.stakeKeyHash = stakePub.hash().to_hex();
     this.paymentPublicKeyHex = paymentPub.to_hex();
     this.stakePublicKeyHex = stakePub.to_hex();

@@ -11,10 +11,11 @@ import { errorBody, http, pollUntil } from "../../fixtures/mesh/helpers";
 import type { ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
 import type { RunningMesh } from "../../fixtures/mesh/mesh-harness";
 import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
+import { DataHash } from "../../shared/domain/hex";
 
 const identity = (issuer: Wallet, fields: Record<string, unknown>): OnchainCertificate =>
   makeCertificate({
-    hash: randomBytes(32).toString("hex"),
+    hash: DataHash(randomBytes(32).toString("hex")),
     algorithm: "SHA-256",
     issuer: issuer.paymentKeyHash,
     metadata: JSON.stringify({ uv_tid: "IdentityAuth", ...fields }),
@@ -139,7 +140,7 @@ describe("credentials: AUTH / REVOKE certificates over HTTP", function () {
     // bob saw alice's AUTH hash (e.g. in her mempool transaction) and anchors the same hash first, under his key
     await issue(bob, [
       makeCertificate({
-        hash: squatted.hash,
+        hash: DataHash(squatted.hash),
         algorithm: "SHA-256",
         issuer: bob.paymentKeyHash,
         metadata: JSON.stringify({ uv_tid: "IdentityAuth", t: "AUTH", ct: "LEI" }),
@@ -177,7 +178,7 @@ describe("credentials: AUTH / REVOKE certificates over HTTP", function () {
     // bob copies the AUTH hash into a registration of his own, with other claims
     await issue(bob, [
       makeCertificate({
-        hash: genuine.hash,
+        hash: DataHash(genuine.hash),
         algorithm: "SHA-256",
         issuer: bob.paymentKeyHash,
         metadata: JSON.stringify({ uv_tid: "IdentityAuth", t: "AUTH", ct: "DIPLOMA", i: "EBobsAid" }),

@@ -13,12 +13,13 @@ import { makeCertificate, type OnchainCertificate } from "../../shared/protocol"
 import type { Wallet } from "../../shared/wallet";
 import { defaultBootstrap, ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
 import { startMesh, type RunningMesh } from "../../fixtures/mesh/mesh-harness";
+import { DataHash } from "../../shared/domain/hex";
 
 /** Fresh hashes for every call: each test's certificates are its own. */
 function certificatesFor(issuer: Wallet, count: number): OnchainCertificate[] {
   return Array.from({ length: count }, (_, i) =>
     makeCertificate({
-      hash: randomBytes(32).toString("hex"),
+      hash: DataHash(randomBytes(32).toString("hex")),
       algorithm: "SHA-256",
       issuer: issuer.paymentKeyHash,
       // a diploma, then a credential (IdentityAuth counts as Identity), then anything else (Notary)

@@ -17,6 +17,7 @@ import { http, pollUntil } from "../../fixtures/mesh/helpers";
 import { defaultBootstrap, ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
 import { natsServerAvailable, startNatsServer, type NatsServerHandle } from "../../fixtures/processes/nats-server";
 import { startServiceProcess, type ServiceProcess } from "../../fixtures/processes/service-process";
+import { DataHash } from "../../shared/domain/hex";
 
 const canRun = natsServerAvailable();
 if (!canRun) {
@@ -32,7 +33,7 @@ if (!canRun) {
 
 function certificate(issuer: Wallet): OnchainCertificate {
   return makeCertificate({
-    hash: randomBytes(32).toString("hex"),
+    hash: DataHash(randomBytes(32).toString("hex")),
     algorithm: "SHA-256",
     issuer: issuer.paymentKeyHash,
     metadata: '{"uv_tid":"diploma"}',

@@ -15,11 +15,12 @@ import { defaultBootstrap, ProtocolFixture } from "../../fixtures/onchain/protoc
 import { startMesh, type RunningMesh } from "../../fixtures/mesh/mesh-harness";
 import { certificateEtag, RECENT_MAX_AGE_S } from "../../shared/gateway/read-caching";
 import type { AnswerCacheStats } from "../../shared/gateway/validator-cache";
+import { DataHash } from "../../shared/domain/hex";
 
 function certificatesFor(issuer: Wallet, count: number): OnchainCertificate[] {
   return Array.from({ length: count }, (_, i) =>
     makeCertificate({
-      hash: randomBytes(32).toString("hex"),
+      hash: DataHash(randomBytes(32).toString("hex")),
       algorithm: "SHA-256",
       issuer: issuer.paymentKeyHash,
       metadata: JSON.stringify({ uv_tid: "diploma", n: i }),

@@ -16,6 +16,7 @@ import { SERVICE_NAMES } from "../../shared/config/service-names";
 import { http, pollUntil } from "../../fixtures/mesh/helpers";
 import { defaultBootstrap, ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
 import { startMesh, type RunningMesh } from "../../fixtures/mesh/mesh-harness";
+import { DataHash } from "../../shared/domain/hex";
 
 /** Every service: all are built, so every route of the table is exercised. */
 const ALL_SERVICES = SERVICE_NAMES;
@@ -63,7 +64,7 @@ describe("the whole core API: operator plugins and malformed input", function ()
 
   it("a plugin loaded from PLUGINS_DIR shows up in /admin/plugins and runs on every block", async () => {
     const cert = makeCertificate({
-      hash: randomBytes(32).toString("hex"),
+      hash: DataHash(randomBytes(32).toString("hex")),
       algorithm: "SHA-256",
       issuer: f.actors.alice.paymentKeyHash,
       metadata: "",

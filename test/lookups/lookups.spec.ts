@@ -10,6 +10,7 @@ import { errorBody, http, pollUntil } from "../../fixtures/mesh/helpers";
 import type { ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
 import type { RunningMesh } from "../../fixtures/mesh/mesh-harness";
 import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
+import { DataHash } from "../../shared/domain/hex";
 
 interface Redeemer {
   tx_index: number;
@@ -45,7 +46,12 @@ describe("lookups: /scripts, /scripts/datum, /txs/{hash}/scripts|redeemers", fun
       `${tx} indexed`,
     );
   const cert = () =>
-    makeCertificate({ hash: randomBytes(32).toString("hex"), algorithm: "SHA-256", issuer: f.actors.alice.paymentKeyHash, metadata: "{}" });
+    makeCertificate({
+      hash: DataHash(randomBytes(32).toString("hex")),
+      algorithm: "SHA-256",
+      issuer: f.actors.alice.paymentKeyHash,
+      metadata: "{}",
+    });
 
   before(async () => {
     world = await startDeployedMesh({ services: ["gateway", "indexer"] });

@@ -20,6 +20,7 @@ import { dataToCborHex } from "../../shared/csl/plutus-data";
 import { createChainClient } from "../../shared/chain";
 import { certificateDataHash, encodeStateDatum, encodeStateRedeemer, makeCertificate } from "../../shared/protocol";
 import type { AnchoredProof } from "../../shared/verifier/batch-lookup";
+import { DataHash } from "../../shared/domain/hex";
 
 type BatchBody = BuildBody & { merkleRoot: string; treeId: string; leafCount: number };
 type Line = Record<string, unknown>;
@@ -214,7 +215,7 @@ describe("merkle batch proofs carry their anchoring transaction, checked offline
     const { alice, bob } = w.f.actors;
     const forgedTree = buildTree(Buffer.concat(Array.from({ length: 4 }, () => randomBytes(32))));
     const forgedCert = makeCertificate({
-      hash: hex(forgedTree.root),
+      hash: DataHash(hex(forgedTree.root)),
       algorithm: MERKLE_SCHEME,
       issuer: alice.paymentKeyHash,
       metadata: JSON.stringify({ merkle: { treeId: forgedTree.treeId, leafCount: 4 } }),

@@ -5,6 +5,7 @@
 import { expect } from "chai";
 import { bytes, constr, encodeBootstrapDatum, encodeProxyRedeemer, dataToCborHex, int, list, makeCertificate } from "../../shared/protocol";
 import { BUILDS, BOOTSTRAP_NAME_HEX, ProtocolFixture, defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";
+import { DataHash } from "../../shared/domain/hex";
 
 for (const kind of BUILDS) {
   describe(`state script MINT_BOOTSTRAP / BURN_BOOTSTRAP (${kind} build)`, function () {
@@ -26,7 +27,7 @@ for (const kind of BUILDS) {
 
     it("rejects a bootstrap mint carrying a certificate in another issuer's name (the administrator signs, the issuer does not)", async () => {
       const auth = makeCertificate({
-        hash: "aa".repeat(32),
+        hash: DataHash("aa".repeat(32)),
         algorithm: "SHA-256",
         issuer: f.actors.alice.paymentKeyHash,
         metadata: JSON.stringify({ uv_tid: "IdentityAuth", t: "AUTH", ct: "email" }),
@@ -133,7 +134,7 @@ for (const kind of BUILDS) {
 
     it("rejects a bootstrap burn carrying a certificate in another issuer's name (a REVOKE of alice's credential)", async () => {
       const revoke = makeCertificate({
-        hash: "bb".repeat(32),
+        hash: DataHash("bb".repeat(32)),
         algorithm: "SHA-256",
         issuer: f.actors.alice.paymentKeyHash,
         metadata: JSON.stringify({ uv_tid: "IdentityAuth", t: "REVOKE", th: "aa".repeat(32) }),

@@ -14,6 +14,7 @@ import {
   makeCertificate,
 } from "../../shared/protocol";
 import { BUILDS, ProtocolFixture, certificatesFor, defaultBootstrap, type StateUtxo } from "../../fixtures/onchain/protocol-fixture";
+import { DataHash } from "../../shared/domain/hex";
 
 const UPDATE_DATUM_RULE = "next datum changes only certificate hash and countdown";
 
@@ -138,7 +139,12 @@ for (const kind of BUILDS) {
     });
 
     it("rejects a certificate with an empty hash", async () => {
-      const certificates = [makeCertificate({ hash: "", algorithm: "SHA-256", issuer: f.actors.alice.paymentKeyHash, metadata: "" })];
+      const certificates = [
+        {
+          ...makeCertificate({ hash: DataHash("00"), algorithm: "SHA-256", issuer: f.actors.alice.paymentKeyHash, metadata: "" }),
+          hash: "",
+        },
+      ];
       await f.reject(f.updateSpec(feeState, f.actors.alice, { certificates }), f.actors.alice, "certificate hash is not empty");
     });
 

@@ -10,6 +10,7 @@ import type { ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
 import type { RunningMesh } from "../../fixtures/mesh/mesh-harness";
 import type { Wallet } from "../../shared/wallet";
 import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
+import { DataHash } from "../../shared/domain/hex";
 
 const HELLO_WORLD_SHA256 = "a591a6d40bf420404a011733cfb7b190d62c65bf0bcda32b57b277d9ad9f146e";
 const ZERO_HASH = "00".repeat(32);
@@ -23,7 +24,7 @@ describe("short links: GET /resolve/{code}", function () {
   /** Anchors `hash` from the first state of `wallet`. */
   const anchor = (wallet: Wallet, hash: string, metadata: string, algorithm = "SHA-256") =>
     f.update(f.findState(f.findStateIdsOf(wallet)[0]!), wallet, [
-      makeCertificate({ hash, algorithm, issuer: wallet.paymentKeyHash, metadata }),
+      makeCertificate({ hash: DataHash(hash), algorithm, issuer: wallet.paymentKeyHash, metadata }),
     ]);
 
   before(async () => {
@@ -35,12 +36,12 @@ describe("short links: GET /resolve/{code}", function () {
     const alice = f.actors.alice;
     await f.mintState(alice, [
       makeCertificate({
-        hash: HELLO_WORLD_SHA256,
+        hash: DataHash(HELLO_WORLD_SHA256),
         algorithm: "SHA-256",
         issuer: alice.paymentKeyHash,
         metadata: JSON.stringify({ uv_tid: "diploma", title: `<script>alert("x")</script>`, name: `O'Brien & "Co"`, issuer: "Uni" }),
       }),
-      makeCertificate({ hash: ZERO_HASH, algorithm: "SHA-256", issuer: alice.paymentKeyHash, metadata: "" }),
+      makeCertificate({ hash: DataHash(ZERO_HASH), algorithm: "SHA-256", issuer: alice.paymentKeyHash, metadata: "" }),
     ]);
     await pollUntil(async () => ((await get(`/verify/${ZERO_HASH}`)).status === 200 ? true : undefined), "certificates indexed");
   });
@@ -84,7 +85,12 @@ describe("short links: GET /resolve/{code}", function () {
     await f.mintState(
       bob,
       crafted.map((hash) =>
-        makeCertificate({ hash, algorithm: "SHA-256", issuer: bob.paymentKeyHash, metadata: JSON.stringify({ uv_og_title: "Bob's" }) }),
+        makeCertificate({
+          hash: DataHash(hash),
+          algorithm: "SHA-256",
+          issuer: bob.paymentKeyHash,
+          metadata: JSON.stringify({ uv_og_title: "Bob's" }),
+        }),
       ),
     );
     await pollUntil(async () => ((await get(`/verify/${crafted[1]}`)).status === 200 ? true : undefined), "bob's hashes indexed");

@@ -18,6 +18,7 @@ import type { ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
 import { startDeployedMesh, type DeployedMesh } from "../support/deployed-mesh";
 import { axeViolations, launchChromium, screenshot } from "./support/browser";
 import { injectTestWallet } from "./support/cip30-test-wallet";
+import { DataHash } from "../../shared/domain/hex";
 
 const SHORT_LINKS = "https://go.example.test";
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -44,7 +45,7 @@ describe("web pages: whose anchor a page shows, bound short links, the short-lin
     return tx;
   };
   const certificate = (wallet: Wallet, hash: string, metadata: Record<string, unknown>) =>
-    makeCertificate({ hash, algorithm: "SHA-256", issuer: wallet.paymentKeyHash, metadata: JSON.stringify(metadata) });
+    makeCertificate({ hash: DataHash(hash), algorithm: "SHA-256", issuer: wallet.paymentKeyHash, metadata: JSON.stringify(metadata) });
 
   async function newPage(): Promise<{ context: BrowserContext; page: Page; console: string[] }> {
     const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });

@@ -36,7 +36,8 @@ type FractionizedRequest = ListIssueRequest<IssueTerms, BaseListConfigRequest> |
 const MAX_TOKEN_AMOUNT = BigInt(Number.MAX_SAFE_INTEGER);
 
 const bad: (field: string, message: string) => never = FRACTIONIZED.fields.bad;
-const { hexField, requiredHex, keyHashes, initRefOf, metadataOf, bootstrapNameOf, listRefOf, assetNameOf } = FRACTIONIZED.fields;
+const { hexField, requiredHex, dataHashField, keyHashes, initRefOf, metadataOf, bootstrapNameOf, listRefOf, assetNameOf } =
+  FRACTIONIZED.fields;
 
 /** A positive integer (number or decimal string) up to MAX_TOKEN_AMOUNT; amounts ≤ 0 are AMOUNT_OUT_OF_RANGE. */
 function amountField(v: unknown, field: string): bigint {
@@ -62,7 +63,7 @@ export function parseFractionizedRequest(body: Body): FractionizedRequest {
     own: { type: "claim", action: "Claim" },
     create(b, address) {
       const initRef = initRefOf(b, true)!;
-      const key = requiredHex(pick(b, "key"), "key", { maxBytes: MAX_HASH_BYTES });
+      const key = dataHashField(pick(b, "key"), "key");
       return {
         form: "reference",
         action: "Create",

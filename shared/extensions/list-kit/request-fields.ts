@@ -6,6 +6,7 @@
  * own `refuse` as INVALID_FIELD naming the field, so each extension keeps its error class.
  */
 import { MAX_HASH_BYTES } from "../../domain/certificate-request";
+import { DataHash } from "../../domain/hex";
 import type { OutRef } from "../../domain/out-ref";
 import { nodeAssetName } from "./list-tokens";
 import type { ListRefuse } from "./list-errors";
@@ -43,7 +44,7 @@ export interface BaseListConfigRequest {
 
 /** The certificate a request anchors as its key. */
 export interface CertificateFields {
-  readonly key: string;
+  readonly key: DataHash;
   readonly algorithm: string | undefined;
   /** JSON text of an object, or "" */
   readonly metadata: string;
@@ -74,6 +75,9 @@ export function requestFields(refuse: ListRefuse) {
   }
 
   const requiredHex = (v: unknown, field: string, opts: { bytes?: number; maxBytes?: number } = {}): string => hexField(v, field, opts)!;
+
+  /** A certificate's hash (the key of a node): even-length hex of at most MAX_HASH_BYTES. */
+  const dataHashField = (v: unknown, field: string): DataHash => DataHash(requiredHex(v, field, { maxBytes: MAX_HASH_BYTES }));
 
   function keyHashes(v: unknown, field: string): string[] {
     if (v === undefined) return [];
@@ -152,7 +156,7 @@ export function requestFields(refuse: ListRefuse) {
     if (cert === undefined) bad("certificate", `is required: ${shape}`);
     if (typeof cert !== "object" || Array.isArray(cert)) bad("certificate", "must be an object { hash, metadata?, algorithm? }");
     const c = cert as Body;
-    const key = requiredHex(pick(c, "hash"), "certificate.hash", { maxBytes: MAX_HASH_BYTES });
+    const key = dataHashField(pick(c, "hash"), "certificate.hash");
     const given = hexField(pick(body, "key"), "key", { maxBytes: MAX_HASH_BYTES, required: false });
     if (given !== undefined && given !== key) bad("key", "must equal certificate.hash (the node key is the certificate hash)");
     const algorithm = pick(c, "algorithm");
@@ -206,6 +210,7 @@ export function requestFields(refuse: ListRefuse) {
     bad,
     hexField,
     requiredHex,
+    dataHashField,
     keyHashes,
     addressField,
     initRefOf,

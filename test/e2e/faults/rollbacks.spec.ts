@@ -24,6 +24,7 @@ import { startMesh, type RunningMesh } from "../../../fixtures/mesh/mesh-harness
 import { defaultBootstrap, ProtocolFixture, type StateUtxo } from "../../../fixtures/onchain/protocol-fixture";
 import type { ServiceName } from "../../../shared/config/service-names";
 import { deploymentEnv } from "../../support/deployed-mesh";
+import { DataHash } from "../../../shared/domain/hex";
 
 /** The stores the read side derives from the chain, by the service that writes them. */
 const PROJECTIONS = [
@@ -105,7 +106,7 @@ describe("fault campaign: rollbacks of 1, 3 and 10 blocks across every kind of p
 
   const cert = (issuer: Wallet, metadata: Record<string, unknown> = { uv_tid: "diploma" }): OnchainCertificate =>
     makeCertificate({
-      hash: randomBytes(32).toString("hex"),
+      hash: DataHash(randomBytes(32).toString("hex")),
       algorithm: "SHA-256",
       issuer: issuer.paymentKeyHash,
       metadata: JSON.stringify(metadata),

@@ -15,6 +15,7 @@ import {
   scriptAddressOf,
   type StatePurpose,
 } from "../../../shared/protocol";
+import { DataHash, KeyHash } from "../../../shared/domain/hex";
 
 const policy = "a1".repeat(28);
 const stateHash = "b2".repeat(28);
@@ -53,9 +54,9 @@ function aTx(
   const accounts = (opts.withdrawFrom ?? [stateHash]).map((h) => rewardAddressOf(h, 0));
   const certificates = Array.from({ length: opts.certs ?? 1 }, (_, i) =>
     makeCertificate({
-      hash: `${i}`.padStart(64, "0"),
+      hash: DataHash(`${i}`.padStart(64, "0")),
       algorithm: "SHA-256",
-      issuer: owner,
+      issuer: KeyHash(owner),
       metadata: i === 0 ? '{"uv_tid":"diploma","name":"' + "x".repeat(80) + '"}' : "",
     }),
   );

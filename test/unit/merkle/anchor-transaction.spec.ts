@@ -25,12 +25,13 @@ import {
   type OnchainCertificate,
 } from "../../../shared/protocol";
 import { buildTree, checkAnchorTransaction, MERKLE_SCHEME } from "../../../shared/merkle";
+import { DataHash, KeyHash } from "../../../shared/domain/hex";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const tree = buildTree(randomBytes(32 * 5));
-const root = hex(tree.root);
+const root = DataHash(hex(tree.root));
 const issuerKey = CSL.PrivateKey.generate_ed25519();
-const issuer = issuerKey.to_public().hash().to_hex();
+const issuer = KeyHash(issuerKey.to_public().hash().to_hex());
 const batchCert = (metadata: string, by = issuer) => makeCertificate({ hash: root, algorithm: MERKLE_SCHEME, issuer: by, metadata });
 const treeMetadata = JSON.stringify({ merkle: { treeId: tree.treeId, leafCount: 5 } });
 /** The deployment the transactions are built under: its proxy script hash (= policy id of its tokens). */
@@ -148,7 +149,7 @@ const reasonOf = (check: ReturnType<typeof checkAnchorTransaction>): string => (
 describe("merkle anchoring transaction: the offline check from transaction id to root", () => {
   it("holds for a state transaction of the deployment whose datum commits to a batch certificate naming the root, tree and size", () => {
     const tx = anchoringTx({
-      carried: [makeCertificate({ hash: "ab", algorithm: "SHA-256", issuer, metadata: "" }), batchCert(treeMetadata)],
+      carried: [makeCertificate({ hash: DataHash("ab"), algorithm: "SHA-256", issuer, metadata: "" }), batchCert(treeMetadata)],
     });
     expect(checkAnchorTransaction(proofFor(tx))).to.deep.equal({ valid: true, issuer, deployment });
     expect(checkAnchorTransaction(proofFor(tx), { deployment })).to.deep.equal({ valid: true, issuer, deployment });
@@ -200,7 +201,7 @@ describe("merkle anchoring transaction: the offline check from transaction id to
   });
 
   it("refuses certificates in the redeemer that no state datum of the deployment commits to", () => {
-    const other = makeCertificate({ hash: hex(randomBytes(32)), algorithm: MERKLE_SCHEME, issuer, metadata: treeMetadata });
+    const other = makeCertificate({ hash: DataHash(hex(randomBytes(32))), algorithm: MERKLE_SCHEME, issuer, metadata: treeMetadata });
     const check = checkAnchorTransaction(proofFor(anchoringTx({ carried: [batchCert(treeMetadata)], committed: [other] })));
     expect(reasonOf(check)).to.equal(
       "no state redeemer of the transaction holds certificates that the deployment's state datum commits to",
@@ -252,7 +253,7 @@ describe("merkle anchoring transaction: the offline check from transaction id to
   it("refuses a second redeemer that splits the committed bytes into other certificates", () => {
     // The commitment concatenates fields without lengths: moving the first byte of the second certificate's hash to
     // the end of the first one's metadata gives other certificates with the same certificate_data_hash.
-    const second = makeCertificate({ hash: `20${hex(randomBytes(31))}`, algorithm: "SHA-256", issuer, metadata: "" });
+    const second = makeCertificate({ hash: DataHash(`20${hex(randomBytes(31))}`), algorithm: "SHA-256", issuer, metadata: "" });
     const carried = [batchCert(treeMetadata), second];
     const resplit = [batchCert(`${treeMetadata} `), { ...second, hash: second.hash.slice(2) }];
     expect(certificateDataHash(resplit)).to.equal(certificateDataHash(carried));

@@ -33,6 +33,7 @@ import {
   list,
   makeCertificate,
 } from "../../../shared/protocol";
+import { DataHash, KeyHash } from "../../../shared/domain/hex";
 
 const hex = (n: number) => fc.uint8Array({ minLength: n, maxLength: n }).map((b) => Buffer.from(b).toString("hex"));
 const keyHash = hex(28);
@@ -71,7 +72,7 @@ const certificate = fc
     issuer: keyHash,
     metadata: fc.string({ maxLength: 300, unit: "grapheme" }),
   })
-  .map(makeCertificate);
+  .map((c) => makeCertificate({ ...c, hash: DataHash(c.hash), issuer: KeyHash(c.issuer) }));
 
 describe("protocol codecs", () => {
   it("round-trips StateDatum through CBOR", () => {
@@ -121,7 +122,7 @@ describe("protocol codecs", () => {
   });
 
   it("encodes a certificate as Constr 0 [hash, utf8(algorithm), issuer, [utf8 chunks]]", () => {
-    const c = makeCertificate({ hash: "AB".repeat(32), algorithm: "SHA-256", issuer: "11".repeat(28), metadata: "hi" });
+    const c = makeCertificate({ hash: DataHash("AB".repeat(32)), algorithm: "SHA-256", issuer: KeyHash("11".repeat(28)), metadata: "hi" });
     expect(encodeCertificate(c)).to.deep.equal(
       constr(0, [bytes("ab".repeat(32)), bytes(Buffer.from("SHA-256").toString("hex")), bytes("11".repeat(28)), list([bytes("6869")])]),
     );

@@ -23,6 +23,7 @@ import {
   stateIdOf,
   validatorCode,
 } from "../../../shared/protocol";
+import { DataHash, KeyHash } from "../../../shared/domain/hex";
 
 describe("metadata chunks", () => {
   it("cuts UTF-8 text into chunks of at most 64 bytes that rejoin to the original, never splitting a character", () => {
@@ -49,8 +50,13 @@ describe("metadata chunks", () => {
 
 describe("certificate data hash", () => {
   it("is sha2-256 over hash ‖ utf8(algorithm) ‖ issuer ‖ chunks, in order", () => {
-    const a = makeCertificate({ hash: "aa".repeat(32), algorithm: "SHA-256", issuer: "11".repeat(28), metadata: "m".repeat(70) });
-    const b = makeCertificate({ hash: "bb".repeat(32), algorithm: "SHA-512", issuer: "22".repeat(28), metadata: "" });
+    const a = makeCertificate({
+      hash: DataHash("aa".repeat(32)),
+      algorithm: "SHA-256",
+      issuer: KeyHash("11".repeat(28)),
+      metadata: "m".repeat(70),
+    });
+    const b = makeCertificate({ hash: DataHash("bb".repeat(32)), algorithm: "SHA-512", issuer: KeyHash("22".repeat(28)), metadata: "" });
     const expected = Buffer.concat([
       Buffer.from("aa".repeat(32), "hex"),
       Buffer.from("SHA-256"),

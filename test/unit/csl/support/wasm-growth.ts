@@ -19,6 +19,7 @@ import { sortRewardAccounts } from "../../../../shared/csl/redeemer-pointers";
 import { transactionLookupData } from "../../../../shared/lookups/transaction-scripts";
 import { constr, encodeStateRedeemer, makeCertificate } from "../../../../shared/protocol";
 import { ALWAYS_SUCCEEDS_FLAT } from "../../../../fixtures/csl/fixtures";
+import { DataHash, KeyHash } from "../../../../shared/domain/hex";
 
 const wasmMemory = (CSL as unknown as { __wasm: { memory: { buffer: ArrayBuffer } } }).__wasm.memory;
 
@@ -26,9 +27,9 @@ const OWNER = "ab".repeat(28);
 const SCRIPT = "cd".repeat(28);
 const certificates = Array.from({ length: 10 }, (_, i) =>
   makeCertificate({
-    hash: String(i).padStart(64, "0"),
+    hash: DataHash(String(i).padStart(64, "0")),
     algorithm: "SHA-256",
-    issuer: OWNER,
+    issuer: KeyHash(OWNER),
     metadata: JSON.stringify({ uv_tid: "diploma", i }),
   }),
 );
