@@ -22,6 +22,7 @@ import { createStore } from "../shared/store";
 import { http } from "../fixtures/mesh/helpers";
 import { IssuanceWorld } from "../fixtures/issuance/issuance-world";
 import { defaultBootstrap } from "../fixtures/onchain/protocol-fixture";
+import { DataHash } from "../shared/domain/hex";
 
 const mb = (bytes: number) => Math.round(bytes / 1024 / 1024);
 const ms = (t0: number) => Math.round(performance.now() - t0);
@@ -58,7 +59,7 @@ export default async function (): Promise<Record<string, unknown>> {
   t0 = performance.now();
   // saved as the build saves it, then indexed as the verifier does once the root is anchored
   await trees.save(tree, { expiresAt: Date.now() + 3_600_000, owner: "bench" });
-  await trees.markAnchored(tree.treeId, tree.root.toString("hex"), tree.leafCount);
+  await trees.markAnchored(tree.treeId, DataHash(tree.root.toString("hex")), tree.leafCount);
   const saveMs = ms(t0);
   const lookupMs: number[] = [];
   let proofBytes = 0;
@@ -66,7 +67,7 @@ export default async function (): Promise<Record<string, unknown>> {
     const i = (k * 7919 * 131) % n;
     const leaf = leaves.subarray(i * 32, i * 32 + 32).toString("hex");
     const t = performance.now();
-    const [found] = await trees.findLeaf(leaf);
+    const [found] = await trees.findLeaf(DataHash(leaf));
     lookupMs.push(performance.now() - t);
     const proof = { scheme: MERKLE_SCHEME, leaf, leafIndex: found!.leafIndex, treeSize: n, path: found!.path, root: found!.root };
     if (!checkInclusionProof(proof).valid) throw new Error(`proof of leaf ${i} does not check`);

@@ -41,6 +41,7 @@ import { Wallet, generateMnemonic } from "../shared/wallet";
 import { startNatsServer } from "../fixtures/processes/nats-server";
 import { startServiceProcess } from "../fixtures/processes/service-process";
 import { serveDevnet } from "./served-devnet";
+import { DataHash } from "../shared/domain/hex";
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -261,7 +262,7 @@ export async function startCeiling(store: Store) {
       return;
     }
     // The same answer as the verifier's: direct certificates, then those inside Merkle batches.
-    Promise.all([projection.findByHash(hash), hash.length === 64 ? findInBatches(projection, trees, hash) : []]).then(
+    Promise.all([projection.findByHash(hash), hash.length === 64 ? findInBatches(projection, trees, DataHash(hash)) : []]).then(
       ([{ records: direct, newest }, inBatches]) => {
         const records = [...direct, ...inBatches];
         if (records.length === 0) {

@@ -10,7 +10,8 @@
 // could not be asked.
 import { readFileSync } from "node:fs";
 import { createChainClient } from "../shared/chain";
-import { checkAnchorOnChain, checkAnchorTransaction, checkInclusionProof, DEPLOYMENT_ID, type AnchorCheckOptions } from "../shared/merkle";
+import { checkAnchorOnChain, checkAnchorTransaction, checkInclusionProof, type AnchorCheckOptions } from "../shared/merkle";
+import { PolicyId } from "../shared/domain/hex";
 
 interface ProofReport {
   leaf: unknown;
@@ -92,20 +93,19 @@ async function checkProofsAgainstChain(proofs: unknown[], ogmiosUrl: string, opt
 interface Args {
   file: string;
   ogmios?: string;
-  deployment?: string;
+  deployment?: PolicyId;
 }
 
 function parseArgs(argv: string[]): Args {
   const usage = "usage: npm run verify-proof -- <proof.json> [--deployment <proxy policy id>] [--ogmios ws://host:port]";
   let file: string | undefined;
   let ogmios: string | undefined;
-  let deployment: string | undefined;
+  let deployment: PolicyId | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "--deployment" || a.startsWith("--deployment=")) {
-      deployment = (a === "--deployment" ? argv[++i] : a.slice("--deployment=".length))?.toLowerCase();
-      if (deployment === undefined || !DEPLOYMENT_ID.test(deployment))
-        throw new Error(`--deployment needs the deployment's proxy policy id, 56 hex digits; ${usage}`);
+      deployment = PolicyId.parse(a === "--deployment" ? argv[++i] : a.slice("--deployment=".length));
+      if (deployment === undefined) throw new Error(`--deployment needs the deployment's proxy policy id, 56 hex digits; ${usage}`);
     } else if (a === "--ogmios") {
       ogmios = argv[++i];
       if (ogmios === undefined || !/^wss?:\/\//.test(ogmios)) throw new Error(`--ogmios needs a ws:// or wss:// address; ${usage}`);

@@ -3,7 +3,8 @@
  * and finds hashes anchored inside Merkle batches (stored trees whose root a certificate anchors) for
  * `/verify/{hash}` and `/proof/{hash}`.
  */
-import { DATA_HASH_PARAM, TX_HASH_PARAM } from "../shared/mesh/action-params";
+import { DATA_HASH_PARAM, LEAF_HASH_PARAM, TX_HASH_PARAM } from "../shared/mesh/action-params";
+import type { DataHash } from "../shared/domain/hex";
 import { DomainError, notFound, stillStarting } from "../shared/domain/errors";
 import type { Context, Service, ServiceSchema } from "moleculer";
 import { projectionService } from "../shared/mesh/fact-follower";
@@ -53,7 +54,7 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
     routes: (ready, appliedSeq) => ({
       byHash: {
         params: { hash: DATA_HASH_PARAM },
-        async handler(ctx: Context<{ hash: string }, CertificateAnswerMeta>) {
+        async handler(ctx: Context<{ hash: DataHash }, CertificateAnswerMeta>) {
           const seq = appliedSeq();
           const { records: direct, newest } = await ready().findByHash(ctx.params.hash);
           const inBatches = ctx.params.hash.length === 64 ? await findInBatches(ready(), treesOf(), ctx.params.hash) : [];
@@ -65,8 +66,8 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
         },
       },
       proof: {
-        params: { hash: TX_HASH_PARAM },
-        async handler(ctx: Context<{ hash: string }>) {
+        params: { hash: LEAF_HASH_PARAM },
+        async handler(ctx: Context<{ hash: DataHash }>) {
           const records = await findInBatches(ready(), treesOf(), ctx.params.hash);
           if (records.length === 0) throw notFound(`no anchored batch holds the hash ${ctx.params.hash.toLowerCase()}`);
           const anchors = new Map<string, AnchorTransaction | undefined>();

@@ -23,6 +23,7 @@ import { rawScriptData } from "../csl/script-data";
 import { withFreed } from "../csl/scope";
 import { readHeader, skipItem } from "../csl/cbor";
 import { parseMetadataObject } from "../domain/certificate-metadata";
+import { DataHash, HEX_PATTERNS, PolicyId, TxHash } from "../domain/hex";
 import {
   blake2b,
   certificateDataHash,
@@ -35,10 +36,8 @@ import {
 import { MERKLE_SCHEME } from "./merkle-tree";
 import { treeIdOf } from "./tree-store";
 
-const HEX = /^(?:[0-9a-fA-F]{2})+$/;
-const HASH_HEX = /^[0-9a-fA-F]{64}$/;
-/** A protocol deployment's id: its proxy script hash, which is also the policy id of every protocol token. */
-export const DEPLOYMENT_ID = /^[0-9a-f]{56}$/;
+/** Non-empty even-length hex. */
+const isHex = (v: unknown): v is string => typeof v === "string" && v !== "" && HEX_PATTERNS.bytes.test(v);
 
 /** What a transaction that holds binds the root to: who signed for it, and under which deployment. */
 export interface AnchorBinding {
@@ -51,8 +50,8 @@ export interface AnchorBinding {
 export type AnchorCheck = ({ valid: true } & AnchorBinding) | { valid: false; reason: string };
 
 export interface AnchorCheckOptions {
-  /** the deployment the checker requires (proxy policy id, 56 hex); absent: the one the proof names */
-  deployment?: string;
+  /** the deployment the checker requires (its proxy policy id); absent: the one the proof names */
+  deployment?: PolicyId;
 }
 
 const fail = (reason: string): AnchorCheck => ({ valid: false, reason });
@@ -96,7 +95,7 @@ function committedCertificateHashes(tx: CSL.FixedTransaction, deployment: string
     try {
       const state = decodeStateDatum(dataFromCborHex(datum.to_hex()));
       id = state.id;
-      committed = state.certificateDataHash.toLowerCase();
+      committed = state.certificateDataHash;
     } catch {
       continue; // not a state datum
     }
@@ -179,16 +178,17 @@ function signedBy(tx: CSL.FixedTransaction, keyHash: string, txId: Uint8Array): 
  */
 export function checkAnchorTransaction(proof: Record<string, unknown>, opts: AnchorCheckOptions = {}): AnchorCheck {
   const { transactionCbor, transactionHash, root, treeSize, treeId, languageViews, proxyPolicyId } = proof;
-  if (typeof transactionCbor !== "string" || !HEX.test(transactionCbor)) return fail("transactionCbor must be even-length hex");
-  if (typeof transactionHash !== "string" || !HASH_HEX.test(transactionHash)) return fail("transactionHash must be 64 hex digits");
-  if (typeof root !== "string" || !HASH_HEX.test(root)) return fail("root must be 64 hex digits");
+  if (!isHex(transactionCbor)) return fail("transactionCbor must be even-length hex");
+  const txHash = TxHash.parse(transactionHash);
+  if (txHash === undefined) return fail("transactionHash must be 64 hex digits");
+  if (typeof root !== "string" || !HEX_PATTERNS.hash32.test(root)) return fail("root must be 64 hex digits");
   if (typeof treeSize !== "number" || !Number.isSafeInteger(treeSize) || treeSize < 1) return fail("treeSize must be a positive integer");
   if (typeof treeId !== "string" || treeId !== treeIdOf(Buffer.from(root, "hex"), treeSize))
     return fail("treeId is not the id of this root and treeSize");
-  if (typeof languageViews !== "string" || !HEX.test(languageViews) || !isOneCborMap(Buffer.from(languageViews, "hex")))
+  if (!isHex(languageViews) || !isOneCborMap(Buffer.from(languageViews, "hex")))
     return fail("languageViews must be hex of one CBOR map (the cost models the transaction's script_data_hash covers)");
-  if (typeof proxyPolicyId !== "string" || !DEPLOYMENT_ID.test(proxyPolicyId))
-    return fail("proxyPolicyId must be 56 lowercase hex digits (the deployment's proxy policy id)");
+  // lowercase, as the service answers it: a proof naming it otherwise was not written by the service
+  if (!PolicyId.is(proxyPolicyId)) return fail("proxyPolicyId must be 56 lowercase hex digits (the deployment's proxy policy id)");
   if (opts.deployment !== undefined && opts.deployment !== proxyPolicyId)
     return fail(`the proof names deployment ${proxyPolicyId}, not the required deployment ${opts.deployment}`);
 
@@ -201,8 +201,7 @@ export function checkAnchorTransaction(proof: Record<string, unknown>, opts: Anc
   try {
     const txId = blake2b(tx.raw_body(), 32);
     const bodyHash = txId.toString("hex");
-    if (bodyHash !== transactionHash.toLowerCase())
-      return fail(`the transaction body hashes to ${bodyHash}, not to transactionHash ${transactionHash.toLowerCase()}`);
+    if (bodyHash !== txHash) return fail(`the transaction body hashes to ${bodyHash}, not to transactionHash ${txHash}`);
 
     const auxHash = tx.body().auxiliary_data_hash()?.to_hex();
     const rawAux = tx.raw_auxiliary_data();
@@ -238,8 +237,9 @@ export function checkAnchorTransaction(proof: Record<string, unknown>, opts: Anc
       );
     const certs = lists[0]!;
 
-    const rootHex = root.toLowerCase();
-    const anchoring = certs.filter((c) => c.hash.toLowerCase() === rootHex && c.algorithm === MERKLE_SCHEME);
+    // Decoded certificates hold canonical (lowercase) hex, as the Plutus Data model keeps it.
+    const rootHex = DataHash(root);
+    const anchoring = certs.filter((c) => c.hash === rootHex && c.algorithm === MERKLE_SCHEME);
     if (anchoring.length === 0)
       return fail(`the transaction anchors no certificate of the root ${rootHex} with algorithm ${MERKLE_SCHEME}`);
     const named = anchoring.filter((c) => {
@@ -251,7 +251,7 @@ export function checkAnchorTransaction(proof: Record<string, unknown>, opts: Anc
     const required = tx.body().required_signers();
     const requiredHashes = new Set<string>();
     for (let i = 0; required && i < required.len(); i++) requiredHashes.add(required.get(i).to_hex());
-    const issuers = [...new Set(named.map((c) => c.issuer.toLowerCase()))];
+    const issuers = [...new Set(named.map((c) => c.issuer))];
     const signer = issuers.find((issuer) => requiredHashes.has(issuer));
     if (signer === undefined)
       return fail(`the issuer ${issuers[0]} of the root's certificate is not among the transaction's required signers`);

@@ -8,8 +8,7 @@
  */
 import type { Block, Origin, Point, Tip } from "../chain/types";
 import type { ChainClient } from "../chain/chain-client";
-
-const HASH_HEX = /^[0-9a-f]{64}$/;
+import { LOWER_HEX_PATTERNS } from "../domain/hex";
 
 /** `unreachable`: the chain could not be asked, so nothing was learned about the proof. */
 export type ChainAnchorCheck = { valid: true; confirmations: number } | { valid: false; reason: string; unreachable?: true };
@@ -25,7 +24,7 @@ function previousPointOf(proof: Record<string, unknown>): { point: Point | Origi
   if (prev === null || typeof prev !== "object")
     return { reason: "the proof names no previousBlock (the service's chain feed carried no transaction CBOR)" };
   const { slot, id } = prev as Record<string, unknown>;
-  if (typeof slot !== "number" || !Number.isSafeInteger(slot) || slot < 0 || typeof id !== "string" || !HASH_HEX.test(id))
+  if (typeof slot !== "number" || !Number.isSafeInteger(slot) || slot < 0 || typeof id !== "string" || !LOWER_HEX_PATTERNS.hash32.test(id))
     return { reason: 'previousBlock must be "origin" or { slot, id }' };
   return { point: { slot, id } };
 }

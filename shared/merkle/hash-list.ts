@@ -4,6 +4,7 @@
  * process; `{ type: "Buffer", data }` once the broker's JSON serializer has carried it). Parsed once, into the
  * packed hashes or the problem that stops them; each route words the problem in its own answer (hashListAnswer).
  */
+import { HEX_PATTERNS } from "../domain/hex";
 import { NODE_BYTES } from "./merkle-tree";
 
 export type HashListProblem =
@@ -23,8 +24,6 @@ interface HashListOptions {
   acceptBytes: boolean;
 }
 
-const HASH_HEX = /^[0-9a-fA-F]{64}$/;
-const HEX_RUN = /^[0-9a-fA-F]*$/;
 /**
  * Lists up to this long are checked as one joined string (one scan, the calendar's requests); longer ones (batches
  * of up to a million) are packed hash by hash, so no second copy of their text is ever held.
@@ -60,12 +59,12 @@ export function parseHashList(raw: unknown, opts: HashListOptions): HashListPars
   if (raw.length > opts.maxHashes) return { problem: { kind: "too-many", count: raw.length, maxHashes: opts.maxHashes } };
   if (raw.length <= JOINED_CHECK_MAX && raw.every((h: unknown) => typeof h === "string" && h.length === 64)) {
     const joined = (raw as string[]).join("");
-    if (HEX_RUN.test(joined)) return { packed: Buffer.from(joined, "hex") };
+    if (HEX_PATTERNS.bytes.test(joined)) return { packed: Buffer.from(joined, "hex") };
   }
   const packed = Buffer.allocUnsafe(raw.length * NODE_BYTES);
   for (let i = 0; i < raw.length; i++) {
     const h: unknown = raw[i];
-    if (typeof h !== "string" || !HASH_HEX.test(h)) return { problem: { kind: "not-a-hash", index: i } };
+    if (typeof h !== "string" || !HEX_PATTERNS.hash32.test(h)) return { problem: { kind: "not-a-hash", index: i } };
     packed.write(h, i * NODE_BYTES, "hex");
   }
   return { packed };

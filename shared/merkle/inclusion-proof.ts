@@ -3,6 +3,7 @@
  * hash and the sibling path, recompute the root of a tree of `treeSize` leaves and compare. Needs nothing but
  * SHA-256: no store, no chain, no service (docs/merkle-batches.md#proof-format).
  */
+import { HEX_PATTERNS } from "../domain/hex";
 import { MERKLE_SCHEME, leafHash, nodeHash } from "./merkle-tree";
 
 /** A self-contained proof that `leaf` is leaf number `leafIndex` of the tree of `treeSize` leaves whose root is `root`. */
@@ -19,9 +20,6 @@ export interface InclusionProof {
 }
 
 export type ProofCheck = { valid: true } | { valid: false; reason: string };
-
-const HASH_HEX = /^[0-9a-fA-F]{64}$/;
-const LEAF_HEX = /^(?:[0-9a-fA-F]{2})+$/;
 
 /**
  * The root that a leaf hash and path give for `leafIndex` in a tree of `treeSize` leaves (RFC 9162 §2.1.3.2),
@@ -68,13 +66,14 @@ export function checkInclusionProof(proof: unknown): ProofCheck {
   const p = proof as Record<string, unknown>;
   if (p["scheme"] !== MERKLE_SCHEME) return { valid: false, reason: `scheme must be ${MERKLE_SCHEME}` };
   const { leaf, leafIndex, treeSize, path, root } = p;
-  if (typeof leaf !== "string" || !LEAF_HEX.test(leaf)) return { valid: false, reason: "leaf must be non-empty even-length hex" };
-  if (typeof root !== "string" || !HASH_HEX.test(root)) return { valid: false, reason: "root must be 64 hex digits" };
+  if (typeof leaf !== "string" || leaf === "" || !HEX_PATTERNS.bytes.test(leaf))
+    return { valid: false, reason: "leaf must be non-empty even-length hex" };
+  if (typeof root !== "string" || !HEX_PATTERNS.hash32.test(root)) return { valid: false, reason: "root must be 64 hex digits" };
   if (typeof treeSize !== "number" || !Number.isSafeInteger(treeSize) || treeSize < 1)
     return { valid: false, reason: "treeSize must be a positive integer" };
   if (typeof leafIndex !== "number" || !Number.isSafeInteger(leafIndex) || leafIndex < 0 || leafIndex >= treeSize)
     return { valid: false, reason: "leafIndex must be an integer from 0 to treeSize - 1" };
-  if (!Array.isArray(path) || !path.every((x): x is string => typeof x === "string" && HASH_HEX.test(x)))
+  if (!Array.isArray(path) || !path.every((x): x is string => typeof x === "string" && HEX_PATTERNS.hash32.test(x)))
     return { valid: false, reason: "path must be an array of 64-hex-digit hashes" };
   const siblings = path.map((x) => Buffer.from(x, "hex"));
   const computed = rootFromPath(leafHash(Buffer.from(leaf, "hex")), leafIndex, treeSize, siblings);

@@ -14,6 +14,7 @@
  * The tree document is written last: a tree is served only once all its parts are stored.
  */
 import { createHash } from "node:crypto";
+import { DataHash } from "../domain/hex";
 import { isDuplicateKeyError, type Collection, type Store, type StoredDocument } from "../store";
 import { hashPackedLeaves, inclusionPath, MERKLE_SCHEME, NODE_BYTES, rootOfLevels, treeLevels } from "./merkle-tree";
 
@@ -41,7 +42,7 @@ const WRITE_BATCH = 256;
 const DROP_BATCH = 20;
 
 interface TreeDoc extends StoredDocument {
-  root: string;
+  root: DataHash;
   leafCount: number;
   scheme: string;
   /** levels CHUNK_LEVEL and up (packed nodes, hex), bottom first; empty when the tree fits in one chunk */
@@ -84,7 +85,7 @@ export interface BuiltTree {
 /** Where a leaf sits, with its inclusion path. */
 export interface LeafInclusion {
   treeId: string;
-  root: string;
+  root: DataHash;
   treeSize: number;
   leafIndex: number;
   path: string[];
@@ -226,7 +227,7 @@ export class MerkleTreeStore {
     await this.insertAll(this.trees, [
       {
         _id: tree.treeId,
-        root: tree.root.toString("hex"),
+        root: DataHash(tree.root.toString("hex")),
         leafCount: tree.leafCount,
         scheme: MERKLE_SCHEME,
         upperLevels,
@@ -239,7 +240,7 @@ export class MerkleTreeStore {
   }
 
   /** Pending trees (id, root, size) in id order after `afterId`, at most `limit`. */
-  async pendingTrees(afterId: string, limit: number): Promise<{ treeId: string; root: string; leafCount: number }[]> {
+  async pendingTrees(afterId: string, limit: number): Promise<{ treeId: string; root: DataHash; leafCount: number }[]> {
     const docs = await this.trees.findProjected(
       { anchored: false, _id: { $gt: afterId } },
       { root: 1, leafCount: 1 },
@@ -260,9 +261,9 @@ export class MerkleTreeStore {
    * tree counts as anchored only once its whole index is written).
    * @returns whether a stored tree is now anchored
    */
-  async markAnchored(treeId: string, root: string, leafCount: number): Promise<boolean> {
+  async markAnchored(treeId: string, root: DataHash, leafCount: number): Promise<boolean> {
     const tree = await this.trees.findOne({ _id: treeId });
-    if (!tree || tree.root !== root.toLowerCase() || tree.leafCount !== leafCount) return false;
+    if (!tree || tree.root !== root || tree.leafCount !== leafCount) return false;
     if (tree.anchored) return true;
     const leaves = await this.leavesOf(tree);
     if (!leaves) return false;
@@ -335,9 +336,8 @@ export class MerkleTreeStore {
    * Every anchored tree holding this 32-byte hash (its first index in each), with the inclusion path. Reads the
    * one bucket of each anchored tree whose prefix the hash has: at most BUCKET_MAX hashes per tree.
    */
-  async findLeaf(hashHex: string): Promise<LeafInclusion[]> {
-    const h = hashHex.toLowerCase();
-    if (!/^[0-9a-f]{64}$/.test(h)) return [];
+  async findLeaf(h: DataHash): Promise<LeafInclusion[]> {
+    if (h.length !== HASH_DIGITS) return [];
     const prefixes = Array.from({ length: HASH_DIGITS - MIN_PREFIX_DIGITS + 1 }, (_, d) => h.slice(0, MIN_PREFIX_DIGITS + d));
     const docs = await this.index.find({ bucket: { $in: prefixes } });
     const firstIndex = new Map<string, number>();

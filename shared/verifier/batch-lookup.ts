@@ -4,6 +4,7 @@
  * comes from the certificate projection, which follows rollbacks: while the anchoring transaction is rolled back,
  * the hash is simply not anchored.
  */
+import type { DataHash } from "../domain/hex";
 import { batchOfMetadata } from "../merkle/batch-metadata";
 import { MERKLE_SCHEME } from "../merkle/merkle-tree";
 import type { InclusionProof } from "../merkle/inclusion-proof";
@@ -42,7 +43,7 @@ export interface AnchoredProof extends InclusionProof {
 }
 
 /** Every anchored batch holding this 32-byte hash, oldest anchoring first. */
-export async function findInBatches(certificates: CertificateProjection, trees: MerkleTreeStore, hash: string): Promise<BatchRecord[]> {
+export async function findInBatches(certificates: CertificateProjection, trees: MerkleTreeStore, hash: DataHash): Promise<BatchRecord[]> {
   const found: BatchRecord[] = [];
   for (const inclusion of await trees.findLeaf(hash)) {
     for (const record of await certificates.byHash(inclusion.root)) {

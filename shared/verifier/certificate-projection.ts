@@ -18,6 +18,7 @@ import { enterpriseAddressOfKeyHash } from "../csl/address";
 import { BoundedMemo } from "../csl/memo";
 import { CERTIFICATE_HASH_INDEX, CertificateFacts, FactLog, type CertificateFact, type FactRecord } from "../indexer/fact-log";
 import type { Projection } from "../indexer/fact-consumer";
+import { DataHash } from "../domain/hex";
 import { hashPrefixOf, shortCodeOf } from "../domain/short-code";
 import { type Collection, type Store, type StoredDocument, type Update } from "../store";
 import { batchOfMetadata } from "../merkle/batch-metadata";
@@ -145,7 +146,9 @@ export class CertificateProjection implements Projection {
     for (const r of facts) {
       if (r.kind !== "fact" || r.fact.type !== "certificate.issued" || r.fact.algorithm !== MERKLE_SCHEME) continue;
       const batch = batchOfMetadata(r.fact.metadata);
-      if (batch) await this.trees.markAnchored(batch.treeId, r.fact.hash, batch.leafCount);
+      // a hash of more than 64 bytes (a chain may carry one) is no tree's root
+      const root = DataHash.parse(r.fact.hash);
+      if (batch && root) await this.trees.markAnchored(batch.treeId, root, batch.leafCount);
     }
   }
 

@@ -15,8 +15,10 @@ import { join } from "node:path";
 import { MongoClient } from "mongodb";
 import { BUCKET_MAX, buildTree, CHUNK_LEAVES, inclusionPath, MerkleTreeStore, treeIdOf, type BuiltTree } from "../../shared/merkle";
 import { createStore, type Store, type StoredDocument } from "../../shared/store";
+import { DataHash } from "../../shared/domain/hex";
 
 const hex = (b: Buffer) => b.toString("hex");
+const root = (tree: { root: Buffer }) => DataHash(hex(tree.root));
 const TERMS = { expiresAt: 2_000_000_000_000, owner: "ip:203.0.113.7" };
 const COLLECTIONS = ["merkle_trees", "merkle_leaf_chunks", "merkle_leaf_index"];
 
@@ -39,7 +41,7 @@ function describeTreeStore(label: string, open: () => Promise<Store>): void {
     let trees: MerkleTreeStore;
     const anchored = async (tree: BuiltTree): Promise<void> => {
       await trees.save(tree, TERMS);
-      expect(await trees.markAnchored(tree.treeId, hex(tree.root), tree.leafCount)).to.equal(true);
+      expect(await trees.markAnchored(tree.treeId, root(tree), tree.leafCount)).to.equal(true);
     };
     beforeEach(async () => {
       store = await open();
@@ -68,7 +70,7 @@ function describeTreeStore(label: string, open: () => Promise<Store>): void {
       const [ta, tb] = [buildTree(a), buildTree(b)];
       await anchored(ta);
       await anchored(tb);
-      const found = await trees.findLeaf(hex(shared).toUpperCase());
+      const found = await trees.findLeaf(DataHash(hex(shared).toUpperCase()));
       expect(found.map((f) => [f.treeId, f.leafIndex]).sort()).to.deep.equal(
         [
           [ta.treeId, 5],
@@ -76,24 +78,24 @@ function describeTreeStore(label: string, open: () => Promise<Store>): void {
         ].sort(),
       );
       expect(found.find((f) => f.treeId === ta.treeId)?.path).to.deep.equal(inclusionPath(ta.levels, 5).map(hex));
-      expect(await trees.findLeaf(hex(randomBytes(32)))).to.deep.equal([]);
-      expect(await trees.findLeaf("abcd")).to.deep.equal([]);
+      expect(await trees.findLeaf(DataHash(hex(randomBytes(32))))).to.deep.equal([]);
+      expect(await trees.findLeaf(DataHash("abcd"))).to.deep.equal([]);
     });
 
     it("keeps a built tree out of lookups until its root is anchored with its id and size, and never indexes it for another root or size", async () => {
       const tree = buildTree(randomBytes(32 * 300));
-      const leaf = hex(tree.leaves.subarray(32 * 7, 32 * 8));
+      const leaf = DataHash(hex(tree.leaves.subarray(32 * 7, 32 * 8)));
       await trees.save(tree, TERMS);
       expect(await trees.findLeaf(leaf), "pending").to.deep.equal([]);
       expect(await store.collection("merkle_leaf_index").count({}), "no index for a pending tree").to.equal(0);
-      expect(await trees.markAnchored(tree.treeId, hex(randomBytes(32)), 300), "another root").to.equal(false);
-      expect(await trees.markAnchored(tree.treeId, hex(tree.root), 301), "another size").to.equal(false);
-      expect(await trees.markAnchored(treeIdOf(randomBytes(32), 3), hex(tree.root), 300), "unknown tree").to.equal(false);
+      expect(await trees.markAnchored(tree.treeId, DataHash(hex(randomBytes(32))), 300), "another root").to.equal(false);
+      expect(await trees.markAnchored(tree.treeId, root(tree), 301), "another size").to.equal(false);
+      expect(await trees.markAnchored(treeIdOf(randomBytes(32), 3), root(tree), 300), "unknown tree").to.equal(false);
       expect(await trees.findLeaf(leaf)).to.deep.equal([]);
-      expect(await trees.markAnchored(tree.treeId, hex(tree.root).toUpperCase(), 300)).to.equal(true);
+      expect(await trees.markAnchored(tree.treeId, DataHash(hex(tree.root).toUpperCase()), 300)).to.equal(true);
       expect((await trees.findLeaf(leaf))[0]).to.include({ treeId: tree.treeId, leafIndex: 7 });
       expect(await trees.isAnchored(tree.treeId)).to.equal(true);
-      expect(await trees.markAnchored(tree.treeId, hex(tree.root), 300), "again: nothing changes").to.equal(true);
+      expect(await trees.markAnchored(tree.treeId, root(tree), 300), "again: nothing changes").to.equal(true);
     });
 
     it("drops pending trees once expired (chain time), with their chunks, and never an anchored one", async () => {
@@ -103,7 +105,7 @@ function describeTreeStore(label: string, open: () => Promise<Store>): void {
       await trees.save(soon, { ...TERMS, expiresAt: 1_000 });
       await trees.save(later, { ...TERMS, expiresAt: 5_000 });
       await trees.save(kept, { ...TERMS, expiresAt: 1_000 });
-      await trees.markAnchored(kept.treeId, hex(kept.root), 20);
+      await trees.markAnchored(kept.treeId, root(kept), 20);
       expect(await trees.pendingLeavesOf(TERMS.owner)).to.equal(610);
       expect(await trees.dropExpired(1_000), "not before its expiry").to.equal(0);
       expect(await trees.dropExpired(1_001)).to.equal(1);
@@ -113,7 +115,7 @@ function describeTreeStore(label: string, open: () => Promise<Store>): void {
       expect(await trees.pendingLeavesOf(TERMS.owner)).to.equal(10);
       expect(await trees.dropExpired(10_000)).to.equal(1);
       expect(await trees.isAnchored(kept.treeId)).to.equal(true);
-      expect(await trees.findLeaf(hex(kept.leaves.subarray(0, 32)))).to.have.length(1);
+      expect(await trees.findLeaf(DataHash(hex(kept.leaves.subarray(0, 32))))).to.have.length(1);
       expect(await trees.pendingLeavesOf(TERMS.owner)).to.equal(0);
     });
 
@@ -147,7 +149,7 @@ function describeTreeStore(label: string, open: () => Promise<Store>): void {
         [poisoned, 199_999],
         [nearly, 4_321],
       ] as const) {
-        const leaf = hex(tree.leaves.subarray(32 * index, 32 * index + 32));
+        const leaf = DataHash(hex(tree.leaves.subarray(32 * index, 32 * index + 32)));
         const prefixes = Array.from({ length: 63 }, (_, d) => leaf.slice(0, d + 2));
         const read = docs.filter((d) => prefixes.includes(d.bucket));
         expect(new Set(read.map((d) => d.treeId)).size, "one bucket per tree").to.equal(read.length);
@@ -157,7 +159,7 @@ function describeTreeStore(label: string, open: () => Promise<Store>): void {
         expect(tree.leaves.subarray(32 * inTree.leafIndex, 32 * inTree.leafIndex + 32).equals(Buffer.from(leaf, "hex"))).to.equal(true);
       }
       // the repeated hash: its first index in each tree that holds it
-      const found = await trees.findLeaf(hex(poisoned.leaves.subarray(32 * 11, 32 * 12)));
+      const found = await trees.findLeaf(DataHash(hex(poisoned.leaves.subarray(32 * 11, 32 * 12))));
       expect(found.map((f) => [f.treeId, f.leafIndex]).sort()).to.deep.equal(
         [
           [poisoned.treeId, 11],
@@ -187,7 +189,7 @@ function describeTreeStore(label: string, open: () => Promise<Store>): void {
 
     it("serves nothing of a tree whose save or indexing did not finish, and completes either when done again", async () => {
       const tree = buildTree(randomBytes(32 * 600));
-      const leaf = hex(tree.leaves.subarray(96, 128));
+      const leaf = DataHash(hex(tree.leaves.subarray(96, 128)));
       await anchored(tree);
       await store.collection("merkle_trees").deleteMany({}); // as if the tree document's write never happened
       expect(await trees.inclusion(tree.treeId, 3)).to.equal(undefined);
@@ -197,7 +199,7 @@ function describeTreeStore(label: string, open: () => Promise<Store>): void {
       // indexed, but stopped before the tree was marked anchored
       await store.collection("merkle_trees").updateOne({ _id: tree.treeId }, { $set: { anchored: false } });
       expect(await trees.findLeaf(leaf)).to.deep.equal([]);
-      expect(await trees.markAnchored(tree.treeId, hex(tree.root), 600)).to.equal(true);
+      expect(await trees.markAnchored(tree.treeId, root(tree), 600)).to.equal(true);
       expect((await trees.findLeaf(leaf))[0]).to.include({ leafIndex: 3 });
     });
   });

@@ -25,7 +25,7 @@ import {
   type OnchainCertificate,
 } from "../../../shared/protocol";
 import { buildTree, checkAnchorTransaction, MERKLE_SCHEME } from "../../../shared/merkle";
-import { DataHash, KeyHash } from "../../../shared/domain/hex";
+import { DataHash, KeyHash, PolicyId } from "../../../shared/domain/hex";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const tree = buildTree(randomBytes(32 * 5));
@@ -35,7 +35,7 @@ const issuer = KeyHash(issuerKey.to_public().hash().to_hex());
 const batchCert = (metadata: string, by = issuer) => makeCertificate({ hash: root, algorithm: MERKLE_SCHEME, issuer: by, metadata });
 const treeMetadata = JSON.stringify({ merkle: { treeId: tree.treeId, leafCount: 5 } });
 /** The deployment the transactions are built under: its proxy script hash (= policy id of its tokens). */
-const deployment = hex(randomBytes(28));
+const deployment = PolicyId(hex(randomBytes(28)));
 const models = costModels(ogmiosProtocolParameters());
 const v3Views = hex(languageViews(models, ["plutus:v3"]));
 
@@ -224,7 +224,7 @@ describe("merkle anchoring transaction: the offline check from transaction id to
 
   it("refuses a deployment other than the required one, and a proof naming a deployment its transaction does not bind to", () => {
     const tx = anchoringTx({ carried: [batchCert(treeMetadata)] });
-    const genuine = hex(randomBytes(28));
+    const genuine = PolicyId(hex(randomBytes(28)));
     expect(reasonOf(checkAnchorTransaction(proofFor(tx), { deployment: genuine }))).to.equal(
       `the proof names deployment ${deployment}, not the required deployment ${genuine}`,
     );

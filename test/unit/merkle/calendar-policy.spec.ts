@@ -18,6 +18,7 @@ import {
   type CalendarChainView,
 } from "../../../shared/merkle";
 import { createStore, type Store } from "../../../shared/store";
+import { DataHash } from "../../../shared/domain/hex";
 
 const caught = (run: () => unknown): { type: string; message: string; data?: Record<string, unknown> } => {
   try {
@@ -218,7 +219,7 @@ describe("merkle calendar: access policy and bounds", () => {
       blocks.add(secondTx);
       expect((await calendar.receipt(receipts[2]!.receiptId))?.status, "no proof is served yet").to.equal("submitted");
       const { treeId, root } = again as { treeId: string; root: string };
-      expect(await (await MerkleTreeStore.open(store, now)).markAnchored(treeId, root, 3)).to.equal(true);
+      expect(await (await MerkleTreeStore.open(store, now)).markAnchored(treeId, DataHash(root), 3)).to.equal(true);
       expect((await calendar.receipt(receipts[2]!.receiptId))?.status).to.equal("anchored");
       expect(await calendar.anchorRound()).to.deep.equal({ kind: "idle" });
       expect(await calendar.anchorRound()).to.deep.equal({ kind: "idle" });
