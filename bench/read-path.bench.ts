@@ -262,7 +262,7 @@ export async function startCeiling(store: Store) {
       return;
     }
     // The same answer as the verifier's: direct certificates, then those inside Merkle batches.
-    Promise.all([projection.findByHash(hash), hash.length === 64 ? findInBatches(projection, trees, DataHash(hash)) : []]).then(
+    Promise.all([projection.findByHash(DataHash(hash)), hash.length === 64 ? findInBatches(projection, trees, DataHash(hash)) : []]).then(
       ([{ records: direct, newest }, inBatches]) => {
         const records = [...direct, ...inBatches];
         if (records.length === 0) {

@@ -285,7 +285,7 @@ async function runWorker(task: WorkerTask): Promise<WorkerResult> {
   while (Date.now() - lookupStarted < LOOKUP_MS) {
     for (let i = 0; i < 100; i++) {
       const hash = certificateHash(Math.floor(Math.random() * blocks * PER_TRANSACTION));
-      const { records } = await certificates.findByHash(hash);
+      const { records } = await certificates.findByHash(DataHash(hash));
       const batched = await findInBatches(certificates, trees, DataHash(hash));
       if (records.length + batched.length === 0) throw new Error(`lookup of a stored hash found nothing (${task.engine})`);
       lookupsDone++;

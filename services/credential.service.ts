@@ -1,5 +1,6 @@
 /** credential: `/credential/...`, answered from its projection of the AUTH/REVOKE certificates on chain. */
 import { DATA_HASH_PARAM } from "../shared/mesh/action-params";
+import type { DataHash } from "../shared/domain/hex";
 import { DomainError, notFound } from "../shared/domain/errors";
 import type { Context, ServiceSchema } from "moleculer";
 import { CredentialProjection, type CredentialResponse } from "../shared/credentials/credential-projection";
@@ -31,7 +32,7 @@ export default function createCredentialService(deps: ServiceDeps): ServiceSchem
       },
       byAuthHash: {
         params: { authHash: DATA_HASH_PARAM, issuer: { type: "string", min: 1, max: 200, optional: true } },
-        async handler(ctx: Context<{ authHash: string; issuer?: string }>) {
+        async handler(ctx: Context<{ authHash: DataHash; issuer?: string }>) {
           const issuer = ctx.params.issuer === undefined ? undefined : paymentCredentialFromInput(ctx.params.issuer);
           if (ctx.params.issuer !== undefined && issuer === undefined) {
             throw new DomainError("INVALID_PAYMENT_CREDENTIAL", "issuer must be a 56-hex payment credential or a bech32 address");
@@ -39,7 +40,7 @@ export default function createCredentialService(deps: ServiceDeps): ServiceSchem
           const credential = await ready().byAuthHash(ctx.params.authHash, issuer);
           if (!credential)
             throw notFound(
-              `no credential was registered by an AUTH certificate of hash ${ctx.params.authHash.toLowerCase()}${issuer ? ` issued by ${issuer}` : ""}`,
+              `no credential was registered by an AUTH certificate of hash ${ctx.params.authHash}${issuer ? ` issued by ${issuer}` : ""}`,
             );
           return credential;
         },

@@ -10,6 +10,7 @@ import ApiGateway from "moleculer-web";
 import type { ApiSettingsSchema } from "moleculer-web";
 import pkg from "../package.json";
 import type { AppConfig } from "../shared/config/config";
+import type { DataHash } from "../shared/domain/hex";
 import { BODY_LIMIT_BYTES } from "../shared/gateway/body-reader";
 import { answerClientErrorsWithJson } from "../shared/gateway/client-error";
 import { answerFromMemory } from "../shared/gateway/answer-from-memory";
@@ -59,7 +60,7 @@ function webPagesFromConfig(config: AppConfig): WebPagesSettings {
 }
 
 /** Every certificate of a hash through the action behind `GET /api/v1/verify/{hash}`; [] for its 404. */
-async function certificatesOf(broker: Context["broker"], hash: string): Promise<CertificateRecord[]> {
+async function certificatesOf(broker: Context["broker"], hash: DataHash): Promise<CertificateRecord[]> {
   try {
     return await broker.call<CertificateRecord[], { hash: string }>("verifier.byHash", { hash });
   } catch (err) {
@@ -69,7 +70,7 @@ async function certificatesOf(broker: Context["broker"], hash: string): Promise<
 }
 
 /** The short-link code bound to a hash through the action behind `GET /api/v1/short-link/{hash}`; undefined for its 404. */
-async function shortCodeOf(broker: Context["broker"], hash: string): Promise<string | undefined> {
+async function shortCodeOf(broker: Context["broker"], hash: DataHash): Promise<string | undefined> {
   try {
     return (await broker.call<{ code: string }, { hash: string }>("verifier.shortLink", { hash })).code;
   } catch (err) {

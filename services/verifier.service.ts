@@ -4,7 +4,7 @@
  * `/verify/{hash}` and `/proof/{hash}`.
  */
 import { DATA_HASH_PARAM, LEAF_HASH_PARAM, TX_HASH_PARAM } from "../shared/mesh/action-params";
-import type { DataHash } from "../shared/domain/hex";
+import type { DataHash, TxHash } from "../shared/domain/hex";
 import { DomainError, notFound, stillStarting } from "../shared/domain/errors";
 import type { Context, Service, ServiceSchema } from "moleculer";
 import { projectionService } from "../shared/mesh/fact-follower";
@@ -59,7 +59,7 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
           const { records: direct, newest } = await ready().findByHash(ctx.params.hash);
           const inBatches = ctx.params.hash.length === 64 ? await findInBatches(ready(), treesOf(), ctx.params.hash) : [];
           const records = [...direct, ...inBatches];
-          if (records.length === 0) throw notFound(`no certificate anchors the hash ${ctx.params.hash.toLowerCase()}`);
+          if (records.length === 0) throw notFound(`no certificate anchors the hash ${ctx.params.hash}`);
           ctx.meta.$responseHeaders = { ETag: inBatches.length === 0 && newest ? certificateEtag(newest) : batchedAnswerEtag(records) };
           if (seq !== undefined) ctx.meta.$factSeq = seq;
           return records;
@@ -69,8 +69,8 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
         params: { hash: LEAF_HASH_PARAM },
         async handler(ctx: Context<{ hash: DataHash }>) {
           const records = await findInBatches(ready(), treesOf(), ctx.params.hash);
-          if (records.length === 0) throw notFound(`no anchored batch holds the hash ${ctx.params.hash.toLowerCase()}`);
-          const anchors = new Map<string, AnchorTransaction | undefined>();
+          if (records.length === 0) throw notFound(`no anchored batch holds the hash ${ctx.params.hash}`);
+          const anchors = new Map<TxHash, AnchorTransaction | undefined>();
           for (const r of records)
             if (!anchors.has(r.transactionHash)) anchors.set(r.transactionHash, await ready().anchorTransaction(r.transactionHash));
           return records.map((r) => proofOfRecord(ctx.params.hash, r, anchors.get(r.transactionHash), proxyPolicyId));
@@ -78,13 +78,10 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
       },
       byTransactionHash: {
         params: { transactionHash: TX_HASH_PARAM, dataHash: DATA_HASH_PARAM },
-        async handler(ctx: Context<{ transactionHash: string; dataHash: string }, CertificateAnswerMeta>) {
+        async handler(ctx: Context<{ transactionHash: TxHash; dataHash: DataHash }, CertificateAnswerMeta>) {
           const seq = appliedSeq();
           const found = await ready().findByTransaction(ctx.params.transactionHash, ctx.params.dataHash);
-          if (!found)
-            throw notFound(
-              `transaction ${ctx.params.transactionHash.toLowerCase()} anchors no certificate of hash ${ctx.params.dataHash.toLowerCase()}`,
-            );
+          if (!found) throw notFound(`transaction ${ctx.params.transactionHash} anchors no certificate of hash ${ctx.params.dataHash}`);
           ctx.meta.$responseHeaders = { ETag: certificateEtag(found.position) };
           if (seq !== undefined) ctx.meta.$factSeq = seq;
           return found.record;
@@ -121,8 +118,8 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
       },
       shortLink: {
         params: { hash: DATA_HASH_PARAM },
-        async handler(ctx: Context<{ hash: string }>) {
-          const hash = ctx.params.hash.toLowerCase();
+        async handler(ctx: Context<{ hash: DataHash }>) {
+          const { hash } = ctx.params;
           const found = await ready().shortCodeOfHash(hash);
           if (found.kind !== "bound") throw notFound(whyNoShortCode(hash, found));
           return { hash, code: found.code, url: `${deps.config.shortLinkDomain}/${found.code}` };

@@ -11,6 +11,7 @@
  * by the fact's id, so replayed facts overwrite themselves.
  */
 import { DomainError } from "../domain/errors";
+import type { DataHash, KeyHash, ScriptHash } from "../domain/hex";
 import type { FactRecord } from "../indexer/fact-log";
 import type { Projection } from "../indexer/fact-consumer";
 import type { Collection, Store, StoredDocument } from "../store";
@@ -110,8 +111,7 @@ export class CredentialProjection implements Projection {
    * @throws DomainError `AMBIGUOUS_CREDENTIAL` (data: `authHash`, `issuers` in registration order) when no issuer
    *   is named and several registered the hash
    */
-  async byAuthHash(authHash: string, issuer?: string): Promise<CredentialByHash | undefined> {
-    const hash = authHash.toLowerCase();
+  async byAuthHash(hash: DataHash, issuer?: KeyHash | ScriptHash): Promise<CredentialByHash | undefined> {
     const docs = await this.auths.find({ authHash: hash }, { sort: { seq: 1 } });
     const issuers = [...new Set(docs.map((d) => d.paymentCredential))];
     if (issuer === undefined && issuers.length > 1)
@@ -120,15 +120,15 @@ export class CredentialProjection implements Projection {
         `${issuers.length} issuers registered a credential with the AUTH hash ${hash}: name the one you trust with ?issuer=`,
         { authHash: hash, issuers },
       );
-    const chosen = issuer === undefined ? docs[0] : docs.find((d) => d.paymentCredential === issuer.toLowerCase());
+    const chosen = issuer === undefined ? docs[0] : docs.find((d) => d.paymentCredential === issuer);
     if (!chosen) return undefined;
     return { ...(await this.toResponse(chosen)), alsoRegisteredBy: issuers.filter((c) => c !== chosen.paymentCredential) };
   }
 
   /** Active credentials of a payment credential, oldest first; only those of `type` when given. */
-  async activeOf(paymentCredential: string, type?: string): Promise<CredentialResponse[]> {
+  async activeOf(paymentCredential: KeyHash | ScriptHash, type?: string): Promise<CredentialResponse[]> {
     const docs = await this.auths.find(
-      { paymentCredential: paymentCredential.toLowerCase(), ...(type !== undefined ? { credentialType: type } : {}) },
+      { paymentCredential, ...(type !== undefined ? { credentialType: type } : {}) },
       { sort: { seq: 1 } },
     );
     const out: CredentialResponse[] = [];

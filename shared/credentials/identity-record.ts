@@ -4,12 +4,13 @@
  * OOBI `o`); `t: "REVOKE"` with `th` = the AUTH certificate's hash revokes it. Anything else is not an identity record.
  */
 import { parseMetadataObject, templateIdOf } from "../domain/certificate-metadata";
+import { DataHash } from "../domain/hex";
 
 const IDENTITY_TEMPLATE_ID = "IdentityAuth";
 
 export type IdentityRecord =
   | { kind: "AUTH"; credentialType: string; keriAid: string | null; schema: string | null; oobi: string | null }
-  | { kind: "REVOKE"; targetHash: string };
+  | { kind: "REVOKE"; targetHash: DataHash };
 
 const optionalString = (v: unknown): string | null => (typeof v === "string" && v !== "" ? v : null);
 
@@ -28,9 +29,8 @@ export function identityRecordOf(metadata: string): IdentityRecord | undefined {
     };
   }
   if (obj["t"] === "REVOKE") {
-    const th = optionalString(obj["th"]);
-    if (th === null || !/^([0-9a-fA-F]{2}){1,64}$/.test(th)) return undefined;
-    return { kind: "REVOKE", targetHash: th.toLowerCase() };
+    const targetHash = DataHash.parse(obj["th"]);
+    return targetHash === undefined ? undefined : { kind: "REVOKE", targetHash };
   }
   return undefined;
 }

@@ -17,6 +17,7 @@
  * lookups do not say how deep their transaction is).
  */
 import { createHash } from "node:crypto";
+import { DataHash, TxHash } from "../domain/hex";
 import type { ChainPosition } from "../verifier/certificate-projection";
 
 /** Blocks after which an anchor can no longer be rolled back: the security parameter k of mainnet and preprod. */
@@ -76,11 +77,16 @@ export interface CertificateAnswerMeta {
 export function validatorKeyOf(
   kind: CacheKind | undefined,
   params: Record<string, unknown>,
-): { dataHash: string; routeKey: string } | undefined {
-  if (kind === "certificate-list" && typeof params["hash"] === "string")
-    return { dataHash: params["hash"].toLowerCase(), routeKey: "list" };
-  if (kind === "certificate-record" && typeof params["dataHash"] === "string" && typeof params["transactionHash"] === "string") {
-    return { dataHash: params["dataHash"].toLowerCase(), routeKey: `tx:${params["transactionHash"].toLowerCase()}` };
+): { dataHash: DataHash; routeKey: string } | undefined {
+  // A malformed hash has no remembered answer: the verifier refuses it.
+  if (kind === "certificate-list") {
+    const dataHash = DataHash.parse(params["hash"]);
+    return dataHash === undefined ? undefined : { dataHash, routeKey: "list" };
+  }
+  if (kind === "certificate-record") {
+    const dataHash = DataHash.parse(params["dataHash"]);
+    const txHash = TxHash.parse(params["transactionHash"]);
+    return dataHash === undefined || txHash === undefined ? undefined : { dataHash, routeKey: `tx:${txHash}` };
   }
   return undefined;
 }

@@ -3,6 +3,7 @@
  * itself, or a copy of its certificate facts kept by a reader with a store of its own), through an index on
  * `fact.hash` (`CERTIFICATE_HASH_INDEX`). The verifier's records are these facts (docs/architecture.md#who-holds-the-certificates).
  */
+import type { Hex } from "../domain/hex";
 import type { Collection, IndexSpec } from "../store";
 import { restored, type FactRecord } from "./fact-records";
 import type { ProtocolFact } from "./protocol-decoder";
@@ -25,10 +26,10 @@ export class CertificateFacts {
   constructor(private readonly facts: Collection<FactRecord>) {}
 
   /**
-   * Every certificate fact of a data hash (lowercase hex), oldest first: by slot, then position in the
-   * transaction's certificate list, then log order.
+   * Every certificate fact of a data hash, oldest first: by slot, then position in the transaction's certificate
+   * list, then log order.
    */
-  async byHash(hash: string): Promise<CertificateFact[]> {
+  async byHash(hash: Hex): Promise<CertificateFact[]> {
     // The filter names only the indexed field (NeDB uses an index only then); other fact types carry no `hash`.
     const rows = (await this.facts.find({ "fact.hash": hash })).map(restored).filter(isCertificate);
     return rows.sort((a, b) => a.slot - b.slot || a.fact.position - b.fact.position || a.seq - b.seq);

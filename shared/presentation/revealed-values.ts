@@ -5,6 +5,7 @@
  * with `vouchesFor`, so they never disagree.
  */
 import { createHash } from "node:crypto";
+import { DataHash } from "../domain/hex";
 
 export const REVEALED_KEY_PREFIX = "uv_url_";
 
@@ -13,7 +14,7 @@ const sha256Hex = (text: string) => createHash("sha256").update(text, "utf8").di
 /** Whether the metadata commits to `value` for the parameter `name`. */
 export function vouchesFor(metadata: Record<string, unknown>, name: string, value: string): boolean {
   const expected = metadata[`${REVEALED_KEY_PREFIX}${name}`];
-  return typeof expected === "string" && expected.toLowerCase() === sha256Hex(value);
+  return DataHash.parse(expected) === sha256Hex(value);
 }
 
 /** The shown part of a salted value: everything before the last `~`. */

@@ -11,6 +11,7 @@
  * (merged for accumulate).
  */
 import { parseMetadataObject } from "../domain/certificate-metadata";
+import { KeyHash } from "../domain/hex";
 
 const UPDATE_POLICIES = ["append", "first", "override", "restricted", "whitelist", "accumulate", "frozen"] as const;
 export type UpdatePolicy = (typeof UPDATE_POLICIES)[number];
@@ -60,11 +61,13 @@ export function isReservedKey(key: string): boolean {
 
 const policyOf = (v: unknown): UpdatePolicy | undefined =>
   typeof v === "string" && (UPDATE_POLICIES as readonly string[]).includes(v) ? (v as UpdatePolicy) : undefined;
+/** A key hash the metadata names (an owner, a whitelist entry); anything else is kept as written and matches no issuer. */
+const keyHashOf = (s: string): string => KeyHash.parse(s) ?? s;
 const listOf = (v: unknown): string[] =>
   typeof v === "string"
     ? v
         .split(",")
-        .map((s) => s.trim().toLowerCase())
+        .map((s) => keyHashOf(s.trim()))
         .filter((s) => s !== "")
     : [];
 const hasContent = (m: Record<string, unknown>) => Object.keys(m).some((k) => !isReservedKey(k));
@@ -76,8 +79,7 @@ export function resolveDisplay<S extends Submission>(submissions: readonly S[]):
   const parsed = submissions.map((s) => parseMetadataObject(s.metadata) ?? {});
   const head = parsed[0]!;
   let policy: UpdatePolicy = policyOf(head["uverify_update_policy"]) ?? "append";
-  let owner =
-    typeof head["uverify_owner"] === "string" && head["uverify_owner"] !== "" ? head["uverify_owner"].toLowerCase() : first.issuer;
+  let owner = typeof head["uverify_owner"] === "string" && head["uverify_owner"] !== "" ? keyHashOf(head["uverify_owner"]) : first.issuer;
   let whitelist = listOf(head["uverify_update_whitelist"]);
 
   for (let i = 1; i < submissions.length && policy !== "frozen"; i++) {
@@ -86,7 +88,7 @@ export function resolveDisplay<S extends Submission>(submissions: readonly S[]):
     const next = policyOf(m["uverify_update_policy"]) ?? policyOf(m["uverify_policy"]);
     if (next) policy = next;
     if (typeof m["uverify_update_whitelist"] === "string") whitelist = listOf(m["uverify_update_whitelist"]);
-    if (typeof m["uverify_owner"] === "string" && m["uverify_owner"] !== "") owner = m["uverify_owner"].toLowerCase();
+    if (typeof m["uverify_owner"] === "string" && m["uverify_owner"] !== "") owner = keyHashOf(m["uverify_owner"]);
   }
 
   const indices = submissions.map((_, i) => i);

@@ -5,6 +5,7 @@
  * policy; the preview (Open Graph data) comes only from anchors the policy authorises. A rolled-back anchor
  * releases its code.
  */
+import type { Hex } from "../domain/hex";
 import { openGraphData } from "../presentation/open-graph";
 import { resolveDisplay } from "../presentation/update-policy";
 import { shortLinkPage, unknownLinkPage, type LinkPage } from "./short-link-page";
@@ -18,9 +19,9 @@ export interface LinkedCertificate {
 
 export interface CertificateSource {
   /** Every certificate of a hash, oldest first. */
-  byHash(hash: string): Promise<LinkedCertificate[]>;
+  byHash(hash: Hex): Promise<LinkedCertificate[]>;
   /** The hash a code is bound to. */
-  hashOfShortCode(code: string): Promise<string | undefined>;
+  hashOfShortCode(code: string): Promise<Hex | undefined>;
 }
 
 export interface ShortLinkSettings {

@@ -67,10 +67,10 @@ export async function findInBatches(certificates: CertificateProjection, trees: 
  * The proof of `leaf` in a batch record, with the anchoring transaction when the projection holds it, and the
  * deployment (`proxyPolicyId`) the verifier reads.
  */
-export function proofOfRecord(leaf: string, r: BatchRecord, anchor?: AnchorTransaction, proxyPolicyId?: string): AnchoredProof {
+export function proofOfRecord(leaf: DataHash, r: BatchRecord, anchor?: AnchorTransaction, proxyPolicyId?: string): AnchoredProof {
   return {
     scheme: MERKLE_SCHEME,
-    leaf: leaf.toLowerCase(),
+    leaf,
     leafIndex: r.leafIndex,
     treeSize: r.treeSize,
     path: r.proof,

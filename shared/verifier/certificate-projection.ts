@@ -18,7 +18,7 @@ import { enterpriseAddressOfKeyHash } from "../csl/address";
 import { BoundedMemo } from "../csl/memo";
 import { CERTIFICATE_HASH_INDEX, CertificateFacts, FactLog, type CertificateFact, type FactRecord } from "../indexer/fact-log";
 import type { Projection } from "../indexer/fact-consumer";
-import { DataHash } from "../domain/hex";
+import { DataHash, HexBytes, TxHash, type Hex } from "../domain/hex";
 import { hashPrefixOf, shortCodeOf } from "../domain/short-code";
 import { type Collection, type Store, type StoredDocument, type Update } from "../store";
 import { batchOfMetadata } from "../merkle/batch-metadata";
@@ -31,7 +31,7 @@ export interface CertificateRecord {
   issuer: string;
   blockHash: string;
   blockNumber: number;
-  transactionHash: string;
+  transactionHash: TxHash;
   slot: number;
   creationTime: number;
   metadata: string;
@@ -181,8 +181,8 @@ export class CertificateProjection implements Projection {
   }
 
   /** The stored transaction of a Merkle batch root's certificate (undefined when chain-sync carried no CBOR). */
-  async anchorTransaction(transactionHash: string): Promise<AnchorTransaction | undefined> {
-    const doc = await this.anchors.findOne({ _id: transactionHash.toLowerCase() });
+  async anchorTransaction(transactionHash: TxHash): Promise<AnchorTransaction | undefined> {
+    const doc = await this.anchors.findOne({ _id: transactionHash });
     return (
       doc && {
         transactionCbor: doc.transactionCbor,
@@ -196,13 +196,14 @@ export class CertificateProjection implements Projection {
    * The hash a short-link code stands for: the first certificate in chain order whose hash (of at least
    * SHORT_LINK_MIN_HASH_BYTES) has that code; a later hash with the same code never takes it over.
    */
-  async hashOfShortCode(code: string): Promise<string | undefined> {
+  async hashOfShortCode(code: string): Promise<Hex | undefined> {
     const prefix = hashPrefixOf(code);
     if (prefix === undefined) return undefined;
     const first = (await this.facts.byHashPrefix(prefix)).find(
       (r) => r.fact.hash.length >= SHORT_LINK_MIN_HASH_BYTES * 2 && shortCodeOf(r.fact.hash) === code,
     );
-    return first?.fact.hash;
+    // the hash as the chain carried it: any length (a request's DataHash is at most 64 bytes)
+    return first && HexBytes(first.fact.hash);
   }
 
   /**
@@ -210,8 +211,7 @@ export class CertificateProjection implements Projection {
    * SHORT_LINK_MIN_HASH_BYTES long, and no earlier hash has the same code. Otherwise why not (`taken` names the
    * hash the code leads to), so no page shows a code that resolves to another certificate.
    */
-  async shortCodeOfHash(hash: string): Promise<ShortCodeOfHash> {
-    const h = hash.toLowerCase();
+  async shortCodeOfHash(h: DataHash): Promise<ShortCodeOfHash> {
     if (h.length < SHORT_LINK_MIN_HASH_BYTES * 2) return { kind: "too-short" };
     const code = shortCodeOf(h);
     const holder = await this.hashOfShortCode(code);
@@ -220,29 +220,28 @@ export class CertificateProjection implements Projection {
     return { kind: "taken", code, holder };
   }
 
-  /** Every certificate of a data hash, oldest first. */
-  async byHash(hash: string): Promise<CertificateRecord[]> {
+  /** Every certificate of a hash (a request's DataHash, or one the chain carried), oldest first. */
+  async byHash(hash: Hex): Promise<CertificateRecord[]> {
     return (await this.findByHash(hash)).records;
   }
 
-  /** Every certificate of a data hash, oldest first, and the chain position of the newest (its validator). */
-  async findByHash(hash: string): Promise<{ records: CertificateRecord[]; newest: ChainPosition | undefined }> {
-    const facts = await this.facts.byHash(hash.toLowerCase());
+  /** Every certificate of a hash, oldest first, and the chain position of the newest (its validator). */
+  async findByHash(hash: Hex): Promise<{ records: CertificateRecord[]; newest: ChainPosition | undefined }> {
+    const facts = await this.facts.byHash(hash);
     const last = facts[facts.length - 1];
     return { records: facts.map((r) => this.toRecord(r)), newest: last && positionOf(last) };
   }
 
-  async byTransaction(transactionHash: string, hash: string): Promise<CertificateRecord | undefined> {
+  async byTransaction(transactionHash: TxHash, hash: DataHash): Promise<CertificateRecord | undefined> {
     return (await this.findByTransaction(transactionHash, hash))?.record;
   }
 
   /** The first certificate of a data hash in a transaction, and its chain position. */
   async findByTransaction(
-    transactionHash: string,
-    hash: string,
+    transactionHash: TxHash,
+    hash: DataHash,
   ): Promise<{ record: CertificateRecord; position: ChainPosition } | undefined> {
-    const tx = transactionHash.toLowerCase();
-    const facts = (await this.facts.byHash(hash.toLowerCase())).filter((r) => r.txId === tx);
+    const facts = (await this.facts.byHash(hash)).filter((r) => r.txId === transactionHash);
     const first = facts.reduce<CertificateFact | undefined>((a, r) => (a && a.fact.position <= r.fact.position ? a : r), undefined);
     return first ? { record: this.toRecord(first), position: positionOf(first) } : undefined;
   }
@@ -260,7 +259,8 @@ export class CertificateProjection implements Projection {
       issuer: f.issuer,
       blockHash: r.blockId,
       blockNumber: r.height,
-      transactionHash: r.txId,
+      // a certificate fact's transaction id, as the chain gave it (the typed read of the stored fact)
+      transactionHash: TxHash(r.txId),
       slot: r.slot,
       creationTime: r.time,
       metadata: f.metadata,

@@ -12,7 +12,8 @@ import type { CertificateRecord } from "../verifier/certificate-projection";
 import { ASSET_PREFIX, type WebAssets } from "./assets";
 import { renderHomePage } from "./home-page";
 import { statusPage, type RenderedPage } from "./layout";
-import { DATA_HASH_PATTERN, malformedPage, renderVerifyPage, TX_HASH_PATTERN } from "./verify-page";
+import { DataHash, TxHash } from "../domain/hex";
+import { malformedPage, renderVerifyPage } from "./verify-page";
 
 export const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
@@ -23,9 +24,9 @@ const INTERNAL_ERROR = htmlDocument({ head: markup`<title>Error</title>\n`, body
 
 export interface PageServerOptions {
   /** Every certificate of a hash, oldest first ([] when none). Throws when the verifier cannot answer. */
-  lookup(hash: string): Promise<CertificateRecord[]>;
+  lookup(hash: DataHash): Promise<CertificateRecord[]>;
   /** The short-link code bound to a hash (undefined when the hash has none of its own: the page then shows none). */
-  shortCode(hash: string): Promise<string | undefined>;
+  shortCode(hash: DataHash): Promise<string | undefined>;
   assets(): Promise<WebAssets>;
   network: string;
   networkId: number;
@@ -77,18 +78,20 @@ async function answer(opts: PageServerOptions, req: IncomingMessage, res: Server
   }
   const verify = /^\/verify(?:\/([^/]*))?(?:\/([^/]*))?\/?$/.exec(path);
   if (verify === null) return send(req, res, notFound(assets));
-  const [, hash = "", txHash] = verify;
-  if (!DATA_HASH_PATTERN.test(hash))
+  const [, givenHash = "", givenTxHash] = verify;
+  const hash = DataHash.parse(givenHash);
+  if (hash === undefined)
     return send(
       req,
       res,
       malformedPage(ctx, "A certificate address is /verify/<hash>: the hash is even-length hex of at most 128 digits."),
     );
-  if (txHash !== undefined && !TX_HASH_PATTERN.test(txHash))
+  const txHash = givenTxHash === undefined ? undefined : TxHash.parse(givenTxHash);
+  if (givenTxHash !== undefined && txHash === undefined)
     return send(req, res, malformedPage(ctx, "A certificate address is /verify/<hash>/<transaction>: the transaction is 64 hex digits."));
   let records: CertificateRecord[];
   try {
-    records = await opts.lookup(hash.toLowerCase());
+    records = await opts.lookup(hash);
   } catch (err) {
     opts.onError?.(err);
     return send(req, res, unavailable(assets), { "Retry-After": "5" });
@@ -96,7 +99,7 @@ async function answer(opts: PageServerOptions, req: IncomingMessage, res: Server
   // Only a code bound to this hash is shown; when the verifier cannot say, the page shows none.
   const shortCode =
     records.length > 0
-      ? await opts.shortCode(hash.toLowerCase()).catch((err: unknown) => {
+      ? await opts.shortCode(hash).catch((err: unknown) => {
           opts.onError?.(err);
           return undefined;
         })

@@ -13,15 +13,13 @@
  * not speak for the certificate), `not-found` (nothing anchors it, or the address is malformed: HTTP 404 / 400).
  */
 import { templateIdOf } from "../domain/certificate-metadata";
+import type { DataHash, TxHash } from "../domain/hex";
 import { renderCertificateCard } from "../presentation/certificate-card";
 import { markup, type SafeHtml } from "../presentation/html";
 import { revealedFields } from "../presentation/revealed-values";
 import { POLICY_SENTENCES, resolveDisplay, type DisplayResult, type UpdatePolicy } from "../presentation/update-policy";
 import type { CertificateRecord } from "../verifier/certificate-projection";
 import { page, statusPage, type PageAssets, type RenderedPage } from "./layout";
-
-export const DATA_HASH_PATTERN = /^([0-9a-fA-F]{2}){1,64}$/;
-export const TX_HASH_PATTERN = /^[0-9a-fA-F]{64}$/;
 
 export interface VerifyPageContext {
   assets: PageAssets;
@@ -154,22 +152,21 @@ ${history(hash, records, display)}`,
 }
 
 /**
- * The page for a hash (already checked against DATA_HASH_PATTERN), its records oldest first, the optional
+ * The page for a hash, its records oldest first, the optional
  * transaction of the link, the link's query parameters in order, and the short-link code bound to this hash (none
  * when the hash has no code of its own: too short, or its code belongs to an earlier hash).
  */
 export function renderVerifyPage(
   ctx: VerifyPageContext,
   input: {
-    hash: string;
-    txHash?: string;
+    hash: DataHash;
+    txHash?: TxHash;
     records: CertificateRecord[];
     query: ReadonlyArray<[string, string]>;
     shortCode?: string;
   },
 ): RenderedPage {
-  const hash = input.hash.toLowerCase();
-  const txHash = input.txHash?.toLowerCase();
+  const { hash, txHash } = input;
   if (input.records.length === 0)
     return notFoundPage(ctx, 404, "No certificate found", markup`Nothing on chain anchors the hash <span class="mono">${hash}</span>.`);
   const linked = txHash === undefined ? undefined : input.records.find((r) => r.transactionHash === txHash);

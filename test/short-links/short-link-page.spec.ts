@@ -4,9 +4,10 @@ import { createHash } from "node:crypto";
 import { loadConfig } from "../../shared/config/config";
 import { shortLinkPage, unknownLinkPage } from "../../shared/short-links/short-link-page";
 import { ShortLinkResolver } from "../../shared/short-links/short-link-resolver";
+import { DataHash } from "../../shared/domain/hex";
 
 const OWNER = "aa".repeat(28);
-const sha = (s: string) => createHash("sha256").update(s).digest("hex");
+const sha = (s: string) => DataHash(createHash("sha256").update(s).digest("hex"));
 
 describe("short links: the page and its resolution", () => {
   it("escapes the preview's metadata and keeps the redirect in its one script", () => {

@@ -13,6 +13,7 @@ import type { CertificateRecord } from "../../shared/verifier/certificate-projec
 import { loadWebAssets } from "../../shared/web-pages/assets";
 import { attachPageHandler, createPageHandler, PAGE_CSP } from "../../shared/web-pages/page-server";
 import { addressHex } from "./support/cip30-test-wallet";
+import { TxHash } from "../../shared/domain/hex";
 
 const HASH = "ab".repeat(32);
 const record: CertificateRecord = {
@@ -21,7 +22,7 @@ const record: CertificateRecord = {
   issuer: "aa".repeat(28),
   blockHash: "cd".repeat(32),
   blockNumber: 7,
-  transactionHash: "ef".repeat(32),
+  transactionHash: TxHash("ef".repeat(32)),
   slot: 70,
   creationTime: 1_800_000_000_000,
   metadata: JSON.stringify({ title: "Hello" }),

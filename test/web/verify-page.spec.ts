@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import type { CertificateRecord } from "../../shared/verifier/certificate-projection";
 import { renderVerifyPage } from "../../shared/web-pages/verify-page";
 import { TEMPLATES, templateNamed } from "../../shared/presentation/certificate-card";
+import { DataHash, TxHash } from "../../shared/domain/hex";
 
 const ctx = { assets: { css: "/assets/app.css", js: "/assets/app.js" }, shortLinkBase: "https://go.test" };
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
@@ -24,7 +25,7 @@ function record(metadata: Record<string, unknown> | string, issuer = ISSUER, tx 
     issuer,
     blockHash: "cd".repeat(32),
     blockNumber: slot / 10,
-    transactionHash: tx,
+    transactionHash: TxHash(tx),
     slot,
     creationTime: 1_800_000_000_000 + slot * 1000,
     metadata: typeof metadata === "string" ? metadata : JSON.stringify(metadata),
@@ -35,10 +36,10 @@ function record(metadata: Record<string, unknown> | string, issuer = ISSUER, tx 
 
 const render = (records: CertificateRecord[], query: Array<[string, string]> = [], txHash?: string, shortCode?: string) =>
   renderVerifyPage(ctx, {
-    hash: HASH,
+    hash: DataHash(HASH),
     records,
     query,
-    ...(txHash !== undefined ? { txHash } : {}),
+    ...(txHash !== undefined ? { txHash: TxHash(txHash) } : {}),
     ...(shortCode !== undefined ? { shortCode } : {}),
   });
 const bodyAttr = (html: string, name: string) => new RegExp(`<body[^>]* data-${name}="([^"]*)"`).exec(html)?.[1];

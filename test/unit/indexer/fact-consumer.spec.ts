@@ -6,12 +6,13 @@ import type { ProtocolFact } from "../../../shared/indexer/protocol-decoder";
 import { StatsProjection } from "../../../shared/stats/stats-projection";
 import { createStore, type Store, type StoredDocument } from "../../../shared/store";
 import { CertificateProjection } from "../../../shared/verifier/certificate-projection";
+import { DataHash, TxHash } from "../../../shared/domain/hex";
 
 type Loose = StoredDocument & Record<string, unknown>;
 const issuer = "d4".repeat(28);
-const txA = "aa".repeat(32);
-const txB = "bb".repeat(32);
-const txC = "cc".repeat(32);
+const txA = TxHash("aa".repeat(32));
+const txB = TxHash("bb".repeat(32));
+const txC = TxHash("cc".repeat(32));
 
 function cert(hash: string, metadata: string, position = 0): ProtocolFact {
   return {
@@ -44,8 +45,8 @@ describe("fact consumers: verifier certificates and statistics", () => {
   let stats: StatsProjection;
   let certConsumer: FactConsumer;
   let statsConsumer: FactConsumer;
-  const h1 = "01".repeat(32);
-  const h2 = "02".repeat(32);
+  const h1 = DataHash("01".repeat(32));
+  const h2 = DataHash("02".repeat(32));
 
   beforeEach(async () => {
     store = await createStore({ inMemory: true });
@@ -61,7 +62,7 @@ describe("fact consumers: verifier certificates and statistics", () => {
     await log.appendBlock(block(10, [{ id: txA, fee: 200_000n, facts: [cert(h1, '{"uv_tid":"diploma"}'), cert(h2, "", 1)] }]));
     await log.appendBlock(block(20, [{ id: txB, fee: 300_000n, facts: [cert(h1, "")] }]));
     expect(await certConsumer.catchUp()).to.equal(log.lastSeq());
-    const records = await certs.byHash(h1.toUpperCase());
+    const records = await certs.byHash(DataHash(h1.toUpperCase()));
     expect(records.map((r) => r.transactionHash)).to.deep.equal([txA, txB]);
     expect(records[0]).to.deep.equal({
       hash: h1,
@@ -89,7 +90,7 @@ describe("fact consumers: verifier certificates and statistics", () => {
     expect((await log.after(0, 10)).map((r) => r.txId)).to.deep.equal([txA]);
     expect(await store.collection("verifier_certificate_facts").count()).to.equal(0);
     expect((await certs.byHash(h1))[0]).to.include({ address: enterpriseAddressOfKeyHash(issuer, 0), transactionHash: txA });
-    expect(await certs.byTransaction(txA.toUpperCase(), h1)).to.include({ transactionHash: txA, slot: 10 });
+    expect(await certs.byTransaction(TxHash(txA.toUpperCase()), h1)).to.include({ transactionHash: txA, slot: 10 });
     expect(await certs.byTransaction(txA, h2)).to.equal(undefined);
   });
 

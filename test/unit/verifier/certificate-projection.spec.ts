@@ -18,10 +18,11 @@ import {
   type CertificateFactsSource,
   type CertificateRecord,
 } from "../../../shared/verifier/certificate-projection";
+import { DataHash, TxHash } from "../../../shared/domain/hex";
 
 const issuerA = "d4".repeat(28);
 const issuerB = "e5".repeat(28);
-const txId = (n: number) => n.toString(16).padStart(64, "0");
+const txId = (n: number) => TxHash(n.toString(16).padStart(64, "0"));
 const blockId = (slot: number) => `b${slot.toString(16).padStart(63, "0")}`;
 
 function cert(hash: string, position: number, opts: { issuer?: string; metadata?: string; algorithm?: string } = {}): ProtocolFact {
@@ -57,7 +58,7 @@ function expected(hash: string, tx: string, slot: number, opts: { issuer?: strin
     issuer,
     blockHash: blockId(slot),
     blockNumber: slot * 2,
-    transactionHash: tx,
+    transactionHash: TxHash(tx),
     slot,
     creationTime: 1_700_000_000_000 + slot * 1000,
     metadata: opts.metadata ?? "",
@@ -66,8 +67,8 @@ function expected(hash: string, tx: string, slot: number, opts: { issuer?: strin
   };
 }
 
-const h = "ab".repeat(32);
-const other = "cd".repeat(32);
+const h = DataHash("ab".repeat(32));
+const other = DataHash("cd".repeat(32));
 /** Shares the first 16 hex digits (and so the short-link code) with `h`. */
 const sameCode = `${"ab".repeat(8)}${"ef".repeat(24)}`;
 
@@ -114,7 +115,7 @@ for (const source of ["log", "copy"] as const) {
     afterEach(() => w.close());
 
     it("answers every certificate of a hash as the records did: oldest first by slot, then position", async () => {
-      const { records, newest } = await w.certs.findByHash(h.toUpperCase());
+      const { records, newest } = await w.certs.findByHash(DataHash(h.toUpperCase()));
       expect(records).to.deep.equal([
         expected(h, txId(1), 10, { metadata: '{"n":1}' }),
         expected(h, txId(2), 10, { issuer: issuerB }),
@@ -124,12 +125,12 @@ for (const source of ["log", "copy"] as const) {
       ]);
       expect(newest).to.deep.equal({ blockHash: blockId(15), blockNumber: 30, transactionHash: txId(4), position: 3 });
       expect(await w.certs.byHash(other)).to.deep.equal([expected(other, txId(1), 10)]);
-      expect(await w.certs.findByHash("99".repeat(32))).to.deep.equal({ records: [], newest: undefined });
+      expect(await w.certs.findByHash(DataHash("99".repeat(32)))).to.deep.equal({ records: [], newest: undefined });
       expect(await w.certs.count()).to.equal(7);
     });
 
     it("finds a transaction's certificate of a hash: its first position, with its chain position", async () => {
-      expect(await w.certs.findByTransaction(txId(1).toUpperCase(), h)).to.deep.equal({
+      expect(await w.certs.findByTransaction(TxHash(txId(1).toUpperCase()), h)).to.deep.equal({
         record: expected(h, txId(1), 10, { metadata: '{"n":1}' }),
         position: { blockHash: blockId(10), blockNumber: 20, transactionHash: txId(1), position: 0 },
       });
