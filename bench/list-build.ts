@@ -97,7 +97,7 @@ export async function measureListBuilds<S extends Script, D extends Datum, After
       for (let i = 0; i < n; i++) {
         const key = randomBytes(32).toString("hex");
         const t0 = performance.now();
-        const pos = findPredecessor(list, key);
+        const pos = findPredecessor(list, DataHash(key));
         if ("duplicate" in pos) throw new Error("duplicate key");
         const d = ext.decode(dataFromCborHex(pos.entry.utxo.datum!));
         const pred = (

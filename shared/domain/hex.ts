@@ -33,6 +33,8 @@ export type ScriptHash = Hex<"ScriptHash">;
 export type PolicyId = ScriptHash;
 /** A user state's id: the 32-byte name of its state token. */
 export type StateId = Hex<"StateId">;
+/** A 32-byte hash with no type of its own: a datum hash, a block id, a connected-goods batch or item id. */
+export type Hash32 = Hex<"Hash32">;
 
 /** The longest certificate data hash accepted, in bytes. */
 export const MAX_DATA_HASH_BYTES = 64;
@@ -95,3 +97,4 @@ export const KeyHash = hexType<KeyHash>("a key hash (56 hex digits)", "hash28");
 export const ScriptHash = hexType<ScriptHash>("a script hash (56 hex digits)", "hash28");
 export const PolicyId: HexType<PolicyId> = ScriptHash;
 export const StateId = hexType<StateId>("a state id (64 hex digits)", "hash32");
+export const Hash32 = hexType<Hash32>("a 32-byte hash (64 hex digits)", "hash32");

@@ -3,6 +3,7 @@
  * (registry.ts) from which the gateway, the submitter, the indexer and the service names derive. Plain data and
  * functions: no Moleculer here (its service file and shared/mesh/list-extension-service.ts are that side).
  */
+import { HEX_PATTERNS } from "../domain/hex";
 import type { FactLog } from "../indexer/fact-log";
 import type { FactDecoder } from "../indexer/protocol-decoder";
 import type { NetworkId } from "../protocol";
@@ -47,4 +48,4 @@ export interface ExtensionModule {
 export const BUILD_REFUSAL_TYPES = ["ERROR", "UNKNOWN_ERROR", "INSUFFICIENT_FUNDS", "COLLATERAL_REQUIRED", "PENDING_TRANSACTION"] as const;
 
 /** The pattern of a path parameter that is a transaction hash. */
-export const TX_HASH_PATTERN = "^[0-9a-fA-F]{64}$";
+export const TX_HASH_PATTERN = HEX_PATTERNS.hash32.source;

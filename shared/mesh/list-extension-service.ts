@@ -10,6 +10,7 @@ import type { ActionSchema, Context, ServiceBroker, ServiceSchema } from "molecu
 import type { ChainClient } from "../chain";
 import { txIdOf } from "../csl/witnesses";
 import { notFound, stillStarting } from "../domain/errors";
+import type { TxHash } from "../domain/hex";
 import { REBUILDING_SERVICES } from "../extensions/registry";
 import type { IssuanceEnv } from "../issuance";
 import type { TransactionRecord } from "../records/protocol-records";
@@ -135,9 +136,9 @@ export function listExtensionService<Env extends { issuance: IssuanceEnv; lists:
       },
       pending: {
         params: { txHash: TX_HASH_PARAM },
-        async handler(ctx: Context<{ txHash: string }>) {
-          const b = await logOf().find(ctx.params.txHash.toLowerCase());
-          if (!b?.rebuilt) throw notFound(`nothing was rebuilt for transaction ${ctx.params.txHash.toLowerCase()}`);
+        async handler(ctx: Context<{ txHash: TxHash }>) {
+          const b = await logOf().find(ctx.params.txHash);
+          if (!b?.rebuilt) throw notFound(`nothing was rebuilt for transaction ${ctx.params.txHash}`);
           return { rebuiltTransaction: b.rebuilt };
         },
       },
@@ -146,8 +147,8 @@ export function listExtensionService<Env extends { issuance: IssuanceEnv; lists:
       /** The submitter's question after refusing a transaction whose inputs are taken: can it be rebuilt? */
       rebuild: {
         params: { txHash: TX_HASH_PARAM },
-        async handler(ctx: Context<{ txHash: string }>) {
-          return (await rebuildLogged(rebuilder(envOf()), logOf(), ctx.params.txHash.toLowerCase())) ?? null;
+        async handler(ctx: Context<{ txHash: TxHash }>) {
+          return (await rebuildLogged(rebuilder(envOf()), logOf(), ctx.params.txHash)) ?? null;
         },
       },
     },

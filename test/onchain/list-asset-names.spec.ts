@@ -18,6 +18,7 @@ import { type TokenizableNode } from "../../shared/extensions/tokenizable/datum"
 import { BUILDS } from "../../fixtures/onchain/protocol-fixture";
 import { FractionizedFixture, keyOf } from "../../fixtures/onchain/fractionized-fixture";
 import { TokenizableFixture } from "../../fixtures/onchain/tokenizable-fixture";
+import { HexBytes } from "../../shared/domain/hex";
 
 /** the first certificate's key: its node mints 100 tokens */
 const A = keyOf(0x50);
@@ -116,7 +117,7 @@ for (const kind of BUILDS) {
         };
         const twin = f.detachedNode(node);
         const redeemOf = (name: string) => {
-          const tokens = redeemedTokens(f.config, name);
+          const tokens = redeemedTokens(f.config, HexBytes(name));
           if (tokens.mode === "plain")
             return f.redeemSpec(key, {
               spent: twin,

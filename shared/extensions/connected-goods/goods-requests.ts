@@ -4,6 +4,7 @@
  * never carry a password.
  */
 import { paymentCredentialOf } from "../../csl/address";
+import { Hash32 } from "../../domain/hex";
 import { ConnectedGoodsError } from "./errors";
 import type { Body } from "./goods-env";
 import { MAX_ITEM_NAME_BYTES } from "./goods-token-names";
@@ -41,11 +42,10 @@ export function password(value: unknown, field = "password"): string {
   return value;
 }
 
-export function batchIdParam(value: unknown, field = "batch_id"): string {
-  if (typeof value !== "string" || !/^[0-9a-fA-F]{64}$/.test(value.trim())) {
-    throw new ConnectedGoodsError("INVALID_CONTEXT", `${field} must be a batch id: 64 hex characters`, { field });
-  }
-  return value.trim().toLowerCase();
+export function batchIdParam(value: unknown, field = "batch_id"): Hash32 {
+  const batchId = typeof value === "string" ? Hash32.parse(value.trim()) : undefined;
+  if (batchId === undefined) throw new ConnectedGoodsError("INVALID_CONTEXT", `${field} must be a batch id: 64 hex characters`, { field });
+  return batchId;
 }
 
 /** An item's name as the request gives it (text, 1..32 UTF-8 bytes) → token name hex. */

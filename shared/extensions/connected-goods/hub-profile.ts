@@ -13,6 +13,7 @@
  * Invariant: item ids, passwords and keys never appear in errors or logs.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { Hash32 } from "../../domain/hex";
 import { PROFILE_FIELDS, PROFILE_JSON_NAMES, type ProfileField } from "./profile-fields";
 import { MAX_PROFILE_CHARS } from "./social-hub-datum";
 import { ConnectedGoodsError } from "./errors";
@@ -85,7 +86,7 @@ export function itemIdOf(password: string): string {
 
 /** `itemId` as a read receives it: a 64-hex item id, or else the password itself. */
 export function itemIdFromInput(input: string): string {
-  return /^[0-9a-fA-F]{64}$/.test(input) ? input.toLowerCase() : itemIdOf(input);
+  return Hash32.parse(input) ?? itemIdOf(input);
 }
 
 /** An AES-256-GCM key for one item's profile; the key bytes stay private. */

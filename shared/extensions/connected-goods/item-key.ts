@@ -13,6 +13,7 @@
  */
 import { inspect } from "node:util";
 import { CSL } from "../../csl/lib";
+import { HEX_PATTERNS } from "../../domain/hex";
 import { mergeWitnesses, vkeyWitnessSet } from "../../csl/witnesses";
 import { ConnectedGoodsError } from "./errors";
 import { runScrypt, type KdfCaller } from "./kdf";
@@ -86,6 +87,6 @@ export async function deriveItemKey(password: string, batchId: string, tokenName
 }
 
 function hexBytes(hex: string, what: string): Buffer {
-  if (!/^(?:[0-9a-fA-F]{2})*$/.test(hex)) throw new ConnectedGoodsError("INVALID_CONTEXT", `${what} must be hex`, { [what]: hex });
+  if (!HEX_PATTERNS.bytes.test(hex)) throw new ConnectedGoodsError("INVALID_CONTEXT", `${what} must be hex`, { [what]: hex });
   return Buffer.from(hex, "hex");
 }

@@ -18,10 +18,11 @@ import {
   optionBytes,
 } from "../../protocol/plutus-data";
 import { type BaseListConfig, decodeListConfig, decodeListDatum, encodeListConfig, encodeListHead } from "../list-kit/list-datum";
+import { HexBytes } from "../../domain/hex";
 import type { SortedListId } from "../list-kit/list-tokens";
 
 /** "FRN": the HEAD token's name and the prefix of every node token name. */
-export const FRACTIONIZED_LIST: SortedListId = { prefix: "46524e" };
+export const FRACTIONIZED_LIST: SortedListId = { prefix: HexBytes("46524e") };
 
 export type FractionizedConfig = BaseListConfig;
 

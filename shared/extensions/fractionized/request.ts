@@ -8,7 +8,7 @@
  * `assetName` is derived from the key (blake2b-224 of it); when given it must be that name.
  * Every problem is a FractionizedError INVALID_FIELD naming the field (AMOUNT_OUT_OF_RANGE for amounts).
  */
-import { MAX_HASH_BYTES } from "../../domain/certificate-request";
+import type { DataHash, KeyHash } from "../../domain/hex";
 import { parseListRequest, type AnchoredTerms, type ListIssueRequest } from "../list-kit/list-request";
 import type { ListRef } from "../list-kit/list-source";
 import { pick, type BaseListConfigRequest, type Body, type BodyForm } from "../list-kit/request-fields";
@@ -16,7 +16,7 @@ import { FRACTIONIZED, refuseFractionized } from "./extension";
 
 export interface IssueTerms extends AnchoredTerms {
   readonly totalAmount: bigint;
-  readonly claimants: readonly string[];
+  readonly claimants: readonly KeyHash[];
 }
 
 export type ClaimRequest = {
@@ -24,9 +24,9 @@ export type ClaimRequest = {
   readonly action: "Claim";
   readonly address: string;
   readonly list: ListRef;
-  readonly key: string;
-  /** key hash; default: the address's payment key */
-  readonly claimer: string | undefined;
+  readonly key: DataHash;
+  /** default: the address's payment key */
+  readonly claimer: KeyHash | undefined;
   readonly amount: bigint;
 };
 
@@ -36,8 +36,7 @@ type FractionizedRequest = ListIssueRequest<IssueTerms, BaseListConfigRequest> |
 const MAX_TOKEN_AMOUNT = BigInt(Number.MAX_SAFE_INTEGER);
 
 const bad: (field: string, message: string) => never = FRACTIONIZED.fields.bad;
-const { hexField, requiredHex, dataHashField, keyHashes, initRefOf, metadataOf, bootstrapNameOf, listRefOf, assetNameOf } =
-  FRACTIONIZED.fields;
+const { keyHashField, requiredDataHash, keyHashes, initRefOf, metadataOf, bootstrapNameOf, listRefOf, assetNameOf } = FRACTIONIZED.fields;
 
 /** A positive integer (number or decimal string) up to MAX_TOKEN_AMOUNT; amounts ≤ 0 are AMOUNT_OUT_OF_RANGE. */
 function amountField(v: unknown, field: string): bigint {
@@ -63,7 +62,7 @@ export function parseFractionizedRequest(body: Body): FractionizedRequest {
     own: { type: "claim", action: "Claim" },
     create(b, address) {
       const initRef = initRefOf(b, true)!;
-      const key = dataHashField(pick(b, "key"), "key");
+      const key = requiredDataHash(pick(b, "key"), "key");
       return {
         form: "reference",
         action: "Create",
@@ -84,8 +83,8 @@ export function parseFractionizedRequest(body: Body): FractionizedRequest {
     ownRequest(b, form, address): ClaimRequest {
       if (form === "reference") {
         const initRef = initRefOf(b, true)!;
-        const key = requiredHex(pick(b, "key"), "key", { maxBytes: MAX_HASH_BYTES });
-        const claimer = hexField(pick(b, "claimer"), "claimer", { bytes: 28, required: false });
+        const key = requiredDataHash(pick(b, "key"), "key");
+        const claimer = keyHashField(pick(b, "claimer"), "claimer", false);
         return { form, action: "Claim", address, list: { initRef }, key, claimer, amount: amountField(pick(b, "amount"), "amount") };
       }
       return {
@@ -93,8 +92,8 @@ export function parseFractionizedRequest(body: Body): FractionizedRequest {
         action: "Claim",
         address,
         list: listRefOf(b, "a Claim"),
-        key: requiredHex(pick(b, "key"), "key", { maxBytes: MAX_HASH_BYTES }),
-        claimer: hexField(pick(b, "claimer"), "claimer", { bytes: 28, required: false }),
+        key: requiredDataHash(pick(b, "key"), "key"),
+        claimer: keyHashField(pick(b, "claimer"), "claimer", false),
         amount: amountField(pick(b, "amount"), "amount"),
       };
     },

@@ -4,6 +4,7 @@
  * request body, the list entry it spends, and — once rebuilt — the replacement unsigned transaction. Shared by
  * every replica through the store; bounded by size per entry and by age.
  */
+import { TxHash } from "../../domain/hex";
 import type { OutRef } from "../../domain/out-ref";
 import { outRefKey } from "../../domain/out-ref";
 import type { Collection, Store, StoredDocument } from "../../store";
@@ -26,7 +27,7 @@ const BUILD_LOG_TTL_MS = 15 * 60_000;
 const MAX_LOGGED_BODY_BYTES = 16 * 1024;
 
 interface LoggedBuild {
-  readonly txId: string;
+  readonly txId: TxHash;
   readonly body: Record<string, unknown>;
   readonly spends: OutRef | null;
   readonly policyId: string;
@@ -67,8 +68,8 @@ export class ListBuildLog {
     );
   }
 
-  async find(txId: string): Promise<LoggedBuild | undefined> {
-    const d = await this.builds.findOne({ _id: txId.toLowerCase(), expiresAt: { $gt: this.clock() } });
+  async find(txId: TxHash): Promise<LoggedBuild | undefined> {
+    const d = await this.builds.findOne({ _id: txId, expiresAt: { $gt: this.clock() } });
     return d ? loggedOf(d) : undefined;
   }
 
@@ -90,7 +91,7 @@ export class ListBuildLog {
 function loggedOf(d: BuildDoc): LoggedBuild {
   const [txHash, index] = d.spends.split("#");
   return {
-    txId: d._id,
+    txId: TxHash(d._id),
     body: JSON.parse(d.body) as Record<string, unknown>,
     spends: d.spends === "" ? null : { txHash: txHash!, index: Number(index) },
     policyId: d.policyId,

@@ -9,6 +9,7 @@
  * would reject is refused before building; the extension adds its own rules.
  */
 import { utxoKey, outRefOf, type OgmiosUtxo } from "../../csl/utxo";
+import type { DataHash } from "../../domain/hex";
 import type { OutRef } from "../../domain/out-ref";
 import {
   buildAnchoringWith,
@@ -223,7 +224,7 @@ export async function buildNodeTransition<
     /** the field a malformed sender address is refused as (default: the address's own) */
     readonly senderField?: string;
     readonly listRef: ListRef;
-    readonly key: string;
+    readonly key: DataHash;
     readonly known: KnownPolicy;
     readonly withHead: boolean;
     readonly check: (node: Node, sender: string, list: ExtensionList<Head>, entry: ListEntry) => Checked | Promise<Checked>;
@@ -285,7 +286,7 @@ async function liveOutputsOrBusy(
 }
 
 /** The node of `key` in the list. @throws the extension's UNKNOWN_KEY */
-function nodeOrUnknown<Head>(refuseKind: ListRefuse, list: ExtensionList<Head>, key: string): ListEntry {
+function nodeOrUnknown<Head>(refuseKind: ListRefuse, list: ExtensionList<Head>, key: DataHash): ListEntry {
   const entry = findNode(list.snapshot, key);
   if (!entry)
     return refuseKind("UNKNOWN_KEY", `List ${list.record.policyId} has no node with key ${key} (or its Insert is not confirmed yet).`, {

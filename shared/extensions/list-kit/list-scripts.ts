@@ -17,7 +17,7 @@ export class ListScripts<S> {
     const k = outRefKey(initRef);
     let s = this.cache.get(k);
     if (!s) {
-      s = this.derive(this.blueprint, { txHash: initRef.txHash.toLowerCase(), index: initRef.index }, this.networkId);
+      s = this.derive(this.blueprint, initRef, this.networkId);
       if (this.cache.size >= ListScripts.MAX_CACHED) this.cache.delete(this.cache.keys().next().value!);
       this.cache.set(k, s);
     }

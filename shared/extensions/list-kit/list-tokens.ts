@@ -11,18 +11,19 @@
  * (`optionBytes` / `expectOptionBytes` in plutus-data.ts).
  */
 import { fromHex } from "../../csl/hex";
+import { HexBytes, type Hex } from "../../domain/hex";
 import { blake2b224 } from "../../protocol/blake2b";
 import { compareByteStrings } from "../../protocol/plutus-data";
 import { ProtocolError } from "../../protocol/errors";
 
 /** A list's token-name prefix: the HEAD token's name, and the first 3 bytes of every node token name. */
 export interface SortedListId {
-  /** hex, 3 bytes (e.g. `46524e`, "FRN") */
-  readonly prefix: string;
+  /** 3 bytes (e.g. `46524e`, "FRN") */
+  readonly prefix: HexBytes;
 }
 
-export function listHeadTokenName(list: SortedListId): string {
-  return list.prefix.toLowerCase();
+export function listHeadTokenName(list: SortedListId): HexBytes {
+  return list.prefix;
 }
 
 /** `prefix ‖ blake2b_224(key)`, hex. */
@@ -35,8 +36,8 @@ export function listNodeTokenName(list: SortedListId, keyHex: string): string {
  * the base of its CIP-68 pair): `blake2b_224(key)`, hex, 28 bytes. The validators accept no other name, so the
  * names are unique per list (keys are) and never equal a list token's name (3 or 31 bytes).
  */
-export function nodeAssetName(keyHex: string): string {
-  return blake2b224(fromHex(keyHex, "key")).toString("hex");
+export function nodeAssetName(keyHex: string): HexBytes {
+  return HexBytes(blake2b224(fromHex(keyHex, "key")).toString("hex"));
 }
 
 // ---- order and insert position ------------------------------------------------------------------------------
@@ -56,14 +57,14 @@ type InsertPosition =
 
 /**
  * Where `key` goes: the entry whose key is the largest one below `key` (or the HEAD), found by walking the links
- * from the HEAD, so unlinked entries never count.
+ * from the HEAD, so unlinked entries never count. The view's keys and links are hex as the Plutus Data model holds
+ * them (lowercase), like the key.
  * @throws ProtocolError INVALID_FIELD when the links are broken (a next key without a node)
  */
-export function findInsertPosition(view: ListView, key: string): InsertPosition {
-  const k = key.toLowerCase();
-  const byKey = new Map(view.nodes.map((n) => [n.key.toLowerCase(), n]));
+export function findInsertPosition(view: ListView, k: Hex): InsertPosition {
+  const byKey = new Map(view.nodes.map((n) => [n.key, n]));
   let predecessor: "HEAD" | string = "HEAD";
-  let next = view.headNext?.toLowerCase();
+  let next = view.headNext;
   for (;;) {
     if (next === undefined) return { predecessor, next: undefined };
     const order = compareByteStrings(k, next);
@@ -72,6 +73,6 @@ export function findInsertPosition(view: ListView, key: string): InsertPosition 
     const node = byKey.get(next);
     if (!node) throw new ProtocolError("INVALID_FIELD", `list link to ${next} has no node`, { key: next });
     predecessor = next;
-    next = node.next?.toLowerCase();
+    next = node.next;
   }
 }

@@ -3,6 +3,7 @@
  * outputs of transactions still in flight), walked from the HEAD. Pure; generic over the kind of list.
  */
 import type { OgmiosUtxo } from "../../csl/utxo";
+import type { DataHash } from "../../domain/hex";
 import { findInsertPosition } from "./list-tokens";
 import { compareByteStrings } from "../../protocol/plutus-data";
 import type { EntryOrigin, StoredEntry } from "../../sorted-list/list-store";
@@ -33,7 +34,7 @@ export function listEntryOf(policyId: string, e: StoredEntry): ListEntry {
 
 export interface ListSnapshot {
   readonly head: ListEntry;
-  /** nodes by lowercase key */
+  /** nodes by key (hex as the entries hold it: lowercase, decoded from datums) */
   readonly nodes: ReadonlyMap<string, ListEntry>;
 }
 
@@ -42,7 +43,7 @@ export function snapshotOf(entries: readonly ListEntry[]): ListSnapshot | undefi
   const head = entries.find((e) => e.key === null);
   if (!head) return undefined;
   const nodes = new Map<string, ListEntry>();
-  for (const e of entries) if (e.key !== null) nodes.set(e.key.toLowerCase(), e);
+  for (const e of entries) if (e.key !== null) nodes.set(e.key, e);
   return { head, nodes };
 }
 
@@ -55,31 +56,31 @@ export type Predecessor =
  * largest smaller key (byte order). Walks the links from the HEAD, so outputs that are not linked never count.
  * @throws ProtocolError INVALID_FIELD when a link names a node the snapshot lacks
  */
-export function findPredecessor(list: ListSnapshot, key: string): Predecessor {
+export function findPredecessor(list: ListSnapshot, key: DataHash): Predecessor {
   const pos = findInsertPosition(
     { headNext: list.head.next, nodes: [...list.nodes.values()].map((n) => ({ key: n.key!, next: n.next })) },
     key,
   );
-  if ("duplicate" in pos) return { duplicate: list.nodes.get(key.toLowerCase())! };
+  if ("duplicate" in pos) return { duplicate: list.nodes.get(key)! };
   return { entry: pos.predecessor === "HEAD" ? list.head : list.nodes.get(pos.predecessor)!, next: pos.next };
 }
 
 /** The node holding `key`, if the list has one (linked from the HEAD or not). */
-export function findNode(list: ListSnapshot, key: string): ListEntry | undefined {
-  return list.nodes.get(key.toLowerCase());
+export function findNode(list: ListSnapshot, key: DataHash): ListEntry | undefined {
+  return list.nodes.get(key);
 }
 
 /** The keys in link order from the HEAD (stops at a link whose node is missing, or at a cycle). */
 export function keysInOrder(list: ListSnapshot): string[] {
   const keys: string[] = [];
   const seen = new Set<string>();
-  let next = list.head.next?.toLowerCase();
+  let next = list.head.next;
   while (next !== undefined && !seen.has(next)) {
     const node = list.nodes.get(next);
     if (!node) break;
     seen.add(next);
     keys.push(next);
-    next = node.next?.toLowerCase();
+    next = node.next;
   }
   return keys;
 }

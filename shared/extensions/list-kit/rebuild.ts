@@ -7,6 +7,7 @@
  */
 import { isUnknownInputsRejection } from "../../chain";
 import { DomainError } from "../../domain/errors";
+import type { TxHash } from "../../domain/hex";
 import type { OutRef } from "../../domain/out-ref";
 import { utxoKey, type OgmiosUtxo } from "../../csl/utxo";
 import type { ListBuildLog } from "./build-log";
@@ -36,7 +37,7 @@ interface Rebuilt {
 }
 
 /** @returns undefined when the build is unknown (not ours, or too old) or cannot be built now */
-export async function rebuildLogged(rebuilder: Rebuilder, log: ListBuildLog, txId: string): Promise<Rebuilt | undefined> {
+export async function rebuildLogged(rebuilder: Rebuilder, log: ListBuildLog, txId: TxHash): Promise<Rebuilt | undefined> {
   const b = await log.find(txId);
   if (!b) return undefined;
   if (b.rebuilt) return { rebuiltTransaction: b.rebuilt, policyId: b.policyId };

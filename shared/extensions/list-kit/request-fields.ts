@@ -3,10 +3,11 @@
  * docs/api.md#tokenizable-certificates): hex fields, key-hash lists, the sender's address, the init output
  * reference, the list reference, the list config's deployer and inserters, the certificate's metadata and
  * algorithm, the bootstrap name, and the status route's query. Every problem is refused through the extension's
- * own `refuse` as INVALID_FIELD naming the field, so each extension keeps its error class.
+ * own `refuse` as INVALID_FIELD naming the field, so each extension keeps its error class. Hex fields come out as
+ * their types (shared/domain/hex.ts): a key as a DataHash, key hashes, a policy id, the init transaction's id.
  */
 import { MAX_HASH_BYTES } from "../../domain/certificate-request";
-import { DataHash } from "../../domain/hex";
+import { DataHash, HEX_PATTERNS, HexBytes, KeyHash, PolicyId, TxHash, type Hex, type HexType } from "../../domain/hex";
 import type { OutRef } from "../../domain/out-ref";
 import { nodeAssetName } from "./list-tokens";
 import type { ListRefuse } from "./list-errors";
@@ -15,7 +16,6 @@ import type { ListRef } from "./list-source";
 export type Body = Record<string, unknown>;
 export type BodyForm = "reference" | "spec";
 
-const HEX = /^[0-9a-fA-F]*$/;
 /** At most this many key hashes in a list of inserters or claimants. */
 const MAX_KEY_HASHES = 100;
 
@@ -38,8 +38,8 @@ const MAX_METADATA_CHARS = 16_384;
 
 /** The list config a request may set for an Init: the deployer and the allowed inserters (key hashes). */
 export interface BaseListConfigRequest {
-  readonly deployer?: string;
-  readonly allowedInserters?: readonly string[];
+  readonly deployer?: KeyHash;
+  readonly allowedInserters?: readonly KeyHash[];
 }
 
 /** The certificate a request anchors as its key. */
@@ -61,30 +61,38 @@ export interface StatusQuery {
 export function requestFields(refuse: ListRefuse) {
   const bad = (field: string, message: string): never => refuse("INVALID_FIELD", `${field} ${message}`, { field });
 
-  function hexField(v: unknown, field: string, opts: HexOptions = {}): string | undefined {
+  /** The field as `type`, once it is even-length hex of the length `opts` asks for (each problem worded). */
+  function typedHex<T extends Hex>(type: HexType<T>, v: unknown, field: string, opts: HexOptions = {}): T | undefined {
     if (v === undefined || v === "") {
       if (opts.required !== false) bad(field, "is required");
       return undefined;
     }
-    if (typeof v !== "string" || !HEX.test(v) || v.length % 2 !== 0) bad(field, "must be even-length hexadecimal");
+    if (typeof v !== "string" || !HEX_PATTERNS.bytes.test(v)) bad(field, "must be even-length hexadecimal");
     const s = v as string;
     const bytes = s.length / 2;
     if (opts.bytes !== undefined && bytes !== opts.bytes) bad(field, `must be ${opts.bytes} bytes (${opts.bytes * 2} hex digits)`);
     if (opts.maxBytes !== undefined && bytes > opts.maxBytes) bad(field, `must be at most ${opts.maxBytes} bytes`);
-    return s.toLowerCase();
+    return type(s);
   }
 
-  const requiredHex = (v: unknown, field: string, opts: { bytes?: number; maxBytes?: number } = {}): string => hexField(v, field, opts)!;
+  /** Even-length hex of any length (an asset name). */
+  const hexField = (v: unknown, field: string, opts: HexOptions = {}): HexBytes | undefined => typedHex(HexBytes, v, field, opts);
 
   /** A certificate's hash (the key of a node): even-length hex of at most MAX_HASH_BYTES. */
-  const dataHashField = (v: unknown, field: string): DataHash => DataHash(requiredHex(v, field, { maxBytes: MAX_HASH_BYTES }));
+  const dataHashField = (v: unknown, field: string, required = true): DataHash | undefined =>
+    typedHex(DataHash, v, field, { maxBytes: MAX_HASH_BYTES, required });
+  const requiredDataHash = (v: unknown, field: string): DataHash => dataHashField(v, field)!;
 
-  function keyHashes(v: unknown, field: string): string[] {
+  /** A payment key hash: 28 bytes. */
+  const keyHashField = (v: unknown, field: string, required = true): KeyHash | undefined =>
+    typedHex(KeyHash, v, field, { bytes: 28, required });
+
+  function keyHashes(v: unknown, field: string): KeyHash[] {
     if (v === undefined) return [];
     if (!Array.isArray(v)) bad(field, "must be an array of 56-hex-digit key hashes");
     const list = v as unknown[];
     if (list.length > MAX_KEY_HASHES) bad(field, `holds more than ${MAX_KEY_HASHES} entries`);
-    return [...new Set(list.map((x, i) => requiredHex(x, `${field}[${i}]`, { bytes: 28 })))];
+    return [...new Set(list.map((x, i) => keyHashField(x, `${field}[${i}]`)!))];
   }
 
   function addressField(v: unknown, field: string): string {
@@ -96,7 +104,7 @@ export function requestFields(refuse: ListRefuse) {
 
   /** The init output reference (`initUtxoTxHash`, `initUtxoOutputIndex`). */
   function initRefOf(body: Body, required: boolean): OutRef | undefined {
-    const txHash = hexField(pick(body, "initUtxoTxHash", "init_utxo_tx_hash"), "initUtxoTxHash", { bytes: 32, required });
+    const txHash = typedHex(TxHash, pick(body, "initUtxoTxHash", "init_utxo_tx_hash"), "initUtxoTxHash", { bytes: 32, required });
     const rawIndex = pick(body, "initUtxoOutputIndex", "init_utxo_output_index");
     if (txHash === undefined) {
       if (rawIndex !== undefined) bad("initUtxoTxHash", "is required with initUtxoOutputIndex");
@@ -113,7 +121,7 @@ export function requestFields(refuse: ListRefuse) {
    * extension's own config fields (read between the deployer and the inserters).
    */
   function listConfigOf<E extends object>(c: Body, own: (c: Body) => E): BaseListConfigRequest & E {
-    const deployer = hexField(pick(c, "deployer"), "config.deployer", { bytes: 28, required: false });
+    const deployer = keyHashField(pick(c, "deployer"), "config.deployer", false);
     const inserters = pick(c, "allowedInserters", "allowed_inserters");
     const extra = own(c);
     return {
@@ -156,8 +164,8 @@ export function requestFields(refuse: ListRefuse) {
     if (cert === undefined) bad("certificate", `is required: ${shape}`);
     if (typeof cert !== "object" || Array.isArray(cert)) bad("certificate", "must be an object { hash, metadata?, algorithm? }");
     const c = cert as Body;
-    const key = dataHashField(pick(c, "hash"), "certificate.hash");
-    const given = hexField(pick(body, "key"), "key", { maxBytes: MAX_HASH_BYTES, required: false });
+    const key = requiredDataHash(pick(c, "hash"), "certificate.hash");
+    const given = dataHashField(pick(body, "key"), "key", false);
     if (given !== undefined && given !== key) bad("key", "must equal certificate.hash (the node key is the certificate hash)");
     const algorithm = pick(c, "algorithm");
     if (algorithm !== undefined && (typeof algorithm !== "string" || algorithm.length > 64))
@@ -170,7 +178,7 @@ export function requestFields(refuse: ListRefuse) {
    * a node mint, so two nodes of a list can never mint the same token. The field may be left out; a client that
    * sends it must send that name (anything else would not be what the list mints).
    */
-  function assetNameOf(v: unknown, key: string): string {
+  function assetNameOf(v: unknown, key: DataHash): HexBytes {
     const derived = nodeAssetName(key);
     const given = hexField(v, "assetName", { required: false });
     if (given !== undefined && given !== derived)
@@ -184,7 +192,7 @@ export function requestFields(refuse: ListRefuse) {
 
   /** The list a request names: `policyId`, or the init output reference. */
   function listRefOf(body: Body, what: string): ListRef {
-    const policyId = hexField(pick(body, "policyId", "policy_id"), "policyId", { bytes: 28, required: false });
+    const policyId = typedHex(PolicyId, pick(body, "policyId", "policy_id"), "policyId", { bytes: 28, required: false });
     if (policyId) return { policyId };
     const initRef = initRefOf(body, false);
     if (initRef) return { initRef };
@@ -192,11 +200,11 @@ export function requestFields(refuse: ListRefuse) {
   }
 
   /** The status route's key and list (`?policyId=` or `?initUtxoTxHash=&initUtxoOutputIndex=`). */
-  function parseStatusQuery(q: StatusQuery): { key: string; list: ListRef } {
-    const key = hexField(q.key, "key", { maxBytes: MAX_HASH_BYTES })!;
-    const policyId = hexField(q.policyId, "policyId", { bytes: 28, required: false });
+  function parseStatusQuery(q: StatusQuery): { key: DataHash; list: ListRef } {
+    const key = requiredDataHash(q.key, "key");
+    const policyId = typedHex(PolicyId, q.policyId, "policyId", { bytes: 28, required: false });
     if (policyId) return { key, list: { policyId } };
-    const txHash = hexField(q.initUtxoTxHash, "initUtxoTxHash", { bytes: 32, required: false });
+    const txHash = typedHex(TxHash, q.initUtxoTxHash, "initUtxoTxHash", { bytes: 32, required: false });
     const rawIndex = q.initUtxoOutputIndex;
     const index = typeof rawIndex === "string" && /^\d{1,5}$/.test(rawIndex) ? Number(rawIndex) : rawIndex;
     if (txHash === undefined || typeof index !== "number" || !Number.isInteger(index) || index < 0 || index > 65535)
@@ -209,8 +217,9 @@ export function requestFields(refuse: ListRefuse) {
   return {
     bad,
     hexField,
-    requiredHex,
     dataHashField,
+    requiredDataHash,
+    keyHashField,
     keyHashes,
     addressField,
     initRefOf,

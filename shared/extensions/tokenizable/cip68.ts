@@ -5,6 +5,7 @@
  * 000de140) goes to the owner. Our metadata map holds `name`, `image`, `description` (UTF-8 byte strings) and
  * `certificate_hash` (the certificate's hash as raw bytes), plus any further UTF-8 text fields.
  */
+import type { HexBytes } from "../../domain/hex";
 import { bytes, constr, type Data, expectBytes, expectConstr, expectInt, int } from "../../protocol/plutus-data";
 import { ProtocolError } from "../../protocol/errors";
 
@@ -15,8 +16,8 @@ export const CIP68_USER_PREFIX = "000de140";
 /** The CIP-68 metadata version we write (1: NFT, CIP-25 style fields). */
 const CIP68_VERSION = 1n;
 
-export const cip68ReferenceTokenName = (assetNameHex: string): string => CIP68_REFERENCE_PREFIX + assetNameHex.toLowerCase();
-export const cip68UserTokenName = (assetNameHex: string): string => CIP68_USER_PREFIX + assetNameHex.toLowerCase();
+export const cip68ReferenceTokenName = (assetName: HexBytes): string => CIP68_REFERENCE_PREFIX + assetName;
+export const cip68UserTokenName = (assetName: HexBytes): string => CIP68_USER_PREFIX + assetName;
 
 export interface Cip68Metadata {
   readonly name: string;

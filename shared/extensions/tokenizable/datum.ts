@@ -10,9 +10,10 @@ import { ProtocolError } from "../../protocol/errors";
 import { bytes, constr, type Data, expectBytes, expectOptionBytes, optionBytes } from "../../protocol/plutus-data";
 import { type BaseListConfig, decodeListConfig, decodeListDatum, encodeListConfig, encodeListHead } from "../list-kit/list-datum";
 import type { SortedListId } from "../list-kit/list-tokens";
+import { HexBytes } from "../../domain/hex";
 
 /** "TCN": the HEAD token's name and the prefix of every node token name. */
-export const TOKENIZABLE_LIST: SortedListId = { prefix: "54434e" };
+export const TOKENIZABLE_LIST: SortedListId = { prefix: HexBytes("54434e") };
 
 /** The list's config; its deployer is the only key that may update the CIP-68 metadata of the list's tokens. */
 export interface TokenizableConfig extends BaseListConfig {

@@ -11,7 +11,7 @@
  * Every problem is a TokenizableError INVALID_FIELD naming the field.
  */
 import { paymentCredentialOf } from "../../csl/address";
-import { MAX_HASH_BYTES } from "../../domain/certificate-request";
+import { KeyHash, ScriptHash, type DataHash } from "../../domain/hex";
 import { parseListRequest, type AnchoredTerms, type ListIssueRequest } from "../list-kit/list-request";
 import type { ListRef } from "../list-kit/list-source";
 import { pick, type BaseListConfigRequest, type Body, type BodyForm } from "../list-kit/request-fields";
@@ -19,12 +19,12 @@ import { TOKENIZABLE } from "./extension";
 
 interface ListConfigRequest extends BaseListConfigRequest {
   /** the CIP-68 metadata script's hash; undefined = plain tokens */
-  readonly cip68ScriptHash?: string;
+  readonly cip68ScriptHash?: ScriptHash;
 }
 
 export interface IssueTerms extends AnchoredTerms {
   /** key hash, or the bech32 address to resolve against the network */
-  readonly owner: { readonly keyHash: string } | { readonly address: string };
+  readonly owner: { readonly keyHash: KeyHash } | { readonly address: string };
 }
 
 export type RedeemRequest = {
@@ -32,22 +32,23 @@ export type RedeemRequest = {
   readonly action: "Redeem";
   readonly address: string;
   readonly list: ListRef;
-  readonly key: string;
+  readonly key: DataHash;
 };
 
 type TokenizableRequest = ListIssueRequest<IssueTerms, ListConfigRequest> | RedeemRequest;
 
 const bad: (field: string, message: string) => never = TOKENIZABLE.fields.bad;
-const { hexField, requiredHex, addressField, initRefOf, bootstrapNameOf, listRefOf, assetNameOf } = TOKENIZABLE.fields;
+const { keyHashField, requiredDataHash, addressField, initRefOf, bootstrapNameOf, listRefOf, assetNameOf } = TOKENIZABLE.fields;
 
 /** `cip68ScriptAddress`: the metadata script's hash (56 hex, as the published client sends it) or its address. */
-function scriptHashField(v: unknown, field: string): string | undefined {
+function scriptHashField(v: unknown, field: string): ScriptHash | undefined {
   if (v === undefined || v === "") return undefined;
-  if (typeof v === "string" && /^[0-9a-fA-F]{56}$/.test(v)) return v.toLowerCase();
+  const hash = ScriptHash.parse(v);
+  if (hash !== undefined) return hash;
   if (typeof v === "string" && v.length <= 200) {
     try {
       const cred = paymentCredentialOf(v.trim());
-      if (cred?.kind === "script") return cred.hash.toLowerCase();
+      if (cred?.kind === "script") return cred.hash;
     } catch {
       // not an address: refused below
     }
@@ -68,10 +69,11 @@ function configOf(v: unknown): ListConfigRequest | undefined {
 }
 
 function ownerOf(body: Body): IssueTerms["owner"] {
-  const keyHash = hexField(pick(body, "ownerPubKeyHash", "owner_pub_key_hash"), "ownerPubKeyHash", { bytes: 28, required: false });
+  const keyHash = keyHashField(pick(body, "ownerPubKeyHash", "owner_pub_key_hash"), "ownerPubKeyHash", false);
   if (keyHash) return { keyHash };
   const owner = pick(body, "owner", "ownerAddress", "owner_address");
-  if (typeof owner === "string" && /^[0-9a-fA-F]{56}$/.test(owner)) return { keyHash: owner.toLowerCase() };
+  const ownerKeyHash = KeyHash.parse(owner);
+  if (ownerKeyHash !== undefined) return { keyHash: ownerKeyHash };
   if (owner === undefined) return bad("ownerPubKeyHash", "is required (or ownerAddress): the key hash of the wallet that may redeem");
   return { address: addressField(owner, "ownerAddress") };
 }
@@ -101,7 +103,7 @@ export function parseTokenizableRequest(body: Body): TokenizableRequest {
     ownRequest(b, form, address): RedeemRequest {
       const cert = pick(b, "certificate");
       const hash = cert && typeof cert === "object" && !Array.isArray(cert) ? pick(cert as Body, "hash") : undefined;
-      const key = requiredHex(hash ?? pick(b, "key"), hash !== undefined ? "certificate.hash" : "key", { maxBytes: MAX_HASH_BYTES });
+      const key = requiredDataHash(hash ?? pick(b, "key"), hash !== undefined ? "certificate.hash" : "key");
       const list: ListRef = form === "reference" ? { initRef: initRefOf(b, true)! } : listRefOf(b, "a Redeem");
       return { form, action: "Redeem", address, list, key };
     },

@@ -4,6 +4,7 @@
  * credential of the enterprise address holding the HEAD and the nodes), and the CIP-68 metadata script, which
  * takes no parameter (the same hash for every list; a list names it in `config.cip68ScriptHash`).
  */
+import type { HexBytes } from "../../domain/hex";
 import { type Blueprint, loadBlueprint, validatorCode } from "../../protocol/blueprint";
 import { ListScripts } from "../list-kit/list-scripts";
 import {
@@ -52,13 +53,13 @@ export type RedeemedTokens =
   | { readonly mode: "plain"; readonly token: string }
   | { readonly mode: "cip68"; readonly user: string; readonly reference: string; readonly metadataScriptHash: string };
 
-export function redeemedTokens(config: Pick<TokenizableConfig, "cip68ScriptHash">, assetNameHex: string): RedeemedTokens {
+export function redeemedTokens(config: Pick<TokenizableConfig, "cip68ScriptHash">, assetName: HexBytes): RedeemedTokens {
   return config.cip68ScriptHash === undefined
-    ? { mode: "plain", token: assetNameHex.toLowerCase() }
+    ? { mode: "plain", token: assetName }
     : {
         mode: "cip68",
-        user: cip68UserTokenName(assetNameHex),
-        reference: cip68ReferenceTokenName(assetNameHex),
+        user: cip68UserTokenName(assetName),
+        reference: cip68ReferenceTokenName(assetName),
         metadataScriptHash: config.cip68ScriptHash,
       };
 }

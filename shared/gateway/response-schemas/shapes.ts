@@ -1,10 +1,12 @@
 /** The building blocks of the answer schemas: hex patterns and the JSON Schema shapes they compose. */
+import { LOWER_HEX_PATTERNS } from "../../domain/hex";
 
 export type Schema = Record<string, unknown>;
 
 export const HEX = "^[0-9a-f]*$";
-export const HASH_32 = "^[0-9a-f]{64}$";
-export const HASH_28 = "^[0-9a-f]{56}$";
+/** Hashes as the service answers them: lowercase. */
+export const HASH_32 = LOWER_HEX_PATTERNS.hash32.source;
+export const HASH_28 = LOWER_HEX_PATTERNS.hash28.source;
 /** A 16-byte id in hex: a Merkle tree's, a calendar receipt's. */
 export const ID_16 = "^[0-9a-f]{32}$";
 

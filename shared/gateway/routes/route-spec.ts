@@ -1,4 +1,5 @@
 /** The shape of one route of the table, and what several areas' routes share. */
+import { HEX_PATTERNS } from "../../domain/hex";
 import type { SchemaName } from "../response-schemas";
 import type { CacheKind } from "../read-caching";
 
@@ -72,4 +73,4 @@ export interface RouteSpec {
 }
 
 /** Path pattern of a transaction id. */
-export const TX_HASH = "^[0-9a-fA-F]{64}$";
+export const TX_HASH = HEX_PATTERNS.hash32.source;

@@ -1,6 +1,7 @@
 import { expect } from "chai";
 import {
   DataHash,
+  Hash32,
   HEX_PATTERNS,
   HexBytes,
   KeyHash,
@@ -32,6 +33,7 @@ describe("branded hex types", () => {
     expect(ScriptHash(KEY)).to.equal(KEY.toLowerCase());
     expect(PolicyId(KEY)).to.equal(KEY.toLowerCase());
     expect(StateId(TX)).to.equal(TX.toLowerCase());
+    expect(Hash32(TX)).to.equal(TX.toLowerCase());
     expect(DataHash("0A")).to.equal("0a");
     expect(HexBytes("")).to.equal("");
   });
@@ -42,6 +44,7 @@ describe("branded hex types", () => {
       [TxHash, `${TX}00`],
       [TxHash, `${TX.slice(1)}g`],
       [StateId, KEY],
+      [Hash32, KEY],
       [KeyHash, TX],
       [ScriptHash, `${KEY.slice(1)}z`],
       [DataHash, ""],

@@ -35,6 +35,7 @@ import {
 } from "../../../shared/extensions/fractionized/redeemer";
 import { findInsertPosition, listHeadTokenName, listNodeTokenName, nodeAssetName } from "../../../shared/extensions/list-kit/list-tokens";
 import { fractionizedNodeTokenName } from "../../../shared/extensions/fractionized/scripts";
+import { HexBytes } from "../../../shared/domain/hex";
 
 const hex = (n: number) => fc.uint8Array({ minLength: n, maxLength: n }).map((b) => Buffer.from(b).toString("hex"));
 const keyHash = hex(28);
@@ -100,15 +101,15 @@ describe("sorted list: token names and key order", () => {
         { key: "30", next: undefined }, // unlinked: never a predecessor
       ],
     };
-    expect(findInsertPosition(view, "10")).to.deep.equal({ predecessor: "HEAD", next: "20" });
-    expect(findInsertPosition(view, "35")).to.deep.equal({ predecessor: "20", next: "40" });
-    expect(findInsertPosition(view, "50")).to.deep.equal({ predecessor: "40", next: undefined });
-    expect(findInsertPosition(view, "40")).to.deep.equal({ duplicate: true });
-    expect(findInsertPosition({ headNext: undefined, nodes: [] }, "10")).to.deep.equal({ predecessor: "HEAD", next: undefined });
+    expect(findInsertPosition(view, HexBytes("10"))).to.deep.equal({ predecessor: "HEAD", next: "20" });
+    expect(findInsertPosition(view, HexBytes("35"))).to.deep.equal({ predecessor: "20", next: "40" });
+    expect(findInsertPosition(view, HexBytes("50"))).to.deep.equal({ predecessor: "40", next: undefined });
+    expect(findInsertPosition(view, HexBytes("40"))).to.deep.equal({ duplicate: true });
+    expect(findInsertPosition({ headNext: undefined, nodes: [] }, HexBytes("10"))).to.deep.equal({ predecessor: "HEAD", next: undefined });
   });
 
   it("reports a broken link", () => {
-    expect(() => findInsertPosition({ headNext: "20", nodes: [] }, "30")).to.throw(/has no node/);
+    expect(() => findInsertPosition({ headNext: "20", nodes: [] }, HexBytes("30"))).to.throw(/has no node/);
   });
 
   it("encodes Option<bytes> as Some = Constr 0 [x], None = Constr 1 []", () => {

@@ -45,6 +45,7 @@ import {
   tokenizableNodeTokenName,
 } from "../../../shared/extensions/tokenizable/scripts";
 import { listHeadTokenName } from "../../../shared/extensions/list-kit/list-tokens";
+import { HexBytes } from "../../../shared/domain/hex";
 
 const hex = (n: number) => fc.uint8Array({ minLength: n, maxLength: n }).map((b) => Buffer.from(b).toString("hex"));
 const keyHash = hex(28);
@@ -191,10 +192,10 @@ describe("tokenizable CIP-68 metadata and token names", () => {
     expect(tokenizableNodeTokenName("aa".repeat(64))).to.match(/^54434e[0-9a-f]{56}$/);
     expect(CIP68_REFERENCE_PREFIX).to.equal("000643b0");
     expect(CIP68_USER_PREFIX).to.equal("000de140");
-    expect(cip68ReferenceTokenName("AB")).to.equal("000643b0ab");
-    expect(cip68UserTokenName("ab")).to.equal("000de140ab");
-    expect(redeemedTokens({ cip68ScriptHash: undefined }, "AB")).to.deep.equal({ mode: "plain", token: "ab" });
-    expect(redeemedTokens({ cip68ScriptHash: "04".repeat(28) }, "ab")).to.deep.equal({
+    expect(cip68ReferenceTokenName(HexBytes("AB"))).to.equal("000643b0ab");
+    expect(cip68UserTokenName(HexBytes("ab"))).to.equal("000de140ab");
+    expect(redeemedTokens({ cip68ScriptHash: undefined }, HexBytes("AB"))).to.deep.equal({ mode: "plain", token: "ab" });
+    expect(redeemedTokens({ cip68ScriptHash: "04".repeat(28) }, HexBytes("ab"))).to.deep.equal({
       mode: "cip68",
       user: "000de140ab",
       reference: "000643b0ab",

@@ -18,6 +18,7 @@ import {
   type ListEntry,
 } from "../../../shared/extensions/list-kit/list-view";
 import { outRefKey } from "../../../shared/domain/out-ref";
+import { DataHash } from "../../../shared/domain/hex";
 
 const PREFIX = "544c54"; // "TLT"
 const POLICY = "ab".repeat(28);
@@ -65,7 +66,7 @@ const ref = (t: Transaction, index: number) => outRefKey({ txHash: t.id, index }
 describe("sorted list (off chain): predecessor walk and the rollback-safe record", () => {
   let store: Store;
   let lists: SortedListStore;
-  const k = (n: number) => n.toString(16).padStart(2, "0").repeat(32);
+  const k = (n: number) => DataHash(n.toString(16).padStart(2, "0").repeat(32));
 
   beforeEach(async () => {
     store = await createStore({ inMemory: true });
