@@ -6,7 +6,8 @@
  * and the fact log.
  */
 import { addReadinessCheck } from "../shared/mesh/health-middleware";
-import { SCRIPT_HASH_PARAM, TX_HASH_PARAM } from "../shared/mesh/action-params";
+import { DATUM_HASH_PARAM, hexParam, SCRIPT_HASH_PARAM, TX_HASH_PARAM } from "../shared/mesh/action-params";
+import { PolicyId, TxHash, type Hash32, type ScriptHash } from "../shared/domain/hex";
 import { notFound, stillStarting } from "../shared/domain/errors";
 import type { Transaction } from "@cardano-ogmios/schema";
 import type { ActionSchema, Context, ServiceSchema } from "moleculer";
@@ -52,20 +53,19 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
   };
 
   /** The routes of the lookups (`/scripts/…`, `/txs/…`): each reads one thing by one hash from the lookup store. */
-  type Read = (store: LookupStore, hash: string) => Promise<unknown>;
-  const scriptLookup = (read: Read): ActionSchema => ({
+  type Read<H> = (store: LookupStore, hash: H) => Promise<unknown>;
+  const scriptLookup = (read: Read<ScriptHash>): ActionSchema => ({
     params: { scriptHash: SCRIPT_HASH_PARAM },
-    handler: ({ params: { scriptHash } }: Context<{ scriptHash: string }>) =>
-      found(read(lookups(), scriptHash), `no script ${scriptHash.toLowerCase()} seen`),
+    handler: ({ params: { scriptHash } }: Context<{ scriptHash: ScriptHash }>) =>
+      found(read(lookups(), scriptHash), `no script ${scriptHash} seen`),
   });
-  const datumLookup = (read: Read): ActionSchema => ({
-    params: { datumHash: TX_HASH_PARAM },
-    handler: ({ params: { datumHash } }: Context<{ datumHash: string }>) =>
-      found(read(lookups(), datumHash), `no datum ${datumHash.toLowerCase()} seen`),
+  const datumLookup = (read: Read<Hash32>): ActionSchema => ({
+    params: { datumHash: DATUM_HASH_PARAM },
+    handler: ({ params: { datumHash } }: Context<{ datumHash: Hash32 }>) => found(read(lookups(), datumHash), `no datum ${datumHash} seen`),
   });
-  const transactionLookup = (read: Read): ActionSchema => ({
+  const transactionLookup = (read: Read<TxHash>): ActionSchema => ({
     params: { txHash: TX_HASH_PARAM },
-    handler: ({ params: { txHash } }: Context<{ txHash: string }>) => read(lookups(), txHash),
+    handler: ({ params: { txHash } }: Context<{ txHash: TxHash }>) => read(lookups(), txHash),
   });
 
   return {
@@ -93,12 +93,12 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
         },
         /** The recorded transaction (for confirmations), or null. */
         transaction: {
-          params: { id: { type: "string", length: 64, hex: true } },
+          params: { id: { type: "string", length: 64, hex: true, custom: hexParam(TxHash) } },
           // Known once its whole block is indexed (facts and checkpoint written), not when the transaction index
           // already has it: a confirmation then means every fact of the transaction is in the log.
-          handler: async (ctx: Context<{ id: string }>) => {
+          handler: async (ctx: Context<{ id: TxHash }>) => {
             const log = indexerOf().log;
-            const tx = await log.transaction(ctx.params.id.toLowerCase());
+            const tx = await log.transaction(ctx.params.id);
             const checkpoint = tx ? await log.checkpoint() : undefined;
             return tx && checkpoint && tx.slot <= checkpoint.point.slot ? tx : null;
           },
@@ -141,11 +141,11 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
         sortedList: {
           params: {
             name: { type: "string", max: 32 },
-            policyId: { type: "string", length: 56, hex: true, optional: true },
-            initTxHash: { type: "string", length: 64, hex: true, optional: true },
+            policyId: { type: "string", length: 56, hex: true, optional: true, custom: hexParam(PolicyId) },
+            initTxHash: { type: "string", length: 64, hex: true, optional: true, custom: hexParam(TxHash) },
             initIndex: { type: "number", integer: true, min: 0, optional: true },
           },
-          async handler(ctx: Context<{ name: string; policyId?: string; initTxHash?: string; initIndex?: number }>) {
+          async handler(ctx: Context<{ name: string; policyId?: PolicyId; initTxHash?: TxHash; initIndex?: number }>) {
             const lists = locals.sortedLists.get(ctx.params.name);
             if (!lists) throw stillStarting("indexer");
             const { policyId, initTxHash, initIndex } = ctx.params;

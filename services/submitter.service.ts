@@ -11,6 +11,7 @@ import { addReadinessCheck } from "../shared/mesh/health-middleware";
 import { utxoKey } from "../shared/csl/utxo";
 import { TX_HASH_PARAM } from "../shared/mesh/action-params";
 import { notFound, stillStarting } from "../shared/domain/errors";
+import type { TxHash } from "../shared/domain/hex";
 import { parseOutRefKey } from "../shared/domain/out-ref";
 import type { Context, ServiceBroker, ServiceSchema } from "moleculer";
 import { createChainClient, type ChainClient } from "../shared/chain";
@@ -104,9 +105,9 @@ export default function createSubmitterService(deps: ServiceDeps): ServiceSchema
       },
       confirm: {
         params: { hash: TX_HASH_PARAM },
-        async handler(ctx: Context<{ hash: string }>) {
-          const tx = await ctx.call<TransactionRecord | null, { id: string }>("indexer.transaction", { id: ctx.params.hash });
-          if (!tx) throw notFound(`transaction ${ctx.params.hash.toLowerCase()} is not on chain (yet)`);
+        async handler(ctx: Context<{ hash: TxHash }>) {
+          const tx = await ctx.call<TransactionRecord | null, { id: TxHash }>("indexer.transaction", { id: ctx.params.hash });
+          if (!tx) throw notFound(`transaction ${ctx.params.hash} is not on chain (yet)`);
           // Read-your-writes: once this answers 200, every read the transaction affects (verify, credentials,
           // statistics, extension status…) already reflects it.
           await catchUpProjections(ctx.broker);

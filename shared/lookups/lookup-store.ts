@@ -10,6 +10,7 @@
  */
 import type { Transaction } from "@cardano-ogmios/schema";
 import { detailedDataJson } from "../csl/plutus-data";
+import type { Hash32, ScriptHash, TxHash } from "../domain/hex";
 import { isDuplicateKeyError, type Collection, type Store, type StoredDocument } from "../store";
 import { scriptHashOfAddress, transactionLookupData, type RedeemerTag, type ScriptType } from "./transaction-scripts";
 
@@ -270,41 +271,41 @@ export class LookupStore {
 
   // ---- lookups ----------------------------------------------------------------------------------------------------
 
-  async script(hash: string): Promise<ScriptDto | undefined> {
-    const s = await this.scripts.findOne({ _id: hash.toLowerCase() });
+  async script(hash: ScriptHash): Promise<ScriptDto | undefined> {
+    const s = await this.scripts.findOne({ _id: hash });
     return s ? { script_hash: s._id, type: s.type, serialised_size: s.type === "timelock" ? null : s.cbor.length / 2 } : undefined;
   }
 
-  async scriptJson(hash: string): Promise<{ json: unknown } | undefined> {
-    const s = await this.scripts.findOne({ _id: hash.toLowerCase() });
+  async scriptJson(hash: ScriptHash): Promise<{ json: unknown } | undefined> {
+    const s = await this.scripts.findOne({ _id: hash });
     return s ? { json: s.type === "timelock" ? s.json : null } : undefined;
   }
 
-  async scriptCbor(hash: string): Promise<{ cbor: string | null } | undefined> {
-    const s = await this.scripts.findOne({ _id: hash.toLowerCase() });
+  async scriptCbor(hash: ScriptHash): Promise<{ cbor: string | null } | undefined> {
+    const s = await this.scripts.findOne({ _id: hash });
     return s ? { cbor: s.type === "timelock" ? null : s.cbor } : undefined;
   }
 
-  async scriptDetails(hash: string): Promise<ScriptDetailDto | undefined> {
-    const s = await this.scripts.findOne({ _id: hash.toLowerCase() });
+  async scriptDetails(hash: ScriptHash): Promise<ScriptDetailDto | undefined> {
+    const s = await this.scripts.findOne({ _id: hash });
     return s ? { script_hash: s._id, script_type: s.type, content: s.type === "timelock" ? s.json : s.cbor } : undefined;
   }
 
-  async datum(hash: string): Promise<{ json_value: unknown } | undefined> {
-    const d = await this.datums.findOne({ _id: hash.toLowerCase() });
+  async datum(hash: Hash32): Promise<{ json_value: unknown } | undefined> {
+    const d = await this.datums.findOne({ _id: hash });
     return d ? { json_value: detailedDataJson(d.cbor) } : undefined;
   }
 
-  async datumCbor(hash: string): Promise<{ cbor: string } | undefined> {
-    const d = await this.datums.findOne({ _id: hash.toLowerCase() });
+  async datumCbor(hash: Hash32): Promise<{ cbor: string } | undefined> {
+    const d = await this.datums.findOne({ _id: hash });
     return d ? { cbor: d.cbor } : undefined;
   }
 
-  private async redeemersOf(txHash: string): Promise<RedeemerDoc[]> {
-    return this.redeemers.find({ txHash: txHash.toLowerCase() }, { sort: { tag: 1, index: 1 } });
+  private async redeemersOf(txHash: TxHash): Promise<RedeemerDoc[]> {
+    return this.redeemers.find({ txHash }, { sort: { tag: 1, index: 1 } });
   }
 
-  async txScripts(txHash: string): Promise<TxContractDetails[]> {
+  async txScripts(txHash: TxHash): Promise<TxContractDetails[]> {
     const out: TxContractDetails[] = [];
     for (const r of await this.redeemersOf(txHash)) {
       const script = r.scriptHash !== null ? await this.scripts.findOne({ _id: r.scriptHash }) : undefined;
@@ -321,7 +322,7 @@ export class LookupStore {
     return out;
   }
 
-  async txRedeemers(txHash: string): Promise<TxRedeemerDto[]> {
+  async txRedeemers(txHash: TxHash): Promise<TxRedeemerDto[]> {
     return (await this.redeemersOf(txHash)).map((r) => ({
       tx_index: r.index,
       purpose: r.tag,

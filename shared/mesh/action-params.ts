@@ -4,7 +4,7 @@
  * type's constructor, shared/domain/hex.ts): the validator runs a rule's `custom` after the rule's own checks, and
  * `hexParam` turns the value into the type there.
  */
-import { DataHash, HEX_PATTERNS, ScriptHash, TxHash, type Hex, type HexType } from "../domain/hex";
+import { DataHash, Hash32, HEX_PATTERNS, ScriptHash, TxHash, type Hex, type HexType } from "../domain/hex";
 
 /** A rule's `custom`: the value as `type` once it is one (a value that failed the rule's pattern is left as it is). */
 export function hexParam<T extends Hex>(type: HexType<T>): (value: unknown) => unknown {
@@ -29,6 +29,9 @@ export const DATA_HASH_PARAM = {
 
 /** A 32-byte data hash (a Merkle batch's leaf): 64 hex digits. */
 export const LEAF_HASH_PARAM = { ...TX_HASH_PARAM, custom: hexParam(DataHash) } as const;
+
+/** A datum hash: 64 hex digits. */
+export const DATUM_HASH_PARAM = { ...TX_HASH_PARAM, custom: hexParam(Hash32) } as const;
 
 /** A script hash: 56 hex digits. */
 export const SCRIPT_HASH_PARAM = {

@@ -17,6 +17,7 @@
  * such tokens exist only in entries made by its transitions.
  */
 import type { Transaction } from "@cardano-ogmios/schema";
+import { HexBytes, PolicyId, type TxHash } from "../domain/hex";
 import { outRefKey, type OutRef } from "../domain/out-ref";
 import type { Collection, Store, StoredDocument } from "../store";
 import type { SortedListLayout } from "./layout";
@@ -30,7 +31,7 @@ export interface EntryOrigin {
 
 /** One list, as recorded from its Init transaction. */
 export interface ListRecord {
-  readonly policyId: string;
+  readonly policyId: PolicyId;
   readonly initRef: OutRef;
   readonly address: string;
   readonly issuer: string;
@@ -183,7 +184,7 @@ export class SortedListStore {
    * the inputs of the blocks being recorded, kept current (spent ones out, created ones in).
    */
   private async recordTransaction(slot: number, height: number, tx: Transaction, unspent: Map<string, EntryDoc>): Promise<number> {
-    const prefix = this.layout.list.prefix.toLowerCase();
+    const prefix = this.layout.list.prefix;
     let changed = 0;
 
     // 1. new lists: the HEAD token minted under a policy derived from one of the spent inputs
@@ -235,7 +236,7 @@ export class SortedListStore {
         if (o.address !== list.address || !o.datum) continue;
         const tokens = Object.entries((o.value as Record<string, Record<string, unknown>>)[policyId] ?? {});
         if (tokens.length !== 1 || quantity(tokens[0]![1]) !== 1n) continue;
-        const tokenName = tokens[0]![0].toLowerCase();
+        const tokenName = HexBytes(tokens[0]![0]);
         if (!tokenName.startsWith(prefix)) continue;
         const links = this.layout.decodeLinks(o.datum);
         if (!links || (links.kind === "head") !== (tokenName === prefix)) continue;
@@ -248,8 +249,9 @@ export class SortedListStore {
           _id: outRefKey({ txHash: tx.id, index }),
           policyId,
           tokenName,
-          key: links.kind === "node" ? links.key.toLowerCase() : "",
-          next: links.next?.toLowerCase() ?? "",
+          // decoded from the datum: hex as the Plutus Data model holds it (lowercase)
+          key: links.kind === "node" ? links.key : "",
+          next: links.next ?? "",
           address: o.address,
           lovelace: quantity(o.value.ada.lovelace).toString(),
           datum: o.datum,
@@ -271,19 +273,19 @@ export class SortedListStore {
 
   // ---- reading ----------------------------------------------------------------------------------------------
 
-  async listByPolicy(policyId: string): Promise<ListRecord | undefined> {
-    const d = await this.lists.findOne({ _id: policyId.toLowerCase() });
+  async listByPolicy(policyId: PolicyId): Promise<ListRecord | undefined> {
+    const d = await this.lists.findOne({ _id: policyId });
     return d ? recordOf(d) : undefined;
   }
 
-  async listByInitRef(ref: OutRef): Promise<ListRecord | undefined> {
-    const d = await this.lists.findOne({ initTxHash: ref.txHash.toLowerCase(), initIndex: ref.index });
+  async listByInitRef(ref: { readonly txHash: TxHash; readonly index: number }): Promise<ListRecord | undefined> {
+    const d = await this.lists.findOne({ initTxHash: ref.txHash, initIndex: ref.index });
     return d ? recordOf(d) : undefined;
   }
 
   /** The list's entries as they stand: each entry's unspent output (plain JSON, to cross the transporter). */
-  async currentEntries(policyId: string): Promise<StoredEntry[]> {
-    const docs = await this.entries.find({ policyId: policyId.toLowerCase(), spentSlot: UNSPENT });
+  async currentEntries(policyId: PolicyId): Promise<StoredEntry[]> {
+    const docs = await this.entries.find({ policyId, spentSlot: UNSPENT });
     return docs.map(storedEntryOf);
   }
 }
@@ -302,7 +304,7 @@ export interface StoredEntry {
 
 function recordOf(d: ListDoc): ListRecord {
   return {
-    policyId: d._id,
+    policyId: PolicyId(d._id),
     initRef: { txHash: d.initTxHash, index: d.initIndex },
     address: d.address,
     issuer: d.issuer,

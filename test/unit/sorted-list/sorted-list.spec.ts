@@ -18,12 +18,12 @@ import {
   type ListEntry,
 } from "../../../shared/extensions/list-kit/list-view";
 import { outRefKey } from "../../../shared/domain/out-ref";
-import { DataHash } from "../../../shared/domain/hex";
+import { DataHash, PolicyId, TxHash } from "../../../shared/domain/hex";
 
 const PREFIX = "544c54"; // "TLT"
-const POLICY = "ab".repeat(28);
+const POLICY = PolicyId("ab".repeat(28));
 const ADDRESS = "addr_test1_list";
-const INIT_TX = "01".repeat(32);
+const INIT_TX = TxHash("01".repeat(32));
 
 /** Test datum: "h:<next>" for the HEAD, "n:<key>:<next>" for a node, hex-encoded text. */
 const datumOf = (links: EntryLinks): string =>
