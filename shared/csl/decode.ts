@@ -9,6 +9,7 @@ import { itemsOf } from "./list-items";
 import { fromBn, fromInt } from "./numbers";
 import { redeemersOf, type RedeemerInfo } from "./redeemer-pointers";
 import type { OutRef } from "../domain/out-ref";
+import { TxHash } from "../domain/hex";
 import { outputToOgmios, type OgmiosOutput } from "./utxo";
 import { assetNameHex, type AssetMap } from "./value";
 
@@ -111,7 +112,7 @@ export function decodeTx(txCborHex: string): DecodedTx {
 
 /** What a transaction spends, and until when it may land. */
 export interface TxSpend {
-  id: string;
+  id: TxHash;
   inputs: OutRef[];
   ttlSlot?: bigint;
 }
@@ -131,7 +132,7 @@ function fixedTx(txCborHex: string): CSL.FixedTransaction {
 function spendOf(fixed: CSL.FixedTransaction): TxSpend {
   const body = fixed.body();
   const ttl = body.ttl_bignum();
-  return { id: fixed.transaction_hash().to_hex(), inputs: refs(body.inputs()), ...(ttl ? { ttlSlot: fromBn(ttl) } : {}) };
+  return { id: TxHash(fixed.transaction_hash().to_hex()), inputs: refs(body.inputs()), ...(ttl ? { ttlSlot: fromBn(ttl) } : {}) };
 }
 
 /**

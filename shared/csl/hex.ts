@@ -1,10 +1,9 @@
 /** Hex <-> bytes with validation (CSL's own from_hex throws untyped strings). */
+import { HEX_PATTERNS } from "../domain/hex";
 import { CslError } from "./errors";
 
-const HEX = /^(?:[0-9a-fA-F]{2})*$/;
-
 export function isHex(s: string): boolean {
-  return typeof s === "string" && HEX.test(s);
+  return typeof s === "string" && HEX_PATTERNS.bytes.test(s);
 }
 
 /** @throws CslError INVALID_HEX */

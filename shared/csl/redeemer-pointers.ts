@@ -11,6 +11,7 @@ import { CSL } from "./lib";
 import { withFreed } from "./scope";
 import { CslError, cslCall } from "./errors";
 import { fromHex } from "./hex";
+import { PolicyId, ScriptHash, TxHash } from "../domain/hex";
 
 /** Ogmios v6 validator purposes. */
 export type RedeemerPurpose = "spend" | "mint" | "publish" | "withdraw" | "vote" | "propose";
@@ -29,18 +30,19 @@ export interface EvaluationItem {
   budget: { memory: number | bigint; cpu: number | bigint };
 }
 
+// Keys are made from Ogmios's JSON and from CSL alike: the hashes go through their types, so both give one key.
 export function spendKey(txId: string, index: number): PurposeKey {
-  return `spend:${txId.toLowerCase()}#${index}`;
+  return `spend:${TxHash(txId)}#${index}`;
 }
 export function mintKey(policyId: string): PurposeKey {
-  return `mint:${policyId.toLowerCase()}`;
+  return `mint:${PolicyId(policyId)}`;
 }
 export function withdrawKey(rewardAddressBech32: string): PurposeKey {
   return `withdraw:${rewardAddressBech32}`;
 }
 /** A stake (de)registration certificate of a script credential: `publish:register:<script hash>`. */
 export function publishKey(kind: "register" | "deregister", scriptHash: string): PurposeKey {
-  return `publish:${kind}:${scriptHash.toLowerCase()}`;
+  return `publish:${kind}:${ScriptHash(scriptHash)}`;
 }
 
 function pointerId(purpose: string, index: number | bigint): string {

@@ -9,13 +9,14 @@ import { CSL } from "./lib";
 import { arrayElements, concatBytes, encodeHeader, mapEntries } from "./cbor";
 import { CslError, cslCall } from "./errors";
 import { fromHex, toHex } from "./hex";
+import { TxHash } from "../domain/hex";
 
 /** Tx id (blake2b-256 of the body bytes exactly as they appear in `txCborHex`). */
-export function txIdOf(txCborHex: string): string {
+export function txIdOf(txCborHex: string): TxHash {
   const fixed = cslCall("INVALID_CBOR", "cannot decode transaction", () =>
     CSL.FixedTransaction.from_bytes(fromHex(txCborHex, "transaction")),
   );
-  return fixed.transaction_hash().to_hex();
+  return TxHash(fixed.transaction_hash().to_hex());
 }
 
 /** Raw body bytes of a transaction, as they are. */

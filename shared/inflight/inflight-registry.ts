@@ -19,6 +19,7 @@ import { decodeTxFlow } from "../csl/decode";
 import { deepFreeze } from "../csl/memo";
 import { outRefOf, utxoKey, type OgmiosUtxo } from "../csl/utxo";
 import { outRefKey, type OutRef } from "../domain/out-ref";
+import type { TxHash } from "../domain/hex";
 import { openCollection, defineCollection, type Collection, type Store, type StoredDocument } from "../store";
 
 interface InflightTxDocument extends StoredDocument {
@@ -104,9 +105,9 @@ export class InflightRegistry {
   }
 
   /** Locks the inputs of a submitted tx until confirmation or `expiresAt`; its outputs become pending. */
-  async recordSubmitted(tx: { txId: string; cborHex: string; expiresAt: number }): Promise<void> {
+  async recordSubmitted(tx: { txId: TxHash; cborHex: string; expiresAt: number }): Promise<void> {
     const decoded = decodeTxFlow(tx.cborHex);
-    const txId = tx.txId.toLowerCase();
+    const { txId } = tx;
     const outputs: OgmiosUtxo[] = decoded.outputs.map((o, index) => ({ ...o, transaction: { id: txId }, index }));
     const inputs = decoded.inputs.map(outRefKey);
     const units = new Set<string>();
@@ -217,7 +218,8 @@ export class InflightRegistry {
 
   /** Pending outputs among `refs` (the `additionalUtxo` an evaluation needs). */
   async pendingOutputs(refs: OutRef[]): Promise<OgmiosUtxo[]> {
-    const ids = [...new Set(refs.map((r) => r.txHash.toLowerCase()))];
+    // references as the chain gives them (lowercase), like the keys of `wanted`
+    const ids = [...new Set(refs.map((r) => r.txHash))];
     if (ids.length === 0) return [];
     const docs = await this.txs.find({ _id: { $in: ids }, expiresAt: { $gt: this.clock() } });
     const wanted = new Set(refs.map(outRefKey));

@@ -9,6 +9,7 @@ import { decodeTxSpend } from "../csl/decode";
 import { isHex } from "../csl/hex";
 import { mergeWitnesses } from "../csl/witnesses";
 import { DomainError } from "../domain/errors";
+import { HexBytes } from "../domain/hex";
 
 export interface SubmitRequest {
   transaction: string;
@@ -43,7 +44,7 @@ export function prepareSignedTransaction(req: SubmitRequest): SignedTransaction 
   try {
     const decoded = decodeTxSpend(cborHex);
     return {
-      cborHex: cborHex.toLowerCase(),
+      cborHex: HexBytes(cborHex),
       txId: decoded.id,
       inputs: decoded.inputs.map(outRefKey),
       ttlSlot: decoded.ttlSlot === undefined ? null : Number(decoded.ttlSlot),

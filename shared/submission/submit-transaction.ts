@@ -11,13 +11,14 @@
  * transactions submitted elsewhere, with no shared lock to consult.
  */
 import { DomainError } from "../domain/errors";
+import { TxHash } from "../domain/hex";
 import { outRefKey } from "../domain/out-ref";
 import { describeLedgerRejection, type LedgerFailureLike } from "../chain/ledger-rejection";
 import { inFlightExpiresAt, type ExpiryPolicy } from "./in-flight-expiry";
 import { prepareSignedTransaction, type SubmitRequest } from "./signed-transaction";
 
 export interface InflightRecorder {
-  recordSubmitted(entry: { txId: string; cborHex: string; expiresAt: number }): unknown;
+  recordSubmitted(entry: { txId: TxHash; cborHex: string; expiresAt: number }): unknown;
 }
 
 export interface SubmissionPorts {
@@ -57,9 +58,10 @@ const refKey = (r: unknown): string | null => {
  */
 export async function submitSignedTransaction(req: SubmitRequest, ports: SubmissionPorts): Promise<SubmitResult> {
   const signed = prepareSignedTransaction(req);
-  let txId: string;
+  let txId: TxHash;
   try {
-    txId = await ports.submit(signed.cborHex);
+    // the chain's answer: the id Ogmios reports
+    txId = TxHash(await ports.submit(signed.cborHex));
   } catch (err) {
     const failure = err as ChainFailure;
     if (failure.type === "UNKNOWN_OUTPUT_REFERENCES" && (await ports.knownTransaction(signed.txId).catch(() => false))) {

@@ -4,6 +4,7 @@
  * across replicas.
  */
 import { isDuplicateKeyError, type Collection, type Store, type StoredDocument } from "../store";
+import type { HexBytes } from "../domain/hex";
 
 type UsedChallenge = StoredDocument & { expiresAt: number };
 
@@ -17,10 +18,10 @@ export class ReplayGuard {
   }
 
   /** Marks the challenge used. @returns false when it was used before */
-  async claim(challengeId: string, expiresAt: number, now: number): Promise<boolean> {
+  async claim(challengeId: HexBytes, expiresAt: number, now: number): Promise<boolean> {
     await this.used.deleteMany({ expiresAt: { $lt: now } });
     try {
-      await this.used.insertOne({ _id: challengeId.toLowerCase(), expiresAt });
+      await this.used.insertOne({ _id: challengeId, expiresAt });
       return true;
     } catch (err) {
       if (isDuplicateKeyError(err)) return false;

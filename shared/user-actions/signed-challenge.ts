@@ -7,6 +7,7 @@
  * timestamp is within ±10 minutes of now; the challenge has not been used before.
  */
 import { DomainError } from "../domain/errors";
+import { HexBytes } from "../domain/hex";
 import { isWithinWindow, userActionMessage, USER_ACTION_WINDOW_MS } from "../domain/user-action-message";
 import { verifyDataSignature } from "../wallet";
 import type { ReplayGuard } from "./replay-guard";
@@ -73,7 +74,8 @@ export async function verifySignedChallenge(
   if (!isWithinWindow(c.timestamp, deps.now)) {
     throw new DomainError("EXPIRED_CHALLENGE", "The challenge is outdated (signed messages are valid for 10 minutes); request a new one.");
   }
-  if (!(await deps.replay.claim(c.signature, c.timestamp + USER_ACTION_WINDOW_MS + 60_000, deps.now))) {
+  // The signature verified above is 64 bytes of hex: its bytes, in either case, are one challenge.
+  if (!(await deps.replay.claim(HexBytes(c.signature), c.timestamp + USER_ACTION_WINDOW_MS + 60_000, deps.now))) {
     throw new DomainError("CHALLENGE_REPLAYED", "This signed challenge was already used; request a new one.");
   }
 }

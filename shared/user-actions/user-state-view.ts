@@ -5,6 +5,7 @@
  * or whitelisting its credential.
  */
 import { enterpriseAddressOfKeyHash } from "../csl/address";
+import { HexBytes } from "../domain/hex";
 import type { BootstrapInfo, StateInfo } from "../records/protocol-records";
 
 /** Proxy-era states and bootstraps: version 2 (1 was the reference's legacy scripts). */
@@ -96,7 +97,8 @@ export function hasBootstrapAccess(
   states: readonly StateInfo[],
   bootstraps: readonly BootstrapInfo[],
 ): boolean {
-  const wanted = (b: string) => b === tokenName || Buffer.from(b, "utf8").toString("hex") === tokenName.toLowerCase();
+  const tokenNameHex = HexBytes.parse(tokenName);
+  const wanted = (b: string) => b === tokenName || Buffer.from(b, "utf8").toString("hex") === tokenNameHex;
   return (
     usableStates(
       states.filter((s) => s.owner === credential && wanted(s.bootstrapName)),

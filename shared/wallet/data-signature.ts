@@ -4,6 +4,7 @@
  */
 import * as MS from "@emurgo/cardano-message-signing-nodejs";
 import { CSL } from "../csl/lib";
+import { HEX_PATTERNS, HexBytes } from "../domain/hex";
 
 /** COSE key labels (RFC 8152 §7, §13.2). */
 const KEY_CRV = -1;
@@ -84,7 +85,7 @@ export function verifyDataSignature(input: { signature: string; key: string; pay
 
     const payload = cose.payload();
     if (!payload) return false;
-    if (input.payloadHex !== undefined && hex(payload) !== input.payloadHex.toLowerCase()) return false;
+    if (input.payloadHex !== undefined && hex(payload) !== HexBytes.parse(input.payloadHex)) return false;
 
     const signature = CSL.Ed25519Signature.from_bytes(cose.signature());
     return publicKey.verify(cose.signed_data().to_bytes(), signature);
@@ -98,6 +99,6 @@ function hex(b: Uint8Array): string {
 }
 
 function bytes(h: string): Uint8Array {
-  if (!/^(?:[0-9a-fA-F]{2})+$/.test(h)) throw new Error("not hex");
+  if (h === "" || !HEX_PATTERNS.bytes.test(h)) throw new Error("not hex");
   return Uint8Array.from(Buffer.from(h, "hex"));
 }

@@ -8,7 +8,7 @@
 import { inspect } from "node:util";
 import { CSL } from "../csl/lib";
 import { mergeWitnesses, vkeyWitnessSet } from "../csl/witnesses";
-import { KeyHash } from "../domain/hex";
+import { HEX_PATTERNS, KeyHash } from "../domain/hex";
 import { coseSign1, type DataSignature } from "./data-signature";
 import { WalletError } from "./errors";
 import { mnemonicToEntropy } from "./mnemonic";
@@ -120,7 +120,7 @@ export class Wallet {
    * @throws WalletError ADDRESS_NOT_OWNED, INVALID_PAYLOAD
    */
   signData(payloadHex: string, addressBech32: string = this.address): DataSignature {
-    if (!/^(?:[0-9a-fA-F]{2})*$/.test(payloadHex)) {
+    if (!HEX_PATTERNS.bytes.test(payloadHex)) {
       throw new WalletError("INVALID_PAYLOAD", "payload must be an even-length hex string", {
         length: payloadHex.length,
       });
