@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
+import { LOWER_HEX_PATTERNS } from "../domain/hex";
 import { bigintJson } from "./bigint-json";
 import { ConnectionSession } from "./connection-session";
 import type { Devnet, DevnetPoint } from "./devnet";
@@ -161,7 +162,7 @@ function isPoint(value: unknown): value is DevnetPoint {
   if (value === "origin") return true;
   if (typeof value !== "object" || value === null) return false;
   const { slot, id } = value as { slot?: unknown; id?: unknown };
-  return (typeof slot === "number" || typeof slot === "bigint") && typeof id === "string" && /^[0-9a-f]{64}$/.test(id);
+  return (typeof slot === "number" || typeof slot === "bigint") && typeof id === "string" && LOWER_HEX_PATTERNS.hash32.test(id);
 }
 
 const toPoint = (p: DevnetPoint): DevnetPoint => (p === "origin" ? p : { slot: Number(p.slot), id: p.id });
