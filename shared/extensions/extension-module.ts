@@ -27,9 +27,12 @@ export interface ExtensionRoute {
 export interface ExtensionModule {
   /** its identifier in `GET /extensions` (docs/api.md#extensions) */
   readonly id: string;
-  /** its Moleculer service: `services/<service>.service.ts`, one of shared/config/service-names.ts */
+  /** its Moleculer service: `services/<service>.service.ts` (shared/mesh/service-names.ts adds it to the known services) */
   readonly service: string;
-  /** the decoder of its facts, which the indexer service gives the indexer */
+  /**
+   * The decoder of its facts, which the indexer service gives the indexer. This and `listLayout` require their
+   * modules when called: they need CSL, which the gateway, reading the registry for its routes, should not load.
+   */
   readonly factDecoder?: (networkId: NetworkId) => FactDecoder;
   /** the reads of its facts the indexer serves (internal actions `indexer.<name>`) */
   readonly indexerReads?: Readonly<Record<string, IndexerRead<never>>>;

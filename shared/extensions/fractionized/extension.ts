@@ -4,21 +4,14 @@
  * to do.
  */
 import { defineListExtension } from "../list-kit/list-extension";
+import { FRACTIONIZED_NAMES, FRACTIONIZED_REFUSALS } from "./names";
 import { decodeFractionizedDatum, encodeFractionizedHead, encodeFractionizedNode, FRACTIONIZED_LIST } from "./datum";
 import { encodeFractionizedRedeemer } from "./redeemer";
 
 export const FRACTIONIZED = defineListExtension({
-  name: "fractionized",
-  marker: "fractionized-certificate",
-  errorName: "FractionizedError",
-  ownErrors: [
-    /** the claimer is not among the node's claimants */
-    "CLAIMER_NOT_LISTED",
-    /** amount ≤ 0 or above what remains */
-    "AMOUNT_OUT_OF_RANGE",
-    /** every token of the node is claimed */
-    "TOKENS_EXHAUSTED",
-  ],
+  name: FRACTIONIZED_NAMES.service,
+  marker: FRACTIONIZED_NAMES.id,
+  errors: FRACTIONIZED_REFUSALS,
   list: FRACTIONIZED_LIST,
   decode: decodeFractionizedDatum,
   encodeHead: encodeFractionizedHead,

@@ -1,14 +1,20 @@
 /** The fractionized-certificate extension as the registry knows it (shared/extensions/extension-module.ts). */
 import type { ExtensionModule } from "../extension-module";
-import type { NetworkId } from "../../protocol";
-import { FRACTIONIZED } from "./extension";
+import type * as Extension from "./extension";
+import type * as Scripts from "./scripts";
+import { FRACTIONIZED_NAMES } from "./names";
 import { FRACTIONIZED_ROUTES } from "./routes";
-import { FractionizedScripts } from "./scripts";
 
 export const FRACTIONIZED_MODULE = {
-  id: "fractionized-certificate",
-  service: FRACTIONIZED.name,
-  listLayout: (networkId: NetworkId) => FRACTIONIZED.layoutOf(new FractionizedScripts(networkId)),
+  ...FRACTIONIZED_NAMES,
+  // required when called (extension-module.ts)
+  listLayout: (networkId) => {
+    /* eslint-disable @typescript-eslint/no-require-imports */
+    const { FRACTIONIZED } = require("./extension") as typeof Extension;
+    const { FractionizedScripts } = require("./scripts") as typeof Scripts;
+    /* eslint-enable @typescript-eslint/no-require-imports */
+    return FRACTIONIZED.layoutOf(new FractionizedScripts(networkId));
+  },
   rebuildsRefusedSubmissions: true,
   routes: FRACTIONIZED_ROUTES,
 } as const satisfies ExtensionModule;

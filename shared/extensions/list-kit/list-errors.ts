@@ -34,6 +34,8 @@ export function listRefusals<const Own extends readonly string[]>(errorName: str
     override readonly name = errorName;
   }
   return {
+    /** the class name of its refusals */
+    errorName,
     /** every type the extension refuses with, the list's first */
     types: [...LIST_ERROR_TYPES, ...own] as const,
     ErrorClass: ListExtensionError,
@@ -43,3 +45,6 @@ export function listRefusals<const Own extends readonly string[]>(errorName: str
     },
   };
 }
+
+/** An extension's refusals, as `listRefusals` makes them. */
+export type ListRefusals<Own extends readonly string[]> = ReturnType<typeof listRefusals<Own>>;

@@ -8,7 +8,7 @@ import type { OutRef } from "../../domain/out-ref";
 import { dataFromCborHex, dataToCborHex, type Data } from "../../protocol";
 import type { SortedListLayout } from "../../sorted-list/layout";
 import type { BaseListConfig } from "./list-datum";
-import { listRefusals } from "./list-errors";
+import type { ListRefusals } from "./list-errors";
 import { extensionLists, linksOfDatum, type ListDatumDecoder } from "./list-state";
 import { listNodeTokenName, type SortedListId } from "./list-tokens";
 import { requestFields } from "./request-fields";
@@ -30,10 +30,8 @@ export interface ListExtensionSpec<Name extends string, Head extends ListHead, N
   readonly name: Name;
   /** the extension marker its anchored certificates carry in their metadata */
   readonly marker: string;
-  /** the class name of its refusals */
-  readonly errorName: string;
-  /** its own refusal types, after the list's */
-  readonly ownErrors: Own;
+  /** its refusals (listRefusals): the list's, then its own */
+  readonly errors: ListRefusals<Own>;
   readonly list: SortedListId;
   readonly decode: ListDatumDecoder<Head, Node>;
   readonly encodeHead: (head: Head) => Data;
@@ -48,7 +46,7 @@ export function defineListExtension<
   Node extends ListNode,
   const Own extends readonly string[],
 >(spec: ListExtensionSpec<Name, Head, Node, Own>) {
-  const errors = listRefusals(spec.errorName, spec.ownErrors);
+  const { errors } = spec;
   const { refuse } = errors;
   const codec: ListCodec<Head, Node> = {
     nodeTokenName: (key) => listNodeTokenName(spec.list, key),
@@ -59,7 +57,7 @@ export function defineListExtension<
   return {
     name: spec.name,
     marker: spec.marker,
-    errorName: spec.errorName,
+    errorName: errors.errorName,
     errors,
     refuse,
     /** the request-field readers, refusing as the extension */

@@ -4,21 +4,14 @@
  * what to do.
  */
 import { defineListExtension } from "../list-kit/list-extension";
+import { TOKENIZABLE_NAMES, TOKENIZABLE_REFUSALS } from "./names";
 import { decodeTokenizableDatum, encodeTokenizableHead, encodeTokenizableNode, TOKENIZABLE_LIST } from "./datum";
 import { encodeTokenizableRedeemer } from "./redeemer";
 
 export const TOKENIZABLE = defineListExtension({
-  name: "tokenizable",
-  marker: "tokenizable-certificate",
-  errorName: "TokenizableError",
-  ownErrors: [
-    /** the node was redeemed already (Redeem happens once) */
-    "ALREADY_REDEEMED",
-    /** the redeemer is not the node's owner */
-    "NOT_OWNER",
-    /** the certificate's metadata does not fit the CIP-68 reference datum */
-    "METADATA_TOO_LARGE",
-  ],
+  name: TOKENIZABLE_NAMES.service,
+  marker: TOKENIZABLE_NAMES.id,
+  errors: TOKENIZABLE_REFUSALS,
   list: TOKENIZABLE_LIST,
   decode: decodeTokenizableDatum,
   encodeHead: encodeTokenizableHead,

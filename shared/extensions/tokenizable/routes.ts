@@ -1,7 +1,7 @@
 /** The tokenizable-certificate routes (docs/api.md#tokenizable-certificates), the extension's slice of the route table. */
 import { BUILD_REFUSAL_TYPES } from "../extension-module";
 import { listPendingRoute } from "../list-kit/list-routes";
-import { TOKENIZABLE } from "./extension";
+import { TOKENIZABLE_REFUSALS } from "./names";
 
 export const TOKENIZABLE_ROUTES = [
   {
@@ -17,7 +17,7 @@ export const TOKENIZABLE_ROUTES = [
       "reference form: the unsigned transaction as raw hex text; spec form: { unsignedTransaction, policyId, initUtxoTxHash, initUtxoOutputIndex, key }; header X-Policy-Id",
     responseType: "text/plain",
     alsoJson: "TokenizableBuild",
-    errors: [...TOKENIZABLE.errors.types, ...BUILD_REFUSAL_TYPES],
+    errors: [...TOKENIZABLE_REFUSALS.types, ...BUILD_REFUSAL_TYPES],
     statuses: { 409: "PENDING_TRANSACTION: an output the build needs was just taken by a transaction in flight; retry in a few seconds" },
     implemented: true,
   },
