@@ -8,7 +8,7 @@
 import { performance } from "node:perf_hooks";
 import { randomBytes } from "node:crypto";
 import { buildTx } from "../shared/csl";
-import type { ServiceName } from "../shared/config/service-names";
+import type { ServiceName } from "../shared/mesh/service-names";
 import type { ListPredecessor } from "../shared/extensions/list-kit/transaction-parts";
 import { findPredecessor, snapshotOf, type ListEntry } from "../shared/extensions/list-kit/list-view";
 import { type ExtraParts, withExtraParts } from "../shared/issuance/for-extensions";

@@ -1,7 +1,6 @@
 /** What the process runs with: the configuration `loadConfig` builds, and its safe-to-log description. */
 import type { KeyHash, TxHash } from "../domain/hex";
 import type { LogLevel, Network } from "./env-vars";
-import type { ServiceName } from "./service-names";
 
 /** What the process runs with. Built only by `loadConfig`; tests build it with `loadConfig({ ... })`. */
 export interface AppConfig {
@@ -12,7 +11,7 @@ export interface AppConfig {
   /** NATS URL(s) for scale mode; null = embedded (every service in one process, no transporter). */
   readonly transporter: string | null;
   /** Services this process runs; null = all of them. */
-  readonly services: readonly ServiceName[] | null;
+  readonly services: readonly string[] | null;
   readonly namespace: string;
   readonly nodeId: string | null;
   readonly dataDir: string;

@@ -6,7 +6,7 @@ import { TypedError } from "../domain/errors";
 import { HEX_PATTERNS, HexBytes, KeyHash, TxHash, type Hex, type HexType } from "../domain/hex";
 import type { AppConfig, BatchCalendarConfig, FaucetConfig, ProtocolConfig } from "./app-config";
 import { ENV_VARS, LOG_LEVELS, NETWORKS, type Network } from "./env-vars";
-import { isServiceName, SERVICE_NAMES, type ServiceName } from "./service-names";
+import { SERVICE_NAME_SYNTAX } from "./service-names";
 
 export { describeConfig, type AppConfig, type ProtocolConfig } from "./app-config";
 export { ENV_VARS, formatEnvTable, NETWORKS, type Network } from "./env-vars";
@@ -100,16 +100,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
 
   const transporter = url("TRANSPORTER", ["nats"]);
 
-  let services: ServiceName[] | null = null;
+  let services: string[] | null = null;
   const servicesRaw = read("SERVICES");
   if (servicesRaw !== undefined) {
     const names = commaList(servicesRaw);
-    const unknown = names.filter((n) => !isServiceName(n));
-    if (unknown.length > 0) {
-      problems.push(`SERVICES names unknown service(s) ${unknown.join(", ")}; known: ${SERVICE_NAMES.join(", ")}.`);
-    }
-    services = [...new Set(names.filter(isServiceName))];
-    if (services.length === 0 && unknown.length === 0) services = null;
+    const malformed = names.filter((n) => !SERVICE_NAME_SYNTAX.test(n));
+    if (malformed.length > 0) problems.push(`SERVICES names must be kebab-case service names; not: ${malformed.join(", ")}.`);
+    services = [...new Set(names.filter((n) => SERVICE_NAME_SYNTAX.test(n)))];
+    if (services.length === 0 && malformed.length === 0) services = null;
   }
 
   const ogmiosUrl = url("OGMIOS_URL", ["ws", "wss", "http", "https"]);

@@ -8,7 +8,7 @@
  * upper-cased path is set, e.g. `METRICS`, `LOGLEVEL`, `METRICS_ENABLED`). Only `TRANSPORTER` and `NAMESPACE`
  * match a broker option, on purpose and with the same meaning (test/mesh/config.spec.ts checks this).
  */
-import { SERVICE_NAMES } from "./service-names";
+import { CORE_SERVICE_NAMES } from "./service-names";
 
 export const NETWORKS = ["devnet", "preview", "preprod", "mainnet"] as const;
 export type Network = (typeof NETWORKS)[number];
@@ -41,7 +41,7 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
   {
     name: "SERVICES",
     default: "unset (all services)",
-    meaning: `Comma-separated services this process runs: ${SERVICE_NAMES.join(", ")}.`,
+    meaning: `Comma-separated services this process runs: ${CORE_SERVICE_NAMES.join(", ")}, and the extensions' services (docs/architecture.md#services).`,
   },
   { name: "NAMESPACE", default: "cert-anchor", meaning: "Moleculer namespace; isolates deployments sharing one NATS." },
   { name: "NODE_ID", default: "<hostname>-<pid>", meaning: "Moleculer node id of this process." },

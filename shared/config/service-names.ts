@@ -4,8 +4,10 @@
  *   public HTTP version lives only in the gateway path `/api/v1`;
  * - names are kebab-case nouns, and each lives in `services/<name>.service.ts`;
  * - a process runs the services named in `SERVICES` (all of them when unset).
+ * These are the core's services; each extension names its own in the extension registry, and
+ * shared/mesh/service-names.ts joins the two.
  */
-export const SERVICE_NAMES = [
+export const CORE_SERVICE_NAMES = [
   "gateway",
   "tx-builder",
   "calendar",
@@ -13,18 +15,11 @@ export const SERVICE_NAMES = [
   "verifier",
   "user-state",
   "credential",
-  "connected-goods",
-  "fractionized",
-  "tokenizable",
   "library",
   "indexer",
   "stats",
   "plugin-monitor",
 ] as const;
 
-export type ServiceName = (typeof SERVICE_NAMES)[number];
-
-/** Type guard for a string read from the environment or a route table. */
-export function isServiceName(name: string): name is ServiceName {
-  return (SERVICE_NAMES as readonly string[]).includes(name);
-}
+/** A service name as `SERVICES` may write it: kebab-case. Whether such a service exists is the loader's check. */
+export const SERVICE_NAME_SYNTAX = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;

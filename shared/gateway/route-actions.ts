@@ -10,7 +10,7 @@
  */
 import type { ActionSchema } from "moleculer";
 import type { ImplementedRouteActionName, RouteActionName } from "./routes";
-import type { ServiceName } from "../config/service-names";
+import type { ServiceName } from "../mesh/service-names";
 
 export type RouteActions<S extends ServiceName> = { [K in ImplementedRouteActionName<S>]: ActionSchema } & {
   [K in RouteActionName<S>]?: ActionSchema;

@@ -9,7 +9,7 @@ import type { ServiceBroker, ServiceSchema } from "moleculer";
 import type { FactRecord } from "../indexer/fact-log";
 import { FactConsumer, type FactSource, type Projection } from "../indexer/fact-consumer";
 import type { Store } from "../store";
-import type { ServiceName } from "../config/service-names";
+import type { ServiceName } from "./service-names";
 import { defineRouteActions, internalActions, type RouteActions } from "../gateway/route-actions";
 import type { ServiceDeps } from "./service-deps";
 

@@ -6,7 +6,7 @@
 import { TypedError } from "../domain/errors";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { SERVICE_NAMES, type ServiceName } from "../config/service-names";
+import { isServiceName, SERVICE_NAMES, type ServiceName } from "./service-names";
 import type { AnyServiceSchema, ServiceDeps, ServiceModuleExport } from "./service-deps";
 
 export class ServiceLoadError extends TypedError<"SERVICE_LOAD_FAILED"> {
@@ -33,8 +33,11 @@ export function serviceFile(servicesDir: string, name: ServiceName): string | nu
 }
 
 /** Requires each selected service file and builds its schema. @throws ServiceLoadError */
-export function loadServices(selected: readonly ServiceName[] | null, deps: ServiceDeps, servicesDir: string): LoadedServices {
-  const names = selected ?? SERVICE_NAMES;
+export function loadServices(selected: readonly string[] | null, deps: ServiceDeps, servicesDir: string): LoadedServices {
+  const unknown = (selected ?? []).filter((n) => !isServiceName(n));
+  if (unknown.length > 0)
+    throw new ServiceLoadError(`SERVICES names unknown service(s) ${unknown.join(", ")}; known: ${SERVICE_NAMES.join(", ")}.`);
+  const names = (selected ?? SERVICE_NAMES).filter(isServiceName);
   const out: LoadedServices = { schemas: [], loaded: [], notBuilt: [] };
   for (const name of names) {
     const file = serviceFile(servicesDir, name);

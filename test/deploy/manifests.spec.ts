@@ -16,7 +16,7 @@ import { parseAllDocuments } from "yaml";
 import { createBrokerOptions } from "../../moleculer.config";
 import { requireNatsServer } from "../../fixtures/processes/nats-server";
 import { describeConfig, ENV_VARS, loadConfig } from "../../shared/config/config";
-import { SERVICE_NAMES } from "../../shared/config/service-names";
+import { SERVICE_NAMES } from "../../shared/mesh/service-names";
 import { BATCH_BINARY_BODY_LIMIT_BYTES, BATCH_JSON_BODY_LIMIT_BYTES } from "../../shared/merkle/batch-limits";
 import { ROUTES } from "../../shared/gateway/routes";
 

@@ -12,7 +12,7 @@ import { startDevnetServer, type DevnetServer } from "../../shared/devnet";
 import { ROUTES, type RouteSpec } from "../../shared/gateway/routes";
 import { makeCertificate } from "../../shared/protocol";
 import { createStore, type Store } from "../../shared/store";
-import { SERVICE_NAMES } from "../../shared/config/service-names";
+import { SERVICE_NAMES } from "../../shared/mesh/service-names";
 import { http, pollUntil } from "../../fixtures/mesh/helpers";
 import { defaultBootstrap, ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";
 import { startMesh, type RunningMesh } from "../../fixtures/mesh/mesh-harness";

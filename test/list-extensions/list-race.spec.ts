@@ -7,7 +7,7 @@
  */
 import { expect } from "chai";
 import { decodeTx, txIdOf } from "../../shared/csl";
-import type { ServiceName } from "../../shared/config/service-names";
+import type { ServiceName } from "../../shared/mesh/service-names";
 import type { Wallet } from "../../shared/wallet";
 import { errorBody, http, pollUntil, postJson } from "../../fixtures/mesh/helpers";
 import { defaultBootstrap } from "../../fixtures/onchain/protocol-fixture";

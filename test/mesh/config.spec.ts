@@ -63,7 +63,7 @@ describe("mesh: environment configuration", function () {
       PORT: "70000",
       HEALTH_PORT: "x",
       TRANSPORTER: "redis://localhost",
-      SERVICES: "gateway,ordrs",
+      SERVICES: "gateway,Orders!",
       LOG_LEVEL: "loud",
       RATE_LIMIT_POST_PER_MINUTE: "-1",
       TRUST_PROXY: "maybe",
@@ -88,7 +88,7 @@ describe("mesh: environment configuration", function () {
       expect(text).to.contain(name);
     }
     expect(err.problems).to.have.length(10);
-    expect(text).to.contain("ordrs");
+    expect(text).to.contain("Orders!");
     expect(text, "secrets are not echoed").to.not.contain("pw@");
   });
 

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { ServiceBroker, type ActionSchema } from "moleculer";
 import { defineRouteActions } from "../../shared/gateway/route-actions";
 import { ROUTES, serviceOfAction } from "../../shared/gateway/routes";
-import { isServiceName, SERVICE_NAMES } from "../../shared/config/service-names";
+import { isServiceName, SERVICE_NAMES } from "../../shared/mesh/service-names";
 import { createMeshResources } from "../../shared/mesh/resources";
 import { loadServices, serviceFile } from "../../shared/mesh/service-loader";
 import { FakeClock, testConfig } from "../../fixtures/mesh/helpers";

@@ -68,9 +68,15 @@ describe("mesh: npm start (scripts/start.ts)", function () {
   });
 
   it("refuses to start with invalid configuration, naming the variable", async () => {
-    const run = runStart({ PORT: "http", SERVICES: "gatewy" });
+    const run = runStart({ PORT: "http" });
     expect(await run.exit).to.equal(2);
     expect(run.output()).to.contain("PORT=http is not a port number");
-    expect(run.output()).to.contain("SERVICES names unknown service(s) gatewy");
+  });
+
+  it("refuses to start a service nobody knows (neither the core's nor an extension's), listing the known ones", async () => {
+    const run = runStart({ SERVICES: "gatewy" });
+    expect(await run.exit).to.equal(2);
+    expect(run.output()).to.contain("SERVICES names unknown service(s) gatewy; known: gateway,");
+    expect(run.output()).to.contain("connected-goods, fractionized, tokenizable");
   });
 });

@@ -4,7 +4,7 @@
  * store, and the chosen services in one broker configured for that deployment.
  */
 import { startDevnetServer, type DevnetServer } from "../../shared/devnet";
-import type { ServiceName } from "../../shared/config/service-names";
+import type { ServiceName } from "../../shared/mesh/service-names";
 import { createStore, type Store } from "../../shared/store";
 import { http, type HttpResult } from "../../fixtures/mesh/helpers";
 import { defaultBootstrap, ProtocolFixture } from "../../fixtures/onchain/protocol-fixture";

@@ -9,7 +9,7 @@
  *   issue flips it to `true`; from then on `defineRouteActions` (../route-actions.ts) makes the service file fail to
  *   compile until it declares that action, and test/mesh/route-actions.spec.ts checks it is registered.
  */
-import type { ServiceName } from "../../config/service-names";
+import type { ServiceName } from "../../mesh/service-names";
 import { ADMIN_ROUTES } from "./admin";
 import { CERTIFICATE_ROUTES } from "./certificates";
 import { CREDENTIAL_ROUTES } from "./credentials";

@@ -22,7 +22,7 @@ import { enterpriseAddressOfKeyHash } from "../../../shared/csl/address";
 import { errorBody, http, pollUntil, postJson } from "../../../fixtures/mesh/helpers";
 import { startMesh, type RunningMesh } from "../../../fixtures/mesh/mesh-harness";
 import { defaultBootstrap, ProtocolFixture, type StateUtxo } from "../../../fixtures/onchain/protocol-fixture";
-import type { ServiceName } from "../../../shared/config/service-names";
+import type { ServiceName } from "../../../shared/mesh/service-names";
 import { deploymentEnv } from "../../support/deployed-mesh";
 import { DataHash } from "../../../shared/domain/hex";
 

@@ -5,7 +5,7 @@
 import { expect } from "chai";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { isServiceName } from "../../../shared/config/service-names";
+import { isServiceName } from "../../../shared/mesh/service-names";
 import { EXTENSION_ROUTES, EXTENSION_SERVICES, EXTENSIONS, REBUILDING_SERVICES } from "../../../shared/extensions/registry";
 import { ROUTES } from "../../../shared/gateway/routes";
 
