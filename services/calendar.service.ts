@@ -13,50 +13,120 @@ import { loadOrCreateServiceWallet } from "../shared/first-start/service-wallet"
 import { serviceWalletAnchorer } from "../shared/issuance/calendar-anchor";
 import { calendarClientOf, checkCalendarAccess, MerkleCalendar, MerkleTreeStore, type CalendarCaller } from "../shared/merkle";
 import { openIssuanceOverMesh } from "../shared/mesh/issuance-over-mesh";
-import { defineRouteActions } from "../shared/gateway/route-actions";
+import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import type { Wallet } from "../shared/wallet";
+import { calendarLogSource, receiptLogView } from "../shared/merkle/calendar-log";
+import { CALENDAR_REQUESTS, type CalendarRequestDocument } from "../shared/merkle/calendar-requests";
+import { loadOrCreateLogKey } from "../shared/transparency-log/log-key";
+import { TransparencyLog } from "../shared/transparency-log/transparency-log";
+import { toBase64 } from "../shared/tlog/encoding";
+import type { Collection } from "../shared/store";
 
 type CalendarMeta = { $statusCode?: number; clientKey?: string; calendarKeyId?: string };
 
 export default function createCalendarService(deps: ServiceDeps): ServiceSchema {
   const settings = deps.config.batchCalendar;
-  const locals: { calendar?: MerkleCalendar; client?: ChainClient } = {};
+  const locals: { calendar?: MerkleCalendar; client?: ChainClient; log?: TransparencyLog; requests?: Collection<CalendarRequestDocument> } =
+    {};
   const calendarOf = (): MerkleCalendar => {
     if (!locals.calendar) throw stillStarting("calendar");
     return locals.calendar;
   };
+  const logOf = (): { log: TransparencyLog; requests: Collection<CalendarRequestDocument> } => {
+    checkEnabled();
+    if (!locals.log || !locals.requests) throw stillStarting("calendar");
+    return { log: locals.log, requests: locals.requests };
+  };
+  function checkEnabled(): void {
+    if (!settings.enabled)
+      throw new DomainError("CALENDAR_DISABLED", "The aggregated calendar is disabled on this service (BATCH_CALENDAR_ENABLED=false).");
+  }
+  /** A receipt's view of the log, or 404. */
+  async function receiptLog(receiptId: string) {
+    const { log, requests } = logOf();
+    const view = await receiptLogView(log.store, requests, receiptId);
+    if (!view) throw notFound(`No calendar receipt ${receiptId}.`);
+    return view;
+  }
 
   return {
     name: "calendar",
-    actions: defineRouteActions("calendar", {
-      /** Hashes for the calendar: 202 with a receipt per hash. */
-      submit: {
-        async handler(ctx: Context<Record<string, unknown>, CalendarMeta>) {
-          const caller: CalendarCaller = {
-            clientKey: ctx.meta.clientKey ?? "mesh",
-            ...(ctx.meta.calendarKeyId !== undefined ? { keyId: ctx.meta.calendarKeyId } : {}),
-          };
-          checkCalendarAccess({ enabled: settings.enabled, network: deps.config.network }, caller);
-          const answer = await calendarOf().submit((ctx.params ?? {})["hashes"], calendarClientOf(caller));
-          ctx.meta.$statusCode = 202;
-          return answer;
+    actions: {
+      ...defineRouteActions("calendar", {
+        /** Hashes for the calendar: 202 with a receipt per hash. */
+        submit: {
+          async handler(ctx: Context<Record<string, unknown>, CalendarMeta>) {
+            const caller: CalendarCaller = {
+              clientKey: ctx.meta.clientKey ?? "mesh",
+              ...(ctx.meta.calendarKeyId !== undefined ? { keyId: ctx.meta.calendarKeyId } : {}),
+            };
+            checkCalendarAccess({ enabled: settings.enabled, network: deps.config.network }, caller);
+            const answer = await calendarOf().submit((ctx.params ?? {})["hashes"], calendarClientOf(caller));
+            ctx.meta.$statusCode = 202;
+            return answer;
+          },
         },
-      },
-      receipt: {
-        async handler(ctx: Context<{ receiptId: string }>) {
-          if (!settings.enabled)
-            throw new DomainError(
-              "CALENDAR_DISABLED",
-              "The aggregated calendar is disabled on this service (BATCH_CALENDAR_ENABLED=false).",
-            );
-          const id = String(ctx.params.receiptId).toLowerCase();
-          const receipt = await calendarOf().receipt(id);
-          if (!receipt) throw notFound(`No calendar receipt ${id}.`);
-          return receipt;
+        receipt: {
+          async handler(ctx: Context<{ receiptId: string }>) {
+            checkEnabled();
+            const id = String(ctx.params.receiptId).toLowerCase();
+            const receipt = await calendarOf().receipt(id);
+            if (!receipt) throw notFound(`No calendar receipt ${id}.`);
+            const view = await receiptLog(id);
+            const log = view.status === "waiting" ? { status: "waiting" } : { ...view, proofUrl: `/api/v1/batch/receipt/${id}/proof` };
+            return { ...receipt, log };
+          },
         },
-      },
-    }),
+        /** The receipt's c2sp.org/tlog-proof@v1 proof, as a `.tlog-proof` file. */
+        receiptProof: {
+          async handler(
+            ctx: Context<{ receiptId: string }, CalendarMeta & { $responseType?: string; $responseHeaders?: Record<string, string> }>,
+          ) {
+            const id = String(ctx.params.receiptId).toLowerCase();
+            const view = await receiptLog(id);
+            if (view.status === "waiting") throw notFound(`Receipt ${id} is not in a signed checkpoint yet; retry in a second.`);
+            ctx.meta.$responseType = "text/plain; charset=utf-8";
+            ctx.meta.$responseHeaders = { "Content-Disposition": `attachment; filename="${id}.tlog-proof"` };
+            return view.proof;
+          },
+        },
+        /** The log: origin, verifier key, the latest checkpoint. */
+        log: {
+          async handler(ctx: Context<unknown, { apiBaseUrl?: string }>) {
+            const info = await logOf().log.info();
+            return { ...info, monitoringPrefix: `${ctx.meta.apiBaseUrl ?? ""}/log` };
+          },
+        },
+        /** A consistency proof between two sizes (RFC 9162 §2.1.4). */
+        logConsistency: {
+          async handler(ctx: Context<{ from: number; to: number }>) {
+            const from = Number(ctx.params.from);
+            const to = Number(ctx.params.to);
+            const proof = await logOf().log.consistency(from, to);
+            return { from, to, proof: proof.map(toBase64) };
+          },
+        },
+      }),
+      ...internalActions({
+        /** A tile or entry bundle by its tlog-tiles path, base64 (the gateway serves it: shared/gateway/log-tiles.ts). */
+        logTile: {
+          params: { path: { type: "string", max: 64 } },
+          async handler(ctx: Context<{ path: string }>) {
+            const { bytes, full } = await logOf().log.tile(ctx.params.path);
+            return { bytes: bytes.toString("base64"), full };
+          },
+        },
+        /** The latest signed checkpoint note. */
+        logCheckpoint: {
+          async handler() {
+            const state = await logOf().log.latest();
+            if (!state) throw notFound("The log has no checkpoint yet.");
+            return { checkpoint: state.checkpoint };
+          },
+        },
+      }),
+    },
     async started() {
       // disabled, the routes answer 403 and nothing is opened
       if (!settings.enabled) return;
@@ -90,8 +160,25 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
         },
       });
       locals.calendar.start();
+      const requests = store.collection<CalendarRequestDocument>(CALENDAR_REQUESTS);
+      const key = loadOrCreateLogKey({ dataDir: deps.config.dataDir, signerKey: settings.log.signerKey, origin: settings.log.origin });
+      if (key.source === "created") logger.info("transparency log key created", { verifierKey: key.verifierKey });
+      locals.log = await TransparencyLog.open({
+        store,
+        source: calendarLogSource(requests),
+        key,
+        settings: { origin: settings.log.origin, intervalMs: settings.log.integrateMs },
+        now: deps.now,
+        onRound: (outcome) => {
+          if (outcome.kind === "failed")
+            logger.warn("transparency log round failed; the hashes wait for the next", { message: outcome.message });
+        },
+      });
+      locals.requests = requests;
+      locals.log.sequencer.start();
     },
     async stopped() {
+      await locals.log?.sequencer.stop();
       await locals.calendar?.stop();
       await locals.client?.close();
     },

@@ -14,6 +14,7 @@ import type { DataHash } from "../shared/domain/hex";
 import { BODY_LIMIT_BYTES } from "../shared/gateway/body-reader";
 import { answerClientErrorsWithJson } from "../shared/gateway/client-error";
 import { answerFromMemory } from "../shared/gateway/answer-from-memory";
+import { createLogTileHandler } from "../shared/gateway/log-tiles";
 import type { GatewayThis } from "../shared/gateway/gateway-request";
 import { applyServerTimeouts, buildGatewaySettings, type GatewayOptions } from "../shared/gateway/gateway-settings";
 import { buildOpenApiDocument } from "../shared/gateway/openapi";
@@ -28,6 +29,9 @@ import type { CertificateRecord } from "../shared/verifier/certificate-projectio
 import { ValidatorFollower } from "../shared/gateway/validator-follower";
 import { ReadRateLimit } from "../shared/gateway/rate-limiter";
 import { EXTENSION_SERVICES } from "../shared/extensions/registry";
+
+/** Tiles the gateway keeps in memory: 4,096 full tiles (they never change). */
+const LOG_TILE_CACHE_BYTES = 32 * 1024 * 1024;
 
 export function gatewayOptionsFromConfig(config: AppConfig, now: () => number): GatewayOptions {
   return {
@@ -155,6 +159,8 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
         });
         attachPageHandler(server, handler);
       }
+      // The transparency log's checkpoint and tiles (docs/transparency-log.md#tiles).
+      if (server) attachPageHandler(server, createLogTileHandler({ broker: this.broker, cacheBytes: LOG_TILE_CACHE_BYTES }));
       // Verify requests the gateway can answer from memory go first (docs/api.md#caching).
       if (server)
         attachPageHandler(server, (req, res) => answerFromMemory(this as unknown as GatewayThis, validators, req, res, readLimit));

@@ -89,6 +89,17 @@ export interface BatchCalendarConfig {
   readonly apiKeys: readonly string[];
   /** At most this many hashes per `/batch/submit` request. */
   readonly maxHashesPerRequest: number;
+  /** The transparency log the calendar's hashes go to (docs/transparency-log.md). */
+  readonly log: TransparencyLogConfig;
+}
+
+export interface TransparencyLogConfig {
+  /** The checkpoints' origin line and the log key's name. */
+  readonly origin: string;
+  /** The log's signer key (`PRIVATE+KEY+…`); null = the key file DATA_DIR/log-key, made on first start. Never logged. */
+  readonly signerKey: string | null;
+  /** A submitted hash is in a signed checkpoint within this time (ms between two sequencing rounds). */
+  readonly integrateMs: number;
 }
 
 export interface FaucetConfig {
@@ -127,6 +138,10 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     serviceMnemonic: config.serviceMnemonic === null ? null : "***",
     userActionSigningMnemonic: config.userActionSigningMnemonic === null ? null : "***",
     faucet: { ...config.faucet, mnemonic: config.faucet.mnemonic === null ? null : "***" },
-    batchCalendar: { ...config.batchCalendar, apiKeys: config.batchCalendar.apiKeys.map(() => "***") },
+    batchCalendar: {
+      ...config.batchCalendar,
+      apiKeys: config.batchCalendar.apiKeys.map(() => "***"),
+      log: { ...config.batchCalendar.log, signerKey: config.batchCalendar.log.signerKey === null ? null : "***" },
+    },
   };
 }

@@ -196,6 +196,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
     return keys;
   }
 
+  function logOrigin(): string {
+    const origin = read("LOG_ORIGIN") ?? `localhost/cert-anchor/${read("NETWORK") ?? "devnet"}`;
+    // c2sp.org/tlog-checkpoint: a schema-less URL naming the log; signed-note: a key name has no space or "+"
+    if (!/^[^\s+]+$/u.test(origin) || /^[a-z]+:\/\//i.test(origin))
+      problems.push(`LOG_ORIGIN=${origin} must be a schema-less URL without spaces or "+" (e.g. example.com/log).`);
+    return origin;
+  }
+
   function batchCalendarConfig(): BatchCalendarConfig {
     const atMost = (name: string, value: number, max: number): number => {
       if (value <= max) return value;
@@ -210,6 +218,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
       maxPending: integer("BATCH_MAX_PENDING", 1_000_000, 1),
       maxPendingPerClient: integer("BATCH_MAX_PENDING_PER_CLIENT", 100_000, 1),
       apiKeys: calendarApiKeys(),
+      log: {
+        origin: logOrigin(),
+        signerKey: read("LOG_SIGNER_KEY") ?? null,
+        integrateMs: integer("LOG_INTEGRATE_MS", 500, 50),
+      },
       // a request must fit the gateway's default body limit (512 KiB: about 68 bytes per quoted hash)
       maxHashesPerRequest: atMost("BATCH_SUBMIT_MAX_HASHES", integer("BATCH_SUBMIT_MAX_HASHES", 5_000, 1), 7_000),
     };

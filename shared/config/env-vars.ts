@@ -222,6 +222,22 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     meaning: "Leaves per calendar anchoring (at most 1,000,000, the batch limit); reaching it anchors at once, before the interval ends.",
   },
   {
+    name: "LOG_ORIGIN",
+    default: "localhost/cert-anchor/<NETWORK>",
+    meaning: "The transparency log's origin (first line of its checkpoints, name of its key): a schema-less URL naming this deployment's log.",
+  },
+  {
+    name: "LOG_SIGNER_KEY",
+    default: "unset (the key file `DATA_DIR/log-key`, made on first start)",
+    meaning: "The transparency log's Ed25519 signer key, `PRIVATE+KEY+<LOG_ORIGIN>+…` (signed-note format). Never logged.",
+    secret: true,
+  },
+  {
+    name: "LOG_INTEGRATE_MS",
+    default: "500",
+    meaning: "How often the transparency log appends the submitted hashes and signs a checkpoint (a hash is in a signed checkpoint within about this time).",
+  },
+  {
     name: "BATCH_MAX_PENDING",
     default: "1000000",
     meaning: "Leaves waiting for the calendar in total, across callers; submissions beyond it are answered 429.",

@@ -43,6 +43,8 @@ export function beforeCall({ adminApiKey, calendarApiKeys, trustProxy, protocolD
     if (calendarKey !== undefined) ctx.meta["calendarKeyId"] = apiKeyIdOf(calendarKey);
     const spec = greq.$alias?.routeSpec;
     if (spec === undefined) return;
+    // the absolute URL the caller reached the API at, for answers that name one (the log's monitoring prefix)
+    if (spec.path === "/log") ctx.meta["apiBaseUrl"] = apiBaseUrlOf(req, trustProxy);
     if (spec.abandonable === true) {
       ctx.meta[ABORT_KEY_META] = ctx.id;
       announceWhenGone(this.broker, res, ctx.id, serviceOfAction(spec.action));
@@ -70,4 +72,18 @@ export function beforeCall({ adminApiKey, calendarApiKeys, trustProxy, protocolD
     }
     if (spec.fixedParams !== undefined) Object.assign(greq.$params, spec.fixedParams);
   };
+}
+
+/** `<scheme>://<host>/api/v1` as the caller reached it (the scheme from X-Forwarded-Proto behind trusted proxies). */
+function apiBaseUrlOf(req: IncomingMessage, trustedProxies: number): string {
+  const forwarded =
+    trustedProxies > 0
+      ? String(req.headers["x-forwarded-proto"] ?? "")
+          .split(",")[0]!
+          .trim()
+      : "";
+  const scheme =
+    forwarded === "https" || forwarded === "http" ? forwarded : "encrypted" in req.socket && req.socket.encrypted ? "https" : "http";
+  const host = /^[A-Za-z0-9.:[\]-]+$/.test(req.headers.host ?? "") ? req.headers.host! : "localhost";
+  return `${scheme}://${host}/api/v1`;
 }

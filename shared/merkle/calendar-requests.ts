@@ -23,7 +23,18 @@ export interface CalendarRequestDocument extends StoredDocument {
   rounds: string[];
   /** who submitted (calendarClientOf): its pending leaves count against its own quota */
   client?: string;
+  /** one fresh 16-byte nonce per hash, packed, base64: the log's entry of a hash is SHA-256(nonce ‖ hash) */
+  nonces: string;
+  /** the next position the transparency log has not taken; positions before it are in `logged` */
+  logNext: number;
+  /** positions not in the log yet (count − logNext), for the sequencer's query */
+  logPending: number;
+  /** positions [from, to) that are the log's indices index… */
+  logged: { from: number; to: number; index: number }[];
 }
+
+/** The collection of the calendar's requests (one document per `/batch/submit`). */
+export const CALENDAR_REQUESTS = "merkle_calendar_requests";
 
 /** A request id: 12 random bytes, hex; a receipt id adds the position as 8 hex digits. */
 const REQUEST_ID_HEX = 24;

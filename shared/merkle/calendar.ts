@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { DomainError } from "../domain/errors";
 import { createLeaseTable, type Collection, type LeaseTable, type Store, type StoredDocument } from "../store";
 import {
+  CALENDAR_REQUESTS,
   findReceiptPosition,
   hashAt,
   newRequestId,
@@ -20,6 +21,7 @@ import {
   type SubmitAnswer,
 } from "./calendar-requests";
 import { NODE_BYTES } from "./merkle-tree";
+import { newNonces } from "../transparency-log/log-entries";
 import { buildTree, type MerkleTreeStore, type BuiltTree } from "./tree-store";
 
 interface CalendarSettings {
@@ -118,9 +120,14 @@ export class MerkleCalendar {
     /** told every round's outcome (for the log) */
     onRound?: (outcome: RoundOutcome) => void;
   }): Promise<MerkleCalendar> {
-    const requests = opts.store.collection<CalendarRequestDocument>("merkle_calendar_requests");
+    const requests = opts.store.collection<CalendarRequestDocument>(CALENDAR_REQUESTS);
     // single-field indexes, one per field a query names
-    await requests.ensureIndexes([{ fields: { pendingLeaves: 1 } }, { fields: { rounds: 1 } }, { fields: { client: 1 } }]);
+    await requests.ensureIndexes([
+      { fields: { pendingLeaves: 1 } },
+      { fields: { rounds: 1 } },
+      { fields: { client: 1 } },
+      { fields: { logPending: 1, submittedAt: 1 } },
+    ]);
     const rounds = opts.store.collection<CalendarRoundDocument>("merkle_calendar_rounds");
     await rounds.ensureIndexes([{ fields: { settled: 1, submittedAt: 1 } }]);
     const lease = await createLeaseTable(opts.store.collection("merkle_calendar_lease"), opts.now);
@@ -199,6 +206,10 @@ export class MerkleCalendar {
       segments: [],
       rounds: [],
       client,
+      nonces: newNonces(count).toString("base64"),
+      logNext: 0,
+      logPending: count,
+      logged: [],
     });
     const pending = waiting + count;
     if (pending >= this.settings.maxLeaves && Date.now() >= this.earlyRoundsAfter) void this.anchorRound();

@@ -75,8 +75,19 @@ export const CERTIFICATE_SCHEMAS = {
       treeId: { type: "string", pattern: ID_16 },
       transactionHash: { type: "string", pattern: HASH_32 },
       proofUrl: string,
+      log: object(
+        {
+          status: { type: "string", enum: ["waiting", "checkpointed"] },
+          index: integer,
+          nonce: { type: "string", pattern: "^[A-Za-z0-9+/]{22}==$" },
+          checkpointSize: integer,
+          proof: string,
+          proofUrl: string,
+        },
+        ["status"],
+      ),
     },
-    ["receiptId", "hash", "status", "submittedAt", "statusUrl"],
+    ["receiptId", "hash", "status", "submittedAt", "statusUrl", "log"],
   ),
   CalendarSubmitResponse: object({
     status: { type: "string", enum: ["pending"] },

@@ -13,6 +13,7 @@ import { META_SCHEMAS } from "./meta";
 import { SCRIPT_SCHEMAS } from "./scripts";
 import { STATISTIC_SCHEMAS } from "./statistics";
 import { TRANSACTION_SCHEMAS } from "./transactions";
+import { TRANSPARENCY_LOG_SCHEMAS } from "./transparency-log";
 import { USER_SCHEMAS } from "./users";
 
 // The published document has always listed the schemas in this order; a few areas' schemas stand apart in it.
@@ -29,6 +30,7 @@ export const RESPONSE_SCHEMAS = {
   ...CONNECTED_GOODS_SCHEMAS,
   ...TRANSACTION_ANSWERS,
   ...CERTIFICATE_ANSWERS,
+  ...TRANSPARENCY_LOG_SCHEMAS,
   ...USER_SCHEMAS,
   ...CREDENTIAL_SCHEMAS,
   ...LIBRARY_SCHEMAS,

@@ -18,6 +18,7 @@ import { LIBRARY_ROUTES } from "./library";
 import { META_ROUTES } from "./meta";
 import type { RouteSpec } from "./route-spec";
 import { SCRIPT_ROUTES } from "./scripts";
+import { TRANSPARENCY_LOG_ROUTES } from "./transparency-log";
 import { STATISTIC_ROUTES } from "./statistics";
 import { TRANSACTION_ROUTES } from "./transactions";
 import { USER_ROUTES } from "./users";
@@ -29,6 +30,7 @@ export const ROUTES = [
   ...META_ROUTES,
   ...TRANSACTION_ROUTES,
   ...CERTIFICATE_ROUTES,
+  ...TRANSPARENCY_LOG_ROUTES,
   ...USER_ROUTES,
   ...CREDENTIAL_ROUTES,
   ...LIBRARY_ROUTES,

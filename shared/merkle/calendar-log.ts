@@ -1,0 +1,99 @@
+/**
+ * The calendar as the transparency log's source (docs/transparency-log.md): every hash submitted to the calendar
+ * becomes a log entry, SHA-256(nonce ‖ hash) with the nonce drawn at submission, in the order the requests arrived;
+ * and a receipt's view of the log: its index, nonce and `c2sp.org/tlog-proof@v1` proof once a signed checkpoint
+ * holds it.
+ */
+import type { Collection } from "../store";
+import { formatTlogProof } from "../tlog/tlog-proof";
+import { HASH_BYTES, NONCE_BYTES, RECORD_BYTES } from "../transparency-log/log-entries";
+import type { LogStore } from "../transparency-log/log-store";
+import { inclusionAt } from "../transparency-log/log-tree";
+import type { LogSource } from "../transparency-log/sequencer";
+import { findReceiptPosition, type CalendarRequestDocument } from "./calendar-requests";
+
+/** Requests read per page when a round gathers waiting hashes. */
+const PAGE = 100;
+
+/** The records (nonce ‖ hash) of positions [from, to) of a request. */
+function recordsOfRequest(doc: CalendarRequestDocument, from: number, to: number): Buffer {
+  const nonces = Buffer.from(doc.nonces, "base64");
+  const hashes = Buffer.from(doc.hashes.slice(from * HASH_BYTES * 2, to * HASH_BYTES * 2), "hex");
+  const out = Buffer.allocUnsafe((to - from) * RECORD_BYTES);
+  for (let i = 0; i < to - from; i++) {
+    nonces.copy(out, i * RECORD_BYTES, (from + i) * NONCE_BYTES, (from + i + 1) * NONCE_BYTES);
+    hashes.copy(out, i * RECORD_BYTES + NONCE_BYTES, i * HASH_BYTES, (i + 1) * HASH_BYTES);
+  }
+  return out;
+}
+
+export function calendarLogSource(requests: Collection<CalendarRequestDocument>): LogSource {
+  return {
+    async waiting(max) {
+      const parts: { request: string; from: number; to: number }[] = [];
+      const records: Buffer[] = [];
+      let count = 0;
+      const seen = new Set<string>();
+      for (let skip = 0; count < max; skip += PAGE) {
+        const page = await requests.find({ logPending: { $gt: 0 } }, { sort: { submittedAt: 1 }, skip, limit: PAGE });
+        for (const doc of page) {
+          if (seen.has(doc._id) || count >= max) continue;
+          seen.add(doc._id);
+          const from = doc.logNext;
+          const to = Math.min(doc.count, from + (max - count));
+          parts.push({ request: doc._id, from, to });
+          records.push(recordsOfRequest(doc, from, to));
+          count += to - from;
+        }
+        if (page.length < PAGE) break;
+      }
+      return { parts, records: Buffer.concat(records) };
+    },
+    async recordsOf(parts) {
+      const docs = new Map((await requests.find({ _id: { $in: [...new Set(parts.map((p) => p.request))] } })).map((d) => [d._id, d]));
+      return Buffer.concat(
+        parts.map((p) => {
+          const doc = docs.get(p.request);
+          if (!doc) throw new Error(`The log's round names calendar request ${p.request}, which is not stored.`);
+          return recordsOfRequest(doc, p.from, p.to);
+        }),
+      );
+    },
+    async markLogged(parts, start) {
+      let index = start;
+      for (const p of parts) {
+        // only from the position the request is at: marking twice changes nothing
+        await requests.updateOne(
+          { _id: p.request, logNext: p.from },
+          { $set: { logNext: p.to }, $inc: { logPending: p.from - p.to }, $push: { logged: { from: p.from, to: p.to, index } } },
+        );
+        index += p.to - p.from;
+      }
+    },
+  };
+}
+
+/** What a receipt says about the log: waiting for a checkpoint, or its index with a proof in the latest checkpoint. */
+export type ReceiptLogView =
+  { status: "waiting" } | { status: "checkpointed"; index: number; nonce: string; checkpointSize: number; proof: string };
+
+/** The log's view of a receipt; undefined for an unknown receipt. */
+export async function receiptLogView(
+  log: LogStore,
+  requests: Collection<CalendarRequestDocument>,
+  receiptId: string,
+): Promise<ReceiptLogView | undefined> {
+  const at = findReceiptPosition(receiptId);
+  const doc = at === undefined ? undefined : await requests.findOne({ _id: at.request });
+  if (at === undefined || doc === undefined || at.position >= doc.count) return undefined;
+  const position = at.position;
+  const part = doc.logged.find((l) => l.from <= position && position < l.to);
+  const state = await log.latest();
+  if (part === undefined || state === undefined) return { status: "waiting" };
+  const index = part.index + position - part.from;
+  if (index >= state.size) return { status: "waiting" };
+  const nonce = Buffer.from(doc.nonces, "base64").subarray(position * NONCE_BYTES, (position + 1) * NONCE_BYTES);
+  const path = await inclusionAt(log, index, state.size);
+  const proof = formatTlogProof({ extra: nonce, index, inclusionProof: path, checkpoint: state.checkpoint });
+  return { status: "checkpointed", index, nonce: nonce.toString("base64"), checkpointSize: state.size, proof };
+}

@@ -1,0 +1,179 @@
+/**
+ * The transparency log's storage over the store port (SQLite embedded, MongoDB in scale mode), docs/transparency-log.md#storage:
+ * - `tlog_rounds`: one document per integration round, `_id` its first index (zero-padded): the atomic claim of the
+ *   indices [start, start + count) for the calendar requests' positions it lists. Inserted once; a second sequencer
+ *   that read the same size fails on the duplicate `_id`, so two rounds never take one index;
+ * - `tlog_records`: the rounds' records (nonce ‖ hash, base64), split at entry-tile boundaries so a tile's records
+ *   are read in a few small documents (`_id` `<tile>:<start>`);
+ * - `tlog_tiles`: hash tiles of level 1 and up (level 0 is computed from the records), rewritten as they grow: a
+ *   tile's hashes are complete-subtree hashes, so its first W hashes never change and serve `.p/W` for any W it has;
+ * - `tlog_state`: the latest signed checkpoint (size, root, the note), moved forward by compare-and-set on the size.
+ * Everything written is a function of the rounds, so a round an interrupted sequencer left half-written is finished
+ * the same way by the next one.
+ */
+import { ByteLru } from "../domain/byte-lru";
+import type { Collection, Store, StoredDocument } from "../store";
+import { formatTilePath, TILE_WIDTH, type Tile } from "../tlog/tiles";
+import { entryOfRecord, leafOfEntry, RECORD_BYTES } from "./log-entries";
+
+const HASH = 32;
+const INDEX_DIGITS = 15;
+
+export interface RoundDocument extends StoredDocument {
+  start: number;
+  count: number;
+  /** the calendar request positions [from, to) that became indices start… in this order */
+  parts: { request: string; from: number; to: number }[];
+  /** every later step done: records, tiles, the checkpoint, the requests' log positions */
+  done: boolean;
+}
+
+interface RecordsDocument extends StoredDocument {
+  tile: number;
+  start: number;
+  /** packed records (nonce ‖ hash), base64 */
+  records: string;
+}
+
+interface TileDocument extends StoredDocument {
+  level: number;
+  index: number;
+  /** packed hashes, base64 */
+  hashes: string;
+}
+
+export interface LogState extends StoredDocument {
+  size: number;
+  /** base64 */
+  root: string;
+  /** the signed checkpoint note */
+  checkpoint: string;
+  at: number;
+}
+
+export const roundId = (start: number): string => String(start).padStart(INDEX_DIGITS, "0");
+const STATE_ID = "log";
+
+export class LogStore {
+  /** full tiles and entry bundles never change: kept by path */
+  private readonly fullTiles: ByteLru;
+
+  private constructor(
+    readonly rounds: Collection<RoundDocument>,
+    private readonly records: Collection<RecordsDocument>,
+    private readonly tiles: Collection<TileDocument>,
+    private readonly state: Collection<LogState>,
+    cacheBytes: number,
+  ) {
+    this.fullTiles = new ByteLru(cacheBytes);
+  }
+
+  static async open(store: Store, cacheBytes = 32 * 1024 * 1024): Promise<LogStore> {
+    const rounds = store.collection<RoundDocument>("tlog_rounds");
+    await rounds.ensureIndexes([{ fields: { done: 1 } }]);
+    const records = store.collection<RecordsDocument>("tlog_records");
+    await records.ensureIndexes([{ fields: { tile: 1 } }]);
+    return new LogStore(
+      rounds,
+      records,
+      store.collection<TileDocument>("tlog_tiles"),
+      store.collection<LogState>("tlog_state"),
+      cacheBytes,
+    );
+  }
+
+  async latest(): Promise<LogState | undefined> {
+    return this.state.findOne({ _id: STATE_ID });
+  }
+
+  /** Moves the checkpoint from `fromSize` to `next`; false when another sequencer moved it first. */
+  async advance(fromSize: number, next: Omit<LogState, "_id">): Promise<boolean> {
+    if (fromSize === 0) {
+      const existing = await this.latest();
+      if (existing === undefined) {
+        try {
+          await this.state.insertOne({ _id: STATE_ID, ...next });
+          return true;
+        } catch {
+          return false;
+        }
+      }
+    }
+    const r = await this.state.updateOne({ _id: STATE_ID, size: fromSize }, { $set: { ...next } });
+    return r.matchedCount === 1;
+  }
+
+  /** Stores a round's records split at entry-tile boundaries (idempotent: the ids and contents follow from the round). */
+  async saveRecords(start: number, packed: Buffer): Promise<void> {
+    const count = packed.length / RECORD_BYTES;
+    for (let i = 0; i < count;) {
+      const index = start + i;
+      const tile = Math.floor(index / TILE_WIDTH);
+      const n = Math.min(count - i, (tile + 1) * TILE_WIDTH - index);
+      const doc = { tile, start: index, records: packed.subarray(i * RECORD_BYTES, (i + n) * RECORD_BYTES).toString("base64") };
+      await this.records.updateOne({ _id: `${tile}:${index}` }, { $set: doc }, { upsert: true });
+      i += n;
+    }
+  }
+
+  /** Writes a hash tile of level ≥ 1 as it is now (its first hashes never change). */
+  async saveTile(level: number, index: number, hashes: Buffer): Promise<void> {
+    await this.tiles.updateOne(
+      { _id: `${level}/${index}` },
+      { $set: { level, index, hashes: hashes.toString("base64") } },
+      { upsert: true },
+    );
+  }
+
+  /** The records of entry tile `tile` stored so far, packed in index order. */
+  async tileRecords(tile: number): Promise<Buffer> {
+    const docs = await this.records.find({ tile }, { sort: { start: 1 } });
+    const parts: Buffer[] = [];
+    let next = tile * TILE_WIDTH;
+    for (const d of docs) {
+      if (d.start !== next) break; // a gap: a round still being written
+      const b = Buffer.from(d.records, "base64");
+      parts.push(b);
+      next += b.length / RECORD_BYTES;
+    }
+    return Buffer.concat(parts);
+  }
+
+  /** The record at `index`, or undefined when it is not stored (yet). */
+  async record(index: number): Promise<Buffer | undefined> {
+    const tile = Math.floor(index / TILE_WIDTH);
+    const packed = await this.tileRecords(tile);
+    const at = index - tile * TILE_WIDTH;
+    return (at + 1) * RECORD_BYTES <= packed.length ? packed.subarray(at * RECORD_BYTES, (at + 1) * RECORD_BYTES) : undefined;
+  }
+
+  /**
+   * A hash tile or entry bundle of a log of at least `tile`'s extent, or undefined when the log does not hold it (yet).
+   * Level 0 and entry bundles come from the records; level ≥ 1 from the stored tiles.
+   */
+  async tile(tile: Tile): Promise<Buffer | undefined> {
+    const key = formatTilePath(tile);
+    const cached = this.fullTiles.get(key);
+    if (cached !== undefined) return Buffer.from(cached.buffer, cached.byteOffset, cached.length);
+    const bytes = await this.readTile(tile);
+    if (bytes !== undefined && tile.width === TILE_WIDTH) this.fullTiles.set(key, bytes);
+    return bytes;
+  }
+
+  private async readTile(tile: Tile): Promise<Buffer | undefined> {
+    if (tile.level === "entries" || tile.level === 0) {
+      const packed = await this.tileRecords(tile.index);
+      if (packed.length < tile.width * RECORD_BYTES) return undefined;
+      const entries = Array.from({ length: tile.width }, (_, i) =>
+        entryOfRecord(packed.subarray(i * RECORD_BYTES, (i + 1) * RECORD_BYTES)),
+      );
+      if (tile.level === 0) return Buffer.concat(entries.map(leafOfEntry));
+      // c2sp.org/tlog-tiles entry bundle: each entry as a big-endian uint16 length and its bytes
+      return Buffer.concat(entries.flatMap((e) => [Buffer.from([0, e.length]), e]));
+    }
+    const doc = await this.tiles.findOne({ _id: `${tile.level}/${tile.index}` });
+    if (doc === undefined) return undefined;
+    const hashes = Buffer.from(doc.hashes, "base64");
+    return hashes.length >= tile.width * HASH ? hashes.subarray(0, tile.width * HASH) : undefined;
+  }
+}

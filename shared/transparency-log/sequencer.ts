@@ -1,0 +1,142 @@
+/**
+ * The log's sequencer (docs/transparency-log.md#sequencing): every `intervalMs`, one replica at a time (a lease in
+ * the store) takes the submissions waiting, appends them to the log and signs a new checkpoint. A round:
+ * 1. finishes every round an interrupted sequencer left (their records, tiles, checkpoint and marks follow from the
+ *    round document alone, so finishing is the same work again);
+ * 2. claims the next indices by inserting the round document at the log's size (a duplicate means another
+ *    sequencer took them: this one stops);
+ * 3. writes the records, the tiles, signs the checkpoint of the new size and moves the log's state to it (compare
+ *    and set), then tells the source which positions went where.
+ * The root of a size follows from the rounds below it, which are written once: the log never signs two roots for
+ * one size, and an entry in a signed checkpoint is in the store before the checkpoint is.
+ */
+import { randomBytes } from "node:crypto";
+import { isDuplicateKeyError, type LeaseTable } from "../store";
+import { formatCheckpoint } from "../tlog/checkpoint";
+import { signNote, type NoteSigner } from "../tlog/note";
+import { entryOfRecord, leafOfEntry, RECORD_BYTES } from "./log-entries";
+import { roundId, type LogState, type LogStore, type RoundDocument } from "./log-store";
+import { addLeavesToTiles, rootAt } from "./log-tree";
+
+/** Where the entries come from (the calendar's requests): positions of a request, in order. */
+export interface LogSource {
+  /** Up to `max` waiting records (nonce ‖ hash, packed), oldest first, and the request positions they are. */
+  waiting(max: number): Promise<{ parts: RoundDocument["parts"]; records: Buffer }>;
+  /** The records of these positions (to finish a round an interrupted sequencer claimed). */
+  recordsOf(parts: RoundDocument["parts"]): Promise<Buffer>;
+  /** These positions are the indices from `start` on; idempotent. */
+  markLogged(parts: RoundDocument["parts"], start: number): Promise<void>;
+}
+
+export interface SequencerSettings {
+  origin: string;
+  intervalMs: number;
+  maxEntriesPerRound: number;
+}
+
+export type RoundOutcome =
+  { kind: "integrated"; size: number; added: number } | { kind: "idle" } | { kind: "busy" } | { kind: "failed"; message: string };
+
+const LEASE_KEY = "tlog-sequencer";
+
+export class Sequencer {
+  private running: Promise<RoundOutcome> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly holder = randomBytes(8).toString("hex");
+
+  constructor(
+    private readonly log: LogStore,
+    private readonly source: LogSource,
+    private readonly lease: LeaseTable,
+    private readonly signer: NoteSigner,
+    private readonly settings: SequencerSettings,
+    private readonly now: () => number,
+    private readonly onRound: (outcome: RoundOutcome) => void = () => undefined,
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.round(), this.settings.intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+    await this.lease.release(this.holder).catch(() => undefined);
+  }
+
+  /** One round (joins a round running in this process). */
+  round(): Promise<RoundOutcome> {
+    this.running ??= this.runRound()
+      .catch((err: unknown): RoundOutcome => ({ kind: "failed", message: err instanceof Error ? err.message : String(err) }))
+      .then((outcome) => {
+        this.onRound(outcome);
+        return outcome;
+      })
+      .finally(() => {
+        this.running = null;
+      });
+    return this.running;
+  }
+
+  private async runRound(): Promise<RoundOutcome> {
+    // held across rounds and renewed, so a replica that dies is replaced after the lease's time
+    const ttl = Math.max(5_000, this.settings.intervalMs * 5);
+    const renewed = await this.lease.renew([LEASE_KEY], this.holder, ttl);
+    if (renewed === 0 && !(await this.lease.acquire([LEASE_KEY], this.holder, ttl)).acquired) return { kind: "busy" };
+    let state = await this.finishInterrupted();
+    const size = state?.size ?? 0;
+    const { parts, records } = await this.source.waiting(this.settings.maxEntriesPerRound);
+    if (parts.length === 0) {
+      if (state === undefined) state = await this.sign({ _id: roundId(0), start: 0, count: 0, parts: [], done: false }, 0);
+      return { kind: "idle" };
+    }
+    const round: RoundDocument = { _id: roundId(size), start: size, count: records.length / RECORD_BYTES, parts, done: false };
+    try {
+      await this.log.rounds.insertOne(round);
+    } catch (err) {
+      if (isDuplicateKeyError(err)) return { kind: "busy" };
+      throw err;
+    }
+    await this.complete(round, records, size);
+    return { kind: "integrated", size: round.start + round.count, added: round.count };
+  }
+
+  /** Finishes the rounds left undone, oldest first; the log's state after them. */
+  private async finishInterrupted(): Promise<LogState | undefined> {
+    let state = await this.log.latest();
+    for (const round of await this.log.rounds.find({ done: false }, { sort: { start: 1 } })) {
+      const size = state?.size ?? 0;
+      if (round.start > size) break; // cannot happen: rounds are claimed at the log's size
+      await this.complete(round, round.start < size ? null : await this.source.recordsOf(round.parts), size);
+      state = await this.log.latest();
+    }
+    return state;
+  }
+
+  /** Records, tiles, checkpoint, marks; `records` null when the checkpoint already covers the round. */
+  private async complete(round: RoundDocument, records: Buffer | null, size: number): Promise<void> {
+    if (records !== null) {
+      await this.log.saveRecords(round.start, records);
+      const leaves = Array.from({ length: round.count }, (_, i) =>
+        leafOfEntry(entryOfRecord(records.subarray(i * RECORD_BYTES, (i + 1) * RECORD_BYTES))),
+      );
+      await addLeavesToTiles(this.log, round.start, leaves);
+      await this.sign(round, size);
+    }
+    await this.source.markLogged(round.parts, round.start);
+    await this.log.rounds.updateOne({ _id: round._id }, { $set: { done: true } });
+  }
+
+  private async sign(round: RoundDocument, size: number): Promise<LogState | undefined> {
+    const next = round.start + round.count;
+    const root = await rootAt(this.log, next);
+    const checkpoint = signNote(formatCheckpoint({ origin: this.settings.origin, size: next, rootHash: root, extensions: [] }), [
+      this.signer,
+    ]);
+    await this.log.advance(size, { size: next, root: Buffer.from(root).toString("base64"), checkpoint, at: this.now() });
+    return this.log.latest();
+  }
+}

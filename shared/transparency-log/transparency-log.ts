@@ -1,0 +1,85 @@
+/**
+ * One deployment's transparency log (docs/transparency-log.md): its store, its sequencer and what it serves —
+ * the latest signed checkpoint, tiles and entry bundles (c2sp.org/tlog-tiles), consistency proofs (RFC 9162
+ * §2.1.4) between any two sizes it has reached.
+ */
+import { DomainError, notFound } from "../domain/errors";
+import { createLeaseTable, type Store } from "../store";
+import { parseTilePath, TILE_WIDTH } from "../tlog/tiles";
+import type { LogKey } from "./log-key";
+import { LogStore, type LogState } from "./log-store";
+import { consistencyBetween } from "./log-tree";
+import { Sequencer, type LogSource, type RoundOutcome, type SequencerSettings } from "./sequencer";
+
+/** The most entries one round appends: a round of this many takes well under a second. */
+const MAX_ENTRIES_PER_ROUND = 100_000;
+
+export interface LogInfo {
+  origin: string;
+  verifierKey: string;
+  size: number;
+  /** the latest signed checkpoint note */
+  checkpoint: string | null;
+}
+
+export class TransparencyLog {
+  private constructor(
+    readonly store: LogStore,
+    readonly sequencer: Sequencer,
+    private readonly key: LogKey,
+    private readonly origin: string,
+  ) {}
+
+  static async open(opts: {
+    store: Store;
+    source: LogSource;
+    key: LogKey;
+    settings: Omit<SequencerSettings, "maxEntriesPerRound">;
+    now: () => number;
+    onRound?: (outcome: RoundOutcome) => void;
+  }): Promise<TransparencyLog> {
+    const log = await LogStore.open(opts.store);
+    const lease = await createLeaseTable(opts.store.collection("tlog_lease"), opts.now);
+    const settings = { ...opts.settings, maxEntriesPerRound: MAX_ENTRIES_PER_ROUND };
+    const sequencer = new Sequencer(log, opts.source, lease, opts.key.signer, settings, opts.now, opts.onRound);
+    return new TransparencyLog(log, sequencer, opts.key, opts.settings.origin);
+  }
+
+  async info(): Promise<LogInfo> {
+    const state = await this.store.latest();
+    return { origin: this.origin, verifierKey: this.key.verifierKey, size: state?.size ?? 0, checkpoint: state?.checkpoint ?? null };
+  }
+
+  latest(): Promise<LogState | undefined> {
+    return this.store.latest();
+  }
+
+  /**
+   * A tile or entry bundle by its path (`tile/…`), or a DomainError: BAD_REQUEST for a malformed path, NOT_FOUND
+   * for one beyond the latest checkpoint.
+   */
+  async tile(path: string): Promise<{ bytes: Buffer; full: boolean }> {
+    const parsed = parseTilePath(path);
+    if (!parsed.ok) throw new DomainError("BAD_REQUEST", parsed.error);
+    const tile = parsed.value;
+    const size = (await this.store.latest())?.size ?? 0;
+    const level = tile.level === "entries" ? 0 : tile.level;
+    // the tile exists, with at least this width, in the latest tree
+    const hashesAtLevel = Math.floor(size / TILE_WIDTH ** level);
+    if (tile.index * TILE_WIDTH + tile.width > hashesAtLevel) throw notFound(`The log (size ${size}) has no ${path}.`);
+    const bytes = await this.store.tile(tile);
+    if (bytes === undefined) throw notFound(`The log has no ${path} yet.`);
+    return { bytes, full: tile.width === TILE_WIDTH };
+  }
+
+  /** A consistency proof from size `from` to size `to` (both at most the latest size; 0 < from ≤ to). */
+  async consistency(from: number, to: number): Promise<Uint8Array[]> {
+    const size = (await this.store.latest())?.size ?? 0;
+    if (!(from > 0 && from <= to && to <= size))
+      throw new DomainError(
+        "BAD_REQUEST",
+        `A consistency proof needs 0 < from ≤ to ≤ ${size} (the log's size); got from=${from}, to=${to}.`,
+      );
+    return consistencyBetween(this.store, from, to);
+  }
+}
