@@ -163,7 +163,13 @@ export interface RunningWitness {
 export async function startWitnessServer(options: WitnessServerOptions): Promise<RunningWitness> {
   const requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
   const server = createServer(
-    { requestTimeout: requestTimeoutMs, headersTimeout: Math.min(requestTimeoutMs, 5_000), keepAliveTimeout: 5_000 },
+    {
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: Math.min(requestTimeoutMs, 5_000),
+      keepAliveTimeout: 5_000,
+      // Node checks the timeouts above every 30 s by default: a stalled client would hold its socket that much longer.
+      connectionsCheckingInterval: Math.min(1_000, requestTimeoutMs),
+    },
     createWitnessHandler(options),
   );
   await new Promise<void>((resolve, reject) => {

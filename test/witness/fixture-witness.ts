@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createStore, type Store } from "../../shared/store";
 import { consistencyProof } from "../../shared/tlog/rfc9162";
 import { formatAddCheckpoint } from "../../shared/tlog/witness-protocol";
-import { startWitnessServer, type RunningWitness, type WitnessConfig } from "../../shared/witness/witness-server";
+import { startWitnessServer, type RunningWitness, type WitnessServerOptions } from "../../shared/witness/witness-server";
 import { createWitnessState, type WitnessState } from "../../shared/witness/witness-state";
 import { ORIGIN, logVerifier, signedCheckpoint, witnessKeys } from "../tlog/fixture-log";
 import type { MemoryTree } from "../tlog/memory-tree";
@@ -26,7 +26,7 @@ export interface TestWitness extends RunningWitness {
 }
 
 export async function startTestWitness(
-  options: { dataDir?: string; prefix?: string; wrapState?: (s: WitnessState) => WitnessState } & Partial<WitnessConfig> = {},
+  options: { dataDir?: string; prefix?: string; wrapState?: (s: WitnessState) => WitnessState } & Partial<WitnessServerOptions> = {},
 ): Promise<TestWitness> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "witness-"));
   const store = await createStore({ dataDir });
