@@ -224,7 +224,8 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
   {
     name: "LOG_ORIGIN",
     default: "localhost/cert-anchor/<NETWORK>",
-    meaning: "The transparency log's origin (first line of its checkpoints, name of its key): a schema-less URL naming this deployment's log.",
+    meaning:
+      "The transparency log's origin (first line of its checkpoints, name of its key): a schema-less URL naming this deployment's log.",
   },
   {
     name: "LOG_SIGNER_KEY",
@@ -235,7 +236,8 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
   {
     name: "LOG_INTEGRATE_MS",
     default: "500",
-    meaning: "How often the transparency log appends the submitted hashes and signs a checkpoint (a hash is in a signed checkpoint within about this time).",
+    meaning:
+      "How often the transparency log appends the submitted hashes and signs a checkpoint (a hash is in a signed checkpoint within about this time).",
   },
   {
     name: "BATCH_MAX_PENDING",
