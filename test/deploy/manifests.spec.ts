@@ -115,8 +115,10 @@ const natsPasswordVar = (service: string): string => `NATS_PASSWORD_${service.to
 const MNEMONIC_KEYS = ["user-action-signing-mnemonic", "calendar-mnemonic", "faucet-mnemonic"];
 /** Environment variables that hold a secret (never a literal value in a manifest). */
 const SECRET_VARS = ["MONGO_URL", "ADMIN_API_KEY", "SERVICE_MNEMONIC", "USER_ACTION_SIGNING_MNEMONIC", "FAUCET_MNEMONIC", "NATS_PASSWORD"];
-/** The actions the gateway calls across NATS: those of its routes but its own, and its answer cache's two reads. */
-const GATEWAY_CALLS = [...new Set([...ROUTES.map((r) => r.action), "indexer.status", "indexer.factsAfter"])]
+/** The actions the gateway calls across NATS: those of its routes but its own, its answer cache's two reads, the log's tiles. */
+const GATEWAY_CALLS = [
+  ...new Set([...ROUTES.map((r) => r.action), "indexer.status", "indexer.factsAfter", "calendar.logCheckpoint", "calendar.logTile"]),
+]
   .filter((action) => !action.startsWith("gateway."))
   .sort();
 /**
@@ -395,12 +397,13 @@ describe("deploy/k8s manifests", function () {
     const volume = specOf(natsDeployment).template.spec.volumes?.find((v) => v.name === mount?.name);
     expect(volume?.configMap?.name).to.equal(natsConfigMap?.metadata.name);
     expect(Object.keys(natsConfigMap?.data ?? {})).to.deep.equal(["nats.conf"]);
-    // exactly one password per service, each from its own key
-    expect(c.env?.map((e) => [e.name, e.valueFrom?.secretKeyRef?.key])).to.deep.equal(
-      SERVICE_NAMES.map((s) => [natsPasswordVar(s), `nats-password-${s}`]),
+    // exactly one password per service, each from its own key (in any order)
+    const byFirst = (a: unknown[], b: unknown[]) => String(a[0]).localeCompare(String(b[0]));
+    expect(c.env?.map((e) => [e.name, e.valueFrom?.secretKeyRef?.key]).sort(byFirst)).to.deep.equal(
+      SERVICE_NAMES.map((s) => [natsPasswordVar(s), `nats-password-${s}`]).sort(byFirst),
     );
     const users = [...natsConf.matchAll(/user: (\S+)\s+password: \$(\S+)/g)].map((m) => [m[1], m[2]]);
-    expect(users).to.deep.equal(SERVICE_NAMES.map((s) => [s, natsPasswordVar(s)]));
+    expect(users.sort(byFirst)).to.deep.equal(SERVICE_NAMES.map((s) => [s, natsPasswordVar(s)]).sort(byFirst));
     expect(natsConf).to.not.match(/^\s*(no_auth_user|accounts|token)\b/m);
     expect(natsConf).to.match(/^\s*port: 4222$/m);
     // every subject names Moleculer's prefix of this deployment's NAMESPACE
