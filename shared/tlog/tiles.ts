@@ -55,7 +55,7 @@ export function parseTilePath(path: string): Result<Tile> {
 }
 
 /** How many hashes tile level `level` holds in a tree of `size` leaves: floor(size / 256^level). */
-function hashesAtLevel(size: number, level: number): number {
+export function hashesAtLevel(size: number, level: number): number {
   return Math.floor(size / TILE_WIDTH ** level);
 }
 

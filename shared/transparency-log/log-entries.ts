@@ -5,7 +5,9 @@
  * which goes back to the submitter in its proof (the tlog-proof `extra` line). The service keeps each record
  * (nonce ‖ hash, 48 bytes) to answer receipts and lookups.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { sha256 } from "@noble/hashes/sha2";
+import { randomBytes } from "node:crypto";
+import { leafHash } from "../tlog/rfc9162";
 
 export const NONCE_BYTES = 16;
 export const HASH_BYTES = 32;
@@ -15,24 +17,11 @@ export const RECORD_BYTES = NONCE_BYTES + HASH_BYTES;
 /** `count` fresh nonces, packed. */
 export const newNonces = (count: number): Buffer => randomBytes(count * NONCE_BYTES);
 
+/** The `i`-th record of packed records. */
+export const recordAt = (packed: Buffer, i: number): Buffer => packed.subarray(i * RECORD_BYTES, (i + 1) * RECORD_BYTES);
+
 /** The log entry of a record (nonce ‖ hash): SHA-256(nonce ‖ hash). */
-export function entryOfRecord(record: Uint8Array): Buffer {
-  return createHash("sha256").update(record).digest();
-}
+export const entryOfRecord = (record: Uint8Array): Uint8Array => sha256(record);
 
-/** The entry of a nonce and a hash. */
-export function entryOf(nonce: Uint8Array, hash: Uint8Array): Buffer {
-  return createHash("sha256").update(nonce).update(hash).digest();
-}
-
-const LEAF_PREFIX = Buffer.from([0]);
-
-/** RFC 9162 §2.1.1 leaf hash of an entry. */
-export function leafOfEntry(entry: Uint8Array): Buffer {
-  return createHash("sha256").update(LEAF_PREFIX).update(entry).digest();
-}
-
-/** The records packed in `packed` (a multiple of RECORD_BYTES), one by one. */
-export function recordsOf(packed: Buffer): Buffer[] {
-  return Array.from({ length: packed.length / RECORD_BYTES }, (_, i) => packed.subarray(i * RECORD_BYTES, (i + 1) * RECORD_BYTES));
-}
+/** The Merkle leaf of a record: the RFC 9162 leaf hash of its entry. */
+export const leafOfRecord = (record: Uint8Array): Uint8Array => leafHash(entryOfRecord(record));

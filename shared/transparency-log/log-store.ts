@@ -12,9 +12,9 @@
  * the same way by the next one.
  */
 import { ByteLru } from "../domain/byte-lru";
-import type { Collection, Store, StoredDocument } from "../store";
-import { formatTilePath, TILE_WIDTH, type Tile } from "../tlog/tiles";
-import { entryOfRecord, leafOfEntry, RECORD_BYTES } from "./log-entries";
+import { isDuplicateKeyError, type Collection, type Store, type StoredDocument } from "../store";
+import { encodeEntryBundle, formatTilePath, TILE_WIDTH, type Tile } from "../tlog/tiles";
+import { entryOfRecord, leafOfRecord, recordAt, RECORD_BYTES } from "./log-entries";
 
 const HASH = 32;
 const INDEX_DIGITS = 15;
@@ -88,15 +88,14 @@ export class LogStore {
 
   /** Moves the checkpoint from `fromSize` to `next`; false when another sequencer moved it first. */
   async advance(fromSize: number, next: Omit<LogState, "_id">): Promise<boolean> {
-    if (fromSize === 0) {
-      const existing = await this.latest();
-      if (existing === undefined) {
-        try {
-          await this.state.insertOne({ _id: STATE_ID, ...next });
-          return true;
-        } catch {
-          return false;
-        }
+    // the first checkpoint (of the empty log) is an insert: a second sequencer's fails on the id
+    if (fromSize === 0 && (await this.latest()) === undefined) {
+      try {
+        await this.state.insertOne({ _id: STATE_ID, ...next });
+        return true;
+      } catch (err) {
+        if (isDuplicateKeyError(err)) return false;
+        throw err;
       }
     }
     const r = await this.state.updateOne({ _id: STATE_ID, size: fromSize }, { $set: { ...next } });
@@ -139,14 +138,6 @@ export class LogStore {
     return Buffer.concat(parts);
   }
 
-  /** The record at `index`, or undefined when it is not stored (yet). */
-  async record(index: number): Promise<Buffer | undefined> {
-    const tile = Math.floor(index / TILE_WIDTH);
-    const packed = await this.tileRecords(tile);
-    const at = index - tile * TILE_WIDTH;
-    return (at + 1) * RECORD_BYTES <= packed.length ? packed.subarray(at * RECORD_BYTES, (at + 1) * RECORD_BYTES) : undefined;
-  }
-
   /**
    * A hash tile or entry bundle of a log of at least `tile`'s extent, or undefined when the log does not hold it (yet).
    * Level 0 and entry bundles come from the records; level ≥ 1 from the stored tiles.
@@ -164,12 +155,8 @@ export class LogStore {
     if (tile.level === "entries" || tile.level === 0) {
       const packed = await this.tileRecords(tile.index);
       if (packed.length < tile.width * RECORD_BYTES) return undefined;
-      const entries = Array.from({ length: tile.width }, (_, i) =>
-        entryOfRecord(packed.subarray(i * RECORD_BYTES, (i + 1) * RECORD_BYTES)),
-      );
-      if (tile.level === 0) return Buffer.concat(entries.map(leafOfEntry));
-      // c2sp.org/tlog-tiles entry bundle: each entry as a big-endian uint16 length and its bytes
-      return Buffer.concat(entries.flatMap((e) => [Buffer.from([0, e.length]), e]));
+      const records = Array.from({ length: tile.width }, (_, i) => recordAt(packed, i));
+      return Buffer.from(tile.level === 0 ? Buffer.concat(records.map(leafOfRecord)) : encodeEntryBundle(records.map(entryOfRecord)));
     }
     const doc = await this.tiles.findOne({ _id: `${tile.level}/${tile.index}` });
     if (doc === undefined) return undefined;

@@ -4,8 +4,7 @@
  * synchronous tile reader; the tiles live in the store, so a computation first runs on placeholder tiles to learn
  * which tiles it reads (the tiles read never depend on the hashes), then on the tiles loaded.
  */
-import { createHash } from "node:crypto";
-import { consistencyProof, inclusionProof, treeRoot, type HashReader } from "../tlog/rfc9162";
+import { consistencyProof, inclusionProof, nodeHash, treeRoot, type HashReader } from "../tlog/rfc9162";
 import { formatTilePath, TILE_WIDTH, tileHashReader, type Tile } from "../tlog/tiles";
 import type { LogStore } from "./log-store";
 
@@ -44,17 +43,9 @@ export const consistencyBetween = (store: LogStore, from: number, to: number): P
   computeFromTiles(store, to, (read) => consistencyProof(from, to, read));
 
 /** MTH of a full tile's 256 hashes: the hash it contributes to the tile level above. */
-function hashOfFullTile(hashes: Buffer): Buffer {
+function hashOfFullTile(hashes: Uint8Array): Uint8Array {
   let level = Array.from({ length: TILE_WIDTH }, (_, i) => hashes.subarray(i * HASH, (i + 1) * HASH));
-  while (level.length > 1) {
-    level = Array.from({ length: level.length / 2 }, (_, i) =>
-      createHash("sha256")
-        .update(Buffer.from([1]))
-        .update(level[2 * i]!)
-        .update(level[2 * i + 1]!)
-        .digest(),
-    );
-  }
+  while (level.length > 1) level = Array.from({ length: level.length / 2 }, (_, i) => nodeHash(level[2 * i]!, level[2 * i + 1]!));
   return level[0]!;
 }
 
@@ -63,12 +54,12 @@ function hashOfFullTile(hashes: Buffer): Buffer {
  * gives a hash to level 1, and so on up; every tile of level ≥ 1 that changed is written. Level-0 tiles are the
  * records' own (written before). Deterministic: running it twice writes the same tiles.
  */
-export async function addLeavesToTiles(store: LogStore, from: number, leaves: readonly Buffer[]): Promise<void> {
+export async function addLeavesToTiles(store: LogStore, from: number, leaves: readonly Uint8Array[]): Promise<void> {
   let level = 0;
   let first = from;
   let hashes = leaves;
   while (hashes.length > 0) {
-    const completed: Buffer[] = [];
+    const completed: Uint8Array[] = [];
     let completedFirst = -1;
     for (let i = 0; i < hashes.length;) {
       const index = first + i;

@@ -14,7 +14,7 @@ import { randomBytes } from "node:crypto";
 import { isDuplicateKeyError, type LeaseTable } from "../store";
 import { formatCheckpoint } from "../tlog/checkpoint";
 import { signNote, type NoteSigner } from "../tlog/note";
-import { entryOfRecord, leafOfEntry, RECORD_BYTES } from "./log-entries";
+import { leafOfRecord, recordAt, RECORD_BYTES } from "./log-entries";
 import { roundId, type LogState, type LogStore, type RoundDocument } from "./log-store";
 import { addLeavesToTiles, rootAt } from "./log-tree";
 
@@ -86,11 +86,12 @@ export class Sequencer {
     const ttl = Math.max(5_000, this.settings.intervalMs * 5);
     const renewed = await this.lease.renew([LEASE_KEY], this.holder, ttl);
     if (renewed === 0 && !(await this.lease.acquire([LEASE_KEY], this.holder, ttl)).acquired) return { kind: "busy" };
-    let state = await this.finishInterrupted();
+    const state = await this.finishInterrupted();
     const size = state?.size ?? 0;
     const { parts, records } = await this.source.waiting(this.settings.maxEntriesPerRound);
     if (parts.length === 0) {
-      if (state === undefined) state = await this.sign({ _id: roundId(0), start: 0, count: 0, parts: [], done: false }, 0);
+      // a new log publishes the checkpoint of its empty tree
+      if (state === undefined) await this.sign(0, 0);
       return { kind: "idle" };
     }
     const round: RoundDocument = { _id: roundId(size), start: size, count: records.length / RECORD_BYTES, parts, done: false };
@@ -120,23 +121,20 @@ export class Sequencer {
   private async complete(round: RoundDocument, records: Buffer | null, size: number): Promise<void> {
     if (records !== null) {
       await this.log.saveRecords(round.start, records);
-      const leaves = Array.from({ length: round.count }, (_, i) =>
-        leafOfEntry(entryOfRecord(records.subarray(i * RECORD_BYTES, (i + 1) * RECORD_BYTES))),
-      );
+      const leaves = Array.from({ length: round.count }, (_, i) => leafOfRecord(recordAt(records, i)));
       await addLeavesToTiles(this.log, round.start, leaves);
-      await this.sign(round, size);
+      await this.sign(size, round.start + round.count);
     }
     await this.source.markLogged(round.parts, round.start);
     await this.log.rounds.updateOne({ _id: round._id }, { $set: { done: true } });
   }
 
-  private async sign(round: RoundDocument, size: number): Promise<LogState | undefined> {
-    const next = round.start + round.count;
+  /** Signs the checkpoint of size `next` and moves the log's state from `size` to it (unless another sequencer did). */
+  private async sign(size: number, next: number): Promise<void> {
     const root = await rootAt(this.log, next);
     const checkpoint = signNote(formatCheckpoint({ origin: this.settings.origin, size: next, rootHash: root, extensions: [] }), [
       this.signer,
     ]);
     await this.log.advance(size, { size: next, root: Buffer.from(root).toString("base64"), checkpoint, at: this.now() });
-    return this.log.latest();
   }
 }

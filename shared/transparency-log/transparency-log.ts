@@ -5,7 +5,7 @@
  */
 import { DomainError, notFound } from "../domain/errors";
 import { createLeaseTable, type Store } from "../store";
-import { parseTilePath, TILE_WIDTH } from "../tlog/tiles";
+import { hashesAtLevel, parseTilePath, TILE_WIDTH } from "../tlog/tiles";
 import type { LogKey } from "./log-key";
 import { LogStore, type LogState } from "./log-store";
 import { consistencyBetween } from "./log-tree";
@@ -58,18 +58,17 @@ export class TransparencyLog {
    * A tile or entry bundle by its path (`tile/…`), or a DomainError: BAD_REQUEST for a malformed path, NOT_FOUND
    * for one beyond the latest checkpoint.
    */
-  async tile(path: string): Promise<{ bytes: Buffer; full: boolean }> {
+  async tile(path: string): Promise<Buffer> {
     const parsed = parseTilePath(path);
     if (!parsed.ok) throw new DomainError("BAD_REQUEST", parsed.error);
     const tile = parsed.value;
     const size = (await this.store.latest())?.size ?? 0;
-    const level = tile.level === "entries" ? 0 : tile.level;
     // the tile exists, with at least this width, in the latest tree
-    const hashesAtLevel = Math.floor(size / TILE_WIDTH ** level);
-    if (tile.index * TILE_WIDTH + tile.width > hashesAtLevel) throw notFound(`The log (size ${size}) has no ${path}.`);
+    if (tile.index * TILE_WIDTH + tile.width > hashesAtLevel(size, tile.level === "entries" ? 0 : tile.level))
+      throw notFound(`The log (size ${size}) has no ${path}.`);
     const bytes = await this.store.tile(tile);
     if (bytes === undefined) throw notFound(`The log has no ${path} yet.`);
-    return { bytes, full: tile.width === TILE_WIDTH };
+    return bytes;
   }
 
   /** A consistency proof from size `from` to size `to` (both at most the latest size; 0 < from ≤ to). */
