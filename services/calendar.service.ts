@@ -11,7 +11,14 @@ import { networkIdOfNetwork } from "../shared/config/network";
 import { DomainError, notFound, stillStarting } from "../shared/domain/errors";
 import { loadOrCreateServiceWallet } from "../shared/first-start/service-wallet";
 import { serviceWalletAnchorer } from "../shared/issuance/calendar-anchor";
-import { calendarClientOf, checkCalendarAccess, MerkleCalendar, MerkleTreeStore, type CalendarCaller } from "../shared/merkle";
+import {
+  calendarClientOf,
+  checkCalendarAccess,
+  MerkleCalendar,
+  MerkleTreeStore,
+  type CalendarCaller,
+  type FoundReceipt,
+} from "../shared/merkle";
 import { openIssuanceOverMesh } from "../shared/mesh/issuance-over-mesh";
 import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
@@ -21,33 +28,31 @@ import { CALENDAR_REQUESTS, type CalendarRequestDocument } from "../shared/merkl
 import { loadOrCreateLogKey } from "../shared/transparency-log/log-key";
 import { TransparencyLog } from "../shared/transparency-log/transparency-log";
 import { toBase64 } from "../shared/tlog/encoding";
-import type { Collection } from "../shared/store";
 
 type CalendarMeta = { $statusCode?: number; clientKey?: string; calendarKeyId?: string };
 
 export default function createCalendarService(deps: ServiceDeps): ServiceSchema {
   const settings = deps.config.batchCalendar;
-  const locals: { calendar?: MerkleCalendar; client?: ChainClient; log?: TransparencyLog; requests?: Collection<CalendarRequestDocument> } =
-    {};
+  const locals: { calendar?: MerkleCalendar; client?: ChainClient; log?: TransparencyLog } = {};
   const calendarOf = (): MerkleCalendar => {
     if (!locals.calendar) throw stillStarting("calendar");
     return locals.calendar;
   };
-  const logOf = (): { log: TransparencyLog; requests: Collection<CalendarRequestDocument> } => {
+  const logOf = (): TransparencyLog => {
     checkEnabled();
-    if (!locals.log || !locals.requests) throw stillStarting("calendar");
-    return { log: locals.log, requests: locals.requests };
+    if (!locals.log) throw stillStarting("calendar");
+    return locals.log;
   };
   function checkEnabled(): void {
     if (!settings.enabled)
       throw new DomainError("CALENDAR_DISABLED", "The aggregated calendar is disabled on this service (BATCH_CALENDAR_ENABLED=false).");
   }
-  /** A receipt's view of the log, or 404. */
-  async function receiptLog(receiptId: string) {
-    const { log, requests } = logOf();
-    const view = await receiptLogView(log.store, requests, receiptId);
-    if (!view) throw notFound(`No calendar receipt ${receiptId}.`);
-    return view;
+  /** The request and position a receipt id names, or 404. */
+  async function foundReceipt(receiptId: string): Promise<FoundReceipt> {
+    checkEnabled();
+    const found = await calendarOf().findReceipt(receiptId);
+    if (!found) throw notFound(`No calendar receipt ${receiptId}.`);
+    return found;
   }
 
   return {
@@ -69,11 +74,10 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
         },
         receipt: {
           async handler(ctx: Context<{ receiptId: string }>) {
-            checkEnabled();
             const id = String(ctx.params.receiptId).toLowerCase();
-            const receipt = await calendarOf().receipt(id);
-            if (!receipt) throw notFound(`No calendar receipt ${id}.`);
-            const view = await receiptLog(id);
+            const found = await foundReceipt(id);
+            const receipt = await calendarOf().receiptOf(id, found);
+            const view = await receiptLogView(logOf().store, found);
             const log = view.status === "waiting" ? { status: "waiting" } : { ...view, proofUrl: `/api/v1/batch/receipt/${id}/proof` };
             return { ...receipt, log };
           },
@@ -84,7 +88,7 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
             ctx: Context<{ receiptId: string }, CalendarMeta & { $responseType?: string; $responseHeaders?: Record<string, string> }>,
           ) {
             const id = String(ctx.params.receiptId).toLowerCase();
-            const view = await receiptLog(id);
+            const view = await receiptLogView(logOf().store, await foundReceipt(id));
             if (view.status === "waiting") throw notFound(`Receipt ${id} is not in a signed checkpoint yet; retry in a second.`);
             ctx.meta.$responseType = "text/plain; charset=utf-8";
             ctx.meta.$responseHeaders = { "Content-Disposition": `attachment; filename="${id}.tlog-proof"` };
@@ -94,7 +98,7 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
         /** The log: origin, verifier key, the latest checkpoint. */
         log: {
           async handler(ctx: Context<unknown, { apiBaseUrl?: string }>) {
-            const info = await logOf().log.info();
+            const info = await logOf().info();
             return { ...info, monitoringPrefix: `${ctx.meta.apiBaseUrl ?? ""}/log` };
           },
         },
@@ -103,7 +107,7 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
           async handler(ctx: Context<{ from: number; to: number }>) {
             const from = Number(ctx.params.from);
             const to = Number(ctx.params.to);
-            const proof = await logOf().log.consistency(from, to);
+            const proof = await logOf().consistency(from, to);
             return { from, to, proof: proof.map(toBase64) };
           },
         },
@@ -113,14 +117,14 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
         logTile: {
           params: { path: { type: "string", max: 64 } },
           async handler(ctx: Context<{ path: string }>) {
-            const { bytes, full } = await logOf().log.tile(ctx.params.path);
-            return { bytes: bytes.toString("base64"), full };
+            const bytes = await logOf().tile(ctx.params.path);
+            return { bytes: bytes.toString("base64") };
           },
         },
         /** The latest signed checkpoint note. */
         logCheckpoint: {
           async handler() {
-            const state = await logOf().log.latest();
+            const state = await logOf().latest();
             if (!state) throw notFound("The log has no checkpoint yet.");
             return { checkpoint: state.checkpoint };
           },
@@ -174,7 +178,6 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
             logger.warn("transparency log round failed; the hashes wait for the next", { message: outcome.message });
         },
       });
-      locals.requests = requests;
       locals.log.sequencer.start();
     },
     async stopped() {

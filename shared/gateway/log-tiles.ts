@@ -31,7 +31,7 @@ export function createLogTileHandler(opts: LogTilesOptions): (req: IncomingMessa
     }
     const cached = cache.get(path);
     if (cached !== undefined) return { status: 200, type: "application/octet-stream", body: Buffer.from(cached), cache: IMMUTABLE };
-    const tile = await opts.broker.call<{ bytes: string; full: boolean }, { path: string }>("calendar.logTile", { path });
+    const tile = await opts.broker.call<{ bytes: string }, { path: string }>("calendar.logTile", { path });
     const body = Buffer.from(tile.bytes, "base64");
     // a partial tile's bytes never change either: its width is in its path
     cache.set(path, body);

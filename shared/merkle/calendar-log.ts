@@ -10,7 +10,8 @@ import { HASH_BYTES, NONCE_BYTES, RECORD_BYTES } from "../transparency-log/log-e
 import type { LogStore } from "../transparency-log/log-store";
 import { inclusionAt } from "../transparency-log/log-tree";
 import type { LogSource } from "../transparency-log/sequencer";
-import { findReceiptPosition, type CalendarRequestDocument } from "./calendar-requests";
+import type { FoundReceipt } from "./calendar";
+import type { CalendarRequestDocument } from "./calendar-requests";
 
 /** Requests read per page when a round gathers waiting hashes. */
 const PAGE = 100;
@@ -77,16 +78,8 @@ export function calendarLogSource(requests: Collection<CalendarRequestDocument>)
 export type ReceiptLogView =
   { status: "waiting" } | { status: "checkpointed"; index: number; nonce: string; checkpointSize: number; proof: string };
 
-/** The log's view of a receipt; undefined for an unknown receipt. */
-export async function receiptLogView(
-  log: LogStore,
-  requests: Collection<CalendarRequestDocument>,
-  receiptId: string,
-): Promise<ReceiptLogView | undefined> {
-  const at = findReceiptPosition(receiptId);
-  const doc = at === undefined ? undefined : await requests.findOne({ _id: at.request });
-  if (at === undefined || doc === undefined || at.position >= doc.count) return undefined;
-  const position = at.position;
+/** The log's view of a receipt (found by MerkleCalendar.findReceipt). */
+export async function receiptLogView(log: LogStore, { doc, position }: FoundReceipt): Promise<ReceiptLogView> {
   const part = doc.logged.find((l) => l.from <= position && position < l.to);
   const state = await log.latest();
   if (part === undefined || state === undefined) return { status: "waiting" };

@@ -57,6 +57,12 @@ interface CalendarRoundDocument extends StoredDocument {
   settled: boolean;
 }
 
+/** A receipt's request and its position in it. */
+export interface FoundReceipt {
+  doc: CalendarRequestDocument;
+  position: number;
+}
+
 /** What the calendar asks about its rounds' transactions. */
 export interface CalendarChainView {
   /** is the transaction in a block (as the indexer has it now; rollbacks take it out) */
@@ -225,11 +231,19 @@ export class MerkleCalendar {
 
   /** The receipt's status, or null for an unknown id. */
   async receipt(receiptId: string): Promise<CalendarReceipt | null> {
+    const found = await this.findReceipt(receiptId);
+    return found === undefined ? null : this.receiptOf(receiptId, found);
+  }
+
+  /** The request a receipt id names and the position in it; undefined for an unknown or malformed id. */
+  async findReceipt(receiptId: string): Promise<FoundReceipt | undefined> {
     const at = findReceiptPosition(receiptId);
-    if (at === undefined) return null;
-    const doc = await this.requests.findOne({ _id: at.request });
-    const position = at.position;
-    if (!doc || position >= doc.count) return null;
+    const doc = at === undefined ? undefined : await this.requests.findOne({ _id: at.request });
+    return at === undefined || doc === undefined || at.position >= doc.count ? undefined : { doc, position: at.position };
+  }
+
+  /** The status of a receipt found by `findReceipt`. */
+  async receiptOf(receiptId: string, { doc, position }: FoundReceipt): Promise<CalendarReceipt> {
     const hash = hashAt(doc, position);
     const base = { receiptId, hash, submittedAt: doc.submittedAt, statusUrl: `/api/v1/batch/receipt/${receiptId}` };
     const segment = doc.segments.find((s) => s.from <= position && position < s.to);
