@@ -18,28 +18,20 @@ import type { AnyTerm } from "./lib/term";
 import type { ValidatorName } from "./validator-names";
 import { compileWithEagerHoists } from "./lib/compile-eager-hoists";
 
-const FACTORIES: Record<ValidatorName, (opts: BuildOptions) => AnyTerm> = {
-  proxy: makeProxyValidator,
-  state: makeStateValidator,
-  library: makeLibraryValidator,
-  fractionized: makeFractionizedValidator,
-  tokenizable: makeTokenizableValidator,
-  tokenizable_metadata: makeTokenizableMetadataValidator,
-  connected_goods: makeConnectedGoodsValidator,
-  social_hub: makeSocialHubValidator,
-};
-
 /**
- * Validators compiled without delayed hoists (lib/compile-eager-hoists.ts, docs/protocol.md#plu-ts-pitfalls, 7);
- * every other validator keeps plu-ts' default `compile`, so its hash does not change.
+ * Each validator's term, and how it is compiled: `eager` without delayed hoists (lib/compile-eager-hoists.ts,
+ * docs/protocol.md#plu-ts-pitfalls, 7); `default` keeps plu-ts' own `compile`, so its hash does not change.
  */
-const EAGER_HOISTS: ReadonlySet<ValidatorName> = new Set<ValidatorName>([
-  "fractionized",
-  "tokenizable",
-  "tokenizable_metadata",
-  "connected_goods",
-  "social_hub",
-]);
+const VALIDATORS: Record<ValidatorName, { make: (opts: BuildOptions) => AnyTerm; hoists: "default" | "eager" }> = {
+  proxy: { make: makeProxyValidator, hoists: "default" },
+  state: { make: makeStateValidator, hoists: "default" },
+  library: { make: makeLibraryValidator, hoists: "default" },
+  fractionized: { make: makeFractionizedValidator, hoists: "eager" },
+  tokenizable: { make: makeTokenizableValidator, hoists: "eager" },
+  tokenizable_metadata: { make: makeTokenizableMetadataValidator, hoists: "eager" },
+  connected_goods: { make: makeConnectedGoodsValidator, hoists: "eager" },
+  social_hub: { make: makeSocialHubValidator, hoists: "eager" },
+};
 
 /** CBOR major type 2 header + bytes. */
 function cborWrapBytes(b: Uint8Array): Uint8Array {
@@ -63,7 +55,8 @@ export interface CompiledValidator {
 }
 
 export function compileValidator(name: ValidatorName, opts: BuildOptions): CompiledValidator {
-  const term = FACTORIES[name](opts);
-  const flat = EAGER_HOISTS.has(name) ? compileWithEagerHoists(term) : compile(term);
+  const { make, hoists } = VALIDATORS[name];
+  const term = make(opts);
+  const flat = hoists === "eager" ? compileWithEagerHoists(term) : compile(term);
   return { name, trace: opts.trace, compiledCode: Buffer.from(cborWrapBytes(flat)).toString("hex") };
 }

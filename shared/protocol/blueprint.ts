@@ -3,10 +3,11 @@
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import type { ValidatorName } from "../../onchain/validator-names";
 import { ProtocolError } from "./errors";
 
-export type ValidatorName =
-  "proxy" | "state" | "library" | "fractionized" | "tokenizable" | "tokenizable_metadata" | "connected_goods" | "social_hub";
+/** The validators' names, as the on-chain build writes them (a type only: nothing of onchain/ is loaded). */
+export type { ValidatorName };
 
 export interface BlueprintValidator {
   readonly title: string;
