@@ -45,6 +45,8 @@ export interface ExtensionModule {
   readonly rebuildsRefusedSubmissions: boolean;
   /** its slice of the route table */
   readonly routes: readonly ExtensionRoute[];
+  /** the HTTP status of each type it refuses with (the gateway's status table takes them: shared/gateway/http-status.ts) */
+  readonly errorStatuses: Readonly<Record<string, number>>;
 }
 
 /** What any extension's build can answer besides its own refusals: the issuance's build-status codes, and an unexpected failure. */

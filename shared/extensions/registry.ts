@@ -44,3 +44,13 @@ export const EXTENSION_INDEXER_READS: Readonly<Record<string, IndexerRead<never>
 export function extensionListLayouts(networkId: NetworkId): SortedListLayout[] {
   return modules.flatMap((m) => (m.listLayout ? [m.listLayout(networkId)] : []));
 }
+
+/** The HTTP status of every type the extensions refuse with; two extensions naming one type must agree. */
+export const EXTENSION_ERROR_STATUSES: Readonly<Record<string, number>> = modules.reduce<Record<string, number>>((all, m) => {
+  for (const [type, status] of Object.entries(m.errorStatuses)) {
+    if (all[type] !== undefined && all[type] !== status)
+      throw new Error(`Extension ${m.id} answers ${type} with ${status}, another extension with ${all[type]}.`);
+    all[type] = status;
+  }
+  return all;
+}, {});

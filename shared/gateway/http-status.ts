@@ -4,6 +4,7 @@
  * services that answer a whole response body (build routes, user actions) set `ctx.meta.$statusCode` from here.
  */
 import { BUILD_STATUS_CODES, type BuildStatusCode } from "../domain/build-status";
+import { EXTENSION_ERROR_STATUSES } from "../extensions/registry";
 
 /** What the gateway reads of an error: errors crossing NATS keep only these (never their class). */
 export interface ErrorLike {
@@ -14,8 +15,8 @@ export interface ErrorLike {
   data?: unknown;
 }
 
-/** Status by error type or build outcome code. */
-const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
+/** Status by error type or build outcome code, the core's; the extensions' join it below. */
+const CORE_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   // build outcomes (BuildTransactionResponse.status.code) that are not failures
   SUCCESS: 200,
   COLLATERAL_ALREADY_AVAILABLE: 200,
@@ -43,30 +44,6 @@ const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   UNKNOWN_ERROR: 400,
   INSUFFICIENT_FUNDS: 400,
   COLLATERAL_REQUIRED: 400,
-  // fractionized-certificate refusals (shared/extensions/fractionized/extension.ts)
-  UNKNOWN_LIST: 400,
-  UNKNOWN_KEY: 400,
-  DUPLICATE_KEY: 400,
-  NOT_ALLOWED_INSERTER: 400,
-  CLAIMER_NOT_LISTED: 400,
-  AMOUNT_OUT_OF_RANGE: 400,
-  TOKENS_EXHAUSTED: 400,
-  INIT_UTXO_UNAVAILABLE: 400,
-  // tokenizable-certificate refusals (shared/extensions/tokenizable/extension.ts; the shared ones above apply too)
-  ALREADY_REDEEMED: 400,
-  NOT_OWNER: 400,
-  METADATA_TOO_LARGE: 400,
-  // connected goods (docs/connected-goods.md#errors)
-  INVALID_PASSWORD: 400,
-  INVALID_CONTEXT: 400,
-  INVALID_ITEMS: 400,
-  INVALID_SOCIAL_HUB: 400,
-  INVALID_TOKEN_NAME: 400,
-  WRONG_PASSWORD: 400,
-  UNKNOWN_BATCH: 400,
-  ITEM_ALREADY_CLAIMED: 400,
-  NOT_ITEM_OWNER: 400,
-  WEAK_PASSWORD: 400,
   // who is asking
   UNAUTHORIZED: 401,
   INVALID_SIGNATURE: 401,
@@ -95,7 +72,6 @@ const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   FAUCET_DAILY_BUDGET: 429,
   CALENDAR_FULL: 429,
   BATCH_QUOTA_EXCEEDED: 429,
-  KDF_BUDGET_EXCEEDED: 429,
   // the client left (or was answered 504) before the work ended: nobody reads this answer (shared/mesh/request-signals.ts)
   REQUEST_ABANDONED: 499,
   // the service side
@@ -120,6 +96,13 @@ const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
 };
 
 /** The HTTP status of an error type or build outcome code; undefined when the table does not know it. */
+/** Every status: the extensions' (from their registry) and the core's, which must agree where both name a type. */
+const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = { ...EXTENSION_ERROR_STATUSES, ...CORE_STATUS_OF_TYPE };
+for (const [type, status] of Object.entries(EXTENSION_ERROR_STATUSES)) {
+  const core = CORE_STATUS_OF_TYPE[type];
+  if (core !== undefined && core !== status) throw new Error(`An extension answers ${type} with ${status}, the core with ${core}.`);
+}
+
 export function httpStatusOfType(type: string): number | undefined {
   return HTTP_STATUS_OF_TYPE[type];
 }

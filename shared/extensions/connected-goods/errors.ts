@@ -21,6 +21,22 @@ export type ConnectedGoodsErrorType =
   /** the client's budget of key derivations is spent (429, retryAfterSeconds) */
   | "KDF_BUDGET_EXCEEDED";
 
+/** The HTTP status of each (docs/connected-goods.md#errors): problems of the request, and a spent budget. */
+export const GOODS_ERROR_STATUSES = {
+  INVALID_ADDRESS: 400,
+  INVALID_PASSWORD: 400,
+  INVALID_CONTEXT: 400,
+  INVALID_ITEMS: 400,
+  INVALID_SOCIAL_HUB: 400,
+  INVALID_TOKEN_NAME: 400,
+  WRONG_PASSWORD: 400,
+  UNKNOWN_BATCH: 400,
+  ITEM_ALREADY_CLAIMED: 400,
+  NOT_ITEM_OWNER: 400,
+  WEAK_PASSWORD: 400,
+  KDF_BUDGET_EXCEEDED: 429,
+} as const satisfies Record<ConnectedGoodsErrorType, number>;
+
 export class ConnectedGoodsError extends TypedError<ConnectedGoodsErrorType> {
   override readonly name = "ConnectedGoodsError";
 }

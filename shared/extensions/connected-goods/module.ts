@@ -1,6 +1,7 @@
 /** The connected-goods extension as the registry knows it (shared/extensions/extension-module.ts). */
 import type { ExtensionModule } from "../extension-module";
 import type * as GoodsDecoder from "./goods-decoder";
+import { GOODS_ERROR_STATUSES } from "./errors";
 import { GOODS_INDEXER_READS } from "./goods-state";
 import { GOODS_ROUTES } from "./routes";
 
@@ -13,4 +14,5 @@ export const CONNECTED_GOODS_MODULE = {
   indexerReads: GOODS_INDEXER_READS,
   rebuildsRefusedSubmissions: false,
   routes: GOODS_ROUTES,
+  errorStatuses: GOODS_ERROR_STATUSES,
 } as const satisfies ExtensionModule;

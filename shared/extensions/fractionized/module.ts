@@ -2,7 +2,7 @@
 import type { ExtensionModule } from "../extension-module";
 import type * as Extension from "./extension";
 import type * as Scripts from "./scripts";
-import { FRACTIONIZED_NAMES } from "./names";
+import { FRACTIONIZED_NAMES, FRACTIONIZED_REFUSALS } from "./names";
 import { FRACTIONIZED_ROUTES } from "./routes";
 
 export const FRACTIONIZED_MODULE = {
@@ -17,4 +17,5 @@ export const FRACTIONIZED_MODULE = {
   },
   rebuildsRefusedSubmissions: true,
   routes: FRACTIONIZED_ROUTES,
+  errorStatuses: FRACTIONIZED_REFUSALS.statuses,
 } as const satisfies ExtensionModule;

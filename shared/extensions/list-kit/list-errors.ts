@@ -38,6 +38,8 @@ export function listRefusals<const Own extends readonly string[]>(errorName: str
     errorName,
     /** every type the extension refuses with, the list's first */
     types: [...LIST_ERROR_TYPES, ...own] as const,
+    /** their HTTP status: each is a problem of the request (400) */
+    statuses: Object.fromEntries([...LIST_ERROR_TYPES, ...own].map((t) => [t, 400])) as Readonly<Record<Type, number>>,
     ErrorClass: ListExtensionError,
     /** @throws the extension's error */
     refuse(type: Type, message: string, data: Record<string, unknown> = {}): never {

@@ -2,7 +2,7 @@
 import type { ExtensionModule } from "../extension-module";
 import type * as Extension from "./extension";
 import type * as Scripts from "./scripts";
-import { TOKENIZABLE_NAMES } from "./names";
+import { TOKENIZABLE_NAMES, TOKENIZABLE_REFUSALS } from "./names";
 import { TOKENIZABLE_ROUTES } from "./routes";
 
 export const TOKENIZABLE_MODULE = {
@@ -17,4 +17,5 @@ export const TOKENIZABLE_MODULE = {
   },
   rebuildsRefusedSubmissions: true,
   routes: TOKENIZABLE_ROUTES,
+  errorStatuses: TOKENIZABLE_REFUSALS.statuses,
 } as const satisfies ExtensionModule;
