@@ -1,11 +1,12 @@
 /**
  * The log's Ed25519 signing key (c2sp.org/signed-note): `LOG_SIGNER_KEY` (a `PRIVATE+KEY+<origin>+…` string) when
- * set, else the key file DATA_DIR/log-key, made on first start (mode 0600). Its name is the log's origin. The key
- * is never logged; the verifier key string is what the log publishes (`GET /api/v1/log`).
+ * set, else the key file DATA_DIR/log-key, made on first start (signer-key-file.ts). Its name is the log's origin.
+ * The key is never logged; the verifier key string is what the log publishes (`GET /api/v1/log`).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { ed25519Signer, formatVerifierKey, generateKey, parseSignerKey, type NoteSigner } from "../tlog/note";
+import { ED25519_TYPE, ed25519Signer, formatVerifierKey, parseSignerKey, type NoteSigner, type SignerKey } from "../tlog/note";
+import { loadOrCreateSignerKeyFile, SignerKeyFileError } from "./signer-key-file";
 
 export const LOG_KEY_FILE = "log-key";
 
@@ -21,21 +22,29 @@ export class LogKeyError extends Error {
 }
 
 export function loadOrCreateLogKey(opts: { dataDir: string; signerKey: string | null; origin: string }): LogKey {
-  if (opts.signerKey !== null) return logKeyOf(opts.signerKey, opts.origin, "LOG_SIGNER_KEY");
-  const file = join(opts.dataDir, LOG_KEY_FILE);
-  if (existsSync(file)) return logKeyOf(readFileSync(file, "utf8").trim(), opts.origin, "key-file");
+  if (opts.signerKey !== null) {
+    const parsed = parseSignerKey(opts.signerKey);
+    // the message names the problem, never the key
+    if (!parsed.ok) throw new LogKeyError(`LOG_SIGNER_KEY is not a signed-note signer key: ${parsed.error}`);
+    if (parsed.value.name !== opts.origin)
+      throw new LogKeyError(`LOG_SIGNER_KEY is named "${parsed.value.name}", but the log's origin (LOG_ORIGIN) is "${opts.origin}".`);
+    return logKeyOf(parsed.value, "LOG_SIGNER_KEY");
+  }
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
-  const { signerKey } = generateKey(opts.origin);
-  writeFileSync(file, `${signerKey}\n`, { mode: 0o600, flag: "wx" });
-  return logKeyOf(signerKey, opts.origin, "created");
+  const file = join(opts.dataDir, LOG_KEY_FILE);
+  try {
+    const { key, created } = loadOrCreateSignerKeyFile(file, opts.origin, ED25519_TYPE);
+    return logKeyOf(key, created ? "created" : "key-file");
+  } catch (err) {
+    // a log signs under its origin's key only: another origin's key file is the operator's to move or keep
+    if (err instanceof SignerKeyFileError)
+      throw new LogKeyError(
+        `${err.message}. The log's origin is LOG_ORIGIN="${opts.origin}": set it back, or move ${file} away to start a new log.`,
+      );
+    throw err;
+  }
 }
 
-function logKeyOf(signerKey: string, origin: string, source: LogKey["source"]): LogKey {
-  const parsed = parseSignerKey(signerKey);
-  // the message names the problem, never the key
-  if (!parsed.ok) throw new LogKeyError(`The log key (${source}) is not a signed-note signer key: ${parsed.error}`);
-  if (parsed.value.name !== origin)
-    throw new LogKeyError(`The log key (${source}) is named "${parsed.value.name}", but the log's origin (LOG_ORIGIN) is "${origin}".`);
-  const signer = ed25519Signer(parsed.value);
-  return { signer, verifierKey: formatVerifierKey(parsed.value.name, parsed.value.type, parsed.value.publicKey), source };
+function logKeyOf(key: SignerKey, source: LogKey["source"]): LogKey {
+  return { signer: ed25519Signer(key), verifierKey: formatVerifierKey(key.name, key.type, key.publicKey), source };
 }

@@ -3,18 +3,9 @@
  * start (mode 0600, the signed-note `PRIVATE+KEY+…` string, never printed), and the logs it follows, each an
  * `origin=<log verifier key>` pair (Ed25519, type 0x01; an origin may be given several keys).
  */
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, writeSync } from "node:fs";
 import { COSIGNATURE_TYPE, formatCosignerVerifierKey } from "../tlog/cosignature";
-import {
-  ED25519_TYPE,
-  type NoteVerifier,
-  type SignerKey,
-  ed25519Verifier,
-  generateKey,
-  isValidKeyName,
-  parseSignerKey,
-  parseVerifierKey,
-} from "../tlog/note";
+import { ED25519_TYPE, type NoteVerifier, type SignerKey, ed25519Verifier, isValidKeyName, parseVerifierKey } from "../tlog/note";
+import { loadOrCreateSignerKeyFile, SignerKeyFileError } from "../transparency-log/signer-key-file";
 import { TypedError } from "../domain/errors";
 
 export class WitnessConfigError extends TypedError<"WITNESS_CONFIG"> {
@@ -32,36 +23,19 @@ export interface WitnessKey {
 }
 
 /**
- * Reads the cosigner key of `name` from `path`, or creates it there when the file does not exist (exclusively, so
- * two first starts cannot both write one).
+ * Reads the cosigner key of `name` from `path`, or creates it there when the file does not exist
+ * (shared/transparency-log/signer-key-file.ts).
  * @throws WitnessConfigError for an unreadable key, another type or another name than asked
  */
 export function loadOrCreateWitnessKey(path: string, name: string): WitnessKey {
   if (!isValidKeyName(name)) throw new WitnessConfigError(`"${name}" is not a valid key name (no spaces, no plus)`);
-  let created = false;
-  if (!existsSync(path)) {
-    const fd = openSync(path, "wx", 0o600);
-    try {
-      writeSync(fd, `${generateKey(name, COSIGNATURE_TYPE).signerKey}\n`);
-    } finally {
-      closeSync(fd);
-    }
-    created = true;
-  }
-  const fd = openSync(path, "r");
-  let text: string;
   try {
-    if ((fstatSync(fd).mode & 0o077) !== 0) throw new WitnessConfigError(`${path} is readable by others: chmod 600 it`);
-    text = readFileSync(fd, "utf8").trim();
-  } finally {
-    closeSync(fd);
+    const { key, created } = loadOrCreateSignerKeyFile(path, name, COSIGNATURE_TYPE);
+    return { key, verifierKey: formatCosignerVerifierKey(key.name, key.publicKey), created };
+  } catch (err) {
+    if (err instanceof SignerKeyFileError) throw new WitnessConfigError(err.message);
+    throw err;
   }
-  const parsed = parseSignerKey(text);
-  if (!parsed.ok) throw new WitnessConfigError(`${path} does not hold a signer key: ${parsed.error}`);
-  const key = parsed.value;
-  if (key.type !== COSIGNATURE_TYPE) throw new WitnessConfigError(`${path} holds a key of type ${key.type}, not a cosigner's (4)`);
-  if (key.name !== name) throw new WitnessConfigError(`${path} holds the key of witness ${key.name}, not ${name}`);
-  return { key, verifierKey: formatCosignerVerifierKey(key.name, key.publicKey), created };
 }
 
 /**
