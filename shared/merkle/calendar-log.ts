@@ -30,6 +30,9 @@ function recordsOfRequest(doc: CalendarRequestDocument, from: number, to: number
 
 export function calendarLogSource(requests: Collection<CalendarRequestDocument>): LogSource {
   return {
+    async anyWaiting() {
+      return (await requests.findProjected({ logPending: { $gt: 0 } }, { _id: 1 }, { limit: 1 })).length > 0;
+    },
     async waiting(max) {
       const parts: { request: string; from: number; to: number }[] = [];
       const records: Buffer[] = [];

@@ -20,6 +20,8 @@ import { addLeavesToTiles, rootAt } from "./log-tree";
 
 /** Where the entries come from (the calendar's requests): positions of a request, in order. */
 export interface LogSource {
+  /** Whether any record waits (cheap: asked every round). */
+  anyWaiting(): Promise<boolean>;
   /** Up to `max` waiting records (nonce ‖ hash, packed), oldest first, and the request positions they are. */
   waiting(max: number): Promise<{ parts: RoundDocument["parts"]; records: Buffer }>;
   /** The records of these positions (to finish a round an interrupted sequencer claimed). */
@@ -82,6 +84,8 @@ export class Sequencer {
   }
 
   private async runRound(): Promise<RoundOutcome> {
+    // an idle log costs a few indexed reads a round, no write (not even the lease's)
+    if (!(await this.hasWork())) return { kind: "idle" };
     // held across rounds and renewed, so a replica that dies is replaced after the lease's time
     const ttl = Math.max(5_000, this.settings.intervalMs * 5);
     const renewed = await this.lease.renew([LEASE_KEY], this.holder, ttl);
@@ -103,6 +107,13 @@ export class Sequencer {
     }
     await this.complete(round, records, size);
     return { kind: "integrated", size: round.start + round.count, added: round.count };
+  }
+
+  /** Is there anything to do: a first checkpoint to sign, a round to finish, hashes waiting? */
+  private async hasWork(): Promise<boolean> {
+    return (
+      (await this.log.latest()) === undefined || (await this.log.rounds.count({ done: false })) > 0 || (await this.source.anyWaiting())
+    );
   }
 
   /** Finishes the rounds left undone, oldest first; the log's state after them. */
