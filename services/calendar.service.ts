@@ -29,6 +29,9 @@ import { loadOrCreateLogKey } from "../shared/transparency-log/log-key";
 import { TransparencyLog } from "../shared/transparency-log/transparency-log";
 import { toBase64 } from "../shared/tlog/encoding";
 
+/** How long the log waits for a witness's cosignature (the checkpoint is served meanwhile, without it). */
+const WITNESS_TIMEOUT_MS = 5_000;
+
 type CalendarMeta = { $statusCode?: number; clientKey?: string; calendarKeyId?: string };
 
 export default function createCalendarService(deps: ServiceDeps): ServiceSchema {
@@ -121,12 +124,12 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
             return { bytes: bytes.toString("base64") };
           },
         },
-        /** The latest signed checkpoint note. */
+        /** The latest signed checkpoint note, with its witnesses' cosignatures once they came. */
         logCheckpoint: {
           async handler() {
-            const state = await logOf().latest();
-            if (!state) throw notFound("The log has no checkpoint yet.");
-            return { checkpoint: state.checkpoint };
+            const checkpoint = await logOf().checkpoint();
+            if (checkpoint === undefined) throw notFound("The log has no checkpoint yet.");
+            return { checkpoint };
           },
         },
       }),
@@ -172,6 +175,11 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
         source: calendarLogSource(requests),
         key,
         settings: { origin: settings.log.origin, intervalMs: settings.log.integrateMs },
+        witnessing: {
+          witnesses: settings.log.witnesses,
+          timeoutMs: WITNESS_TIMEOUT_MS,
+          onFailure: (witness, error) => logger.warn("a witness did not cosign the log's checkpoint", { witness: witness.url, error }),
+        },
         now: deps.now,
         onRound: (outcome) => {
           if (outcome.kind === "failed")

@@ -100,6 +100,8 @@ export interface TransparencyLogConfig {
   readonly signerKey: string | null;
   /** A submitted hash is in a signed checkpoint within this time (ms between two sequencing rounds). */
   readonly integrateMs: number;
+  /** The witnesses asked to cosign each checkpoint (c2sp.org/tlog-witness): submission prefix and cosigner key. */
+  readonly witnesses: readonly { readonly url: string; readonly verifierKey: string }[];
 }
 
 export interface FaucetConfig {

@@ -204,6 +204,20 @@ export function loadConfig(env: Env = process.env): AppConfig {
     return origin;
   }
 
+  /** `LOG_WITNESSES`: comma-separated `<submission prefix URL>=<cosigner verifier key>` (a key holds no "="). */
+  function logWitnesses(): { url: string; verifierKey: string }[] {
+    return commaList(read("LOG_WITNESSES") ?? "").flatMap((entry) => {
+      const at = entry.lastIndexOf("=");
+      const url = entry.slice(0, at).trim();
+      const verifierKey = entry.slice(at + 1).trim();
+      if (at < 0 || !/^https?:\/\/[^\s]+$/.test(url) || !/^[^\s+]+\+[0-9a-f]{8}\+[A-Za-z0-9+/]+=*$/.test(verifierKey)) {
+        problems.push(`LOG_WITNESSES entry "${entry}" is not <http(s) URL>=<witness verifier key name+hex8+base64>.`);
+        return [];
+      }
+      return [{ url, verifierKey }];
+    });
+  }
+
   function batchCalendarConfig(): BatchCalendarConfig {
     const atMost = (name: string, value: number, max: number): number => {
       if (value <= max) return value;
@@ -222,6 +236,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
         origin: logOrigin(),
         signerKey: read("LOG_SIGNER_KEY") ?? null,
         integrateMs: integer("LOG_INTEGRATE_MS", 500, 50),
+        witnesses: logWitnesses(),
       },
       // a request must fit the gateway's default body limit (512 KiB: about 68 bytes per quoted hash)
       maxHashesPerRequest: atMost("BATCH_SUBMIT_MAX_HASHES", integer("BATCH_SUBMIT_MAX_HASHES", 5_000, 1), 7_000),

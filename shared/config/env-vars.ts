@@ -240,6 +240,12 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
       "How often the transparency log appends the submitted hashes and signs a checkpoint (a hash is in a signed checkpoint within about this time).",
   },
   {
+    name: "LOG_WITNESSES",
+    default: "unset (no witness)",
+    meaning:
+      "Witnesses asked to cosign each transparency-log checkpoint (c2sp.org/tlog-witness), comma-separated `<submission prefix URL>=<witness verifier key>`; the log serves their cosignatures with the checkpoint.",
+  },
+  {
     name: "BATCH_MAX_PENDING",
     default: "1000000",
     meaning: "Leaves waiting for the calendar in total, across callers; submissions beyond it are answered 429.",

@@ -84,12 +84,12 @@ export type ReceiptLogView =
 /** The log's view of a receipt (found by MerkleCalendar.findReceipt). */
 export async function receiptLogView(log: LogStore, { doc, position }: FoundReceipt): Promise<ReceiptLogView> {
   const part = doc.logged.find((l) => l.from <= position && position < l.to);
-  const state = await log.latest();
-  if (part === undefined || state === undefined) return { status: "waiting" };
+  if (part === undefined) return { status: "waiting" };
   const index = part.index + position - part.from;
-  if (index >= state.size) return { status: "waiting" };
+  const checkpoint = await log.checkpointHolding(index);
+  if (checkpoint === undefined) return { status: "waiting" };
   const nonce = Buffer.from(doc.nonces, "base64").subarray(position * NONCE_BYTES, (position + 1) * NONCE_BYTES);
-  const path = await inclusionAt(log, index, state.size);
-  const proof = formatTlogProof({ extra: nonce, index, inclusionProof: path, checkpoint: state.checkpoint });
-  return { status: "checkpointed", index, nonce: nonce.toString("base64"), checkpointSize: state.size, proof };
+  const path = await inclusionAt(log, index, checkpoint.size);
+  const proof = formatTlogProof({ extra: nonce, index, inclusionProof: path, checkpoint: checkpoint.note });
+  return { status: "checkpointed", index, nonce: nonce.toString("base64"), checkpointSize: checkpoint.size, proof };
 }

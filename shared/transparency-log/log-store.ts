@@ -7,7 +7,8 @@
  *   are read in a few small documents (`_id` `<tile>:<start>`);
  * - `tlog_tiles`: hash tiles of level 1 and up (level 0 is computed from the records), rewritten as they grow: a
  *   tile's hashes are complete-subtree hashes, so its first W hashes never change and serve `.p/W` for any W it has;
- * - `tlog_state`: the latest signed checkpoint (size, root, the note), moved forward by compare-and-set on the size.
+ * - `tlog_state`: the latest signed checkpoint (size, root, the note), moved forward by compare-and-set on the size;
+ * - `tlog_witnessed`: the latest checkpoint witnesses cosigned, with their cosignature lines (witnessing.ts).
  * Everything written is a function of the rounds, so a round an interrupted sequencer left half-written is finished
  * the same way by the next one.
  */
@@ -53,6 +54,13 @@ export interface LogState extends StoredDocument {
 
 export const roundId = (start: number): string => String(start).padStart(INDEX_DIGITS, "0");
 const STATE_ID = "log";
+const WITNESSED_ID = "witnessed";
+
+/** The latest checkpoint that witnesses cosigned: its size and the note with their cosignature lines. */
+export interface WitnessedCheckpoint extends StoredDocument {
+  size: number;
+  note: string;
+}
 
 export class LogStore {
   /** full tiles and entry bundles never change: kept by path */
@@ -63,6 +71,7 @@ export class LogStore {
     private readonly records: Collection<RecordsDocument>,
     private readonly tiles: Collection<TileDocument>,
     private readonly state: Collection<LogState>,
+    private readonly witnessedCheckpoints: Collection<WitnessedCheckpoint>,
     cacheBytes: number,
   ) {
     this.fullTiles = new ByteLru(cacheBytes);
@@ -78,6 +87,7 @@ export class LogStore {
       records,
       store.collection<TileDocument>("tlog_tiles"),
       store.collection<LogState>("tlog_state"),
+      store.collection<WitnessedCheckpoint>("tlog_witnessed"),
       cacheBytes,
     );
   }
@@ -100,6 +110,38 @@ export class LogStore {
     }
     const r = await this.state.updateOne({ _id: STATE_ID, size: fromSize }, { $set: { ...next } });
     return r.matchedCount === 1;
+  }
+
+  /** The latest checkpoint witnesses cosigned, if any. */
+  async witnessed(): Promise<WitnessedCheckpoint | undefined> {
+    return this.witnessedCheckpoints.findOne({ _id: WITNESSED_ID });
+  }
+
+  /** The latest checkpoint as served: with its witnesses' cosignatures once they came. */
+  async servedCheckpoint(): Promise<{ size: number; note: string } | undefined> {
+    const [state, witnessed] = await Promise.all([this.latest(), this.witnessed()]);
+    if (state === undefined) return undefined;
+    return { size: state.size, note: witnessed?.size === state.size ? witnessed.note : state.checkpoint };
+  }
+
+  /**
+   * The checkpoint a proof of entry `index` is best made against: the latest cosigned one when it holds the entry
+   * (a proof that witnesses back), else the latest; undefined while no checkpoint holds it.
+   */
+  async checkpointHolding(index: number): Promise<{ size: number; note: string } | undefined> {
+    const [state, witnessed] = await Promise.all([this.latest(), this.witnessed()]);
+    if (witnessed !== undefined && index < witnessed.size) return { size: witnessed.size, note: witnessed.note };
+    return state !== undefined && index < state.size ? { size: state.size, note: state.checkpoint } : undefined;
+  }
+
+  /** Keeps `note` (a checkpoint with cosignature lines) unless a larger size is kept already. */
+  async saveWitnessed(size: number, note: string): Promise<void> {
+    try {
+      await this.witnessedCheckpoints.updateOne({ _id: WITNESSED_ID, size: { $lte: size } }, { $set: { size, note } }, { upsert: true });
+    } catch (err) {
+      // a larger size is kept (the upsert met its id)
+      if (!isDuplicateKeyError(err)) throw err;
+    }
   }
 
   /** Stores a round's records split at entry-tile boundaries (idempotent: the ids and contents follow from the round). */

@@ -7,9 +7,10 @@ import { DomainError, notFound } from "../domain/errors";
 import { createLeaseTable, type Store } from "../store";
 import { hashesAtLevel, parseTilePath, TILE_WIDTH } from "../tlog/tiles";
 import type { LogKey } from "./log-key";
-import { LogStore, type LogState } from "./log-store";
+import { LogStore } from "./log-store";
 import { consistencyBetween } from "./log-tree";
 import { Sequencer, type LogSource, type RoundOutcome, type SequencerSettings } from "./sequencer";
+import { Witnessing, type WitnessingOptions } from "./witnessing";
 
 /** The most entries one round appends: a round of this many takes well under a second. */
 const MAX_ENTRIES_PER_ROUND = 100_000;
@@ -18,7 +19,7 @@ export interface LogInfo {
   origin: string;
   verifierKey: string;
   size: number;
-  /** the latest signed checkpoint note */
+  /** the latest signed checkpoint note, with its witnesses' cosignatures once they came */
   checkpoint: string | null;
 }
 
@@ -36,22 +37,30 @@ export class TransparencyLog {
     key: LogKey;
     settings: Omit<SequencerSettings, "maxEntriesPerRound">;
     now: () => number;
+    witnessing: WitnessingOptions;
     onRound?: (outcome: RoundOutcome) => void;
   }): Promise<TransparencyLog> {
     const log = await LogStore.open(opts.store);
     const lease = await createLeaseTable(opts.store.collection("tlog_lease"), opts.now);
     const settings = { ...opts.settings, maxEntriesPerRound: MAX_ENTRIES_PER_ROUND };
-    const sequencer = new Sequencer(log, opts.source, lease, opts.key.signer, settings, opts.now, opts.onRound);
+    const witnessing = new Witnessing(log, opts.witnessing);
+    const onRound = (outcome: RoundOutcome): void => {
+      // cosignatures are asked beside the sequencer, never in its way
+      if (outcome.kind === "integrated") void witnessing.checkpointSigned();
+      opts.onRound?.(outcome);
+    };
+    const sequencer = new Sequencer(log, opts.source, lease, opts.key.signer, settings, opts.now, onRound);
     return new TransparencyLog(log, sequencer, opts.key, opts.settings.origin);
   }
 
   async info(): Promise<LogInfo> {
-    const state = await this.store.latest();
-    return { origin: this.origin, verifierKey: this.key.verifierKey, size: state?.size ?? 0, checkpoint: state?.checkpoint ?? null };
+    const served = await this.store.servedCheckpoint();
+    return { origin: this.origin, verifierKey: this.key.verifierKey, size: served?.size ?? 0, checkpoint: served?.note ?? null };
   }
 
-  latest(): Promise<LogState | undefined> {
-    return this.store.latest();
+  /** The latest checkpoint note as served (with cosignatures once they came). */
+  async checkpoint(): Promise<string | undefined> {
+    return (await this.store.servedCheckpoint())?.note;
   }
 
   /**

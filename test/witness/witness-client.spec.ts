@@ -1,5 +1,5 @@
 /**
- * The log's client (shared/witness/witness-client.ts) against the real witness server, and against servers that
+ * The log's client (shared/transparency-log/witness-client.ts) against the real witness server, and against servers that
  * misbehave: a redirect, a dead port, one that never answers, one whose cosignature is another key's.
  */
 import { expect } from "chai";
@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { COSIGNATURE_TYPE, verifyCosignatureLine } from "../../shared/tlog/cosignature";
 import { consistencyProof } from "../../shared/tlog/rfc9162";
-import { requestCosignature } from "../../shared/witness/witness-client";
+import { requestCosignature } from "../../shared/transparency-log/witness-client";
 import { keys, memoryTree, signedCheckpoint, witnessKeys } from "../tlog/fixture-log";
 import { checkpointText, startTestWitness, type TestWitness } from "./fixture-witness";
 

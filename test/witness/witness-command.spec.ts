@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { formatCosignerVerifierKey } from "../../shared/tlog/cosignature";
 import { parseSignerKey } from "../../shared/tlog/note";
-import { requestCosignature } from "../../shared/witness/witness-client";
+import { requestCosignature } from "../../shared/transparency-log/witness-client";
 import { ORIGIN, logKeys, memoryTree, signedCheckpoint } from "../tlog/fixture-log";
 
 const ROOT = join(__dirname, "..", "..");

@@ -55,7 +55,7 @@ describe("merkle calendar: access policy and bounds", () => {
     expect(loadConfig({}).batchCalendar).to.deep.equal({
       enabled: true,
       intervalMs: 60_000,
-      log: { origin: "localhost/cert-anchor/devnet", signerKey: null, integrateMs: 500 },
+      log: { origin: "localhost/cert-anchor/devnet", signerKey: null, integrateMs: 500, witnesses: [] },
       maxLeaves: 100_000,
       maxPending: 1_000_000,
       maxPendingPerClient: 100_000,
