@@ -112,9 +112,17 @@ const deploymentOf = (service: string): Manifest => serviceDeployments.find((d) 
 /** The environment variable holding a service's NATS password in the NATS pod (nats.conf's `$NATS_PASSWORD_<SERVICE>`). */
 const natsPasswordVar = (service: string): string => `NATS_PASSWORD_${service.toUpperCase().replaceAll("-", "_")}`;
 /** Secret keys that hold a wallet's or a signing key's mnemonic. */
-const MNEMONIC_KEYS = ["user-action-signing-mnemonic", "calendar-mnemonic", "faucet-mnemonic"];
+const MNEMONIC_KEYS = ["user-action-signing-mnemonic", "calendar-mnemonic", "faucet-mnemonic", "log-signing-key"];
 /** Environment variables that hold a secret (never a literal value in a manifest). */
-const SECRET_VARS = ["MONGO_URL", "ADMIN_API_KEY", "SERVICE_MNEMONIC", "USER_ACTION_SIGNING_MNEMONIC", "FAUCET_MNEMONIC", "NATS_PASSWORD"];
+const SECRET_VARS = [
+  "MONGO_URL",
+  "ADMIN_API_KEY",
+  "SERVICE_MNEMONIC",
+  "USER_ACTION_SIGNING_MNEMONIC",
+  "FAUCET_MNEMONIC",
+  "NATS_PASSWORD",
+  "LOG_SIGNER_KEY",
+];
 /** The actions the gateway calls across NATS: those of its routes but its own, its answer cache's two reads, the log's tiles. */
 const GATEWAY_CALLS = [
   ...new Set([...ROUTES.map((r) => r.action), "indexer.status", "indexer.factsAfter", "calendar.logCheckpoint", "calendar.logTile"]),
@@ -353,6 +361,7 @@ describe("deploy/k8s manifests", function () {
       "user-action-signing-mnemonic": ["user-state"],
       "calendar-mnemonic": ["calendar"],
       "faucet-mnemonic": ["user-state"],
+      "log-signing-key": ["calendar"],
     });
     // the pod the Ingress reaches holds its own NATS password, the store's URL and the admin key: no mnemonic
     const gatewayKeys = (containerOf(gatewayDeployment()).env ?? []).flatMap((e) => e.valueFrom?.secretKeyRef?.key ?? []);

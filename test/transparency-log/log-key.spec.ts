@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { spawnSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -40,5 +41,28 @@ describe("transparency log: the log key", () => {
       .to.throw(/not a signed-note signer key/)
       .with.property("message")
       .that.does.not.include(wrong.slice(-20));
+  });
+
+  it("npm run log-key makes a key file for LOG_SIGNER_KEY and prints only its verifier key", () => {
+    const dir = mkdtempSync(join(tmpdir(), "log-key-cli-"));
+    const keyFile = join(dir, "keys", "log-key");
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, ["--import", "tsx", join(__dirname, "..", "..", "scripts", "log-key.ts"), ...args], { encoding: "utf8" });
+    const made = run("--origin", origin, "--key-file", keyFile);
+    expect(made.status, made.stderr).to.equal(0);
+    const printed = JSON.parse(made.stdout) as { created: boolean; verifierKey: string };
+    const secret = readFileSync(keyFile, "utf8").trim();
+    expect(printed.created).to.equal(true);
+    expect(made.stdout).to.not.include(secret.split("+").pop()!);
+    expect(statSync(keyFile).mode & 0o777).to.equal(0o600);
+    // the file is what LOG_SIGNER_KEY takes, and gives the printed verifier key
+    expect(loadOrCreateLogKey({ dataDir: dir, signerKey: secret, origin }).verifierKey).to.equal(printed.verifierKey);
+    expect(JSON.parse(run("--origin", origin, "--key-file", keyFile).stdout)).to.deep.include({
+      created: false,
+      verifierKey: printed.verifierKey,
+    });
+    expect(run("--origin", "other.test/log", "--key-file", keyFile).status).to.equal(2);
+    expect(run("--origin", "with space", "--key-file", keyFile).status).to.equal(2);
+    expect(run("--key-file", keyFile).status).to.equal(2);
   });
 });
