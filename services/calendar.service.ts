@@ -50,6 +50,7 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
     if (!settings.enabled)
       throw new DomainError("CALENDAR_DISABLED", "The aggregated calendar is disabled on this service (BATCH_CALENDAR_ENABLED=false).");
   }
+  const anchoredHolding = (index: number) => calendarOf().anchoredCheckpointHolding(index);
   /** The request and position a receipt id names, or 404. */
   async function foundReceipt(receiptId: string): Promise<FoundReceipt> {
     checkEnabled();
@@ -80,7 +81,7 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
             const id = String(ctx.params.receiptId).toLowerCase();
             const found = await foundReceipt(id);
             const receipt = await calendarOf().receiptOf(id, found);
-            const view = await receiptLogView(logOf().store, found);
+            const view = await receiptLogView(logOf().store, found, anchoredHolding);
             const log = view.status === "waiting" ? { status: "waiting" } : { ...view, proofUrl: `/api/v1/batch/receipt/${id}/proof` };
             return { ...receipt, log };
           },
@@ -91,7 +92,7 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
             ctx: Context<{ receiptId: string }, CalendarMeta & { $responseType?: string; $responseHeaders?: Record<string, string> }>,
           ) {
             const id = String(ctx.params.receiptId).toLowerCase();
-            const view = await receiptLogView(logOf().store, await foundReceipt(id));
+            const view = await receiptLogView(logOf().store, await foundReceipt(id), anchoredHolding);
             if (view.status === "waiting") throw notFound(`Receipt ${id} is not in a signed checkpoint yet; retry in a second.`);
             ctx.meta.$responseType = "text/plain; charset=utf-8";
             ctx.meta.$responseHeaders = { "Content-Disposition": `attachment; filename="${id}.tlog-proof"` };
@@ -151,22 +152,6 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
           mnemonic: deps.config.serviceMnemonic,
           networkId: networkIdOfNetwork(deps.config.network),
         }).wallet);
-      locals.calendar = await MerkleCalendar.open({
-        store,
-        trees,
-        anchorer: serviceWalletAnchorer(issuance, walletOf),
-        chain: {
-          onChain: async (txId) => Boolean(await broker.call("indexer.transaction", { id: txId })),
-          inMempoolAmong: (txIds) => client.inMempoolAmong(txIds),
-        },
-        settings,
-        now: deps.now,
-        onRound: (outcome) => {
-          if (outcome.kind === "anchored") logger.info("calendar round anchored", outcome);
-          else if (outcome.kind === "failed") logger.warn("calendar round failed; the leaves stay pending", { message: outcome.message });
-        },
-      });
-      locals.calendar.start();
       const requests = store.collection<CalendarRequestDocument>(CALENDAR_REQUESTS);
       const key = loadOrCreateLogKey({ dataDir: deps.config.dataDir, signerKey: settings.log.signerKey, origin: settings.log.origin });
       if (key.source === "created") logger.info("transparency log key created", { verifierKey: key.verifierKey });
@@ -186,6 +171,25 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
             logger.warn("transparency log round failed; the hashes wait for the next", { message: outcome.message });
         },
       });
+      const log = locals.log;
+      locals.calendar = await MerkleCalendar.open({
+        store,
+        trees,
+        anchorer: serviceWalletAnchorer(issuance, walletOf),
+        chain: {
+          onChain: async (txId) => Boolean(await broker.call("indexer.transaction", { id: txId })),
+          inMempoolAmong: (txIds) => client.inMempoolAmong(txIds),
+        },
+        settings,
+        now: deps.now,
+        // each round also anchors the log's latest checkpoint when the log grew (docs/transparency-log.md#cardano-anchoring)
+        log: { latestCheckpoint: () => log.anchorableCheckpoint() },
+        onRound: (outcome) => {
+          if (outcome.kind === "anchored") logger.info("calendar round anchored", outcome);
+          else if (outcome.kind === "failed") logger.warn("calendar round failed; the leaves stay pending", { message: outcome.message });
+        },
+      });
+      locals.calendar.start();
       locals.log.sequencer.start();
     },
     async stopped() {

@@ -6,7 +6,8 @@
  */
 import { DataHash } from "../domain/hex";
 import { MERKLE_SCHEME } from "../merkle/merkle-tree";
-import type { CalendarAnchorer } from "../merkle/calendar";
+import { TLOG_CHECKPOINT_SCHEME } from "../transparency-log/log-entries";
+import type { AnchorableCheckpoint, CalendarAnchorer } from "../merkle/calendar-types";
 import type { BuiltTree } from "../merkle/tree-store";
 import { sendOwnTransaction, type OwnTransactionPorts } from "../submission/own-transaction";
 import type { Wallet } from "../wallet";
@@ -20,6 +21,15 @@ function calendarMetadata(tree: Pick<BuiltTree, "treeId" | "leafCount">): string
   return JSON.stringify({ calendar: true, merkle: { treeId: tree.treeId, leafCount: tree.leafCount } });
 }
 
+/** The certificate of a transparency-log checkpoint: its root, with the log's origin and the tree's size. */
+function checkpointCertificate(checkpoint: AnchorableCheckpoint) {
+  return {
+    hash: DataHash(checkpoint.root),
+    algorithm: TLOG_CHECKPOINT_SCHEME,
+    metadata: JSON.stringify({ calendar: true, tlog: { origin: checkpoint.origin, size: checkpoint.size } }),
+  };
+}
+
 /** `walletOf` is asked on the first round only: a service that never anchors never reads the keys. */
 export function serviceWalletAnchorer(env: IssuanceEnv, walletOf: () => Wallet): CalendarAnchorer {
   const ports: OwnTransactionPorts = {
@@ -29,13 +39,16 @@ export function serviceWalletAnchorer(env: IssuanceEnv, walletOf: () => Wallet):
     now: () => env.now(),
   };
   return {
-    async build(tree) {
+    async build({ tree, checkpoint }) {
       const wallet = walletOf();
       try {
         const built = await buildCertificateTransaction(env, {
           type: "default",
           address: wallet.address,
-          certificates: [{ hash: DataHash(tree.root.toString("hex")), algorithm: MERKLE_SCHEME, metadata: calendarMetadata(tree) }],
+          certificates: [
+            ...(tree ? [{ hash: DataHash(tree.root.toString("hex")), algorithm: MERKLE_SCHEME, metadata: calendarMetadata(tree) }] : []),
+            ...(checkpoint ? [checkpointCertificate(checkpoint)] : []),
+          ],
         });
         return { cborHex: built.cborHex, txId: built.txId, expiresAtMs: built.expiresAtMs };
       } catch (err) {

@@ -10,7 +10,7 @@ import { HASH_BYTES, NONCE_BYTES, RECORD_BYTES } from "../transparency-log/log-e
 import type { LogStore } from "../transparency-log/log-store";
 import { inclusionAt } from "../transparency-log/log-tree";
 import type { LogSource } from "../transparency-log/sequencer";
-import type { FoundReceipt } from "./calendar";
+import type { AnchorableCheckpoint, FoundReceipt } from "./calendar-types";
 import type { CalendarRequestDocument } from "./calendar-requests";
 
 /** Requests read per page when a round gathers waiting hashes. */
@@ -77,19 +77,61 @@ export function calendarLogSource(requests: Collection<CalendarRequestDocument>)
   };
 }
 
-/** What a receipt says about the log: waiting for a checkpoint, or its index with a proof in the latest checkpoint. */
+/** Where a receipt's entry is anchored on Cardano: the checkpoint a round anchored, and its transaction. */
+export interface AnchoredEntry {
+  size: number;
+  transactionHash: string;
+  /** the signed checkpoint the transaction anchors */
+  checkpoint: string;
+  /** the entry's tlog-proof against that checkpoint */
+  proof: string;
+  /** the root's certificate, as /verify shows it (issuer, block, metadata: origin and size) */
+  verifyUrl: string;
+}
+
+/**
+ * What a receipt says about the log: waiting for a checkpoint; checkpointed, with its index and a proof in the latest
+ * (cosigned) checkpoint holding it; and anchored, once a Cardano transaction in a block anchors a checkpoint holding it.
+ */
 export type ReceiptLogView =
-  { status: "waiting" } | { status: "checkpointed"; index: number; nonce: string; checkpointSize: number; proof: string };
+  | { status: "waiting" }
+  | { status: "checkpointed" | "anchored"; index: number; nonce: string; checkpointSize: number; proof: string; anchored?: AnchoredEntry };
+
+/** The anchored checkpoint holding entry `index` (MerkleCalendar.anchoredCheckpointHolding). */
+export type AnchoredHolding = (index: number) => Promise<{ checkpoint: AnchorableCheckpoint; transactionHash: string } | undefined>;
 
 /** The log's view of a receipt (found by MerkleCalendar.findReceipt). */
-export async function receiptLogView(log: LogStore, { doc, position }: FoundReceipt): Promise<ReceiptLogView> {
+export async function receiptLogView(
+  log: LogStore,
+  { doc, position }: FoundReceipt,
+  anchoredHolding: AnchoredHolding,
+): Promise<ReceiptLogView> {
   const part = doc.logged.find((l) => l.from <= position && position < l.to);
   if (part === undefined) return { status: "waiting" };
   const index = part.index + position - part.from;
   const checkpoint = await log.checkpointHolding(index);
   if (checkpoint === undefined) return { status: "waiting" };
   const nonce = Buffer.from(doc.nonces, "base64").subarray(position * NONCE_BYTES, (position + 1) * NONCE_BYTES);
-  const path = await inclusionAt(log, index, checkpoint.size);
-  const proof = formatTlogProof({ extra: nonce, index, inclusionProof: path, checkpoint: checkpoint.note });
-  return { status: "checkpointed", index, nonce: nonce.toString("base64"), checkpointSize: checkpoint.size, proof };
+  const proofAt = async (size: number, note: string) =>
+    formatTlogProof({ extra: nonce, index, inclusionProof: await inclusionAt(log, index, size), checkpoint: note });
+  const view = {
+    index,
+    nonce: nonce.toString("base64"),
+    checkpointSize: checkpoint.size,
+    proof: await proofAt(checkpoint.size, checkpoint.note),
+  };
+  const anchored = await anchoredHolding(index);
+  if (anchored === undefined) return { status: "checkpointed", ...view };
+  const { checkpoint: a, transactionHash } = anchored;
+  return {
+    status: "anchored",
+    ...view,
+    anchored: {
+      size: a.size,
+      transactionHash,
+      checkpoint: a.note,
+      proof: await proofAt(a.size, a.note),
+      verifyUrl: `/api/v1/verify/${a.root}`,
+    },
+  };
 }

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { DomainError } from "../domain/errors";
-import { createLeaseTable, type Collection, type LeaseTable, type Store, type StoredDocument } from "../store";
+import { createLeaseTable, type Collection, type LeaseTable, type Store } from "../store";
 import {
   CALENDAR_REQUESTS,
   findReceiptPosition,
@@ -22,60 +22,17 @@ import {
 } from "./calendar-requests";
 import { NODE_BYTES } from "./merkle-tree";
 import { newNonces } from "../transparency-log/log-entries";
-import { buildTree, type MerkleTreeStore, type BuiltTree } from "./tree-store";
-
-interface CalendarSettings {
-  intervalMs: number;
-  maxLeaves: number;
-  maxPending: number;
-  /** leaves waiting from one client at most */
-  maxPendingPerClient: number;
-  maxHashesPerRequest: number;
-}
-
-/**
- * Anchors one tree's root: `build` makes the transaction (unsigned: nothing leaves the process) and says until when
- * it can be in a block (Unix ms), `submit` signs and sends it.
- */
-export interface CalendarAnchorer {
-  build(tree: BuiltTree): Promise<{ cborHex: string; txId: string; expiresAtMs: number }>;
-  submit(cborHex: string, txId: string): Promise<void>;
-}
-
-/** One anchoring round: the tree and the transaction that anchors its root. `_id` is the tree id. */
-interface CalendarRoundDocument extends StoredDocument {
-  _id: string;
-  root: string;
-  leafCount: number;
-  transactionHash: string;
-  submittedAt: number;
-  /** when the transaction was first seen in a block (unset while it is not) */
-  onChainSince?: number;
-  /** rounds in a row that found the transaction neither in a block nor in the mempool */
-  missing: number;
-  /** on chain for SETTLE_MS: no longer watched */
-  settled: boolean;
-}
-
-/** A receipt's request and its position in it. */
-export interface FoundReceipt {
-  doc: CalendarRequestDocument;
-  position: number;
-}
-
-/** What the calendar asks about its rounds' transactions. */
-export interface CalendarChainView {
-  /** is the transaction in a block (as the indexer has it now; rollbacks take it out) */
-  onChain(txId: string): Promise<boolean>;
-  /** which of these transactions the node's mempool holds now */
-  inMempoolAmong(txIds: readonly string[]): Promise<Set<string>>;
-}
-
-type RoundOutcome =
-  | { kind: "anchored"; treeId: string; root: string; leafCount: number; transactionHash: string }
-  | { kind: "idle" }
-  | { kind: "busy" }
-  | { kind: "failed"; message: string };
+import { buildTree, type MerkleTreeStore } from "./tree-store";
+import type {
+  AnchorableCheckpoint,
+  CalendarAnchorer,
+  CalendarChainView,
+  CalendarLogView,
+  CalendarRoundDocument,
+  CalendarSettings,
+  FoundReceipt,
+  RoundOutcome,
+} from "./calendar-types";
 
 const LEASE_KEY = "merkle-calendar";
 /** A round's transaction on chain this long (chain clock) is beyond rollbacks: Cardano's k blocks take about 12 h. */
@@ -112,6 +69,7 @@ export class MerkleCalendar {
     private readonly settings: CalendarSettings,
     private readonly now: () => number,
     private readonly onRound: (outcome: RoundOutcome) => void,
+    private readonly log: CalendarLogView | undefined,
   ) {
     this.nextRoundAt = now() + settings.intervalMs;
   }
@@ -125,6 +83,8 @@ export class MerkleCalendar {
     now: () => number;
     /** told every round's outcome (for the log) */
     onRound?: (outcome: RoundOutcome) => void;
+    /** the transparency log, whose latest checkpoint each round anchors when the log grew */
+    log?: CalendarLogView;
   }): Promise<MerkleCalendar> {
     const requests = opts.store.collection<CalendarRequestDocument>(CALENDAR_REQUESTS);
     // single-field indexes, one per field a query names
@@ -135,7 +95,7 @@ export class MerkleCalendar {
       { fields: { logPending: 1, submittedAt: 1 } },
     ]);
     const rounds = opts.store.collection<CalendarRoundDocument>("merkle_calendar_rounds");
-    await rounds.ensureIndexes([{ fields: { settled: 1, submittedAt: 1 } }]);
+    await rounds.ensureIndexes([{ fields: { settled: 1, submittedAt: 1 } }, { fields: { logSize: 1 } }]);
     const lease = await createLeaseTable(opts.store.collection("merkle_calendar_lease"), opts.now);
     return new MerkleCalendar(
       requests,
@@ -147,6 +107,7 @@ export class MerkleCalendar {
       opts.settings,
       opts.now,
       opts.onRound ?? (() => undefined),
+      opts.log,
     );
   }
 
@@ -348,38 +309,86 @@ export class MerkleCalendar {
     return { packed: Buffer.concat(parts), taken };
   }
 
+  /**
+   * The log's latest checkpoint when no round holds it or a larger one (a lost round's is anchored again: its
+   * document is gone).
+   */
+  private async checkpointToAnchor(): Promise<AnchorableCheckpoint | undefined> {
+    const latest = await this.log?.latestCheckpoint();
+    if (latest === undefined || latest.size === 0) return undefined;
+    const [largest] = await this.rounds.findProjected({ logSize: { $gte: latest.size } }, { _id: 1 }, { limit: 1 });
+    return largest === undefined ? latest : undefined;
+  }
+
+  /**
+   * The round that anchored the smallest checkpoint holding log entry `index`, with its transaction in a block;
+   * undefined while none is (a rollback takes a transaction out until it is back or anchored again).
+   */
+  async anchoredCheckpointHolding(index: number): Promise<{ checkpoint: AnchorableCheckpoint; transactionHash: string } | undefined> {
+    const candidates = await this.rounds.find({ logSize: { $gt: index } }, { sort: { logSize: 1 }, limit: 5 });
+    for (const round of candidates) {
+      if (round.log !== undefined && (await this.chain.onChain(round.transactionHash)))
+        return { checkpoint: round.log, transactionHash: round.transactionHash };
+    }
+    return undefined;
+  }
+
   private async runRound(): Promise<RoundOutcome> {
     this.nextRoundAt = this.now() + this.settings.intervalMs;
     let acquired = false;
     try {
-      if ((await this.pendingCount()) === 0 && (await this.rounds.count({ settled: false })) === 0) return { kind: "idle" };
+      const idle =
+        (await this.pendingCount()) === 0 &&
+        (await this.rounds.count({ settled: false })) === 0 &&
+        (await this.checkpointToAnchor()) === undefined;
+      if (idle) return { kind: "idle" };
       acquired = (await this.lease.acquire([LEASE_KEY], this.holder, LEASE_TTL_MS)).acquired;
       if (!acquired) return { kind: "busy" };
       await this.watchRounds();
       const { packed, taken } = await this.gatherPending();
-      if (taken.length === 0) return { kind: "idle" };
-      const tree = buildTree(packed);
-      const root = tree.root.toString("hex");
-      const { cborHex, txId, expiresAtMs } = await this.anchorer.build(tree);
+      const checkpoint = await this.checkpointToAnchor();
+      if (taken.length === 0 && checkpoint === undefined) return { kind: "idle" };
+      const tree = taken.length > 0 ? buildTree(packed) : undefined;
+      const { cborHex, txId, expiresAtMs } = await this.anchorer.build({
+        ...(tree ? { tree } : {}),
+        ...(checkpoint ? { checkpoint } : {}),
+      });
       // stored before the transaction leaves, so the verifier finds it when it sees the root on chain
-      await this.trees.save(tree, { expiresAt: expiresAtMs + TREE_GRACE_MS, owner: CALENDAR_OWNER });
+      if (tree) await this.trees.save(tree, { expiresAt: expiresAtMs + TREE_GRACE_MS, owner: CALENDAR_OWNER });
       await this.anchorer.submit(cborHex, txId);
+      const roundId = tree?.treeId ?? randomBytes(16).toString("hex");
+      const root = tree?.root.toString("hex");
       await this.rounds.updateOne(
-        { _id: tree.treeId },
-        { $set: { root, leafCount: tree.leafCount, transactionHash: txId, submittedAt: this.now(), missing: 0, settled: false } },
+        { _id: roundId },
+        {
+          $set: {
+            ...(tree ? { root: root!, leafCount: tree.leafCount } : {}),
+            ...(checkpoint ? { log: { ...checkpoint }, logSize: checkpoint.size } : {}),
+            transactionHash: txId,
+            submittedAt: this.now(),
+            missing: 0,
+            settled: false,
+          },
+        },
         { upsert: true },
       );
       for (const t of taken) {
         await this.requests.updateOne(
           { _id: t.request },
           {
-            $push: { segments: { from: t.from, to: t.to, round: tree.treeId } },
-            $addToSet: { rounds: tree.treeId },
+            $push: { segments: { from: t.from, to: t.to, round: roundId } },
+            $addToSet: { rounds: roundId },
             $inc: { pendingLeaves: t.from - t.to },
           },
         );
       }
-      return { kind: "anchored", treeId: tree.treeId, root, leafCount: tree.leafCount, transactionHash: txId };
+      return {
+        kind: "anchored",
+        ...(tree ? { treeId: tree.treeId, root: root! } : {}),
+        leafCount: tree?.leafCount ?? 0,
+        ...(checkpoint ? { logSize: checkpoint.size } : {}),
+        transactionHash: txId,
+      };
     } catch (err) {
       return { kind: "failed", message: err instanceof Error ? err.message : String(err) };
     } finally {

@@ -5,6 +5,7 @@ export * from "./batch-metadata";
 export * from "./batch-quota";
 export * from "./batch-limits";
 export * from "./calendar";
+export * from "./calendar-types";
 export * from "./calendar-requests";
 export * from "./hash-list";
 export * from "./calendar-access";

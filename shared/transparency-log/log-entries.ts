@@ -9,6 +9,9 @@ import { sha256 } from "@noble/hashes/sha2";
 import { randomBytes } from "node:crypto";
 import { leafHash } from "../tlog/rfc9162";
 
+/** The `algorithm` of the certificate that anchors a checkpoint's root on Cardano (its metadata: origin and size). */
+export const TLOG_CHECKPOINT_SCHEME = "tlog-checkpoint-rfc9162-sha256";
+
 export const NONCE_BYTES = 16;
 export const HASH_BYTES = 32;
 /** nonce ‖ hash */

@@ -58,6 +58,13 @@ export class TransparencyLog {
     return { origin: this.origin, verifierKey: this.key.verifierKey, size: served?.size ?? 0, checkpoint: served?.note ?? null };
   }
 
+  /** The latest checkpoint for the calendar to anchor on Cardano: origin, size, root (hex) and the note as served. */
+  async anchorableCheckpoint(): Promise<{ origin: string; size: number; root: string; note: string } | undefined> {
+    const [state, served] = await Promise.all([this.store.latest(), this.store.servedCheckpoint()]);
+    if (state === undefined || served === undefined || served.size !== state.size) return undefined;
+    return { origin: this.origin, size: state.size, root: Buffer.from(state.root, "base64").toString("hex"), note: served.note };
+  }
+
   /** The latest checkpoint note as served (with cosignatures once they came). */
   async checkpoint(): Promise<string | undefined> {
     return (await this.store.servedCheckpoint())?.note;

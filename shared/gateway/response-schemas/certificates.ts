@@ -77,12 +77,19 @@ export const CERTIFICATE_SCHEMAS = {
       proofUrl: string,
       log: object(
         {
-          status: { type: "string", enum: ["waiting", "checkpointed"] },
+          status: { type: "string", enum: ["waiting", "checkpointed", "anchored"] },
           index: integer,
           nonce: { type: "string", pattern: "^[A-Za-z0-9+/]{22}==$" },
           checkpointSize: integer,
           proof: string,
           proofUrl: string,
+          anchored: object({
+            size: integer,
+            transactionHash: { type: "string", pattern: HASH_32 },
+            checkpoint: string,
+            proof: string,
+            verifyUrl: string,
+          }),
         },
         ["status"],
       ),

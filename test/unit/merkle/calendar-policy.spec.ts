@@ -14,6 +14,7 @@ import {
   MerkleCalendar,
   MerkleTreeStore,
   SETTLE_MS,
+  type AnchorableCheckpoint,
   type CalendarAnchorer,
   type CalendarChainView,
 } from "../../../shared/merkle";
@@ -81,8 +82,8 @@ describe("merkle calendar: access policy and bounds", () => {
       inMempoolAmong: async (txIds) => new Set(txIds.filter((t) => mempool.has(t))),
     };
     const anchorer: CalendarAnchorer = {
-      async build(tree) {
-        handed.push(tree.leafCount);
+      async build({ tree }) {
+        handed.push(tree!.leafCount);
         if (hold) await new Promise<void>((resolve) => (release = resolve));
         return { cborHex: "", txId: randomBytes(32).toString("hex"), expiresAtMs: now() + 600_000 };
       },
@@ -194,6 +195,56 @@ describe("merkle calendar: access policy and bounds", () => {
       await failing.submit(hashes(3), CLIENT);
       expect(await failing.anchorRound()).to.deep.equal({ kind: "failed", message: "INSUFFICIENT_FUNDS: the service wallet cannot pay" });
       expect(await failing.pendingCount()).to.equal(3);
+    });
+
+    it("anchors the log's latest checkpoint when the log grew, alone when no leaf waits; again when its round is lost", async () => {
+      hold = false;
+      const parts: { leaves?: number; logSize?: number }[] = [];
+      let latest: AnchorableCheckpoint | undefined = { origin: "example.test/log", size: 10, root: "ab".repeat(32), note: "note 10\n" };
+      const calendar = await MerkleCalendar.open({
+        store,
+        trees: await MerkleTreeStore.open(store, now),
+        anchorer: {
+          async build({ tree, checkpoint }) {
+            parts.push({ ...(tree ? { leaves: tree.leafCount } : {}), ...(checkpoint ? { logSize: checkpoint.size } : {}) });
+            return { cborHex: "", txId: randomBytes(32).toString("hex"), expiresAtMs: now() + 600_000 };
+          },
+          async submit(_cborHex, txId) {
+            mempool.add(txId);
+          },
+        },
+        chain,
+        settings: SETTINGS,
+        now,
+        log: { latestCheckpoint: async () => latest },
+      });
+      // no leaf waits, the log holds 10 entries no round anchored: a round of the checkpoint alone
+      const first = await calendar.anchorRound();
+      expect(first).to.include({ kind: "anchored", leafCount: 0, logSize: 10 });
+      expect(first).to.not.have.property("treeId");
+      expect(await calendar.anchorRound(), "the same checkpoint is not anchored twice").to.deep.equal({ kind: "idle" });
+      const firstTx = (first as { transactionHash: string }).transactionHash;
+      expect(await calendar.anchoredCheckpointHolding(9), "not in a block yet").to.equal(undefined);
+      mempool.delete(firstTx);
+      blocks.add(firstTx);
+      expect(await calendar.anchoredCheckpointHolding(9)).to.deep.include({ transactionHash: firstTx });
+      expect(await calendar.anchoredCheckpointHolding(10), "entry 10 is not in a checkpoint of size 10").to.equal(undefined);
+
+      // leaves and a grown log: one transaction anchors both
+      latest = { ...latest!, size: 13, note: "note 13\n" };
+      await calendar.submit(hashes(3), CLIENT);
+      expect(await calendar.anchorRound()).to.include({ kind: "anchored", leafCount: 3, logSize: 13 });
+
+      // a rollback takes the first transaction out of its block: the entry is no longer anchored meanwhile
+      blocks.delete(firstTx);
+      expect(await calendar.anchoredCheckpointHolding(9)).to.equal(undefined);
+      expect(parts).to.deep.equal([{ logSize: 10 }, { leaves: 3, logSize: 13 }]);
+
+      // both transactions lost for good (two looks): the leaves and the latest checkpoint are anchored again
+      mempool.clear();
+      expect(await calendar.anchorRound()).to.deep.equal({ kind: "idle" });
+      expect(await calendar.anchorRound()).to.include({ kind: "anchored", leafCount: 3, logSize: 13 });
+      expect(parts).to.have.length(3);
     });
 
     it("anchors again the leaves of a round whose transaction is lost (neither in a block nor in the mempool, twice)", async () => {
