@@ -81,3 +81,17 @@ export async function isConfirmed(txHash: string): Promise<boolean> {
   if (status === 404) return false;
   throw new ApiError(messageOf(body, status), status);
 }
+
+export interface LogInfo {
+  origin: string;
+  verifierKey: string;
+}
+
+/** The transparency log's origin and verifier key (`GET /log`). */
+export async function logInfo(): Promise<LogInfo> {
+  const { status, body } = await call("/log");
+  const b = body as Partial<LogInfo> | undefined;
+  if (status === 200 && typeof b?.origin === "string" && typeof b.verifierKey === "string")
+    return { origin: b.origin, verifierKey: b.verifierKey };
+  throw new ApiError(status === 200 ? "the service did not answer a log's origin and key" : messageOf(body, status), status);
+}

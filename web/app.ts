@@ -1,6 +1,7 @@
 /**
  * The home page's script (docs/web-pages.md#the-home-page): hash dropped files and pasted texts in the browser,
- * look the hashes up, and issue certificates for new ones with a CIP-30 wallet. Reads and writes only the public
+ * look the hashes up, issue certificates for new ones with a CIP-30 wallet, and check transparency-log proofs
+ * (`.tlog-proof` files) of the documents in the browser (web/proof-check.ts). Reads and writes only the public
  * API; builds every node with text content (web/dom.ts).
  */
 import { certificatesOf, shortLinkOf, type CertificateRecord } from "./api";
@@ -9,6 +10,7 @@ import { installedWallets, walletErrorMessage, type Cip30Api, type Cip30Wallet }
 import { byId, clear, el, meta } from "./dom";
 import { canHash, hashHex, utf8, type Algorithm } from "./hashing";
 import { issueCertificates, type StepState } from "./issue";
+import { addProof, isTlogProof, setProofDocuments } from "./proof-check";
 
 interface Item {
   label: string;
@@ -117,12 +119,20 @@ function addBytes(label: string, bytes: Uint8Array<ArrayBuffer>): void {
   void hashItem(item);
 }
 
+/** Adds dropped or chosen files: documents are hashed, transparency-log proofs go to the proof check. */
 async function addFiles(files: FileList | null): Promise<void> {
-  for (const file of Array.from(files ?? [])) addBytes(file.name, new Uint8Array(await file.arrayBuffer()));
+  for (const file of Array.from(files ?? [])) {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    if (isTlogProof(bytes)) addProof(file.name, bytes);
+    else addBytes(file.name, bytes);
+  }
 }
 
 function refreshControls(): void {
   byId("items-empty").hidden = items.length > 0;
+  setProofDocuments(
+    items.filter((i) => i.algorithm === "SHA-256" && i.hash !== undefined).map((i) => ({ label: i.label, hash: i.hash ?? "" })),
+  );
   const fresh = items.filter((i) => i.state === "new");
   issueButton.disabled = issuing || wallet === undefined || fresh.length === 0;
   issueButton.textContent = fresh.length > 1 ? `Issue ${fresh.length} certificates` : "Issue certificate";
@@ -143,6 +153,12 @@ dropZone.addEventListener("drop", (e) => {
   e.preventDefault();
   dropZone.classList.remove("over");
   void addFiles(e.dataTransfer?.files ?? null);
+});
+const proofInput = byId<HTMLInputElement>("proof-input");
+proofInput.addEventListener("change", () => {
+  void Promise.all(Array.from(proofInput.files ?? [], async (f) => addProof(f.name, new Uint8Array(await f.arrayBuffer())))).then(
+    () => (proofInput.value = ""),
+  );
 });
 byId("add-text").addEventListener("click", () => {
   const area = byId<HTMLTextAreaElement>("text-input");

@@ -69,24 +69,35 @@ export interface VerifiedTlogProof {
   cosigners: NoteSignature[];
 }
 
+/**
+ * The step of the check that failed, in the order they run: `format` (the proof text), `signature` (the checkpoint
+ * opens under the log's keys for the origin), `witnesses` (the quorum of known cosigners), `inclusion` (the leaf's
+ * path to the checkpoint's root).
+ */
+export type TlogProofStep = "format" | "signature" | "witnesses" | "inclusion";
+
+export type TlogProofCheck = { ok: true; value: VerifiedTlogProof } | { ok: false; step: TlogProofStep; error: string };
+
 /** §Verifying a tlog proof, steps 2–4, for a leaf hash the caller computed (step 1). */
-export function verifyTlogProof(text: string, leafHash: Uint8Array, policy: TlogProofPolicy): Result<VerifiedTlogProof> {
+export function verifyTlogProof(text: string, leafHash: Uint8Array, policy: TlogProofPolicy): TlogProofCheck {
+  const refuse = (step: TlogProofStep, error: string): TlogProofCheck => ({ ok: false, step, error });
   const parsed = parseTlogProof(text);
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok) return refuse("format", parsed.error);
   const proof = parsed.value;
   const witnessKeys = policy.witnessKeys ?? [];
   const opened = openNote(proof.checkpoint, [...policy.logKeys, ...witnessKeys]);
-  if (!opened.ok) return fail(`the checkpoint does not open: ${opened.error}`);
+  if (!opened.ok) return refuse("signature", `the checkpoint does not open: ${opened.error}`);
   const checkpoint = parseCheckpoint(opened.value.text);
-  if (!checkpoint.ok) return fail(`the checkpoint is malformed: ${checkpoint.error}`);
-  if (checkpoint.value.origin !== policy.origin) return fail(`the checkpoint's origin is ${checkpoint.value.origin}, not ${policy.origin}`);
+  if (!checkpoint.ok) return refuse("signature", `the checkpoint is malformed: ${checkpoint.error}`);
+  if (checkpoint.value.origin !== policy.origin)
+    return refuse("signature", `the checkpoint's origin is ${checkpoint.value.origin}, not ${policy.origin}`);
   const by = (keys: readonly NoteVerifier[]) =>
     opened.value.verified.filter((s) => keys.some((k) => k.name === s.name && k.keyId === s.keyId));
-  if (by(policy.logKeys).length === 0) return fail("no signature of the log's keys");
+  if (by(policy.logKeys).length === 0) return refuse("signature", "no signature of the log's keys");
   const cosigners = by(witnessKeys);
   if (cosigners.length < (policy.quorum ?? 0))
-    return fail(`${cosigners.length} known witnesses cosigned, the policy needs ${policy.quorum}`);
+    return refuse("witnesses", `${cosigners.length} known witnesses cosigned, the policy needs ${policy.quorum}`);
   const inclusion = verifyInclusion(leafHash, proof.index, checkpoint.value.size, proof.inclusionProof, checkpoint.value.rootHash);
-  if (!inclusion.valid) return fail(`the inclusion proof does not verify: ${inclusion.reason}`);
-  return ok({ proof, checkpoint: checkpoint.value, cosigners });
+  if (!inclusion.valid) return refuse("inclusion", `the inclusion proof does not verify: ${inclusion.reason}`);
+  return { ok: true, value: { proof, checkpoint: checkpoint.value, cosigners } };
 }

@@ -1,6 +1,7 @@
 /**
  * The home page `/` (docs/web-pages.md#the-home-page): the static form its script (web/app.ts) brings to life —
- * files and texts hashed in the browser, looked up, and issued with a CIP-30 wallet through the public API.
+ * files and texts hashed in the browser, looked up, and issued with a CIP-30 wallet through the public API; and
+ * transparency-log proofs of those files checked in the browser.
  * The page hands its script the service's network in <meta> tags (no inline script); short links come from the API.
  */
 import { markup } from "../presentation/html";
@@ -31,7 +32,7 @@ export function renderHomePage(ctx: HomePageContext): string {
 <section class="panel" aria-labelledby="add-heading">
 <h2 id="add-heading">1. Add files or a text</h2>
 <div class="drop" id="drop-zone">
-<label for="file-input">Drop files here, or choose them</label>
+<label for="file-input">Drop files here (with their <code>.tlog-proof</code> receipts, if you have them), or choose them</label>
 <input type="file" id="file-input" multiple>
 </div>
 <label for="text-input">Or paste a text (hashed as UTF-8)</label>
@@ -46,6 +47,14 @@ export function renderHomePage(ctx: HomePageContext): string {
 <h2 id="items-heading">2. Hashes</h2>
 <p id="items-empty" class="muted">Nothing added yet.</p>
 <ul id="items" class="items" aria-live="polite"></ul>
+</section>
+<section class="panel" aria-labelledby="proofs-heading">
+<h2 id="proofs-heading">Check a transparency-log proof</h2>
+<p class="muted">A receipt's proof (a <code>.tlog-proof</code> file) shows that a document's hash is in this service's transparency log. Drop it with its document above, or choose it here: it is checked in your browser against the log's public key, and nothing is uploaded.</p>
+<label for="proof-input">Choose .tlog-proof files</label>
+<input type="file" id="proof-input" accept=".tlog-proof" multiple>
+<p id="proofs-empty" class="muted">No proof added.</p>
+<ul id="proofs" class="items" aria-live="polite"></ul>
 </section>
 <section class="panel" aria-labelledby="issue-heading">
 <h2 id="issue-heading">3. Issue certificates with your wallet</h2>
