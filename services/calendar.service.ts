@@ -23,9 +23,9 @@ import { openIssuanceOverMesh } from "../shared/mesh/issuance-over-mesh";
 import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import type { Wallet } from "../shared/wallet";
-import { calendarLogSource, receiptLogView } from "../shared/merkle/calendar-log";
+import { calendarLogSource, receiptCose, receiptLogView } from "../shared/merkle/calendar-log";
 import { CALENDAR_REQUESTS, type CalendarRequestDocument } from "../shared/merkle/calendar-requests";
-import { loadOrCreateLogKey } from "../shared/transparency-log/log-key";
+import { loadOrCreateLogKey, type LogKey } from "../shared/transparency-log/log-key";
 import { TransparencyLog } from "../shared/transparency-log/transparency-log";
 import { toBase64 } from "../shared/tlog/encoding";
 
@@ -36,7 +36,7 @@ type CalendarMeta = { $statusCode?: number; clientKey?: string; calendarKeyId?: 
 
 export default function createCalendarService(deps: ServiceDeps): ServiceSchema {
   const settings = deps.config.batchCalendar;
-  const locals: { calendar?: MerkleCalendar; client?: ChainClient; log?: TransparencyLog } = {};
+  const locals: { calendar?: MerkleCalendar; client?: ChainClient; log?: TransparencyLog; logKey?: LogKey } = {};
   const calendarOf = (): MerkleCalendar => {
     if (!locals.calendar) throw stillStarting("calendar");
     return locals.calendar;
@@ -125,6 +125,16 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
             return { bytes: bytes.toString("base64") };
           },
         },
+        /** The receipt's RFC 9942 COSE receipt, base64 (the gateway serves it: shared/gateway/log-tiles.ts). */
+        receiptCose: {
+          params: { receiptId: { type: "string", pattern: /^[0-9a-f]{32}$/ } },
+          async handler(ctx: Context<{ receiptId: string }>) {
+            const found = await foundReceipt(ctx.params.receiptId);
+            const cose = await receiptCose(logOf().store, found, locals.logKey!.signerKey);
+            if (cose === undefined) throw notFound(`Receipt ${ctx.params.receiptId} is not in a signed checkpoint yet; retry in a second.`);
+            return { bytes: Buffer.from(cose).toString("base64") };
+          },
+        },
         /** The latest signed checkpoint note, with its witnesses' cosignatures once they came. */
         logCheckpoint: {
           async handler() {
@@ -155,6 +165,7 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
       const requests = store.collection<CalendarRequestDocument>(CALENDAR_REQUESTS);
       const key = loadOrCreateLogKey({ dataDir: deps.config.dataDir, signerKey: settings.log.signerKey, origin: settings.log.origin });
       if (key.source === "created") logger.info("transparency log key created", { verifierKey: key.verifierKey });
+      locals.logKey = key;
       locals.log = await TransparencyLog.open({
         store,
         source: calendarLogSource(requests),

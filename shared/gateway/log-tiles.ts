@@ -1,7 +1,8 @@
 /**
- * The transparency log's monitoring prefix `/api/v1/log` as c2sp.org/tlog-tiles lays it out: `checkpoint` (text,
- * cached a second at most) and `tile/<L>/<N>[.p/<W>]`, `tile/entries/<N>[.p/<W>]` (bytes that never change: cached
- * here and, by their headers, by any CDN for a year). Answered before the router, as plain files are.
+ * The transparency log's files, answered before the router as plain files are: the monitoring prefix `/api/v1/log`
+ * as c2sp.org/tlog-tiles lays it out — `checkpoint` (text, cached a second at most) and `tile/<L>/<N>[.p/<W>]`,
+ * `tile/entries/<N>[.p/<W>]` (bytes that never change: cached here and, by their headers, by any CDN for a year) —
+ * and a receipt's RFC 9942 COSE receipt, `/api/v1/batch/receipt/{id}/receipt.cose` (`application/cose`).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ServiceBroker } from "moleculer";
@@ -10,6 +11,7 @@ import { toHttpErrorReply } from "./error-mapping";
 import { API_PREFIX } from "./openapi";
 
 const PREFIX = `${API_PREFIX}/log/`;
+const COSE_RECEIPT = new RegExp(`^${API_PREFIX}/batch/receipt/([0-9a-f]{32})/receipt\\.cose$`);
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
 type Answer = { status: number; type: string; body: Buffer; cache: string };
@@ -38,12 +40,19 @@ export function createLogTileHandler(opts: LogTilesOptions): (req: IncomingMessa
     return { status: 200, type: "application/octet-stream", body, cache: IMMUTABLE };
   }
 
+  async function coseReceipt(receiptId: string): Promise<Answer> {
+    const { bytes } = await opts.broker.call<{ bytes: string }, { receiptId: string }>("calendar.receiptCose", { receiptId });
+    // a newer checkpoint makes a newer receipt: not cached
+    return { status: 200, type: "application/cose", body: Buffer.from(bytes, "base64"), cache: "no-cache" };
+  }
+
   return (req, res) => {
     const url = req.url ?? "";
-    if ((req.method !== "GET" && req.method !== "HEAD") || !url.startsWith(PREFIX)) return false;
-    const path = url.slice(PREFIX.length);
-    if (path !== "checkpoint" && !path.startsWith("tile/")) return false;
-    answer(path).then(
+    if (req.method !== "GET" && req.method !== "HEAD") return false;
+    const cose = COSE_RECEIPT.exec(url);
+    const path = url.startsWith(PREFIX) ? url.slice(PREFIX.length) : undefined;
+    if (cose === null && path !== "checkpoint" && !path?.startsWith("tile/")) return false;
+    (cose ? coseReceipt(cose[1]!) : answer(path!)).then(
       (a) => send(req, res, a),
       (err: unknown) => send(req, res, errorAnswer(err)),
     );

@@ -5,13 +5,15 @@
  * holds it.
  */
 import type { Collection } from "../store";
+import { makeReceipt } from "../tlog/cose-receipt";
+import type { SignerKey } from "../tlog/note";
 import { formatTlogProof } from "../tlog/tlog-proof";
-import { HASH_BYTES, NONCE_BYTES, RECORD_BYTES } from "../transparency-log/log-entries";
+import { HASH_BYTES, leafOfRecord, NONCE_BYTES, RECORD_BYTES } from "../transparency-log/log-entries";
 import type { LogStore } from "../transparency-log/log-store";
 import { inclusionAt } from "../transparency-log/log-tree";
 import type { LogSource } from "../transparency-log/sequencer";
 import type { AnchorableCheckpoint, FoundReceipt } from "./calendar-types";
-import type { CalendarRequestDocument } from "./calendar-requests";
+import { hashAt, type CalendarRequestDocument } from "./calendar-requests";
 
 /** Requests read per page when a round gathers waiting hashes. */
 const PAGE = 100;
@@ -100,18 +102,31 @@ export type ReceiptLogView =
 /** The anchored checkpoint holding entry `index` (MerkleCalendar.anchoredCheckpointHolding). */
 export type AnchoredHolding = (index: number) => Promise<{ checkpoint: AnchorableCheckpoint; transactionHash: string } | undefined>;
 
-/** The log's view of a receipt (found by MerkleCalendar.findReceipt). */
-export async function receiptLogView(
-  log: LogStore,
-  { doc, position }: FoundReceipt,
-  anchoredHolding: AnchoredHolding,
-): Promise<ReceiptLogView> {
+/** A receipt's entry in the log: its index, nonce and record, and the checkpoint its proofs are made against. */
+interface LoggedEntry {
+  index: number;
+  nonce: Buffer;
+  /** nonce ‖ hash */
+  record: Buffer;
+  checkpoint: { size: number; note: string };
+}
+
+/** Where a receipt's hash is in the log, once a signed checkpoint holds it (the latest cosigned one when it does). */
+async function loggedEntry(log: LogStore, { doc, position }: FoundReceipt): Promise<LoggedEntry | undefined> {
   const part = doc.logged.find((l) => l.from <= position && position < l.to);
-  if (part === undefined) return { status: "waiting" };
+  if (part === undefined) return undefined;
   const index = part.index + position - part.from;
   const checkpoint = await log.checkpointHolding(index);
-  if (checkpoint === undefined) return { status: "waiting" };
+  if (checkpoint === undefined) return undefined;
   const nonce = Buffer.from(doc.nonces, "base64").subarray(position * NONCE_BYTES, (position + 1) * NONCE_BYTES);
+  return { index, nonce, record: Buffer.concat([nonce, Buffer.from(hashAt(doc, position), "hex")]), checkpoint };
+}
+
+/** The log's view of a receipt (found by MerkleCalendar.findReceipt). */
+export async function receiptLogView(log: LogStore, found: FoundReceipt, anchoredHolding: AnchoredHolding): Promise<ReceiptLogView> {
+  const entry = await loggedEntry(log, found);
+  if (entry === undefined) return { status: "waiting" };
+  const { index, nonce, checkpoint } = entry;
   const proofAt = async (size: number, note: string) =>
     formatTlogProof({ extra: nonce, index, inclusionProof: await inclusionAt(log, index, size), checkpoint: note });
   const view = {
@@ -134,4 +149,16 @@ export async function receiptLogView(
       verifyUrl: `/api/v1/verify/${a.root}`,
     },
   };
+}
+
+/**
+ * The receipt's RFC 9942 COSE receipt of inclusion (RFC9162_SHA256), signed with the log key over the root of the
+ * checkpoint the tlog-proof uses; undefined while no checkpoint holds the entry.
+ */
+export async function receiptCose(log: LogStore, found: FoundReceipt, key: SignerKey): Promise<Uint8Array | undefined> {
+  const entry = await loggedEntry(log, found);
+  if (entry === undefined) return undefined;
+  const { index, record, checkpoint } = entry;
+  const path = await inclusionAt(log, index, checkpoint.size);
+  return makeReceipt(leafOfRecord(record), { treeSize: checkpoint.size, leafIndex: index, path }, key);
 }

@@ -45,7 +45,8 @@ export function makeReceipt(leafHash: Uint8Array, inclusion: ReceiptInclusion, k
       [HEADER_VDS, VDS_RFC9162_SHA256],
     ]),
   );
-  const proof = encode([inclusion.treeSize, inclusion.leafIndex, inclusion.path]);
+  // plain Uint8Arrays: a CBOR encoder writes a subclass (Node's Buffer) as a tagged typed array, not a bstr
+  const proof = encode([inclusion.treeSize, inclusion.leafIndex, inclusion.path.map((h) => Uint8Array.from(h))]);
   const unprotected = new Map([[HEADER_VDP, new Map([[VDP_INCLUSION, [proof]]])]]);
   const signature = ed25519.sign(toBeSigned(protectedHeader, root.root), key.seed);
   return encode(new Tag(COSE_SIGN1_TAG, [protectedHeader, unprotected, null, signature]));

@@ -12,6 +12,8 @@ export const LOG_KEY_FILE = "log-key";
 
 export interface LogKey {
   signer: NoteSigner;
+  /** the key itself, for the COSE receipts it signs (never logged: log `verifierKey` only) */
+  signerKey: SignerKey;
   /** `<origin>+<key id>+<public key>` */
   verifierKey: string;
   source: "LOG_SIGNER_KEY" | "key-file" | "created";
@@ -46,5 +48,5 @@ export function loadOrCreateLogKey(opts: { dataDir: string; signerKey: string | 
 }
 
 function logKeyOf(key: SignerKey, source: LogKey["source"]): LogKey {
-  return { signer: ed25519Signer(key), verifierKey: formatVerifierKey(key.name, key.type, key.publicKey), source };
+  return { signer: ed25519Signer(key), signerKey: key, verifierKey: formatVerifierKey(key.name, key.type, key.publicKey), source };
 }

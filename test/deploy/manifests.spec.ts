@@ -123,9 +123,16 @@ const SECRET_VARS = [
   "NATS_PASSWORD",
   "LOG_SIGNER_KEY",
 ];
-/** The actions the gateway calls across NATS: those of its routes but its own, its answer cache's two reads, the log's tiles. */
+/** The actions the gateway calls across NATS: those of its routes but its own, its answer cache's two reads, the log's files. */
 const GATEWAY_CALLS = [
-  ...new Set([...ROUTES.map((r) => r.action), "indexer.status", "indexer.factsAfter", "calendar.logCheckpoint", "calendar.logTile"]),
+  ...new Set([
+    ...ROUTES.map((r) => r.action),
+    "indexer.status",
+    "indexer.factsAfter",
+    "calendar.logCheckpoint",
+    "calendar.logTile",
+    "calendar.receiptCose",
+  ]),
 ]
   .filter((action) => !action.startsWith("gateway."))
   .sort();

@@ -108,6 +108,12 @@ describe("tlog COSE receipt (RFC 9942)", () => {
     expect(r.ok && Buffer.from(r.value.root).toString("base64")).to.equal(checkpointText.split("\n")[2]);
   });
 
+  it("writes the same receipt when the path's hashes are Node Buffers (a server's), not plain Uint8Arrays", () => {
+    const fromBuffers = makeReceipt(leaf, { ...inclusion, path: inclusion.path.map((h) => Buffer.from(h)) }, logKeys.signer);
+    expect(Buffer.from(fromBuffers).equals(Buffer.from(receipt))).to.equal(true);
+    expect(verifyReceipt(fromBuffers, leaf, logKeys.verifier).ok).to.equal(true);
+  });
+
   it("refuses another leaf, another key, a changed index or path, an attached payload, another alg", () => {
     const sign1 = decode(receipt, { preferMap: true }) as Tag;
     const [prot, unprot, , sig] = sign1.contents as [Uint8Array, Map<number, Map<number, Uint8Array[]>>, null, Uint8Array];

@@ -16,6 +16,7 @@ import { ed25519Verifier, openNote, parseVerifierKey } from "../../shared/tlog/n
 import { leafHash, treeRoot, verifyConsistency, type HashReader } from "../../shared/tlog/rfc9162";
 import { decodeEntryBundle, formatTilePath, tileHashReader, type Tile } from "../../shared/tlog/tiles";
 import { verifyTlogProof } from "../../shared/tlog/tlog-proof";
+import { verifyReceipt } from "../../shared/tlog/cose-receipt";
 
 interface LogInfo {
   origin: string;
@@ -116,6 +117,14 @@ describe("transparency log over HTTP: submitted hashes, signed checkpoints, tile
       expect(text.text).to.equal(log.proof);
       const verified = verifyTlogProof(text.text, leaf, { origin: info.origin, logKeys: [logVerifier()] });
       expect(verified.ok, verified.ok ? "" : verified.error).to.equal(true);
+      // the RFC 9942 COSE receipt of the same inclusion, signed with the log key
+      const cose = await fetch(`${api()}/batch/receipt/${receipts[i]}/receipt.cose`);
+      expect(cose.status).to.equal(200);
+      expect(cose.headers.get("content-type")).to.equal("application/cose");
+      const key = parseVerifierKey(info.verifierKey);
+      const checked = verifyReceipt(new Uint8Array(await cose.arrayBuffer()), leaf, key.ok ? key.value : (undefined as never));
+      expect(checked.ok, checked.ok ? "" : checked.error).to.equal(true);
+      expect(checked.ok && checked.value.inclusion.leafIndex).to.equal(log.index);
       // the extra line is the nonce; another hash's leaf does not verify
       expect(text.text.split("\n")[1]).to.equal(`extra ${log.nonce}`);
       expect(
@@ -172,5 +181,8 @@ describe("transparency log over HTTP: submitted hashes, signed checkpoints, tile
     expect(tooBig.status).to.equal(400);
     const waiting = await http(`${api()}/batch/receipt/${"0".repeat(32)}/proof`);
     expect(waiting.status).to.equal(404);
+    const noCose = await http(`${api()}/batch/receipt/${"0".repeat(32)}/receipt.cose`);
+    expect(noCose.status).to.equal(404);
+    expect((noCose.json as { error: string }).error).to.equal("NOT_FOUND");
   });
 });
