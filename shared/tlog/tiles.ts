@@ -111,24 +111,34 @@ export function decodeEntryBundle(bundle: Uint8Array): Result<Uint8Array[]> {
 }
 
 /**
- * A HashReader for a tree of `size` leaves that reads only hash tiles, as a client does: the tile at level
- * floor(h/8) that holds the subtree's hashes, with the width the tree of this size has, then hashes up the
- * remaining h mod 8 levels. `fetchTile` returns the tile's bytes (cache it: the reader asks for a tile many times).
+ * Where the hash of the complete subtree (level, index) of a tree of `size` leaves is kept: the tile at level
+ * floor(level/8) with the width the tree of this size has, its `span` = 2^(level mod 8) hashes from position `at`.
+ */
+export function tileOfHash(size: number, level: number, index: number): { tile: Tile; at: number; span: number } {
+  const tileLevel = Math.floor(level / TILE_HEIGHT);
+  const span = 2 ** (level % TILE_HEIGHT);
+  const first = index * span;
+  const tileIndex = Math.floor(first / TILE_WIDTH);
+  const available = hashesAtLevel(size, tileLevel) - tileIndex * TILE_WIDTH;
+  const width = Math.min(TILE_WIDTH, available);
+  const at = first % TILE_WIDTH;
+  if (at + span > width) badArgument(`subtree ${level}/${index} is not complete in a tree of ${size}`, { level, index, size });
+  return { tile: { level: tileLevel, index: tileIndex, width }, at, span };
+}
+
+/**
+ * A HashReader for a tree of `size` leaves that reads only hash tiles, as a client does: the tile that holds the
+ * subtree's hashes (tileOfHash), then hashes up the remaining level mod 8 levels. `fetchTile` returns the tile's
+ * bytes (cache it: the reader asks for a tile many times).
  */
 export function tileHashReader(size: number, fetchTile: (tile: Tile) => Uint8Array): HashReader {
   return (level, index) => {
-    const tileLevel = Math.floor(level / TILE_HEIGHT);
-    const span = 2 ** (level % TILE_HEIGHT);
-    const first = index * span;
-    const tileIndex = Math.floor(first / TILE_WIDTH);
-    const available = hashesAtLevel(size, tileLevel) - tileIndex * TILE_WIDTH;
-    const width = Math.min(TILE_WIDTH, available);
-    const at = first % TILE_WIDTH;
-    if (at + span > width) badArgument(`subtree ${level}/${index} is not complete in a tree of ${size}`, { level, index, size });
-    const tile = { level: tileLevel, index: tileIndex, width };
+    const { tile, at, span } = tileOfHash(size, level, index);
     const bytes = fetchTile(tile);
-    if (bytes.length !== width * HASH_SIZE)
-      throw new TlogError("TLOG_BAD_TILE", `tile ${formatTilePath(tile)} has ${bytes.length} bytes, not ${width * HASH_SIZE}`, { tile });
+    if (bytes.length !== tile.width * HASH_SIZE)
+      throw new TlogError("TLOG_BAD_TILE", `tile ${formatTilePath(tile)} has ${bytes.length} bytes, not ${tile.width * HASH_SIZE}`, {
+        tile,
+      });
     let hashes: Uint8Array[] = Array.from({ length: span }, (_, i) => bytes.slice((at + i) * HASH_SIZE, (at + i + 1) * HASH_SIZE));
     while (hashes.length > 1) hashes = Array.from({ length: hashes.length / 2 }, (_, i) => nodeHash(hashes[2 * i]!, hashes[2 * i + 1]!));
     return hashes[0]!;

@@ -5,7 +5,7 @@
  * which tiles it reads (the tiles read never depend on the hashes), then on the tiles loaded.
  */
 import { consistencyProof, inclusionProof, nodeHash, treeRoot, type HashReader } from "../tlog/rfc9162";
-import { formatTilePath, TILE_WIDTH, tileHashReader, type Tile } from "../tlog/tiles";
+import { formatTilePath, TILE_WIDTH, tileHashReader, tileOfHash, type Tile } from "../tlog/tiles";
 import type { LogStore } from "./log-store";
 
 const HASH = 32;
@@ -14,15 +14,19 @@ export class TileMissingError extends Error {
   override readonly name = "TileMissingError";
 }
 
-/** Runs `compute` over the tiles of a tree of `size` leaves, loaded from the store. */
+/**
+ * Runs `compute` over the tiles of a tree of `size` leaves, loaded from the store: a first run on a reader that
+ * only notes which hashes it is asked (no hashing: the hashes asked never depend on their values) gives the tiles
+ * to load, the second runs on them.
+ */
 export async function computeFromTiles<T>(store: LogStore, size: number, compute: (read: HashReader) => T): Promise<T> {
   const wanted = new Map<string, Tile>();
-  compute(
-    tileHashReader(size, (tile) => {
-      wanted.set(formatTilePath(tile), tile);
-      return new Uint8Array(tile.width * HASH);
-    }),
-  );
+  const placeholder = new Uint8Array(HASH);
+  compute((level, index) => {
+    const { tile } = tileOfHash(size, level, index);
+    wanted.set(formatTilePath(tile), tile);
+    return placeholder;
+  });
   const loaded = new Map<string, Uint8Array>();
   await Promise.all(
     [...wanted].map(async ([path, tile]) => {
