@@ -21,6 +21,7 @@ import {
   type SubmitAnswer,
 } from "./calendar-requests";
 import { NODE_BYTES } from "./merkle-tree";
+import { PendingCounts } from "./calendar-pending";
 import { newNonces } from "../transparency-log/log-entries";
 import { buildTree, type MerkleTreeStore } from "./tree-store";
 import type {
@@ -61,6 +62,7 @@ export class MerkleCalendar {
 
   private constructor(
     private readonly requests: Collection<CalendarRequestDocument>,
+    private readonly pending: PendingCounts,
     private readonly rounds: Collection<CalendarRoundDocument>,
     private readonly lease: LeaseTable,
     private readonly trees: MerkleTreeStore,
@@ -99,6 +101,7 @@ export class MerkleCalendar {
     const lease = await createLeaseTable(opts.store.collection("merkle_calendar_lease"), opts.now);
     return new MerkleCalendar(
       requests,
+      new PendingCounts(opts.store.collection("merkle_calendar_pending"), requests),
       rounds,
       lease,
       opts.trees,
@@ -125,14 +128,10 @@ export class MerkleCalendar {
     await this.round;
   }
 
-  /**
-   * Leaves waiting for a round (of one client, or of all): read from the requests that have any (one document per
-   * request, not per leaf).
-   */
+  /** Leaves waiting for a round, of one client or of all, as the submission limits count them (calendar-pending.ts). */
   async pendingCount(client?: string): Promise<number> {
-    const filter = client === undefined ? { pendingLeaves: { $gt: 0 } } : { client, pendingLeaves: { $gt: 0 } };
-    const docs = await this.requests.findProjected(filter, { pendingLeaves: 1, _id: 0 });
-    return docs.reduce((n, d) => n + (d.pendingLeaves ?? 0), 0);
+    const { own, total } = await this.pending.of(client);
+    return client === undefined ? total : own;
   }
 
   /**
@@ -146,7 +145,7 @@ export class MerkleCalendar {
     const count = packed.length / NODE_BYTES;
     const hex = packed.toString("hex");
     const retryAfterSeconds = Math.max(1, Math.ceil(this.settings.intervalMs / 1000));
-    const own = await this.pendingCount(client);
+    const { own, total: waiting } = await this.pending.of(client);
     if (own + count > this.settings.maxPendingPerClient) {
       throw new DomainError(
         "CALENDAR_FULL",
@@ -154,7 +153,6 @@ export class MerkleCalendar {
         { maxPendingPerClient: this.settings.maxPendingPerClient, retryAfterSeconds },
       );
     }
-    const waiting = await this.pendingCount();
     if (waiting + count > this.settings.maxPending) {
       throw new DomainError(
         "CALENDAR_FULL",
@@ -178,6 +176,7 @@ export class MerkleCalendar {
       logPending: count,
       logged: [],
     });
+    await this.pending.add(client, count);
     const pending = waiting + count;
     if (pending >= this.settings.maxLeaves && Date.now() >= this.earlyRoundsAfter) void this.anchorRound();
     return {
@@ -338,7 +337,7 @@ export class MerkleCalendar {
     let acquired = false;
     try {
       const idle =
-        (await this.pendingCount()) === 0 &&
+        (await this.pending.recount()) === 0 &&
         (await this.rounds.count({ settled: false })) === 0 &&
         (await this.checkpointToAnchor()) === undefined;
       if (idle) return { kind: "idle" };
@@ -382,6 +381,8 @@ export class MerkleCalendar {
           },
         );
       }
+      // what this round took no longer counts against its clients' limits
+      await this.pending.recount();
       return {
         kind: "anchored",
         ...(tree ? { treeId: tree.treeId, root: root! } : {}),
