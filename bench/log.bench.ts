@@ -9,7 +9,7 @@
  *    same store (a second SQLite folder) takes the same request documents as bare inserts. The integration lag is
  *    sampled on one random receipt of every SAMPLE_EVERY-th request: from its 202 to the first
  *    `GET /batch/receipt/{id}` whose `log.status` is `checkpointed` (polled every POLL_MS, so up to POLL_MS late);
- * 2. the log is filled to LOG_BENCH_ENTRIES entries (default 1,000,000) the same way, and waited for;
+ * 2. the log is filled to LOG_BENCH_ENTRIES entries (default 300,000) the same way, and waited for;
  * 3. tile reads: autocannon over a few full level-0 and level-1 tiles and entry bundles through the gateway, against a
  *    bare node:http server sending the same bytes with the same headers, alternating in rounds (median of the
  *    rounds' ratios);
@@ -19,8 +19,11 @@
  * 5. storage: once the mesh is stopped and the store closed, the bytes of every file of DATA_DIR per log entry,
  *    against the issue's 100 bytes, and per collection (SQLite's `dbstat`: tables with their indexes).
  *
- *   npm run bench log                               30 s of appends, 1,000,000 entries (a few minutes)
- *   LOG_BENCH_ENTRIES=10000000 npm run bench log    the issue's scale (not run by CI; anchoring rounds do start, see README)
+ *   npm run bench log                               30 s of appends, 300,000 entries (a few minutes)
+ *   LOG_BENCH_ENTRIES=1000000 npm run bench log     the proof figure at the issue's size (≈ 10 min: intake slows as
+ *                                                   pending anchoring leaves grow, see bench/README.md)
+ *   LOG_BENCH_ENTRIES=10000000 …                    the issue's large run (not run by CI; beyond 1,000,000 pending
+ *                                                   leaves the anchoring rounds start, and fail unfunded, every 10 s)
  *   LOG_BENCH_APPEND_SECONDS, LOG_BENCH_CLIENTS, LOG_BENCH_PROOFS change the other sizes
  */
 import { randomBytes, randomInt } from "node:crypto";
@@ -29,13 +32,14 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { performance } from "node:perf_hooks";
+import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { DatabaseSync } from "node:sqlite";
 import { IssuanceWorld } from "../fixtures/issuance/issuance-world";
 import type { SubmitAnswer } from "../shared/merkle";
 import { createStore } from "../shared/store";
 import { SQLITE_FILE } from "../shared/store/sqlite-store";
 import { newNonces } from "../shared/transparency-log/log-entries";
+import { Sequencer, type RoundOutcome } from "../shared/transparency-log/sequencer";
 import { percentile } from "./percentile";
 import type { Ratio } from "./run";
 
@@ -56,7 +60,7 @@ const num = (name: string, fallback: number): number => {
 const PER_REQUEST = 1_000;
 const CLIENTS = num("LOG_BENCH_CLIENTS", 4);
 const APPEND_SECONDS = num("LOG_BENCH_APPEND_SECONDS", 30);
-const ENTRIES = num("LOG_BENCH_ENTRIES", 1_000_000);
+const ENTRIES = num("LOG_BENCH_ENTRIES", 300_000);
 const PROOFS = num("LOG_BENCH_PROOFS", 2_000);
 /** One receipt of every this many requests has its integration lag measured. */
 const SAMPLE_EVERY = 4;
@@ -82,15 +86,44 @@ function body(): string {
   return JSON.stringify({ hashes: Array.from({ length: PER_REQUEST }, (_, i) => hex.slice(i * 64, i * 64 + 64)) });
 }
 
+/** fetch, a failure naming its cause and how long it took (a closed socket, a timeout). */
+async function fetchOrSay(url: string, init?: RequestInit): Promise<Response> {
+  const t0 = performance.now();
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    const cause = (err as { cause?: unknown }).cause;
+    throw new Error(
+      `${init?.method ?? "GET"} ${url} failed after ${Math.round(performance.now() - t0)} ms: ${String(err)} (${String(cause)})`,
+    );
+  }
+}
+
+/**
+ * Sockets reset under a request: the gateway's keep-alive timer (Node's 5 s) closed an idle connection the client had
+ * just written a request to, which happens when the event loop (shared by server and client here) was blocked for
+ * seconds. Such a request never reached the calendar (it was not read), so it is sent again, and counted.
+ */
+export const resets = { count: 0 };
+
 async function submit(api: string, text: string): Promise<SubmitAnswer> {
-  const res = await fetch(`${api}/batch/submit`, { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
+  let res: Response;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      res = await fetchOrSay(`${api}/batch/submit`, { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
+      break;
+    } catch (err) {
+      if (attempt >= 3 || !String(err).includes("ECONNRESET")) throw err;
+      resets.count++;
+    }
+  }
   const answer = await res.text();
   if (res.status !== 202) throw new Error(`submit: ${res.status} ${answer.slice(0, 300)}`);
   return JSON.parse(answer) as SubmitAnswer;
 }
 
 async function logSize(api: string): Promise<number> {
-  const res = await fetch(`${api}/log`);
+  const res = await fetchOrSay(`${api}/log`);
   return ((await res.json()) as { size: number }).size;
 }
 
@@ -133,7 +166,7 @@ async function appendUntil(api: string, until: (acked: number, ms: number) => bo
   })();
   const poll = async (id: string, at: number) => {
     for (;;) {
-      const res = await fetch(`${api}/batch/receipt/${id}`);
+      const res = await fetchOrSay(`${api}/batch/receipt/${id}`);
       const r = (await res.json()) as { log?: { status: string } };
       if (r.log?.status === "checkpointed") {
         lags.push(performance.now() - at);
@@ -342,7 +375,53 @@ function collectionBytes(dataDir: string): Record<string, number> {
   return collections;
 }
 
+/** Every sequencer round of this process, timed (the prototype wrapped for the run: measurement only). */
+function timeRounds(): { rounds: { ms: number; added: number }[]; restore(): void } {
+  const rounds: { ms: number; added: number }[] = [];
+  const original = Sequencer.prototype.round;
+  Sequencer.prototype.round = function (this: Sequencer): Promise<RoundOutcome> {
+    const t0 = performance.now();
+    return original.call(this).then((outcome) => {
+      if (outcome.kind === "integrated") rounds.push({ ms: performance.now() - t0, added: outcome.added });
+      return outcome;
+    });
+  };
+  return { rounds, restore: () => void (Sequencer.prototype.round = original) };
+}
+
+function roundFigures(rounds: readonly { ms: number; added: number }[]): Record<string, number> {
+  const added = rounds.reduce((s, r) => s + r.added, 0);
+  const ms = rounds.reduce((s, r) => s + r.ms, 0);
+  return {
+    rounds: rounds.length,
+    entriesP50: percentile(
+      rounds.map((r) => r.added),
+      50,
+    ),
+    entriesMax: percentile(
+      rounds.map((r) => r.added),
+      100,
+    ),
+    msP50: percentile(
+      rounds.map((r) => r.ms),
+      50,
+    ),
+    msMax: percentile(
+      rounds.map((r) => r.ms),
+      100,
+    ),
+    /** wall time of a round per entry it added */
+    usPerEntry: round2((ms * 1000) / Math.max(1, added)),
+  };
+}
+
+/** The event loop's delay over a phase, ms (the server, the sequencer and the clients share it). */
+function loopFigures(h: ReturnType<typeof monitorEventLoopDelay>): Record<string, number> {
+  return { p50Ms: round2(h.percentile(50) / 1e6), p99Ms: round2(h.percentile(99) / 1e6), maxMs: round2(h.max / 1e6) };
+}
+
 export default async function (): Promise<Record<string, unknown>> {
+  const timed = timeRounds();
   const dataDir = mkdtempSync(join(tmpdir(), "log-bench-"));
   const limit = String(Math.max(ENTRIES, 1) * 2 + 1_000_000);
   const t0 = performance.now();
@@ -367,18 +446,28 @@ export default async function (): Promise<Record<string, unknown>> {
     const api = w.mesh.api;
     // 1. appends
     const insertRate = await storeInsertRate(3);
+    timed.rounds.length = 0;
+    let loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
     const run = await appendUntil(api, (_acked, ms) => ms >= APPEND_SECONDS * 1000, true);
+    loop.disable();
+    const appendLoop = loopFigures(loop);
+    const appendResets = resets.count;
+    const appendRounds = roundFigures(timed.rounds);
+    timed.rounds.length = 0;
     const intake = (run.acked / run.ms) * 1000;
     const grown = ((run.sizeAfter - run.sizeBefore) / run.ms) * 1000;
     const lagP50 = percentile(run.lags, 50);
     const lagP99 = percentile(run.lags, 99);
     const lagMax = percentile(run.lags, 100);
     process.stderr.write(
-      `log: appends ${fmt(intake)} hashes/s answered, ${fmt(grown)}/s checkpointed, lag p50 ${lagP50} p99 ${lagP99} max ${lagMax} ms\n`,
+      `log: appends ${fmt(intake)} hashes/s answered, ${fmt(grown)}/s checkpointed, lag p50 ${lagP50} p99 ${lagP99} max ${lagMax} ms, rounds ${JSON.stringify(appendRounds)}, loop ${JSON.stringify(appendLoop)}\n`,
     );
 
     // 2. fill to ENTRIES
     const fillT0 = performance.now();
+    loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
     const fill =
       run.sizeAfter < ENTRIES ? await appendUntil(api, (acked) => run.acked + acked >= ENTRIES - run.sizeBefore, false) : undefined;
     const total = run.sizeBefore + run.acked + (fill?.acked ?? 0);
@@ -387,7 +476,12 @@ export default async function (): Promise<Record<string, unknown>> {
     const drainMs = Math.round(performance.now() - drainT0);
     const fillMs = Math.round(performance.now() - fillT0);
     const size = await logSize(api);
-    process.stderr.write(`log: ${fmt(size)} entries (filled in ${fillMs} ms, last 202 → all checkpointed ${drainMs} ms)\n`);
+    const fillRounds = roundFigures(timed.rounds);
+    loop.disable();
+    const fillLoop = loopFigures(loop);
+    process.stderr.write(
+      `log: ${fmt(size)} entries (filled in ${fillMs} ms, last 202 → all checkpointed ${drainMs} ms), rounds ${JSON.stringify(fillRounds)}, loop ${JSON.stringify(fillLoop)}, resets ${resets.count}\n`,
+    );
 
     // 3. tile reads
     const tilesRun = await tileReads(api);
@@ -397,6 +491,19 @@ export default async function (): Promise<Record<string, unknown>> {
     const receipts = [...run.receipts, ...(fill?.receipts ?? [])];
     const proofs = await proofLatency(api, receipts);
     process.stderr.write(`log: proofs ${JSON.stringify(proofs)}\n`);
+
+    // what every submit reads twice (MerkleCalendar.pendingCount: the requests with pending anchoring leaves, their
+    // `pendingLeaves` projected), timed on the mesh's store as it now is
+    const requests = w.store.collection<{ pendingLeaves?: number }>("merkle_calendar_requests");
+    const probe: number[] = [];
+    let pendingDocs = 0;
+    for (let i = 0; i < 3; i++) {
+      const q0 = performance.now();
+      pendingDocs = (await requests.findProjected({ pendingLeaves: { $gt: 0 } }, { pendingLeaves: 1, _id: 0 })).length;
+      probe.push(performance.now() - q0);
+    }
+    const pendingCountProbe = { pendingRequests: pendingDocs, msPerCall: percentile(probe, 50) };
+    process.stderr.write(`log: pendingCount's query ${JSON.stringify(pendingCountProbe)}\n`);
 
     // 5. storage
     await w.close();
@@ -482,6 +589,9 @@ export default async function (): Promise<Record<string, unknown>> {
         lagP99Ms: lagP99,
         lagMaxMs: lagMax,
         sizeWatchBacklogMaxMs: Math.round(run.backlogMaxMs),
+        sequencerRounds: appendRounds,
+        eventLoopDelay: appendLoop,
+        socketsReset: appendResets,
       },
       fill: fill && {
         hashes: fill.acked,
@@ -490,13 +600,18 @@ export default async function (): Promise<Record<string, unknown>> {
         submitP50Ms: percentile(fill.submitMs, 50),
         submitP99Ms: percentile(fill.submitMs, 99),
         drainMs,
+        sequencerRounds: fillRounds,
+        eventLoopDelay: fillLoop,
+        socketsReset: resets.count - appendResets,
       },
+      pendingCountProbe,
       tiles: tilesRun,
       proofs,
       storage: { diskBytes, bytesPerEntry: round2(perEntry), files, collectionsPerEntry },
       ratios,
     };
   } finally {
+    timed.restore();
     if (!closed) await w.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
