@@ -494,7 +494,7 @@ export default async function (): Promise<Record<string, unknown>> {
 
     // what every submit reads twice (MerkleCalendar.pendingCount: the requests with pending anchoring leaves, their
     // `pendingLeaves` projected), timed on the mesh's store as it now is
-    const requests = w.store.collection<{ pendingLeaves?: number }>("merkle_calendar_requests");
+    const requests = w.store.collection<{ _id: string; pendingLeaves?: number }>("merkle_calendar_requests");
     const probe: number[] = [];
     let pendingDocs = 0;
     for (let i = 0; i < 3; i++) {
