@@ -153,6 +153,8 @@ export class LogStore {
       const n = Math.min(count - i, (tile + 1) * TILE_WIDTH - index);
       const doc = { tile, start: index, records: packed.subarray(i * RECORD_BYTES, (i + n) * RECORD_BYTES).toString("base64") };
       await this.records.updateOne({ _id: `${tile}:${index}` }, { $set: doc }, { upsert: true });
+      // the embedded store writes synchronously: leave the event loop to the requests every few tiles
+      if (tile % 16 === 15) await new Promise((resolve) => setImmediate(resolve));
       i += n;
     }
   }

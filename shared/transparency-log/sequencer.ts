@@ -40,6 +40,9 @@ export type RoundOutcome =
   { kind: "integrated"; size: number; added: number } | { kind: "idle" } | { kind: "busy" } | { kind: "failed"; message: string };
 
 const LEASE_KEY = "tlog-sequencer";
+/** Entries hashed between two turns of the event loop: about 10 ms of work. */
+export const YIELD_EVERY = 4096;
+export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export class Sequencer {
   private running: Promise<RoundOutcome> | null = null;
@@ -132,7 +135,12 @@ export class Sequencer {
   private async complete(round: RoundDocument, records: Buffer | null, size: number): Promise<void> {
     if (records !== null) {
       await this.log.saveRecords(round.start, records);
-      const leaves = Array.from({ length: round.count }, (_, i) => leafOfRecord(recordAt(records, i)));
+      const leaves: Uint8Array[] = [];
+      for (let i = 0; i < round.count; i++) {
+        leaves.push(leafOfRecord(recordAt(records, i)));
+        // a large round leaves the event loop to the requests now and then (the store's calls do not)
+        if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
+      }
       await addLeavesToTiles(this.log, round.start, leaves);
       await this.sign(size, round.start + round.count);
     }
