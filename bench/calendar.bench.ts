@@ -6,8 +6,9 @@
  *   shape), and the same request documents (one per request, the hashes packed) inserted straight into a store.
  *   Both HTTP sides first take WARM_UP untimed requests, then alternate in rounds of ROUND_REQUESTS requests, so both
  *   see the same load on a shared machine;
- * - the round: the last request brings the pending count to BATCH_MAX_LEAVES (= every hash sent), which starts a
- *   round at once: tree, storage, the service wallet's transaction; timed until every receipt says `submitted`.
+ * - the round: from the last request until every receipt says `submitted`: the log takes the hashes (every
+ *   LOG_INTEGRATE_MS), and the next anchoring round (every ROUND_INTERVAL_MS, so rounds also run during the intake)
+ *   extends the log's lookups to its checkpoint and sends the service wallet's transaction anchoring it.
  */
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
@@ -27,6 +28,8 @@ const CONCURRENCY = 4;
 const WARM_UP = 4;
 /** Requests per alternating round (plain HTTP, then the calendar). */
 const ROUND_REQUESTS = 4;
+/** BATCH_INTERVAL_MS of the run. */
+const ROUND_INTERVAL_MS = 2_000;
 const ms = (t0: number) => Math.round(performance.now() - t0);
 const perSecond = (n: number, took: number) => Math.round((n / Math.max(took, 1)) * 1000);
 
@@ -109,8 +112,8 @@ export default async function (): Promise<Record<string, unknown>> {
   const serviceWallet = Wallet.fromMnemonic(mnemonic, { networkId: 0 });
   const w = await IssuanceWorld.create([...ISSUANCE_SERVICES, "calendar"], {
     SERVICE_MNEMONIC: mnemonic,
-    BATCH_INTERVAL_MS: "3600000",
-    BATCH_MAX_LEAVES: String(n + WARM_UP * PER_REQUEST),
+    BATCH_INTERVAL_MS: String(ROUND_INTERVAL_MS),
+    BATCH_MAX_PENDING_PER_CLIENT: String(n + WARM_UP * PER_REQUEST),
     BATCH_SUBMIT_MAX_HASHES: String(PER_REQUEST),
     // the intake is the figure here, not the gateway's per-client POST limit (20 a minute by default)
     RATE_LIMIT_POST_PER_MINUTE: "100000",

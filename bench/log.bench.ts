@@ -17,14 +17,15 @@
  * 4. proof latency: `GET /api/v1/batch/receipt/{id}/proof` of receipts drawn at random from the whole run, one at a
  *    time, alternating with `GET /api/v1/log/checkpoint` (answered before the router from one store read) as the
  *    floor of the same gateway;
- * 5. storage: once the mesh is stopped and the store closed, the bytes of every file of DATA_DIR per log entry,
- *    against the issue's 100 bytes, and per collection (SQLite's `dbstat`: tables with their indexes).
+ * 5. lookups: once the mesh is stopped, an anchoring round's own work on the store: the log's lookups extended to
+ *    the whole log (the rounds were kept from running), then LOOKUPS lookups of hashes drawn from the whole log (what
+ *    `/verify` and `/proof` of a calendar hash read first);
+ * 6. storage: the store closed, the bytes of every file of DATA_DIR per log entry, lookups included, against the
+ *    issue's 100 bytes, and per collection (SQLite's `dbstat`: tables with their indexes).
  *
  *   npm run bench log                               30 s of appends, 300,000 entries (a few minutes)
- *   LOG_BENCH_ENTRIES=1000000 npm run bench log     the proof figure at the issue's size (≈ 10 min: intake slows as
- *                                                   pending anchoring leaves grow, see bench/README.md)
- *   LOG_BENCH_ENTRIES=10000000 …                    the issue's large run (not run by CI; beyond 1,000,000 pending
- *                                                   leaves the anchoring rounds start, and fail unfunded, every 10 s)
+ *   LOG_BENCH_ENTRIES=1000000 npm run bench log     the proof figure at the issue's size
+ *   LOG_BENCH_ENTRIES=10000000 …                    the issue's large run (not run by CI)
  *   LOG_BENCH_RATE_SECONDS, LOG_BENCH_APPEND_SECONDS, LOG_BENCH_CLIENTS, LOG_BENCH_PROOFS change the other sizes
  */
 import { randomBytes, randomInt } from "node:crypto";
@@ -38,6 +39,8 @@ import { DatabaseSync } from "node:sqlite";
 import { IssuanceWorld } from "../fixtures/issuance/issuance-world";
 import type { SubmitAnswer } from "../shared/merkle";
 import { createStore } from "../shared/store";
+import { LogLookup } from "../shared/transparency-log/log-lookup";
+import { LogStore } from "../shared/transparency-log/log-store";
 import { SQLITE_FILE } from "../shared/store/sqlite-store";
 import { newNonces } from "../shared/transparency-log/log-entries";
 import { Sequencer, type RoundOutcome } from "../shared/transparency-log/sequencer";
@@ -430,6 +433,42 @@ function roundFigures(rounds: readonly { ms: number; added: number }[]): Record<
   };
 }
 
+/** Lookups of hashes drawn from the whole log (each must be found at its index). */
+const LOOKUPS = 2_000;
+
+/**
+ * An anchoring round's lookups work on the store the mesh left: the lookups extended to `size` entries, then LOOKUPS
+ * lookups of hashes drawn at random from the log.
+ */
+async function lookupFigures(dataDir: string, size: number): Promise<Record<string, number>> {
+  const store = await createStore({ dataDir });
+  try {
+    const log = await LogStore.open(store);
+    const lookup = await LogLookup.open(store, log);
+    const t0 = performance.now();
+    await lookup.indexUpTo(size);
+    const indexMs = performance.now() - t0;
+    const findMs: number[] = [];
+    for (let i = 0; i < LOOKUPS; i++) {
+      const index = randomInt(size);
+      const [record] = await log.recordsFrom(index, 1);
+      const f0 = performance.now();
+      const found = await lookup.find(record!.subarray(16));
+      findMs.push(performance.now() - f0);
+      if (found[0]?.index !== index)
+        throw new Error(`the lookup of entry ${index}'s hash found ${JSON.stringify(found.map((x) => x.index))}`);
+    }
+    return {
+      indexMs: Math.round(indexMs),
+      indexedPerSecond: Math.round((size / indexMs) * 1000),
+      findP50Ms: percentile(findMs, 50),
+      findP99Ms: percentile(findMs, 99),
+    };
+  } finally {
+    await store.close();
+  }
+}
+
 /** The event loop's delay over a phase, ms (the server, the sequencer and the clients share it). */
 function loopFigures(h: ReturnType<typeof monitorEventLoopDelay>): Record<string, number> {
   return { p50Ms: round2(h.percentile(50) / 1e6), p99Ms: round2(h.percentile(99) / 1e6), maxMs: round2(h.max / 1e6) };
@@ -444,9 +483,8 @@ export default async function (): Promise<Record<string, unknown>> {
     ["gateway", "calendar"],
     {
       DATA_DIR: dataDir,
-      // the anchoring rounds are not measured: an hour apart, and never early below a million pending leaves
+      // the anchoring rounds are not measured here: an hour apart (their lookups' work is phase 5)
       BATCH_INTERVAL_MS: "3600000",
-      BATCH_MAX_LEAVES: "1000000",
       BATCH_MAX_PENDING: limit,
       BATCH_MAX_PENDING_PER_CLIENT: limit,
       BATCH_SUBMIT_MAX_HASHES: String(PER_REQUEST),
@@ -525,9 +563,12 @@ export default async function (): Promise<Record<string, unknown>> {
     const pendingCountProbe = { pendingRequests: pendingDocs, msPerCall: percentile(probe, 50) };
     process.stderr.write(`log: pendingCount's query ${JSON.stringify(pendingCountProbe)}\n`);
 
-    // 5. storage
     await w.close();
     closed = true;
+    // 5. lookups
+    const lookups = await lookupFigures(dataDir, size);
+    process.stderr.write(`log: lookups ${JSON.stringify(lookups)}\n`);
+    // 6. storage
     const files = bytesUnder(dataDir);
     const diskBytes = Object.values(files).reduce((a, b) => a + b, 0);
     const collections = collectionBytes(dataDir);
@@ -625,6 +666,7 @@ export default async function (): Promise<Record<string, unknown>> {
         socketsReset: resets.count - appendResets,
       },
       pendingCountProbe,
+      lookups,
       tiles: tilesRun,
       proofs,
       storage: { diskBytes, bytesPerEntry: round2(perEntry), files, collectionsPerEntry },

@@ -1,10 +1,13 @@
-// `npm run verify-proof -- proof.json [--deployment <proxy policy id>] [--ogmios ws://host:port]`: checks Merkle
-// batch proofs (docs/merkle-batches.md#checking-a-proof-offline). The file holds one proof or the array
-// `GET /api/v1/proof/{hash}` answers. Offline: the inclusion path, and, when the proof carries the anchoring
-// transaction (`transactionCbor`), that the transaction has the proof's id and anchors the proof's root, tree id and
-// size through a state output of the proof's deployment, signed by the root certificate's issuer. With --deployment,
-// also that this deployment is the one required. With --ogmios, also that the chain behind that Ogmios endpoint holds
-// the proof's block, with the transaction in it.
+// `npm run verify-proof -- proof.json [--deployment <proxy policy id>] [--ogmios ws://host:port] [--log-key <vkey>]`:
+// checks the proofs `GET /api/v1/proof/{hash}` answers (docs/merkle-batches.md#checking-a-proof-offline): of Merkle
+// batches, and of the calendar's transparency log once a Cardano transaction anchors a checkpoint holding the hash
+// (docs/transparency-log.md#anchored-proofs). The file holds one proof or the array. Offline: the inclusion path (in
+// a log proof, of the entry SHA-256(nonce ‖ hash), to the root its checkpoint names), and, when the proof carries the
+// anchoring transaction (`transactionCbor`), that the transaction has the proof's id and anchors the proof's root, with
+// its tree id and size (or the log's origin and the checkpoint's size), through a state output of the proof's
+// deployment, signed by the root certificate's issuer. With --deployment, also that this deployment is the one
+// required. With --log-key, also that the log's key signed a log proof's checkpoint. With --ogmios, also that the
+// chain behind that Ogmios endpoint holds the proof's block, with the transaction in it.
 // Prints one JSON line per proof ({ leaf, root, valid, checked, issuer?, deployment?, confirmations?, reason? });
 // exit code 0 when every proof holds, 1 when one does not, 2 for an unreadable file, bad arguments or a chain that
 // could not be asked.
@@ -22,14 +25,15 @@ import { PolicyId } from "../shared/domain/hex";
 import { fromHex } from "../shared/tlog/encoding";
 import { cosignatureVerifier, COSIGNATURE_TYPE } from "../shared/tlog/cosignature";
 import { verifyHashProof, type HashProofStep } from "../shared/tlog/hash-proof";
-import { ED25519_TYPE, ed25519Verifier, parseVerifierKey, type NoteVerifier } from "../shared/tlog/note";
+import { ED25519_TYPE, ed25519Verifier, openNote, parseVerifierKey, type NoteVerifier } from "../shared/tlog/note";
 import { TLOG_PROOF_HEADER } from "../shared/tlog/tlog-proof";
+import { TLOG_CHECKPOINT_SCHEME } from "../shared/transparency-log/log-entries";
 
 interface ProofReport {
   leaf: unknown;
   root: unknown;
   valid: boolean;
-  /** what was checked and held, in order: "path", "transaction", "chain" */
+  /** what was checked and held, in order: "path", "checkpoint" (a log proof, with --log-key), "transaction", "chain" */
   checked: string[];
   /** when the transaction holds: the payment key hash of the root certificate's issuer, who signed it */
   issuer?: string;
@@ -55,16 +59,27 @@ function proofsOfText(text: string): unknown[] {
   return proofs;
 }
 
+interface OfflineOptions extends AnchorCheckOptions {
+  /** the transparency log's key, for the checkpoints of log proofs */
+  logKey?: NoteVerifier;
+}
+
 /**
- * The offline report of one proof: the path, then the anchoring transaction when the proof carries it (under
- * `opts.deployment` when given).
+ * The offline report of one proof: the path, a log proof's checkpoint signature (with `opts.logKey`), then the
+ * anchoring transaction when the proof carries it (under `opts.deployment` when given).
  */
-function checkProofOffline(p: unknown, opts: AnchorCheckOptions = {}): ProofReport {
+function checkProofOffline(p: unknown, opts: OfflineOptions = {}): ProofReport {
   const fields = p !== null && typeof p === "object" ? (p as Record<string, unknown>) : {};
   const report: ProofReport = { leaf: fields["leaf"], root: fields["root"], valid: false, checked: [] };
   const path = checkInclusionProof(p);
   if (!path.valid) return { ...report, reason: path.reason };
   report.checked.push("path");
+  if (fields["scheme"] === TLOG_CHECKPOINT_SCHEME && opts.logKey !== undefined) {
+    // the path ends at the root the checkpoint's text names (checkInclusionProof): the signature vouches for it
+    const opened = openNote(fields["checkpoint"] as string, [opts.logKey]);
+    if (!opened.ok) return { ...report, reason: `the checkpoint is not signed by the log key ${opts.logKey.name}: ${opened.error}` };
+    report.checked.push("checkpoint");
+  }
   if (fields["transactionCbor"] !== undefined) {
     const tx = checkAnchorTransaction(fields, opts);
     if (!tx.valid) return { ...report, reason: tx.reason };
@@ -75,7 +90,7 @@ function checkProofOffline(p: unknown, opts: AnchorCheckOptions = {}): ProofRepo
 }
 
 /** Offline checks, then the chain through Ogmios at `ogmiosUrl` for each proof that holds offline. */
-async function checkProofsAgainstChain(proofs: unknown[], ogmiosUrl: string, opts: AnchorCheckOptions = {}): Promise<ProofReport[]> {
+async function checkProofsAgainstChain(proofs: unknown[], ogmiosUrl: string, opts: OfflineOptions = {}): Promise<ProofReport[]> {
   const chain = createChainClient({ url: ogmiosUrl, requestTimeoutMs: 15_000, reconnect: { maxAttempts: 1 } });
   try {
     const reports: ProofReport[] = [];
@@ -106,16 +121,23 @@ interface Args {
   file: string;
   ogmios?: string;
   deployment?: PolicyId;
+  logKey?: NoteVerifier;
 }
 
 function parseArgs(argv: string[]): Args {
-  const usage = "usage: npm run verify-proof -- <proof.json> [--deployment <proxy policy id>] [--ogmios ws://host:port]";
+  const usage =
+    "usage: npm run verify-proof -- <proof.json> [--deployment <proxy policy id>] [--ogmios ws://host:port] [--log-key <log verifier key>]";
   let file: string | undefined;
   let ogmios: string | undefined;
   let deployment: PolicyId | undefined;
+  let logKey: NoteVerifier | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === "--deployment" || a.startsWith("--deployment=")) {
+    if (a === "--log-key" || a.startsWith("--log-key=")) {
+      const value = a === "--log-key" ? argv[++i] : a.slice("--log-key=".length);
+      if (value === undefined || value === "") throw new Error(`--log-key needs the log's verifier key; ${usage}`);
+      logKey = verifierOf(value, ED25519_TYPE, "--log-key");
+    } else if (a === "--deployment" || a.startsWith("--deployment=")) {
       deployment = PolicyId.parse(a === "--deployment" ? argv[++i] : a.slice("--deployment=".length));
       if (deployment === undefined) throw new Error(`--deployment needs the deployment's proxy policy id, 56 hex digits; ${usage}`);
     } else if (a === "--ogmios") {
@@ -126,7 +148,12 @@ function parseArgs(argv: string[]): Args {
     else throw new Error(`unexpected argument ${a}; ${usage}`);
   }
   if (file === undefined) throw new Error(usage);
-  return { file, ...(ogmios !== undefined ? { ogmios } : {}), ...(deployment !== undefined ? { deployment } : {}) };
+  return {
+    file,
+    ...(ogmios !== undefined ? { ogmios } : {}),
+    ...(deployment !== undefined ? { deployment } : {}),
+    ...(logKey !== undefined ? { logKey } : {}),
+  };
 }
 
 /** Writes `text` and exits: a failed chain-sync start can leave the Ogmios client retrying in the background. */
@@ -326,7 +353,10 @@ async function main(): Promise<void> {
   } catch (err) {
     return finish(process.stderr, errorLine(err), 2);
   }
-  const opts: AnchorCheckOptions = args.deployment !== undefined ? { deployment: args.deployment } : {};
+  const opts: OfflineOptions = {
+    ...(args.deployment !== undefined ? { deployment: args.deployment } : {}),
+    ...(args.logKey !== undefined ? { logKey: args.logKey } : {}),
+  };
   const reports =
     args.ogmios !== undefined ? await checkProofsAgainstChain(proofs, args.ogmios, opts) : proofs.map((p) => checkProofOffline(p, opts));
   const out = reports.map((r) => `${JSON.stringify(r)}\n`).join("");

@@ -1,9 +1,10 @@
 /**
- * calendar: the aggregated Merkle calendar (`POST /batch/submit`, `GET /batch/receipt/{receiptId}`,
- * shared/merkle/calendar.ts). Pending leaves live in the store (`merkle_calendar_*`), so replicas share them and a
- * restart loses nothing; every BATCH_INTERVAL_MS, or as soon as BATCH_MAX_LEAVES leaves wait, one replica at a time
- * (the store's lease) anchors them as one batch certificate, built with the issuance machinery and paid and signed by
- * the service wallet (SERVICE_MNEMONIC, else the key file DATA_DIR/service-wallet.json).
+ * calendar: the aggregated calendar (`POST /batch/submit`, `GET /batch/receipt/{receiptId}`, shared/merkle/calendar.ts)
+ * and the transparency log its hashes go to (`/log…`, shared/transparency-log/). Requests live in the store
+ * (`merkle_calendar_*`), so replicas share them and a restart loses nothing; the log's sequencer takes them within
+ * LOG_INTEGRATE_MS, and every BATCH_INTERVAL_MS one replica at a time (the store's lease) anchors the log's latest
+ * checkpoint as a certificate, built with the issuance machinery and paid and signed by the service wallet
+ * (SERVICE_MNEMONIC, else the key file DATA_DIR/service-wallet.json).
  */
 import type { Context, ServiceSchema } from "moleculer";
 import type { ChainClient } from "../shared/chain";
@@ -11,14 +12,7 @@ import { networkIdOfNetwork } from "../shared/config/network";
 import { DomainError, notFound, stillStarting } from "../shared/domain/errors";
 import { loadOrCreateServiceWallet } from "../shared/first-start/service-wallet";
 import { serviceWalletAnchorer } from "../shared/issuance/calendar-anchor";
-import {
-  calendarClientOf,
-  checkCalendarAccess,
-  MerkleCalendar,
-  MerkleTreeStore,
-  type CalendarCaller,
-  type FoundReceipt,
-} from "../shared/merkle";
+import { calendarClientOf, checkCalendarAccess, MerkleCalendar, type CalendarCaller, type FoundReceipt } from "../shared/merkle";
 import { openIssuanceOverMesh } from "../shared/mesh/issuance-over-mesh";
 import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
@@ -151,7 +145,6 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
       const broker = this.broker;
       const logger = this.logger;
       const store = await deps.resources.store();
-      const trees = await MerkleTreeStore.open(store, deps.now);
       const { client, issuance } = await openIssuanceOverMesh(broker, deps, "calendar");
       locals.client = client;
       // the service wallet's keys are read (or its key file made) by the first round that has leaves to anchor
@@ -185,19 +178,32 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
       const log = locals.log;
       locals.calendar = await MerkleCalendar.open({
         store,
-        trees,
         anchorer: serviceWalletAnchorer(issuance, walletOf),
         chain: {
           onChain: async (txId) => Boolean(await broker.call("indexer.transaction", { id: txId })),
           inMempoolAmong: (txIds) => client.inMempoolAmong(txIds),
+          anchorServed: (transactionHash, root) =>
+            broker.call("verifier.byTransactionHash", { transactionHash, dataHash: root }).then(
+              () => true,
+              (err: unknown) => {
+                // not found: not in a block (yet), or not followed by the verifier yet
+                if ((err as { type?: string }).type === "NOT_FOUND") return false;
+                throw err;
+              },
+            ),
         },
         settings,
         now: deps.now,
-        // each round also anchors the log's latest checkpoint when the log grew (docs/transparency-log.md#cardano-anchoring)
-        log: { latestCheckpoint: () => log.anchorableCheckpoint() },
+        // each round anchors the log's latest checkpoint when the log grew (docs/transparency-log.md#cardano-anchoring)
+        log: {
+          latestCheckpoint: () => log.anchorableCheckpoint(),
+          hashAt: (index) => log.hashAt(index),
+          extendLookups: (size) => log.lookup.indexUpTo(size),
+        },
         onRound: (outcome) => {
-          if (outcome.kind === "anchored") logger.info("calendar round anchored", outcome);
-          else if (outcome.kind === "failed") logger.warn("calendar round failed; the leaves stay pending", { message: outcome.message });
+          if (outcome.kind === "anchored") logger.info("calendar round anchored the log's checkpoint", outcome);
+          else if (outcome.kind === "failed")
+            logger.warn("calendar round failed; the next round anchors the log's checkpoint", { message: outcome.message });
         },
       });
       locals.calendar.start();

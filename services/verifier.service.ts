@@ -20,6 +20,7 @@ import { isShortCode } from "../shared/domain/short-code";
 import { ShortLinkResolver } from "../shared/short-links/short-link-resolver";
 import { MerkleTreeStore } from "../shared/merkle/tree-store";
 import { findInBatches, proofOfRecord } from "../shared/verifier/batch-lookup";
+import { CalendarLogReader, proofOfLogRecord } from "../shared/verifier/calendar-log-lookup";
 import { batchedAnswerEtag, certificateEtag, type CertificateAnswerMeta } from "../shared/gateway/read-caching";
 import { deploymentScripts } from "../shared/protocol";
 
@@ -29,6 +30,7 @@ const TREE_SWEEP_EVERY_MS = 60_000;
 export default function createVerifierService(deps: ServiceDeps): ServiceSchema {
   let shortLinks: ShortLinkResolver | undefined;
   let trees: MerkleTreeStore | undefined;
+  let calendarLog: CalendarLogReader | undefined;
   let sweptAt = 0;
   // The deployment proofs name: its proxy policy id, whose state outputs anchor the roots this verifier reads.
   const proxyPolicyId = deps.config.protocol
@@ -38,10 +40,15 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
     if (!trees) throw stillStarting("verifier");
     return trees;
   };
+  const calendarLogOf = (): CalendarLogReader => {
+    if (!calendarLog) throw stillStarting("verifier");
+    return calendarLog;
+  };
   const service = projectionService("verifier", deps, {
     open: async (store) => {
       const source = certificateFactsSourceFor(deps.config);
       trees = await MerkleTreeStore.open(store, deps.now);
+      calendarLog = await CalendarLogReader.open(store);
       const certificates = await CertificateProjection.open(store, networkIdOfNetwork(deps.config.network), source, trees);
       shortLinks = new ShortLinkResolver(certificates, {
         frontendUrl: deps.config.frontendUrl,
@@ -57,7 +64,10 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
         async handler(ctx: Context<{ hash: DataHash }, CertificateAnswerMeta>) {
           const seq = appliedSeq();
           const { records: direct, newest } = await ready().findByHash(ctx.params.hash);
-          const inBatches = ctx.params.hash.length === 64 ? await findInBatches(ready(), treesOf(), ctx.params.hash) : [];
+          const inBatches =
+            ctx.params.hash.length === 64
+              ? [...(await findInBatches(ready(), treesOf(), ctx.params.hash)), ...(await calendarLogOf().find(ready(), ctx.params.hash))]
+              : [];
           const records = [...direct, ...inBatches];
           if (records.length === 0) throw notFound(`no certificate anchors the hash ${ctx.params.hash}`);
           ctx.meta.$responseHeaders = { ETag: inBatches.length === 0 && newest ? certificateEtag(newest) : batchedAnswerEtag(records) };
@@ -69,11 +79,16 @@ export default function createVerifierService(deps: ServiceDeps): ServiceSchema 
         params: { hash: LEAF_HASH_PARAM },
         async handler(ctx: Context<{ hash: DataHash }>) {
           const records = await findInBatches(ready(), treesOf(), ctx.params.hash);
-          if (records.length === 0) throw notFound(`no anchored batch holds the hash ${ctx.params.hash}`);
+          const inLog = await calendarLogOf().find(ready(), ctx.params.hash);
+          if (records.length + inLog.length === 0)
+            throw notFound(`no anchored batch, nor an anchored checkpoint of the calendar's log, holds the hash ${ctx.params.hash}`);
           const anchors = new Map<TxHash, AnchorTransaction | undefined>();
-          for (const r of records)
+          for (const r of [...records, ...inLog])
             if (!anchors.has(r.transactionHash)) anchors.set(r.transactionHash, await ready().anchorTransaction(r.transactionHash));
-          return records.map((r) => proofOfRecord(ctx.params.hash, r, anchors.get(r.transactionHash), proxyPolicyId));
+          return [
+            ...records.map((r) => proofOfRecord(ctx.params.hash, r, anchors.get(r.transactionHash), proxyPolicyId)),
+            ...inLog.map((r) => proofOfLogRecord(ctx.params.hash, r, anchors.get(r.transactionHash), proxyPolicyId)),
+          ];
         },
       },
       byTransactionHash: {

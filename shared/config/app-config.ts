@@ -75,15 +75,13 @@ export interface GoodsKdfConfig {
 }
 
 export interface BatchCalendarConfig {
-  /** Serve `/batch/submit` and anchor pending leaves (on mainnet only for callers presenting one of `apiKeys`). */
+  /** Serve `/batch/submit` and anchor the log's checkpoints (on mainnet only for callers presenting one of `apiKeys`). */
   readonly enabled: boolean;
-  /** Pending leaves are anchored this often (Unix ms between two anchoring rounds). */
+  /** The log's latest checkpoint is anchored this often (Unix ms between two anchoring rounds). */
   readonly intervalMs: number;
-  /** At most this many leaves per anchoring transaction; reaching it anchors at once. */
-  readonly maxLeaves: number;
-  /** At most this many leaves waiting in total (submissions beyond it are refused with 429). */
+  /** At most this many hashes waiting for an anchoring round in total (submissions beyond it are refused with 429). */
   readonly maxPending: number;
-  /** At most this many leaves waiting from one client (an API key, else a client address). */
+  /** At most this many hashes waiting from one client (an API key, else a client address). */
   readonly maxPendingPerClient: number;
   /** The calendar's own API keys (BATCH_API_KEYS); never logged. */
   readonly apiKeys: readonly string[];

@@ -227,8 +227,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     return {
       enabled: bool("BATCH_CALENDAR_ENABLED", true),
       intervalMs: integer("BATCH_INTERVAL_MS", 60_000, 100),
-      // one anchoring is one Merkle batch: the batch limit holds
-      maxLeaves: atMost("BATCH_MAX_LEAVES", integer("BATCH_MAX_LEAVES", 100_000, 1), 1_000_000),
       maxPending: integer("BATCH_MAX_PENDING", 1_000_000, 1),
       maxPendingPerClient: integer("BATCH_MAX_PENDING_PER_CLIENT", 100_000, 1),
       apiKeys: calendarApiKeys(),

@@ -209,17 +209,13 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     name: "BATCH_CALENDAR_ENABLED",
     default: "true (on mainnet: only for callers presenting one of `BATCH_API_KEYS`)",
     meaning:
-      "Serve `POST /batch/submit` and anchor the pending leaves from the service wallet (`SERVICE_MNEMONIC`, else `DATA_DIR/service-wallet.json`).",
+      "Serve `POST /batch/submit` (the hashes go to the transparency log) and anchor the log's checkpoints from the service wallet (`SERVICE_MNEMONIC`, else `DATA_DIR/service-wallet.json`).",
   },
   {
     name: "BATCH_INTERVAL_MS",
     default: "60000",
-    meaning: "How often the calendar anchors its pending leaves (one transaction per round).",
-  },
-  {
-    name: "BATCH_MAX_LEAVES",
-    default: "100000",
-    meaning: "Leaves per calendar anchoring (at most 1,000,000, the batch limit); reaching it anchors at once, before the interval ends.",
+    meaning:
+      "How often the calendar anchors the transparency log's latest checkpoint on Cardano (one transaction per round, when the log grew).",
   },
   {
     name: "LOG_ORIGIN",
@@ -248,12 +244,13 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
   {
     name: "BATCH_MAX_PENDING",
     default: "1000000",
-    meaning: "Leaves waiting for the calendar in total, across callers; submissions beyond it are answered 429.",
+    meaning: "Hashes waiting for the calendar's next anchoring round in total, across callers; submissions beyond it are answered 429.",
   },
   {
     name: "BATCH_MAX_PENDING_PER_CLIENT",
     default: "100000",
-    meaning: "Leaves waiting for the calendar from one client (an API key of `BATCH_API_KEYS`, else the client's address); beyond it 429.",
+    meaning:
+      "Hashes waiting for the calendar's next anchoring round from one client (an API key of `BATCH_API_KEYS`, else the client's address); beyond it 429.",
   },
   {
     name: "BATCH_API_KEYS",

@@ -16,6 +16,7 @@
  */
 import type { Transaction, TransactionOutput } from "@cardano-ogmios/schema";
 import type { OutRef } from "../domain/out-ref";
+import { TLOG_CHECKPOINT_SCHEME } from "../transparency-log/log-entries";
 import { MERKLE_SCHEME } from "../merkle/merkle-tree";
 import type { BootstrapInfo, PointerInfo, StateInfo } from "../records/protocol-records";
 import { keyHashOfPublicKey, paymentCredentialOf, rewardCredentialOf } from "../csl/address";
@@ -30,6 +31,9 @@ import {
   scriptHashOf,
   type StatePurpose,
 } from "../protocol";
+
+/** The algorithms of roots the service answers proofs under: a Merkle batch root, a transparency-log checkpoint root. */
+const ANCHORED_ROOT_SCHEMES = new Set<string>([MERKLE_SCHEME, TLOG_CHECKPOINT_SCHEME]);
 
 export interface ProtocolView {
   proxyPolicyId: string;
@@ -73,7 +77,7 @@ export type ProtocolFact =
       bootstrapName: string | null;
       purpose: StatePurpose;
       /**
-       * Merkle batch roots only (algorithm MERKLE_SCHEME), when chain-sync carries transaction CBOR: the signed
+       * Merkle batch and log checkpoint roots only (ANCHORED_ROOT_SCHEMES), when chain-sync carries transaction CBOR: the signed
        * transaction as on chain, the point of the block before it, and the language views that give its
        * script_data_hash (both added by the indexer), for self-contained proofs.
        */
@@ -209,7 +213,8 @@ export function decodeProtocolTransaction(tx: Transaction, view: ProtocolView): 
               stateId: fact.stateId,
               bootstrapName: fact.bootstrapName,
               purpose: redeemer.purpose,
-              ...(c.algorithm === MERKLE_SCHEME && typeof tx.cbor === "string" ? { anchor: { transactionCbor: tx.cbor } } : {}),
+              // the transaction of a root whose proofs the service answers travels with them
+              ...(ANCHORED_ROOT_SCHEMES.has(c.algorithm) && typeof tx.cbor === "string" ? { anchor: { transactionCbor: tx.cbor } } : {}),
             }),
           );
         }

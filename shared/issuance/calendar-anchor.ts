@@ -1,25 +1,18 @@
 /**
- * How the aggregated calendar (shared/merkle/calendar.ts) anchors a round's root: the `default` build of one
- * batch certificate (as `POST /batch/build` makes it) paid by the service wallet, which signs and sends it as its
- * own transaction (submitted, recorded in flight). A service wallet without a dedicated collateral UTxO gets one made
- * first (the round then fails and the next round anchors).
+ * How the aggregated calendar (shared/merkle/calendar.ts) anchors the transparency log's checkpoint: the `default`
+ * build of one certificate paid by the service wallet, which signs and sends it as its own transaction (submitted,
+ * recorded in flight). A service wallet without a dedicated collateral UTxO gets one made first (the round then fails
+ * and the next round anchors).
  */
 import { DataHash } from "../domain/hex";
-import { MERKLE_SCHEME } from "../merkle/merkle-tree";
 import { TLOG_CHECKPOINT_SCHEME } from "../transparency-log/log-entries";
 import type { AnchorableCheckpoint, CalendarAnchorer } from "../merkle/calendar-types";
-import type { BuiltTree } from "../merkle/tree-store";
 import { sendOwnTransaction, type OwnTransactionPorts } from "../submission/own-transaction";
 import type { Wallet } from "../wallet";
 import { isBuildRefusal } from "./build-outcome";
 import { buildCertificateTransaction } from "./certificate-issuance";
 import type { IssuanceEnv } from "./issuance-env";
 import { buildPrepareCollateral } from "./prepare-collateral";
-
-/** The certificate metadata of a calendar round: the tree, and that the calendar anchored it. */
-function calendarMetadata(tree: Pick<BuiltTree, "treeId" | "leafCount">): string {
-  return JSON.stringify({ calendar: true, merkle: { treeId: tree.treeId, leafCount: tree.leafCount } });
-}
 
 /** The certificate of a transparency-log checkpoint: its root, with the log's origin and the tree's size. */
 function checkpointCertificate(checkpoint: AnchorableCheckpoint) {
@@ -39,16 +32,13 @@ export function serviceWalletAnchorer(env: IssuanceEnv, walletOf: () => Wallet):
     now: () => env.now(),
   };
   return {
-    async build({ tree, checkpoint }) {
+    async build({ checkpoint }) {
       const wallet = walletOf();
       try {
         const built = await buildCertificateTransaction(env, {
           type: "default",
           address: wallet.address,
-          certificates: [
-            ...(tree ? [{ hash: DataHash(tree.root.toString("hex")), algorithm: MERKLE_SCHEME, metadata: calendarMetadata(tree) }] : []),
-            ...(checkpoint ? [checkpointCertificate(checkpoint)] : []),
-          ],
+          certificates: [checkpointCertificate(checkpoint)],
         });
         return { cborHex: built.cborHex, txId: built.txId, expiresAtMs: built.expiresAtMs };
       } catch (err) {

@@ -13,8 +13,9 @@
  * 5. a state redeemer (withdrawal, `MINT_STATE`/`UPDATE_STATE`) carries the certificates that datum commits to
  *    (`certificate_data_hash`, docs/protocol.md#certificate-data-hash), and no other redeemer carries a different
  *    list with the same commitment (the commitment concatenates without lengths, so it alone does not fix the split);
- * 6. one of those certificates has the root as hash, the tree scheme as algorithm, and metadata naming the proof's
- *    tree id and size; the tree id is the one the root and size give;
+ * 6. one of those certificates has the root as hash, the proof's scheme as algorithm, and metadata naming the proof's
+ *    tree id and size (a batch: the tree id is the one the root and size give) or the log's origin and the
+ *    checkpoint's size (a transparency-log checkpoint);
  * 7. that certificate's issuer is among the body's required signers, and the witness set holds the issuer's valid
  *    signature of the transaction id.
  */
@@ -33,6 +34,7 @@ import {
   joinMetadataChunks,
   type OnchainCertificate,
 } from "../protocol";
+import { TLOG_CHECKPOINT_SCHEME } from "../transparency-log/log-entries";
 import { MERKLE_SCHEME } from "./merkle-tree";
 import { treeIdOf } from "./tree-store";
 
@@ -126,6 +128,43 @@ function treeOfCertificate(c: OnchainCertificate): { treeId: unknown; leafCount:
     : undefined;
 }
 
+/** The log checkpoint a checkpoint certificate's metadata names, if it names one. */
+function checkpointOfCertificate(c: OnchainCertificate): { origin: unknown; size: unknown } | undefined {
+  const tlog = parseMetadataObject(joinMetadataChunks(c.extra))?.["tlog"];
+  return tlog !== null && typeof tlog === "object" && !Array.isArray(tlog) ? (tlog as { origin: unknown; size: unknown }) : undefined;
+}
+
+/** What the root's certificate must name: the tree (a batch proof) or the log's checkpoint (a log proof). */
+function rootNaming(
+  proof: Record<string, unknown>,
+  root: string,
+  treeSize: number,
+): { scheme: string; names: (c: OnchainCertificate) => boolean; what: string } | { reason: string } {
+  if (proof["scheme"] === TLOG_CHECKPOINT_SCHEME) {
+    const origin = proof["origin"];
+    if (typeof origin !== "string") return { reason: "origin must name the log" };
+    return {
+      scheme: TLOG_CHECKPOINT_SCHEME,
+      names: (c) => {
+        const named = checkpointOfCertificate(c);
+        return named?.origin === origin && named.size === treeSize;
+      },
+      what: `the checkpoint of ${origin} at size ${treeSize}`,
+    };
+  }
+  const treeId = proof["treeId"];
+  if (typeof treeId !== "string" || treeId !== treeIdOf(Buffer.from(root, "hex"), treeSize))
+    return { reason: "treeId is not the id of this root and treeSize" };
+  return {
+    scheme: MERKLE_SCHEME,
+    names: (c) => {
+      const tree = treeOfCertificate(c);
+      return tree?.treeId === treeId && tree.leafCount === treeSize;
+    },
+    what: `tree ${treeId} of ${treeSize} leaves`,
+  };
+}
+
 /** Whether the bytes are exactly one CBOR map. */
 function isOneCborMap(bytes: Uint8Array): boolean {
   try {
@@ -173,18 +212,19 @@ function signedBy(tx: CSL.FixedTransaction, keyHash: string, txId: Uint8Array): 
 
 /**
  * Checks the proof's `transactionCbor` against its `transactionHash`, `languageViews`, `proxyPolicyId`, `root`,
- * `treeId` and `treeSize` (and, when given, the deployment the checker requires). Never throws; the reason names
+ * `treeSize` and `treeId` (a batch proof) or `origin` (a log proof), and, when given, the deployment the checker
+ * requires. Never throws; the reason names
  * the first thing that does not hold.
  */
 export function checkAnchorTransaction(proof: Record<string, unknown>, opts: AnchorCheckOptions = {}): AnchorCheck {
-  const { transactionCbor, transactionHash, root, treeSize, treeId, languageViews, proxyPolicyId } = proof;
+  const { transactionCbor, transactionHash, root, treeSize, languageViews, proxyPolicyId } = proof;
   if (!isHex(transactionCbor)) return fail("transactionCbor must be even-length hex");
   const txHash = TxHash.parse(transactionHash);
   if (txHash === undefined) return fail("transactionHash must be 64 hex digits");
   if (typeof root !== "string" || !HEX_PATTERNS.hash32.test(root)) return fail("root must be 64 hex digits");
   if (typeof treeSize !== "number" || !Number.isSafeInteger(treeSize) || treeSize < 1) return fail("treeSize must be a positive integer");
-  if (typeof treeId !== "string" || treeId !== treeIdOf(Buffer.from(root, "hex"), treeSize))
-    return fail("treeId is not the id of this root and treeSize");
+  const naming = rootNaming(proof, root, treeSize);
+  if ("reason" in naming) return fail(naming.reason);
   if (!isHex(languageViews) || !isOneCborMap(Buffer.from(languageViews, "hex")))
     return fail("languageViews must be hex of one CBOR map (the cost models the transaction's script_data_hash covers)");
   // lowercase, as the service answers it: a proof naming it otherwise was not written by the service
@@ -239,14 +279,11 @@ export function checkAnchorTransaction(proof: Record<string, unknown>, opts: Anc
 
     // Decoded certificates hold canonical (lowercase) hex, as the Plutus Data model keeps it.
     const rootHex = DataHash(root);
-    const anchoring = certs.filter((c) => c.hash === rootHex && c.algorithm === MERKLE_SCHEME);
+    const anchoring = certs.filter((c) => c.hash === rootHex && c.algorithm === naming.scheme);
     if (anchoring.length === 0)
-      return fail(`the transaction anchors no certificate of the root ${rootHex} with algorithm ${MERKLE_SCHEME}`);
-    const named = anchoring.filter((c) => {
-      const tree = treeOfCertificate(c);
-      return tree?.treeId === treeId && tree.leafCount === treeSize;
-    });
-    if (named.length === 0) return fail(`the root's certificate does not name tree ${treeId} of ${treeSize} leaves in its metadata`);
+      return fail(`the transaction anchors no certificate of the root ${rootHex} with algorithm ${naming.scheme}`);
+    const named = anchoring.filter(naming.names);
+    if (named.length === 0) return fail(`the root's certificate does not name ${naming.what} in its metadata`);
 
     const required = tx.body().required_signers();
     const requiredHashes = new Set<string>();

@@ -13,13 +13,15 @@ import type { LogStore } from "../transparency-log/log-store";
 import { inclusionAt } from "../transparency-log/log-tree";
 import type { LogSource } from "../transparency-log/sequencer";
 import type { AnchorableCheckpoint, FoundReceipt } from "./calendar-types";
-import { hashAt, type CalendarRequestDocument } from "./calendar-requests";
+import type { CalendarRequestDocument } from "./calendar-requests";
 
 /** Requests read per page when a round gathers waiting hashes. */
 const PAGE = 100;
 
-/** The records (nonce ‖ hash) of positions [from, to) of a request. */
+/** The records (nonce ‖ hash) of positions [from, to) of a request not yet wholly in the log. */
 function recordsOfRequest(doc: CalendarRequestDocument, from: number, to: number): Buffer {
+  if (doc.hashes === undefined || doc.nonces === undefined)
+    throw new Error(`Calendar request ${doc._id} is wholly in the log already: its records are the log's.`);
   const nonces = Buffer.from(doc.nonces, "base64");
   const hashes = Buffer.from(doc.hashes.slice(from * HASH_BYTES * 2, to * HASH_BYTES * 2), "hex");
   const out = Buffer.allocUnsafe((to - from) * RECORD_BYTES);
@@ -74,6 +76,11 @@ export function calendarLogSource(requests: Collection<CalendarRequestDocument>)
           { $set: { logNext: p.to }, $inc: { logPending: p.from - p.to }, $push: { logged: { from: p.from, to: p.to, index } } },
         );
         index += p.to - p.from;
+        // wholly in the log: the log's records keep its hashes and nonces, the request only where they went
+        await requests.updateOne(
+          { _id: p.request, logPending: 0, logNext: p.to },
+          { $set: { logEnd: index }, $unset: { hashes: "", nonces: "" } },
+        );
       }
     },
   };
@@ -112,14 +119,20 @@ interface LoggedEntry {
 }
 
 /** Where a receipt's hash is in the log, once a signed checkpoint holds it (the latest cosigned one when it does). */
-async function loggedEntry(log: LogStore, { doc, position }: FoundReceipt): Promise<LoggedEntry | undefined> {
-  const part = doc.logged.find((l) => l.from <= position && position < l.to);
-  if (part === undefined) return undefined;
-  const index = part.index + position - part.from;
+async function loggedEntry(log: LogStore, found: FoundReceipt): Promise<LoggedEntry | undefined> {
+  const index = logIndexOf(found);
+  if (index === undefined) return undefined;
   const checkpoint = await log.checkpointHolding(index);
   if (checkpoint === undefined) return undefined;
-  const nonce = Buffer.from(doc.nonces, "base64").subarray(position * NONCE_BYTES, (position + 1) * NONCE_BYTES);
-  return { index, nonce, record: Buffer.concat([nonce, Buffer.from(hashAt(doc, position), "hex")]), checkpoint };
+  const [record] = await log.recordsFrom(index, 1);
+  if (record === undefined) throw new Error(`The log's record ${index} is not stored, though a signed checkpoint holds it.`);
+  return { index, nonce: record.subarray(0, NONCE_BYTES), record, checkpoint };
+}
+
+/** The log index of a receipt's hash, once the log took it. */
+export function logIndexOf({ doc, position }: FoundReceipt): number | undefined {
+  const part = doc.logged.find((l) => l.from <= position && position < l.to);
+  return part === undefined ? undefined : part.index + position - part.from;
 }
 
 /** The log's view of a receipt (found by MerkleCalendar.findReceipt). */

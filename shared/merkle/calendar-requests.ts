@@ -1,36 +1,38 @@
 /**
- * A submission to the aggregated calendar as it is kept and answered: one store document per request, its hashes
- * packed (so a request costs one write, whatever its size); a receipt per position, whose id is the request's id
- * followed by the position; the positions no round holds yet; and the answers a caller reads.
+ * A submission to the aggregated calendar as it is kept and answered: one store document per request, its hashes and
+ * nonces packed (so a request costs one write, whatever its size) until the log holds them all; a receipt per
+ * position, whose id is the request's id followed by the position; where the log put each position; and the answers
+ * a caller reads.
  */
 import { randomBytes } from "node:crypto";
 import { badRequest } from "../domain/errors";
 import type { StoredDocument } from "../store";
 import { hashListAnswer, parseHashList, type HashListWords } from "./hash-list";
 
-/** One submission (`_id`: the request id). Positions taken by a round are recorded as segments; the others are pending. */
+/** One submission (`_id`: the request id). */
 export interface CalendarRequestDocument extends StoredDocument {
   _id: string;
-  /** the submitted hashes, in order, packed, hex */
-  hashes: string;
+  /** the submitted hashes, in order, packed, hex; dropped once the log holds them all (its records keep them) */
+  hashes?: string;
   count: number;
   submittedAt: number;
-  /** positions not in any segment: 0 once every hash of the request went to a round */
+  /** the hashes that count against the limits: all of them until an anchoring round takes a checkpoint holding them */
   pendingLeaves: number;
-  /** positions [from, to) and the tree id of the round that took them */
-  segments: { from: number; to: number; round: string }[];
-  /** the tree ids of those rounds (to find the requests of a lost round) */
-  rounds: string[];
   /** who submitted (calendarClientOf): its pending leaves count against its own quota */
   client?: string;
-  /** one fresh 16-byte nonce per hash, packed, base64: the log's entry of a hash is SHA-256(nonce ‖ hash) */
-  nonces: string;
+  /**
+   * one fresh 16-byte nonce per hash, packed, base64: the log's entry of a hash is SHA-256(nonce ‖ hash); dropped with
+   * `hashes`
+   */
+  nonces?: string;
   /** the next position the transparency log has not taken; positions before it are in `logged` */
   logNext: number;
   /** positions not in the log yet (count − logNext), for the sequencer's query */
   logPending: number;
   /** positions [from, to) that are the log's indices index… */
   logged: { from: number; to: number; index: number }[];
+  /** once the log holds every position: the index after the last one */
+  logEnd?: number;
 }
 
 /** The collection of the calendar's requests (one document per `/batch/submit`). */
@@ -50,21 +52,10 @@ export function findReceiptPosition(receiptId: string): { request: string; posit
   return { request: receiptId.slice(0, REQUEST_ID_HEX), position: parseInt(receiptId.slice(REQUEST_ID_HEX), 16) };
 }
 
-/** The hash at `position` of a request, hex. */
-export const hashAt = (doc: Pick<CalendarRequestDocument, "hashes">, position: number): string =>
-  doc.hashes.slice(position * 64, position * 64 + 64);
-
-/** The positions of a request that no round holds, as [from, to) ranges in order. */
-export function pendingRanges(doc: CalendarRequestDocument): [number, number][] {
-  const taken = [...doc.segments].sort((a, b) => a.from - b.from);
-  const ranges: [number, number][] = [];
-  let at = 0;
-  for (const s of taken) {
-    if (s.from > at) ranges.push([at, s.from]);
-    at = Math.max(at, s.to);
-  }
-  if (at < doc.count) ranges.push([at, doc.count]);
-  return ranges;
+/** The hash at `position` of a request not yet wholly in the log, hex. */
+export function hashAt(doc: Pick<CalendarRequestDocument, "hashes">, position: number): string {
+  if (doc.hashes === undefined) throw new Error("The request's hashes are in the log now: read them from its records.");
+  return doc.hashes.slice(position * 64, position * 64 + 64);
 }
 
 /** How the calendar words the problems of a request's hashes (400 BAD_REQUEST). */
@@ -85,17 +76,17 @@ export interface CalendarReceipt {
   receiptId: string;
   hash: string;
   /**
-   * pending: waiting for a round; submitted: its round's transaction is sent; anchored: that transaction is on chain
-   * and its proof is served
+   * pending: waiting for an anchoring round; submitted: a round's transaction anchoring a checkpoint that holds it is
+   * sent; anchored: that transaction is on chain and its proof is served
    */
   status: "pending" | "submitted" | "anchored";
   submittedAt: number;
-  /** while pending: when the next round is due (Unix ms; a round may take it later when it holds maxLeaves already) */
+  /** while pending: when the next round is due (Unix ms) */
   expectedAnchorBy?: number;
   /** this receipt's status route, relative to the API base */
   statusUrl: string;
+  /** the anchored checkpoint's root */
   merkleRoot?: string;
-  treeId?: string;
   transactionHash?: string;
   /** once anchored: where the inclusion proof is served, relative to the API base */
   proofUrl?: string;

@@ -1,11 +1,9 @@
 /** The shapes the aggregated calendar (calendar.ts) works with: its settings, ports, round documents and outcomes. */
 import type { StoredDocument } from "../store";
 import type { CalendarRequestDocument } from "./calendar-requests";
-import type { BuiltTree } from "./tree-store";
 
 export interface CalendarSettings {
   intervalMs: number;
-  maxLeaves: number;
   maxPending: number;
   /** leaves waiting from one client at most */
   maxPendingPerClient: number;
@@ -22,10 +20,9 @@ export interface AnchorableCheckpoint {
   note: string;
 }
 
-/** What one round anchors: a tree of pending leaves, the log's latest checkpoint, or both (never neither). */
+/** What one round anchors: the log's latest checkpoint. */
 export interface AnchorParts {
-  tree?: BuiltTree;
-  checkpoint?: AnchorableCheckpoint;
+  checkpoint: AnchorableCheckpoint;
 }
 
 /**
@@ -37,19 +34,16 @@ export interface CalendarAnchorer {
   submit(cborHex: string, txId: string): Promise<void>;
 }
 
-/**
- * One anchoring round and its transaction. `_id` is the tree id, or a fresh id for a round that anchors only the
- * log's checkpoint.
- */
+/** The collection of the calendar's anchoring rounds. */
+export const CALENDAR_ROUNDS = "merkle_calendar_rounds";
+
+/** One anchoring round and its transaction (`_id`: a fresh random id). */
 export interface CalendarRoundDocument extends StoredDocument {
   _id: string;
-  /** the tree's root and size, when the round anchored pending leaves */
-  root?: string;
-  leafCount?: number;
-  /** the log's checkpoint the round anchored, when it did */
-  log?: AnchorableCheckpoint;
-  /** `log.size`, for the query of the largest anchored size */
-  logSize?: number;
+  /** the log's checkpoint the round anchored */
+  log: AnchorableCheckpoint;
+  /** `log.size`, for the queries by anchored size */
+  logSize: number;
   transactionHash: string;
   submittedAt: number;
   /** when the transaction was first seen in a block (unset while it is not) */
@@ -72,15 +66,22 @@ export interface CalendarChainView {
   onChain(txId: string): Promise<boolean>;
   /** which of these transactions the node's mempool holds now */
   inMempoolAmong(txIds: readonly string[]): Promise<Set<string>>;
+  /** does the verifier answer the certificate of `root` in this transaction (it is in a block, and followed) */
+  anchorServed(txId: string, root: string): Promise<boolean>;
 }
 
-/** The log's side of the calendar: its latest signed checkpoint, for a round to anchor. */
+/** The log's side of the calendar. */
 export interface CalendarLogView {
+  /** the latest signed checkpoint, for a round to anchor */
   latestCheckpoint(): Promise<AnchorableCheckpoint | undefined>;
+  /** the submitted hash of log entry `index` (in a signed checkpoint) */
+  hashAt(index: number): Promise<Buffer>;
+  /** makes the entries [0, size) findable by hash (log-lookup.ts) */
+  extendLookups(size: number): Promise<void>;
 }
 
 export type RoundOutcome =
-  | { kind: "anchored"; treeId?: string; root?: string; leafCount: number; logSize?: number; transactionHash: string }
+  | { kind: "anchored"; logSize: number; transactionHash: string }
   | { kind: "idle" }
   | { kind: "busy" }
   | { kind: "failed"; message: string };

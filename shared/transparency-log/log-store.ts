@@ -182,6 +182,15 @@ export class LogStore {
     return Buffer.concat(parts);
   }
 
+  /** Up to `max` stored records (nonce ‖ hash) from `index` on, within `index`'s entry tile; none when not stored. */
+  async recordsFrom(index: number, max: number): Promise<Buffer[]> {
+    const tile = Math.floor(index / TILE_WIDTH);
+    const packed = await this.tileRecords(tile);
+    const out: Buffer[] = [];
+    for (let i = index - tile * TILE_WIDTH; i < packed.length / RECORD_BYTES && out.length < max; i++) out.push(recordAt(packed, i));
+    return out;
+  }
+
   /**
    * A hash tile or entry bundle of a log of at least `tile`'s extent, or undefined when the log does not hold it (yet).
    * Level 0 and entry bundles come from the records; level ≥ 1 from the stored tiles.

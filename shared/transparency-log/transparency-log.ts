@@ -1,13 +1,15 @@
 /**
- * One deployment's transparency log (docs/transparency-log.md): its store, its sequencer and what it serves —
- * the latest signed checkpoint, tiles and entry bundles (c2sp.org/tlog-tiles), consistency proofs (RFC 9162
- * §2.1.4) between any two sizes it has reached.
+ * One deployment's transparency log (docs/transparency-log.md): its store, its sequencer, its lookups (hash → index)
+ * and what it serves — the latest signed checkpoint, tiles and entry bundles (c2sp.org/tlog-tiles), consistency
+ * proofs (RFC 9162 §2.1.4) between any two sizes it has reached.
  */
 import { DomainError, notFound } from "../domain/errors";
 import { createLeaseTable, type Store } from "../store";
 import { hashesAtLevel, parseTilePath, TILE_WIDTH } from "../tlog/tiles";
 import type { LogKey } from "./log-key";
+import { LogLookup } from "./log-lookup";
 import { LogStore } from "./log-store";
+import { NONCE_BYTES } from "./log-entries";
 import { consistencyBetween } from "./log-tree";
 import { Sequencer, type LogSource, type RoundOutcome, type SequencerSettings } from "./sequencer";
 import { Witnessing, type WitnessingOptions } from "./witnessing";
@@ -27,6 +29,7 @@ export class TransparencyLog {
   private constructor(
     readonly store: LogStore,
     readonly sequencer: Sequencer,
+    readonly lookup: LogLookup,
     private readonly key: LogKey,
     private readonly origin: string,
   ) {}
@@ -50,7 +53,7 @@ export class TransparencyLog {
       opts.onRound?.(outcome);
     };
     const sequencer = new Sequencer(log, opts.source, lease, opts.key.signer, settings, opts.now, onRound);
-    return new TransparencyLog(log, sequencer, opts.key, opts.settings.origin);
+    return new TransparencyLog(log, sequencer, await LogLookup.open(opts.store, log), opts.key, opts.settings.origin);
   }
 
   async info(): Promise<LogInfo> {
@@ -63,6 +66,13 @@ export class TransparencyLog {
     const [state, served] = await Promise.all([this.store.latest(), this.store.servedCheckpoint()]);
     if (state === undefined || served === undefined || served.size !== state.size) return undefined;
     return { origin: this.origin, size: state.size, root: Buffer.from(state.root, "base64").toString("hex"), note: served.note };
+  }
+
+  /** The submitted hash of entry `index` (in a signed checkpoint). */
+  async hashAt(index: number): Promise<Buffer> {
+    const [record] = await this.store.recordsFrom(index, 1);
+    if (record === undefined) throw new Error(`The log's record ${index} is not stored.`);
+    return record.subarray(NONCE_BYTES);
   }
 
   /** The latest checkpoint note as served (with cosignatures once they came). */

@@ -21,9 +21,8 @@ export interface BatchRecord extends CertificateRecord {
   proof: string[];
 }
 
-/** A proof that needs nothing but SHA-256 to check, plus where its root is anchored. */
-export interface AnchoredProof extends InclusionProof {
-  treeId: string;
+/** Where a proof's root is anchored: the certificate's transaction and block, and what checks it offline. */
+export interface AnchorFields {
   transactionHash: string;
   blockHash: string;
   blockNumber: number;
@@ -40,6 +39,11 @@ export interface AnchoredProof extends InclusionProof {
   proxyPolicyId?: string;
   /** the point of the block before `blockHash` (or "origin"), where a chain-sync reaches the anchoring block */
   previousBlock?: { slot: number; id: string } | "origin";
+}
+
+/** A proof that needs nothing but SHA-256 to check, plus where its root is anchored. */
+export interface AnchoredProof extends InclusionProof, AnchorFields {
+  treeId: string;
 }
 
 /** Every anchored batch holding this 32-byte hash, oldest anchoring first. */
@@ -76,6 +80,13 @@ export function proofOfRecord(leaf: DataHash, r: BatchRecord, anchor?: AnchorTra
     path: r.proof,
     root: r.merkleRoot,
     treeId: r.treeId,
+    ...anchorFieldsOf(r, anchor, proxyPolicyId),
+  };
+}
+
+/** The anchor fields of a proof whose root `r` anchors, with its transaction when the projection holds it. */
+export function anchorFieldsOf(r: CertificateRecord, anchor?: AnchorTransaction, proxyPolicyId?: string): AnchorFields {
+  return {
     transactionHash: r.transactionHash,
     blockHash: r.blockHash,
     blockNumber: r.blockNumber,

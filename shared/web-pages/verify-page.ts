@@ -51,25 +51,46 @@ export function malformedPage(ctx: VerifyPageContext, what: string): RenderedPag
   return notFoundPage(ctx, 400, "Not a certificate address", markup`${what}`);
 }
 
-/** What `/verify/{hash}` adds to a record when the hash is a leaf of an anchored Merkle batch (its `hash` is the root). */
-type BatchFields = { merkleRoot?: string; leafIndex?: number; treeSize?: number };
+/**
+ * What `/verify/{hash}` adds to a record when the hash is a leaf of an anchored Merkle batch, or an entry of an
+ * anchored checkpoint of the service's transparency log (`origin` set); the record's `hash` is the root.
+ */
+type BatchFields = { merkleRoot?: string; leafIndex?: number; treeSize?: number; origin?: string };
 
-const batchOf = (r: CertificateRecord): Required<BatchFields> | undefined => {
+const batchOf = (r: CertificateRecord): (Required<Omit<BatchFields, "origin">> & { origin?: string }) | undefined => {
   const b = r as CertificateRecord & BatchFields;
   return typeof b.merkleRoot === "string" && typeof b.leafIndex === "number" && typeof b.treeSize === "number"
-    ? { merkleRoot: b.merkleRoot, leafIndex: b.leafIndex, treeSize: b.treeSize }
+    ? {
+        merkleRoot: b.merkleRoot,
+        leafIndex: b.leafIndex,
+        treeSize: b.treeSize,
+        ...(typeof b.origin === "string" ? { origin: b.origin } : {}),
+      }
     : undefined;
 };
+
+/** How a hash inside a batch or the log is anchored, for the verdict's sentence. */
+function anchoredAs(r: CertificateRecord): string {
+  const batch = batchOf(r);
+  if (batch === undefined) return "";
+  return batch.origin !== undefined
+    ? " as an entry of the service's transparency log, whose signed checkpoint a transaction anchors"
+    : " as a leaf of a Merkle batch whose root a transaction anchors";
+}
 
 /** The chain facts of one anchor, with `who` (the issuer's, or who anchored it) after the algorithm. */
 function factRows(hash: string, r: CertificateRecord, who: SafeHtml): SafeHtml {
   const batch = batchOf(r);
   const batchRows =
-    batch !== undefined
-      ? markup`<dt>Merkle batch</dt><dd data-field="merkle-batch">leaf <span data-field="leaf-index">${batch.leafIndex}</span> of ${batch.treeSize} · <a href="/api/v1/proof/${hash}" data-field="proof">inclusion proof</a> (checks offline with SHA-256)</dd>
-<dt>Batch root</dt><dd class="mono" data-field="merkle-root">${batch.merkleRoot}</dd>
+    batch === undefined
+      ? ""
+      : batch.origin !== undefined
+        ? markup`<dt>Transparency log</dt><dd data-field="log-entry">entry <span data-field="leaf-index">${batch.leafIndex}</span> of <span class="mono">${batch.origin}</span>, in its checkpoint of ${batch.treeSize} entries · <a href="/api/v1/proof/${hash}" data-field="proof">inclusion proof</a> (checks offline with SHA-256 and the log's key)</dd>
+<dt>Checkpoint root</dt><dd class="mono" data-field="merkle-root">${batch.merkleRoot}</dd>
 `
-      : "";
+        : markup`<dt>Merkle batch</dt><dd data-field="merkle-batch">leaf <span data-field="leaf-index">${batch.leafIndex}</span> of ${batch.treeSize} · <a href="/api/v1/proof/${hash}" data-field="proof">inclusion proof</a> (checks offline with SHA-256)</dd>
+<dt>Batch root</dt><dd class="mono" data-field="merkle-root">${batch.merkleRoot}</dd>
+`;
   return markup`<dt>Hash</dt><dd class="mono" data-field="hash">${batch !== undefined ? hash : r.hash}</dd>
 ${batchRows}<dt>Algorithm</dt><dd data-field="algorithm">${r.algorithm}</dd>
 ${who}
@@ -197,7 +218,7 @@ export function renderVerifyPage(
 `
     : markup`<section class="status status-verified" role="status">
 <h1>✓ Certificate verified</h1>
-<p>This hash is anchored on the Cardano blockchain${batchOf(anchor) !== undefined ? " as a leaf of a Merkle batch whose root a transaction anchors" : ""}${revealed.some((f) => f.state === "match") ? " and every value this link reveals matches it" : ""}.</p>
+<p>This hash is anchored on the Cardano blockchain${anchoredAs(anchor)}${revealed.some((f) => f.state === "match") ? " and every value this link reveals matches it" : ""}.</p>
 </section>
 `;
   const linkedNote =

@@ -138,9 +138,17 @@ const GATEWAY_CALLS = [
   .sort();
 /**
  * The only actions the calendar calls (it holds a hot wallet): the indexer's reads of its issuance machinery
- * (shared/mesh/issuance-over-mesh.ts), its readiness check, and its rounds' transactions (services/calendar.service.ts).
+ * (shared/mesh/issuance-over-mesh.ts), its readiness check, its rounds' transactions, and whether the verifier serves
+ * a round's anchoring (services/calendar.service.ts).
  */
-const CALENDAR_CALLS = ["indexer.bootstraps", "indexer.protocol", "indexer.states", "indexer.status", "indexer.transaction"];
+const CALENDAR_CALLS = [
+  "indexer.bootstraps",
+  "indexer.protocol",
+  "indexer.states",
+  "indexer.status",
+  "indexer.transaction",
+  "verifier.byTransactionHash",
+];
 /** The services whose NATS user may call any backend service's actions. */
 const BACKENDS = SERVICE_NAMES.filter((s) => s !== "gateway" && s !== "calendar");
 /** The NATS publish permissions of a service's user in nats.conf. */
@@ -440,8 +448,10 @@ describe("deploy/k8s manifests", function () {
     expect(publishes).to.not.match(/\$node|\.EVENT\.|tx-builder\.upgrade|tx-builder\.burnStates|\.>"/);
   });
 
-  it("the calendar's NATS user may send only the indexer requests it needs, and only the gateway may call the calendar", function () {
-    expect(requestsIn(natsPublishesOf("calendar")).sort()).to.deep.equal(CALENDAR_CALLS.map((a) => `${MOL}.REQ.indexer.*.${a}`).sort());
+  it("the calendar's NATS user may send only the indexer and verifier requests it needs, and only the gateway may call the calendar", function () {
+    expect(requestsIn(natsPublishesOf("calendar")).sort()).to.deep.equal(
+      CALENDAR_CALLS.map((a) => `${MOL}.REQ.${a.split(".")[0]}.*.${a}`).sort(),
+    );
     expect(natsPublishesOf("calendar")).to.not.match(/\$node|\.EVENT\.|\.>"/);
     const callers = SERVICE_NAMES.filter((s) => requestsIn(natsPublishesOf(s)).some((r) => r.startsWith(`${MOL}.REQ.calendar.`)));
     expect(callers).to.deep.equal(["gateway"]);
@@ -873,7 +883,10 @@ describe("deploy/k8s NATS users and permissions against a real nats-server runni
     const calendar = await clientOf("calendar");
     await publish(
       calendar,
-      CALENDAR_CALLS.map((action) => `${MOL}.REQ.indexer.cert-anchor-indexer-pod.${action}`),
+      CALENDAR_CALLS.map((action) => {
+        const service = action.split(".")[0]!;
+        return `${MOL}.REQ.${service}.cert-anchor-${service}-pod.${action}`;
+      }),
     );
     expect(calendar.refused).to.deep.equal([]);
     const beyond = [

@@ -1,16 +1,20 @@
 /**
  * The log's checkpoints anchored on Cardano (the devnet): a calendar round anchors the log's latest checkpoint as a
  * certificate of the service wallet (its root; origin and size in the metadata), and a receipt then upgrades from
- * `checkpointed` to `anchored`, with the anchoring transaction, the anchored checkpoint and a proof against it.
+ * `checkpointed` to `anchored`, with the anchoring transaction, the anchored checkpoint and a proof against it. The
+ * anchored form of the proof (`GET /proof/{hash}`) is checked by `npm run verify-proof`: offline (path, the log key's
+ * signature of the checkpoint, the transaction) and with `--ogmios` against the devnet's Ogmios server; a tampered
+ * proof, another log's key or another origin fail.
  */
 import { expect } from "chai";
 import { createHash, randomBytes } from "node:crypto";
 import { IssuanceWorld, ISSUANCE_SERVICES } from "../../fixtures/issuance/issuance-world";
+import { verifyProofCli } from "../../fixtures/merkle/verify-proof-cli";
 import { http, pollUntil, postJson } from "../../fixtures/mesh/helpers";
 import type { SubmitAnswer } from "../../shared/merkle";
 import { parseCheckpoint } from "../../shared/tlog/checkpoint";
 import { fromBase64 } from "../../shared/tlog/encoding";
-import { ed25519Verifier, parseVerifierKey, splitNote } from "../../shared/tlog/note";
+import { ed25519Verifier, generateKey, parseVerifierKey, splitNote } from "../../shared/tlog/note";
 import { leafHash } from "../../shared/tlog/rfc9162";
 import { verifyTlogProof } from "../../shared/tlog/tlog-proof";
 import { TLOG_CHECKPOINT_SCHEME } from "../../shared/transparency-log/log-entries";
@@ -96,5 +100,51 @@ describe("transparency log: checkpoints anchored on Cardano", function () {
     expect(record!.algorithm).to.equal(TLOG_CHECKPOINT_SCHEME);
     expect(JSON.parse(record!.metadata)).to.deep.include({ tlog: { origin: info.origin, size: anchored.size } });
     expect(record!.issuer).to.equal(serviceWallet.paymentKeyHash);
+  });
+
+  it("the anchored proof (GET /proof/{hash}) checks with verify-proof offline and against the chain; tampered ones fail", async () => {
+    const hash = randomBytes(32).toString("hex");
+    const submitted = await postJson(`${api()}/batch/submit`, { hashes: [hash] });
+    expect(submitted.status, submitted.text).to.equal(202);
+    let lastBlock = 0;
+    const proofs = await pollUntil(
+      async () => {
+        if (Date.now() - lastBlock > 300) {
+          w.f.chain.devnet.produceBlock();
+          lastBlock = Date.now();
+        }
+        const res = await http(`${api()}/proof/${hash}`);
+        return res.status === 200 ? (res.json as Record<string, unknown>[]) : undefined;
+      },
+      "the hash's anchored proof",
+      120_000,
+    );
+    const info = (await http(`${api()}/log`)).json as { origin: string; verifierKey: string };
+    const offline = await verifyProofCli(proofs, ["--log-key", info.verifierKey]);
+    expect(offline.status, offline.stderr).to.equal(0);
+    expect(offline.lines[0]).to.deep.include({
+      leaf: hash,
+      valid: true,
+      checked: ["path", "checkpoint", "transaction"],
+      issuer: serviceWallet.paymentKeyHash,
+    });
+    const online = await verifyProofCli(proofs, ["--log-key", info.verifierKey, "--ogmios", w.server.url]);
+    expect(online.status, online.stderr).to.equal(0);
+    expect(online.lines[0]).to.deep.include({ valid: true, checked: ["path", "checkpoint", "transaction", "chain"] });
+    expect(online.lines[0]!.confirmations).to.be.at.least(1);
+
+    const proof = proofs[0]!;
+    const fails = async (tampered: Record<string, unknown>, args: string[], reason: RegExp) => {
+      const res = await verifyProofCli([tampered], args);
+      expect(res.status, JSON.stringify(res.lines)).to.equal(1);
+      expect(res.lines[0]).to.deep.include({ valid: false });
+      expect(res.lines[0]!.reason).to.match(reason);
+    };
+    await fails({ ...proof, nonce: randomBytes(16).toString("hex") }, [], /does not lead to the root/);
+    await fails({ ...proof, leaf: randomBytes(32).toString("hex") }, [], /does not lead to the root/);
+    await fails({ ...proof, origin: "example.com/another-log" }, [], /checkpoint names/);
+    await fails(proof, ["--log-key", generateKey(info.origin).verifierKey], /not signed by the log key/);
+    // another size in the metadata than the checkpoint's: a checkpoint of another tree
+    await fails({ ...proof, treeSize: (proof["treeSize"] as number) + 1 }, [], /path|checkpoint names/);
   });
 });

@@ -47,7 +47,6 @@ describe("transparency log over HTTP: submitted hashes, signed checkpoints, tile
     // the anchoring rounds are not what this spec looks at: long interval, no funded wallet needed
     w = await IssuanceWorld.create(["gateway", "indexer", "verifier", "tx-builder", "submitter", "calendar"], {
       BATCH_INTERVAL_MS: "600000",
-      BATCH_MAX_LEAVES: "100000",
       LOG_INTEGRATE_MS: "200",
     });
     info = (await http(`${api()}/log`)).json as LogInfo;

@@ -48,8 +48,6 @@ describe("transparency log: the sequencer on a store shared by replicas", () => 
       count,
       submittedAt: clock,
       pendingLeaves: count,
-      segments: [],
-      rounds: [],
       nonces: Buffer.concat(nonces).toString("base64"),
       logNext: 0,
       logPending: count,

@@ -45,7 +45,6 @@ describe("verify-proof on a tlog-proof (real mesh, the CLI as a child process)",
   before(async () => {
     w = await IssuanceWorld.create(["gateway", "indexer", "verifier", "tx-builder", "submitter", "calendar"], {
       BATCH_INTERVAL_MS: "600000",
-      BATCH_MAX_LEAVES: "100000",
       LOG_INTEGRATE_MS: "200",
     });
     info = (await http(`${api()}/log`)).json as LogInfo;

@@ -88,7 +88,6 @@ describe("web pages: a .tlog-proof checked in the browser on / (real mesh, syste
     // the anchoring rounds are not what this spec looks at: long interval, no funded wallet needed
     w = await IssuanceWorld.create(["gateway", "indexer", "verifier", "tx-builder", "submitter", "calendar"], {
       BATCH_INTERVAL_MS: "600000",
-      BATCH_MAX_LEAVES: "100000",
       LOG_INTEGRATE_MS: "200",
     });
     base = w.mesh.api.replace(/\/api\/v1$/, "");

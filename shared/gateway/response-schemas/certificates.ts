@@ -1,5 +1,6 @@
 /** Answers about anchored certificates: the verify lookups, the calendar's receipts, inclusion proofs, short links. */
 import { MERKLE_SCHEME } from "../../merkle/merkle-tree";
+import { TLOG_CHECKPOINT_SCHEME } from "../../transparency-log/log-entries";
 import { HEX, HASH_32, HASH_28, ID_16, integer, nullable, object, string, type Schema } from "./shapes";
 
 const certificateFields = {
@@ -15,51 +16,59 @@ const certificateFields = {
   bootstrapTokenName: nullable(string),
   algorithm: string,
 };
-/** A hash anchored inside a Merkle batch: the anchoring certificate's record (its `hash` is the root) plus these. */
+/**
+ * A hash anchored inside a Merkle batch, or in an anchored checkpoint of the calendar's transparency log: the
+ * anchoring certificate's record (its `hash` is the root) plus these (`treeId` for a batch; `nonce`, `origin` and
+ * `checkpoint` for the log).
+ */
+const NONCE_HEX = "^[0-9a-f]{32}$";
 const batchFields = {
   merkleRoot: { type: "string", pattern: HASH_32 },
   treeId: { type: "string", pattern: ID_16 },
   leafIndex: integer,
   treeSize: integer,
   proof: { type: "array", items: { type: "string", pattern: HASH_32 } },
+  nonce: { type: "string", pattern: NONCE_HEX },
+  origin: string,
+  checkpoint: string,
 };
 const certificateRecord = object({ ...certificateFields, ...batchFields }, Object.keys(certificateFields));
 
-const batchProof = object(
-  {
-    scheme: { type: "string", enum: [MERKLE_SCHEME] },
-    leaf: { type: "string", pattern: HASH_32 },
-    leafIndex: integer,
-    treeSize: integer,
-    path: { type: "array", items: { type: "string", pattern: HASH_32 } },
-    root: { type: "string", pattern: HASH_32 },
-    treeId: { type: "string", pattern: ID_16 },
-    transactionHash: { type: "string", pattern: HASH_32 },
-    blockHash: { type: "string", pattern: HASH_32 },
-    blockNumber: integer,
-    slot: integer,
-    creationTime: integer,
-    transactionCbor: { type: "string", pattern: HEX },
-    previousBlock: {
-      oneOf: [{ type: "string", enum: ["origin"] }, object({ slot: integer, id: { type: "string", pattern: HASH_32 } })],
-    },
-    languageViews: { type: "string", pattern: HEX },
-    proxyPolicyId: { type: "string", pattern: HASH_28 },
+const proofFields = {
+  leaf: { type: "string", pattern: HASH_32 },
+  leafIndex: integer,
+  treeSize: integer,
+  path: { type: "array", items: { type: "string", pattern: HASH_32 } },
+  root: { type: "string", pattern: HASH_32 },
+};
+const anchorFields = {
+  transactionHash: { type: "string", pattern: HASH_32 },
+  blockHash: { type: "string", pattern: HASH_32 },
+  blockNumber: integer,
+  slot: integer,
+  creationTime: integer,
+  transactionCbor: { type: "string", pattern: HEX },
+  previousBlock: {
+    oneOf: [{ type: "string", enum: ["origin"] }, object({ slot: integer, id: { type: "string", pattern: HASH_32 } })],
   },
-  [
-    "scheme",
-    "leaf",
-    "leafIndex",
-    "treeSize",
-    "path",
-    "root",
-    "treeId",
-    "transactionHash",
-    "blockHash",
-    "blockNumber",
-    "slot",
-    "creationTime",
-  ],
+  languageViews: { type: "string", pattern: HEX },
+  proxyPolicyId: { type: "string", pattern: HASH_28 },
+};
+const requiredAnchorFields = ["transactionHash", "blockHash", "blockNumber", "slot", "creationTime"];
+const batchProof = object(
+  { scheme: { type: "string", enum: [MERKLE_SCHEME] }, ...proofFields, treeId: { type: "string", pattern: ID_16 }, ...anchorFields },
+  ["scheme", ...Object.keys(proofFields), "treeId", ...requiredAnchorFields],
+);
+const logProof = object(
+  {
+    scheme: { type: "string", enum: [TLOG_CHECKPOINT_SCHEME] },
+    ...proofFields,
+    nonce: { type: "string", pattern: NONCE_HEX },
+    origin: string,
+    checkpoint: string,
+    ...anchorFields,
+  },
+  ["scheme", ...Object.keys(proofFields), "nonce", "origin", "checkpoint", ...requiredAnchorFields],
 );
 
 export const CERTIFICATE_SCHEMAS = {
@@ -72,7 +81,6 @@ export const CERTIFICATE_SCHEMAS = {
       statusUrl: string,
       expectedAnchorBy: integer,
       merkleRoot: { type: "string", pattern: HASH_32 },
-      treeId: { type: "string", pattern: ID_16 },
       transactionHash: { type: "string", pattern: HASH_32 },
       proofUrl: string,
       log: object(
@@ -109,6 +117,6 @@ export const CERTIFICATE_SCHEMAS = {
   }),
   CertificateRecord: certificateRecord,
   CertificateRecords: { type: "array", minItems: 1, items: certificateRecord },
-  BatchProofs: { type: "array", minItems: 1, items: batchProof },
+  BatchProofs: { type: "array", minItems: 1, items: { oneOf: [batchProof, logProof] } },
   ShortLink: object({ hash: { type: "string", pattern: HEX }, code: { type: "string", pattern: "^[0-9A-Za-z]{10}$" }, url: string }),
 } satisfies Record<string, Schema>;

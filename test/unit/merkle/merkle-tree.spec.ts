@@ -6,6 +6,7 @@
 import { expect } from "chai";
 import fc from "fast-check";
 import { createHash, randomBytes } from "node:crypto";
+import { TLOG_CHECKPOINT_SCHEME } from "../../../shared/transparency-log/log-entries";
 import {
   checkInclusionProof,
   EMPTY_ROOT,
@@ -218,7 +219,7 @@ describe("merkle tree (RFC 9162 Merkle Tree Hash, SHA-256)", () => {
     const good = proofOf([randomBytes(32), randomBytes(32)], 1);
     const bad = (patch: Record<string, unknown>) => checkInclusionProof({ ...good, ...patch });
     expect(checkInclusionProof(null)).to.deep.include({ valid: false });
-    expect(bad({ scheme: "sha256" })).to.deep.include({ reason: `scheme must be ${MERKLE_SCHEME}` });
+    expect(bad({ scheme: "sha256" })).to.deep.include({ reason: `scheme must be ${MERKLE_SCHEME} or ${TLOG_CHECKPOINT_SCHEME}` });
     expect(bad({ leaf: "xyz" }))
       .to.have.property("reason")
       .that.matches(/leaf/);
