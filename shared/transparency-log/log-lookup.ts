@@ -173,7 +173,9 @@ export class LogLookup {
       const first = b - (FANOUT - 1);
       const children = { level, block: { $gte: first, $lte: b } };
       // bucket by bucket: a merge of high levels never holds the whole block in memory
-      for (const { bucket } of await this.buckets.findProjected(children, { bucket: 1, _id: 0 })) {
+      // each bucket name once: every child block has its own document of it
+      const buckets = new Set((await this.buckets.findProjected(children, { bucket: 1, _id: 0 })).map((d) => d.bucket));
+      for (const bucket of buckets) {
         if (bucket === undefined) continue;
         const docs = await this.buckets.find({ ...children, bucket });
         const rows = docs.flatMap((d) => unpackRows(Buffer.from(d.rows, "base64")));
