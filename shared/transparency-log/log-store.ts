@@ -63,8 +63,11 @@ export interface WitnessedCheckpoint extends StoredDocument {
 }
 
 export class LogStore {
-  /** full tiles and entry bundles never change: kept by path */
-  private readonly fullTiles: ByteLru;
+  /**
+   * tiles and entry bundles by path: a path names a width (`.p/W` for a partial one), and the first W hashes of a
+   * tile never change, so whatever a path gave once it gives forever
+   */
+  private readonly servedTiles: ByteLru;
 
   private constructor(
     readonly rounds: Collection<RoundDocument>,
@@ -74,7 +77,7 @@ export class LogStore {
     private readonly witnessedCheckpoints: Collection<WitnessedCheckpoint>,
     cacheBytes: number,
   ) {
-    this.fullTiles = new ByteLru(cacheBytes);
+    this.servedTiles = new ByteLru(cacheBytes);
   }
 
   static async open(store: Store, cacheBytes = 32 * 1024 * 1024): Promise<LogStore> {
@@ -197,10 +200,11 @@ export class LogStore {
    */
   async tile(tile: Tile): Promise<Buffer | undefined> {
     const key = formatTilePath(tile);
-    const cached = this.fullTiles.get(key);
+    const cached = this.servedTiles.get(key);
     if (cached !== undefined) return Buffer.from(cached.buffer, cached.byteOffset, cached.length);
     const bytes = await this.readTile(tile);
-    if (bytes !== undefined && tile.width === TILE_WIDTH) this.fullTiles.set(key, bytes);
+    // the right edge's partial tiles too: every proof against one checkpoint reads the same ones
+    if (bytes !== undefined) this.servedTiles.set(key, bytes);
     return bytes;
   }
 
