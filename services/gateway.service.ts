@@ -1,8 +1,8 @@
 /**
  * The public HTTP gateway (moleculer-web) at `/api/v1`. Everything it serves comes from the route table in
  * shared/gateway/routes/: implemented routes call their action, the others answer 501 NOT_IMPLEMENTED.
- * Its own actions: the OpenAPI document and the extension registry. Next to the API, at the web root, it serves
- * the web pages (shared/web-pages, docs/web-pages.md).
+ * Its own actions: the OpenAPI document, the AsyncAPI document of the events published on NATS, and the extension
+ * registry. Next to the API, at the web root, it serves the web pages (shared/web-pages, docs/web-pages.md).
  */
 import type { Server } from "node:http";
 import type { Context, ServiceSchema } from "moleculer";
@@ -18,6 +18,7 @@ import { createLogTileHandler } from "../shared/gateway/log-tiles";
 import type { GatewayThis } from "../shared/gateway/gateway-request";
 import { applyServerTimeouts, buildGatewaySettings, type GatewayOptions } from "../shared/gateway/gateway-settings";
 import { buildOpenApiDocument } from "../shared/gateway/openapi";
+import { buildAsyncApiDocument } from "../shared/gateway/asyncapi";
 import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
 import { ROUTES } from "../shared/gateway/routes";
 import { findHealthMiddleware, PROTOCOL_DEPLOYMENT_CHECK } from "../shared/mesh/health-middleware";
@@ -38,6 +39,7 @@ export function gatewayOptionsFromConfig(config: AppConfig, now: () => number): 
     port: config.port,
     host: config.host,
     routes: ROUTES,
+    namespace: config.namespace,
     corsOrigins: config.corsOrigins,
     rateLimitPostPerMinute: config.rateLimitPostPerMinute,
     rateLimitReadPerMinute: config.rateLimitReadPerMinute,
@@ -98,6 +100,7 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
     ...(opts.rateLimitReadPerMinute !== undefined ? { rateLimitReadPerMinute: opts.rateLimitReadPerMinute } : {}),
     bodyLimitBytes: opts.bodyLimitBytes ?? BODY_LIMIT_BYTES,
   });
+  const asyncapi = buildAsyncApiDocument({ title: "cert-anchor chain events", version: pkg.version, namespace: opts.namespace });
 
   return {
     name: "gateway",
@@ -131,6 +134,9 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
       ...defineRouteActions("gateway", {
         openapi: {
           handler: () => openapi,
+        },
+        asyncapi: {
+          handler: () => asyncapi,
         },
         extensions: {
           handler(this: { broker: Context["broker"] }) {

@@ -3,7 +3,8 @@
  * the script/datum/transaction lookups of `/scripts/...` and `/txs/...` from its `script-lookups` plugin (shared/lookups).
  * The extensions' part comes from their registry (shared/extensions/registry.ts): their fact decoders and reads,
  * and the layouts of their sorted lists. Single replica per deployment: it is the only writer of the chain cursor
- * and the fact log.
+ * and the fact log. In scale mode it also publishes `chain.block` and `chain.rollback` on plain NATS subjects, the
+ * contract outside services may rely on (docs/nats-contract.md).
  */
 import { addReadinessCheck } from "../shared/mesh/health-middleware";
 import { DATUM_HASH_PARAM, hexParam, SCRIPT_HASH_PARAM, TX_HASH_PARAM } from "../shared/mesh/action-params";
@@ -25,6 +26,7 @@ import { defineRouteActions, internalActions } from "../shared/gateway/route-act
 import { createSortedListPlugin, SortedListStore } from "../shared/sorted-list";
 import { EXTENSION_INDEXER_READS, extensionFactDecoders, extensionListLayouts } from "../shared/extensions/registry";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
+import { chainEventPublisher } from "../shared/mesh/chain-event-publisher";
 
 interface IndexerLocals {
   indexer?: Indexer;
@@ -168,6 +170,8 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
       if (deps.config.pluginsDir) for (const p of loadPluginsFromDir(deps.config.pluginsDir)) locals.pipeline.register(p as never);
       if (!deps.config.protocol) this.logger.warn("No protocol deployment configured (PROXY_TX_HASH): recording transactions only.");
       const broker = this.broker;
+      // In scale mode chain.block and chain.rollback also go out on plain NATS subjects (docs/nats-contract.md).
+      const published = chainEventPublisher(broker, deps.config.namespace, this.logger);
       const networkId = networkIdOfNetwork(deps.config.network);
       locals.indexer = await Indexer.create({
         store,
@@ -179,7 +183,10 @@ export default function createIndexerService(deps: ServiceDeps): ServiceSchema {
         slotToTime,
         startPoint: deps.config.indexerStartPoint,
         // The lookups and the sorted lists forget rolled-back blocks through the pipeline (their plugins' rollback).
-        notify: (event, payload) => void broker.broadcast(event, payload),
+        notify: (event, payload) => {
+          void broker.broadcast(event, payload);
+          published?.publish(event, payload);
+        },
         logger: { info: (m, d) => this.logger.info(m, d), warn: (m, d) => this.logger.warn(m, d) },
       });
       const indexer = locals.indexer;

@@ -25,6 +25,8 @@ export interface GatewayOptions {
   port: number;
   host: string;
   routes: readonly RouteSpec[];
+  /** NAMESPACE: the first token of the published NATS subjects in `asyncapi.json` */
+  namespace: string;
   corsOrigins: AppConfig["corsOrigins"];
   rateLimitPostPerMinute: number;
   /** GETs of `readBudget` routes allowed per client per minute (RATE_LIMIT_READ_PER_MINUTE); 0 or absent = no limit. */

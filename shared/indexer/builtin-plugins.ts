@@ -8,14 +8,25 @@
  * - scheduler `block-history-pruning`: keeps the stored block points (intersection candidates) bounded.
  */
 import type { Transaction } from "@cardano-ogmios/schema";
+import type { ChainBlockEvent, ChainEventPayloads } from "../records/published-events";
 import { RECENT_BLOCKS_KEPT, type FactLog } from "./fact-log";
 import type { PluginPipeline } from "./plugin-pipeline";
 import type { BlockContext } from "./plugin-types";
 
+/**
+ * What the indexer notifies on the bus: `chain.block` and `chain.rollback` with the payloads of the published contract
+ * (shared/records/published-events.ts: the same payloads go out on plain NATS), and each decoded fact as
+ * `protocol.<type>`.
+ */
+export interface IndexerNotices extends ChainEventPayloads {
+  [event: `protocol.${string}`]: Record<string, unknown>;
+}
+export type IndexerNotify = <E extends keyof IndexerNotices>(event: E, payload: IndexerNotices[E]) => void;
+
 export interface BuiltinPluginDeps {
   log: FactLog;
   isRelevant(tx: Transaction): boolean;
-  notify?: (event: string, payload: Record<string, unknown>) => void;
+  notify?: IndexerNotify;
   /** Block points kept for intersections (default 2160, the security parameter k of mainnet). */
   keepBlocks?: number;
   pruneIntervalMs?: number;
@@ -47,14 +58,15 @@ export function registerBuiltinPlugins(pipeline: PluginPipeline<Transaction>, de
       kind: "post-action",
       name: "chain-notifier",
       run: (block) => {
-        notify("chain.block", {
+        const payload: ChainBlockEvent = {
           slot: block.slot,
           height: block.height,
           id: block.id,
           time: block.time,
           transactionIds: block.transactions.map((t) => t.id),
           lastSeq: deps.log.lastSeq(),
-        });
+        };
+        notify("chain.block", payload);
         return 1;
       },
     });

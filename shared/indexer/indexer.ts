@@ -20,7 +20,7 @@ import type { ChainClient } from "../chain/chain-client";
 import type { ProtocolParameters } from "../csl/protocol-parameters";
 import { AnchorLanguageViews } from "./anchor-language-views";
 import { paymentCredentialOf, rewardCredentialOf } from "../csl/address";
-import { registerBuiltinPlugins, transactionsOf } from "./builtin-plugins";
+import { registerBuiltinPlugins, transactionsOf, type IndexerNotify } from "./builtin-plugins";
 import { FactLog, type BlockPoint, type FactRecord } from "./fact-log";
 import type { PluginPipeline } from "./plugin-pipeline";
 import type { BlockContext, ProtocolEvent } from "./plugin-types";
@@ -48,8 +48,8 @@ export interface IndexerOptions {
   slotToTime: (slot: number) => number;
   /** Where to start when there is no checkpoint (default: origin). */
   startPoint?: BlockPoint | "origin";
-  /** Broadcasts a notification on the bus. */
-  notify?: (event: string, payload: Record<string, unknown>) => void;
+  /** Broadcasts a notification on the bus (`chain.*` with the published contract's payloads). */
+  notify?: IndexerNotify;
   logger?: IndexerLogger;
   /** Pause before resuming after a failure (ms, default 1000). */
   retryDelayMs?: number;

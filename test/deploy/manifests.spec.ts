@@ -19,6 +19,8 @@ import { describeConfig, ENV_VARS, loadConfig } from "../../shared/config/config
 import { SERVICE_NAMES } from "../../shared/mesh/service-names";
 import { BATCH_BINARY_BODY_LIMIT_BYTES, BATCH_JSON_BODY_LIMIT_BYTES } from "../../shared/merkle/batch-limits";
 import { ROUTES } from "../../shared/gateway/routes";
+import { chainEventPublisher } from "../../shared/mesh/chain-event-publisher";
+import { CHAIN_BLOCK, OBSERVER_NATS_USER, publishedChainSubjects, publishedSubject } from "../../shared/records/published-events";
 
 const ROOT = join(__dirname, "..", "..");
 const K8S = join(ROOT, "deploy", "k8s");
@@ -107,6 +109,10 @@ const natsConfigMap = ofKind("ConfigMap").find((m) => m.metadata.name === "nats-
 const natsConf = natsConfigMap?.data?.["nats.conf"] ?? "";
 /** Moleculer's subject prefix in this deployment (`MOL-<NAMESPACE>`). */
 const MOL = `MOL-${configMap?.data?.NAMESPACE}`;
+/** The subjects of the published contract in this deployment (`<NAMESPACE>.chain.>`, docs/nats-contract.md). */
+const PUBLISHED = publishedChainSubjects(configMap?.data?.NAMESPACE ?? "");
+/** Every NATS user: one per service, and the read-only observer of outside services. */
+const NATS_USERS = [...SERVICE_NAMES, OBSERVER_NATS_USER];
 const gatewayDeployment = (): Manifest => serviceDeployments.find((d) => servicesEnv(d) === "gateway") as Manifest;
 const deploymentOf = (service: string): Manifest => serviceDeployments.find((d) => servicesEnv(d) === service) as Manifest;
 /** The environment variable holding a service's NATS password in the NATS pod (nats.conf's `$NATS_PASSWORD_<SERVICE>`). */
@@ -194,7 +200,7 @@ function renderEnv(d: Manifest, secretData: Record<string, string>): Record<stri
  */
 const exampleSecretData = (): Record<string, string> => ({
   ...secretTemplate.stringData,
-  ...Object.fromEntries(SERVICE_NAMES.map((s) => [`nats-password-${s}`, `p${randomBytes(24).toString("hex")}`])),
+  ...Object.fromEntries(NATS_USERS.map((s) => [`nats-password-${s}`, `p${randomBytes(24).toString("hex")}`])),
   ...Object.fromEntries(MNEMONIC_KEYS.map((key) => [key, `${key} ${randomBytes(8).toString("hex")}`])),
 });
 
@@ -414,26 +420,29 @@ describe("deploy/k8s manifests", function () {
     }
   });
 
-  it("NATS reads nats.yaml's config, with one user per service whose password only it and that service read", function () {
+  it("NATS reads nats.yaml's config, with one user per service (and the observer) whose password only it and that service read", function () {
     const c = containerOf(natsDeployment);
     expect(c.args).to.deep.equal(["--config", "/etc/nats/nats.conf"]);
     const mount = c.volumeMounts?.find((m) => m.mountPath === "/etc/nats");
     const volume = specOf(natsDeployment).template.spec.volumes?.find((v) => v.name === mount?.name);
     expect(volume?.configMap?.name).to.equal(natsConfigMap?.metadata.name);
     expect(Object.keys(natsConfigMap?.data ?? {})).to.deep.equal(["nats.conf"]);
-    // exactly one password per service, each from its own key (in any order)
+    // exactly one password per user, each from its own key (in any order)
     const byFirst = (a: unknown[], b: unknown[]) => String(a[0]).localeCompare(String(b[0]));
     expect(c.env?.map((e) => [e.name, e.valueFrom?.secretKeyRef?.key]).sort(byFirst)).to.deep.equal(
-      SERVICE_NAMES.map((s) => [natsPasswordVar(s), `nats-password-${s}`]).sort(byFirst),
+      NATS_USERS.map((s) => [natsPasswordVar(s), `nats-password-${s}`]).sort(byFirst),
     );
     const users = [...natsConf.matchAll(/user: (\S+)\s+password: \$(\S+)/g)].map((m) => [m[1], m[2]]);
-    expect(users.sort(byFirst)).to.deep.equal(SERVICE_NAMES.map((s) => [s, natsPasswordVar(s)]).sort(byFirst));
+    expect(users.sort(byFirst)).to.deep.equal(NATS_USERS.map((s) => [s, natsPasswordVar(s)]).sort(byFirst));
+    // no service Deployment connects as the observer
+    expect(serviceDeployments.map((d) => envOf(d, "NATS_USER")?.value)).to.not.include(OBSERVER_NATS_USER);
     expect(natsConf).to.not.match(/^\s*(no_auth_user|accounts|token)\b/m);
     expect(natsConf).to.match(/^\s*port: 4222$/m);
-    // every subject names Moleculer's prefix of this deployment's NAMESPACE
+    // every subject names Moleculer's prefix of this deployment's NAMESPACE, but the published contract's (the
+    // indexer's publication and the observer's subscription) and the observer's refusal of every publication
     const subjects = [...natsConf.matchAll(/"([^"]+)"/g)].map((m) => m[1] as string);
     expect(subjects.length).to.be.greaterThan(100);
-    expect(subjects.filter((subject) => !subject.startsWith(`${MOL}.`))).to.deep.equal([]);
+    expect(subjects.filter((subject) => !subject.startsWith(`${MOL}.`)).sort()).to.deep.equal([PUBLISHED, PUBLISHED, ">"].sort());
     const service = ofKind("Service").find((s) => s.metadata.name === "nats") as Manifest;
     expect(service.spec?.ports).to.deep.equal([{ name: "client", port: 4222, targetPort: "client" }]);
     expect(c.ports?.find((p) => p.name === "client")?.containerPort).to.equal(4222);
@@ -457,9 +466,22 @@ describe("deploy/k8s manifests", function () {
     expect(callers).to.deep.equal(["gateway"]);
   });
 
-  it("the Secret template has a NATS password per service that nats-server reads as text, and its kubectl line creates every key", function () {
+  it("only the indexer may publish the published chain subjects; the observer may only subscribe to them", function () {
+    const allowed = (block: string): string[] => [...block.matchAll(/"([^"]+)"/g)].map((m) => m[1] as string);
+    const publishers = NATS_USERS.filter((u) => allowed(natsPublishesOf(u)).includes(PUBLISHED));
+    expect(publishers).to.deep.equal(["indexer"]);
+    // the observer's whole block: publish nothing, subscribe to the published subjects
+    const start = natsConf.indexOf(`user: ${OBSERVER_NATS_USER}\n`);
+    const block = natsConf.slice(start, natsConf.indexOf("}\n      ]", start));
+    const publish = block.slice(block.indexOf("publish:"), block.indexOf("subscribe:"));
+    expect(publish).to.not.match(/allow/);
+    expect(allowed(publish)).to.deep.equal([">"]);
+    expect(allowed(block.slice(block.indexOf("subscribe:")))).to.deep.equal([PUBLISHED]);
+  });
+
+  it("the Secret template has a NATS password per service and the observer's, that nats-server reads as text, and its kubectl line creates every key", function () {
     const keys = Object.keys(secretTemplate.stringData ?? {});
-    const natsKeys = SERVICE_NAMES.map((s) => `nats-password-${s}`);
+    const natsKeys = NATS_USERS.map((s) => `nats-password-${s}`);
     expect(keys).to.include.members(natsKeys);
     // a letter first (nats-server parses `123456` as a number), then URL-safe characters only
     for (const key of natsKeys) expect(secretTemplate.stringData?.[key], key).to.match(/^[A-Za-z][A-Za-z0-9_-]*$/);
@@ -546,6 +568,7 @@ describe("deploy/k8s manifests", function () {
         return peer.podSelector === undefined ? namespace : `pods ${JSON.stringify(peer.podSelector.matchLabels)} of ${namespace}`;
       }
       const pods = selected(peer.podSelector ?? {}).sort();
+      if (pods.length === 0) return `pods ${JSON.stringify(peer.podSelector?.matchLabels)}`; // none of ours: outside services
       return JSON.stringify(pods) === JSON.stringify(serviceNames) ? "the service pods" : `pods ${pods.join(",")}`;
     };
 
@@ -578,7 +601,9 @@ describe("deploy/k8s manifests", function () {
     const metricsPort = Number(configMap?.data?.METRICS_PORT);
     const metrics = `${metricsPort} from namespace {"kubernetes.io/metadata.name":"monitoring"}`;
     const natsPort = containerOf(natsDeployment).ports?.find((p) => p.name === "client")?.containerPort;
-    const expected: Record<string, string[]> = { nats: [`${natsPort} from the service pods`] };
+    // the service pods, and outside services' pods labelled to follow the published chain events as the observer
+    const observers = 'pods {"cert-anchor/nats-observer":"true"}';
+    const expected: Record<string, string[]> = { nats: [`${natsPort} from the service pods or ${observers}`] };
     for (const d of serviceDeployments)
       expect(containerOf(d).ports?.find((p) => p.name === "metrics")?.containerPort).to.equal(metricsPort);
     const ingressController =
@@ -816,7 +841,7 @@ describe("deploy/k8s NATS users and permissions against a real nats-server runni
       );
       expect(error?.message, JSON.stringify(auth)).to.match(/authorization/i);
     }
-    for (const service of SERVICE_NAMES) await clientOf(service);
+    for (const user of NATS_USERS) await clientOf(user);
   });
 
   it("lets the gateway send the requests of its routes, and drops its requests for internal actions, $node actions and events", async function () {
@@ -901,6 +926,41 @@ describe("deploy/k8s NATS users and permissions against a real nats-server runni
     expect(txBuilder.refused.slice(-1)).to.deep.equal([`${MOL}.REQ.calendar.cert-anchor-calendar-pod.calendar.submit`]);
   });
 
+  it("lets only the indexer publish the published chain subjects, and the observer only listen to them", async function () {
+    const namespace = configMap?.data?.NAMESPACE as string;
+    const block = publishedSubject(namespace, "chain.block");
+    const observer = await clientOf(OBSERVER_NATS_USER);
+    const received = await listen(observer, PUBLISHED);
+    // nothing of Moleculer's, nothing beyond the published subjects (the event log's are not published yet)
+    const beyond = [
+      `${MOL}.>`,
+      `${MOL}.EVENT.verifier.*`,
+      `${MOL}.INFO`,
+      `${MOL}.REQ.indexer.*.>`,
+      `${namespace}.>`,
+      `${namespace}.events.>`,
+      ">",
+    ];
+    for (const subject of beyond) observer.nc.subscribe(subject);
+    await settle(observer);
+    expect(observer.refused).to.deep.equal(beyond);
+    // it publishes nothing: neither a forged chain event nor a Moleculer packet
+    observer.refused.length = 0;
+    await publish(observer, [block, `${MOL}.EVENT.verifier.cert-anchor-verifier-pod`, `${MOL}.DISCOVER`]);
+    expect(observer.refused).to.deep.equal([block, `${MOL}.EVENT.verifier.cert-anchor-verifier-pod`, `${MOL}.DISCOVER`]);
+    // no service but the indexer may publish on the published subjects
+    for (const service of SERVICE_NAMES.filter((s) => s !== "indexer")) {
+      const client = await clientOf(service);
+      await publish(client, [block]);
+      expect(client.refused, service).to.deep.equal([block]);
+    }
+    const indexer = await clientOf("indexer");
+    await publish(indexer, [block, publishedSubject(namespace, "chain.rollback")]);
+    expect(indexer.refused).to.deep.equal([]);
+    await pollFor(() => received.length === 2);
+    expect(received).to.deep.equal([block, publishedSubject(namespace, "chain.rollback")]);
+  });
+
   /**
    * The broker options the start script builds in a service's pod (its rendered environment through loadConfig and
    * createBrokerOptions), with TRANSPORTER pointed at the local server instead of `nats` and local ports.
@@ -969,6 +1029,27 @@ describe("deploy/k8s NATS users and permissions against a real nats-server runni
     await pollFor(() => blocks.filter((b) => b.startsWith("indexer ")).length === receivers.length);
     // the tx-builder's own handler ran in its process; no other service heard it
     expect([...blocks].sort()).to.deep.equal([...receivers.map((s) => `indexer to ${s}`), "tx-builder to tx-builder"].sort());
+
+    // The published contract over the indexer's own Moleculer connection: an outside service, connected as the
+    // observer, receives the indexer's chain.block as plain JSON; what a tx-builder would publish there is dropped.
+    const observer = await connect({
+      servers: servers(),
+      reconnect: false,
+      user: OBSERVER_NATS_USER,
+      pass: secretData[`nats-password-${OBSERVER_NATS_USER}`],
+    });
+    clients.push(observer);
+    const payloads: unknown[] = [];
+    observer.subscribe(publishedSubject(namespace, "chain.block"), {
+      callback: (err, msg) => void (err === null ? payloads.push(msg.json()) : undefined),
+    });
+    await observer.flush();
+    const quiet = { info: () => undefined, warn: () => undefined } as unknown as ServiceBroker["logger"];
+    chainEventPublisher(txBuilder, namespace, quiet)?.publish("chain.block", { ...CHAIN_BLOCK.example, height: 1 });
+    await (txBuilder.transit?.tx as unknown as { client: NatsConnection }).client.flush();
+    chainEventPublisher(all.indexer as ServiceBroker, namespace, quiet)?.publish("chain.block", CHAIN_BLOCK.example);
+    await pollFor(() => payloads.length === 1);
+    expect(payloads).to.deep.equal([CHAIN_BLOCK.example]);
   });
 });
 

@@ -434,6 +434,20 @@ describe("mesh: OpenAPI document", function () {
     expect(responses("get", "/resolve/{code}")).to.include.members(["404"]);
     expect(doc.paths[`${API_PREFIX}/resolve/{code}`]!.get!.responses["404"]!.content).to.have.keys("text/html");
   });
+
+  it("serves the AsyncAPI document of the published NATS events at /api/v1/asyncapi.json, its subjects under NAMESPACE", async () => {
+    const res = await http(`${gw.api}/asyncapi.json`);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get("content-type")).to.match(/^application\/json/);
+    const doc = res.json as { asyncapi: string; channels: Record<string, { address: string }> };
+    expect(doc.asyncapi).to.equal("3.0.0");
+    expect(Object.values(doc.channels).map((c) => c.address)).to.deep.equal([
+      `${gw.config.namespace}.chain.block`,
+      `${gw.config.namespace}.chain.rollback`,
+    ]);
+    const openapi = (await http(`${gw.api}/openapi.json`)).json as { paths: Record<string, { get?: { "x-moleculer-action": string } }> };
+    expect(openapi.paths[`${API_PREFIX}/asyncapi.json`]?.get?.["x-moleculer-action"]).to.equal("gateway.asyncapi");
+  });
 });
 
 describe("mesh: gateway without CORS, with short timeouts", function () {

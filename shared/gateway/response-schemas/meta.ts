@@ -12,5 +12,6 @@ export const META_SCHEMAS = {
     },
   },
   OpenApiDocument: object({ openapi: string, info: { type: "object" }, paths: { type: "object" } }),
+  AsyncApiDocument: object({ asyncapi: string, info: { type: "object" }, channels: { type: "object" }, operations: { type: "object" } }),
   Extensions: { type: "object", additionalProperties: { type: "boolean" } },
 } satisfies Record<string, Schema>;

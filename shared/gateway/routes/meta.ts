@@ -1,4 +1,4 @@
-/** The routes the gateway serves itself: its OpenAPI document and the extensions it runs. */
+/** The routes the gateway serves itself: its OpenAPI and AsyncAPI documents and the extensions it runs. */
 import { EXTENSION_SERVICES } from "../../extensions/registry";
 import type { RouteSpec } from "./route-spec";
 
@@ -11,6 +11,17 @@ export const META_ROUTES = [
     summary: "This API as an OpenAPI 3 document",
     response: "OpenAPI 3.0 document generated from the gateway's route table",
     responseSchema: "OpenApiDocument",
+    implemented: true,
+  },
+  {
+    method: "GET",
+    path: "/asyncapi.json",
+    action: "gateway.asyncapi",
+    tag: "meta",
+    summary: "The chain events published on NATS as an AsyncAPI 3 document",
+    response:
+      "AsyncAPI 3.0 document generated from the published contract (shared/records/published-events.ts): the subjects under NAMESPACE, their payload schemas, delivery and ordering (docs/nats-contract.md)",
+    responseSchema: "AsyncApiDocument",
     implemented: true,
   },
   {

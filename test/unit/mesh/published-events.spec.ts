@@ -1,0 +1,176 @@
+/**
+ * The published NATS contract (shared/records/published-events.ts), its AsyncAPI document (shared/gateway/asyncapi.ts)
+ * and its publisher (shared/mesh/chain-event-publisher.ts), without a NATS server.
+ *
+ * The document is checked structurally against the rules of AsyncAPI 3.0 that matter here (every reference resolves,
+ * operations point at their channel's messages, payload schemas compile and the examples match them); the repository
+ * holds no copy of the AsyncAPI JSON Schema (docs/nats-contract.md#the-asyncapi-document).
+ */
+import Ajv from "ajv";
+import { expect } from "chai";
+import { Transporters, type Logger, type ServiceBroker } from "moleculer";
+import { buildAsyncApiDocument } from "../../../shared/gateway/asyncapi";
+import { chainEventPublisher } from "../../../shared/mesh/chain-event-publisher";
+import { PUBLISHED_EVENTS, publishedChainSubjects, publishedSubject } from "../../../shared/records/published-events";
+
+type Json = Record<string, unknown>;
+
+/** The node a local `$ref` (`#/a/b`) names in `doc`, or undefined. */
+function resolve(doc: Json, ref: string): unknown {
+  if (!ref.startsWith("#/")) return undefined;
+  return ref
+    .slice(2)
+    .split("/")
+    .map((s) => s.replaceAll("~1", "/").replaceAll("~0", "~"))
+    .reduce<unknown>((node, key) => (node !== null && typeof node === "object" ? (node as Json)[key] : undefined), doc);
+}
+
+/** Every `$ref` value anywhere in `node`. */
+function refsIn(node: unknown): string[] {
+  if (Array.isArray(node)) return node.flatMap(refsIn);
+  if (node === null || typeof node !== "object") return [];
+  return Object.entries(node as Json).flatMap(([k, v]) => (k === "$ref" && typeof v === "string" ? [v] : refsIn(v)));
+}
+
+/** Does a NATS subject match a subscription pattern (`*` one token, `>` the rest)? */
+function matches(pattern: string, subject: string): boolean {
+  const p = pattern.split(".");
+  const s = subject.split(".");
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === ">") return s.length > i;
+    if (p[i] !== "*" && p[i] !== s[i]) return false;
+  }
+  return p.length === s.length;
+}
+
+describe("published NATS contract: the AsyncAPI document", function () {
+  const namespace = "cert-anchor";
+  const doc = buildAsyncApiDocument({ title: "cert-anchor chain events", version: "1.2.3", namespace });
+  const channels = doc["channels"] as Record<string, Json>;
+  const operations = doc["operations"] as Record<string, Json>;
+
+  it("is an AsyncAPI 3.0.0 document whose every reference resolves", () => {
+    expect(doc["asyncapi"]).to.equal("3.0.0");
+    expect(doc["info"]).to.deep.include({ title: "cert-anchor chain events", version: "1.2.3" });
+    const refs = refsIn(doc);
+    expect(refs.length).to.be.greaterThan(PUBLISHED_EVENTS.length * 3);
+    expect(refs.filter((ref) => resolve(doc, ref) === undefined)).to.deep.equal([]);
+  });
+
+  it("has one channel per published event at its subject under the namespace, each sent by one operation", () => {
+    expect(Object.values(channels).map((c) => c["address"])).to.deep.equal(PUBLISHED_EVENTS.map((e) => `${namespace}.${e.event}`));
+    expect(Object.values(channels).map((c) => c["address"])).to.deep.equal(
+      PUBLISHED_EVENTS.map((e) => publishedSubject(namespace, e.event)),
+    );
+    for (const address of Object.values(channels).map((c) => String(c["address"])))
+      expect(matches(publishedChainSubjects(namespace), address), address).to.equal(true);
+    for (const [id, op] of Object.entries(operations)) {
+      expect(op["action"], id).to.equal("send");
+      const channelRef = (op["channel"] as Json)["$ref"] as string;
+      expect(channelRef, id).to.match(/^#\/channels\/[^/]+$/);
+      // AsyncAPI 3.0: an operation's messages are messages of its channel
+      for (const m of op["messages"] as Json[]) expect(m["$ref"], id).to.match(new RegExp(`^${channelRef}/messages/[^/]+$`));
+    }
+    expect(Object.values(operations).map((op) => (op["channel"] as Json)["$ref"])).to.deep.equal(
+      Object.keys(channels).map((id) => `#/channels/${id}`),
+    );
+  });
+
+  it("gives every message a JSON payload schema that compiles, and an example valid against it with exactly its fields", () => {
+    const ajv = new Ajv({ allErrors: true });
+    const messages = (doc["components"] as Json)["messages"] as Record<string, Json>;
+    expect(Object.keys(messages)).to.have.length(PUBLISHED_EVENTS.length);
+    for (const [name, message] of Object.entries(messages)) {
+      expect(message["contentType"], name).to.equal("application/json");
+      const schema = resolve(doc, (message["payload"] as Json)["$ref"] as string) as Json;
+      const validate = ajv.compile(schema);
+      for (const example of message["examples"] as { payload: Json }[]) {
+        expect(validate(example.payload), `${name}: ${ajv.errorsText(validate.errors)}`).to.equal(true);
+        expect(Object.keys(example.payload).sort(), name).to.deep.equal([...(schema["required"] as string[])].sort());
+        expect(Object.keys(schema["properties"] as Json).sort(), name).to.deep.equal([...(schema["required"] as string[])].sort());
+      }
+    }
+  });
+
+  it("refuses what the contract does not allow: an uppercase block id, a fractional slot, a missing lastSeq", () => {
+    const ajv = new Ajv({ allErrors: true });
+    const [block, rollback] = PUBLISHED_EVENTS;
+    const validBlock = ajv.compile(block.schema);
+    const validRollback = ajv.compile(rollback.schema);
+    expect(validBlock(block.example)).to.equal(true);
+    expect(validBlock({ ...block.example, id: block.example.id.toUpperCase() })).to.equal(false);
+    expect(validBlock({ ...block.example, slot: 1.5 })).to.equal(false);
+    const { lastSeq: _lastSeq, ...withoutSeq } = block.example;
+    expect(validBlock(withoutSeq)).to.equal(false);
+    expect(validRollback({ slot: -1, id: "origin", lastSeq: 3 })).to.equal(true);
+    expect(validRollback({ slot: -2, id: "origin", lastSeq: 3 })).to.equal(false);
+    expect(validRollback({ slot: 10, id: "genesis", lastSeq: 3 })).to.equal(false);
+  });
+});
+
+describe("published NATS contract: the indexer's publisher", function () {
+  interface Logged {
+    level: "info" | "warn";
+    message: string;
+  }
+  const loggerOf = (logged: Logged[]): Logger =>
+    ({
+      info: (message: string) => void logged.push({ level: "info", message }),
+      warn: (message: string) => void logged.push({ level: "warn", message }),
+    }) as unknown as Logger;
+  /** A broker whose transporter is Moleculer's NATS transporter, with `client` standing in for its connection. */
+  const brokerWith = (client: unknown): ServiceBroker => {
+    const tx = new Transporters.NATS("nats://127.0.0.1:4222");
+    (tx as unknown as { client: unknown }).client = client;
+    return { transit: { tx } } as unknown as ServiceBroker;
+  };
+
+  it("publishes chain.block and chain.rollback as plain JSON on <namespace>.<event>, and nothing else", () => {
+    const sent: { subject: string; payload: unknown }[] = [];
+    const client = {
+      publish: (subject: string, data: Uint8Array) => void sent.push({ subject, payload: JSON.parse(new TextDecoder().decode(data)) }),
+    };
+    const publisher = chainEventPublisher(brokerWith(client), "ns-1", loggerOf([]));
+    const [block, rollback] = PUBLISHED_EVENTS;
+    publisher?.publish("chain.block", block.example);
+    publisher?.publish("protocol.certificate.issued", { hash: "ab" });
+    publisher?.publish("chain.rollback", rollback.example);
+    expect(sent).to.deep.equal([
+      { subject: "ns-1.chain.block", payload: block.example },
+      { subject: "ns-1.chain.rollback", payload: rollback.example },
+    ]);
+  });
+
+  it("never throws: a refused publication is logged once per run of failures, and counted when publishing works again", () => {
+    const logged: Logged[] = [];
+    let refuse = true;
+    const sent: string[] = [];
+    const client = {
+      publish: (subject: string) => {
+        if (refuse) throw new Error("CONNECTION_CLOSED");
+        sent.push(subject);
+      },
+    };
+    const publisher = chainEventPublisher(brokerWith(client), "ns-2", loggerOf(logged));
+    const [block] = PUBLISHED_EVENTS;
+    for (let i = 0; i < 3; i++) expect(() => publisher?.publish("chain.block", block.example)).to.not.throw();
+    refuse = false;
+    publisher?.publish("chain.block", block.example);
+    expect(sent).to.deep.equal(["ns-2.chain.block"]);
+    expect(logged.map((l) => l.level)).to.deep.equal(["warn", "info"]);
+    expect(logged[0]?.message).to.contain("ns-2.chain.block");
+    expect(logged[1]?.message).to.contain("3 were not published");
+  });
+
+  it("does not throw before the transporter has connected (no client yet)", () => {
+    const logged: Logged[] = [];
+    const publisher = chainEventPublisher(brokerWith(null), "ns-3", loggerOf(logged));
+    expect(() => publisher?.publish("chain.block", PUBLISHED_EVENTS[0].example)).to.not.throw();
+    expect(logged.map((l) => l.level)).to.deep.equal(["warn"]);
+  });
+
+  it("is absent without a NATS transporter: embedded mode publishes nothing", () => {
+    expect(chainEventPublisher({} as ServiceBroker, "ns", loggerOf([]))).to.equal(undefined);
+    expect(chainEventPublisher({ transit: { tx: {} } } as unknown as ServiceBroker, "ns", loggerOf([]))).to.equal(undefined);
+  });
+});
