@@ -49,6 +49,11 @@ export interface DelivererOptions {
   /** This deliverer's name on its claims (default: a random one). */
   holder?: string;
   onEndpointDisabled?: (notice: EndpointDisabledNotice) => void | Promise<void>;
+  /**
+   * An attempt that failed inside the engine (the store unavailable, the notice callback throwing): the delivery
+   * stays claimed and is sent again when its claim lapses. Default: ignored.
+   */
+  onError?: (err: unknown) => void;
 }
 
 export interface DeliveryRunResult {
@@ -110,12 +115,14 @@ export class WebhookDeliverer {
       );
       for (const delivery of claimed) {
         perEndpoint.set(delivery.endpointId, (perEndpoint.get(delivery.endpointId) ?? 0) + 1);
-        const attempt: Promise<void> = this.attempt(delivery, result).finally(() => {
-          inFlight.delete(attempt);
-          const left = (perEndpoint.get(delivery.endpointId) ?? 1) - 1;
-          if (left > 0) perEndpoint.set(delivery.endpointId, left);
-          else perEndpoint.delete(delivery.endpointId);
-        });
+        const attempt: Promise<void> = this.attempt(delivery, result)
+          .catch((err: unknown) => this.options.onError?.(err))
+          .finally(() => {
+            inFlight.delete(attempt);
+            const left = (perEndpoint.get(delivery.endpointId) ?? 1) - 1;
+            if (left > 0) perEndpoint.set(delivery.endpointId, left);
+            else perEndpoint.delete(delivery.endpointId);
+          });
         inFlight.add(attempt);
       }
       if (inFlight.size === 0) break;
