@@ -205,20 +205,21 @@ export class WebhookRegistry {
 
   /**
    * Makes a disabled endpoint active again, with its failure count reset; it receives the events appended from now
-   * on (replay recovers the ones in between).
+   * on (replay recovers the ones in between). An active endpoint is left as it is.
    * @throws WebhookError `WEBHOOK_ENDPOINT_NOT_FOUND`
    */
   async enable(owner: string, id: string): Promise<EndpointView> {
-    await this.expectOwned(owner, id);
+    const current = await this.expectOwned(owner, id);
+    if (current.status === "active") return viewOf(current); // its cursor must not jump over events not yet dispatched
     const cursor = await this.options.source.latest();
     const doc = await this.endpoints.findOneAndUpdate(
-      { _id: id, owner },
+      { _id: id, owner, status: "disabled" },
       {
         $set: { status: "active", consecutiveFailures: 0, updatedAt: this.options.clock(), ...(cursor !== undefined ? { cursor } : {}) },
         $unset: { disabledAt: true, disabledReason: true },
       },
     );
-    return viewOf(doc ?? this.notFound(id));
+    return doc === undefined ? this.get(owner, id) : viewOf(doc); // undefined: enabled (or deleted) meanwhile
   }
 
   /** For the deliverer: the URL, status and secrets in force of an endpoint, or undefined when it is gone. */

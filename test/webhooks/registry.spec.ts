@@ -127,6 +127,15 @@ describe("webhooks: endpoint registry", () => {
     expect((await registry.signingTarget(endpoint.id))!.secrets).to.deep.equal([second]);
   });
 
+  it("enables a disabled endpoint from the log's newest event on, and leaves an active one as it is", async () => {
+    const registry = await open();
+    const { endpoint } = await registry.register({ owner: "a", url: "https://hooks.example.com/", subjects: [HASH] });
+    log.append([HASH]);
+    expect(await registry.enable("a", endpoint.id)).to.not.have.property("cursor");
+    await store.collection("webhook_endpoints").updateOne({ _id: endpoint.id }, { $set: { status: "disabled", consecutiveFailures: 5 } });
+    expect(await registry.enable("a", endpoint.id)).to.include({ status: "active", consecutiveFailures: 0, cursor: "1" });
+  });
+
   it("scopes get, rotate, enable and delete to the owner", async () => {
     const registry = await open();
     const { endpoint } = await registry.register({ owner: "alice", url: "https://hooks.example.com/", subjects: [HASH] });

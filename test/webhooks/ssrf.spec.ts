@@ -5,6 +5,7 @@
  */
 import { expect } from "chai";
 import { createServer } from "node:http";
+import { createServer as createTlsServer } from "node:tls";
 import { once } from "node:events";
 import type { AddressInfo } from "node:net";
 import {
@@ -178,6 +179,28 @@ describe("webhooks: SSRF guard", function () {
         "webhook-id": "evt_1",
         "content-type": "application/json",
       });
+    });
+
+    it("over TLS, connects to the checked address and names the URL's host as the server name", async () => {
+      const names: string[] = [];
+      // no certificate: the handshake fails after the server has read the name the client asked for
+      const tls = createTlsServer({
+        SNICallback: (name, cb) => {
+          names.push(name);
+          cb(null, undefined);
+        },
+      });
+      tls.on("tlsClientError", () => undefined);
+      tls.listen(0, "127.0.0.1");
+      await once(tls, "listening");
+      try {
+        const port = (tls.address() as AddressInfo).port;
+        const outcome = await send(`https://hooks.example.com:${port}/`, OPEN, { lookup: fixedLookup("127.0.0.1") });
+        expect(outcome).to.include({ ok: false, failure: "CONNECTION_FAILED" });
+        expect(names).to.deep.equal(["hooks.example.com"]);
+      } finally {
+        tls.close();
+      }
     });
 
     it("does not follow a redirect, even to a private address: a 3xx is a failed attempt", async () => {
