@@ -1,0 +1,223 @@
+/**
+ * The delivery queue (`webhook_deliveries`): one document per (endpoint, event), written by the dispatcher and
+ * replays, claimed and settled by deliverers. Invariants:
+ * - ids are deterministic (`<endpointId>:<eventId>`, replays `…:replay-<n>`), and `enqueue` skips an id already
+ *   there, so writing the same deliveries twice (a dispatcher re-running a page after a crash) duplicates nothing;
+ * - a pending delivery is claimed by one deliverer at a time: the claim is a compare-and-set on the document
+ *   (due, pending) that moves `nextAttemptAt` to the claim's expiry and sets a fresh token. A deliverer that dies
+ *   leaves the delivery due again when the claim lapses; one whose claim lapsed cannot settle it (every settling
+ *   write names the token);
+ * - reading is bounded: claims take at most the free slots, the dead-letter view a page.
+ */
+import { randomUUID } from "node:crypto";
+import { isDuplicateKeyError, openCollection, type Collection, type Filter, type Store } from "../store";
+import { DELIVERIES, type DeliveryDocument } from "./collections";
+import { eventKey, type LogEvent } from "./event-source";
+import { messageBody, messageIdOf } from "./signature";
+
+const INSERT_CHUNK = 500;
+
+/** A dead delivery as its owner sees it. */
+export interface DeadLetter {
+  id: string;
+  eventId: string;
+  eventType: string;
+  messageId: string;
+  attempts: number;
+  failedAt?: number;
+  lastAttemptAt?: number;
+  lastStatus?: number;
+  lastFailure?: string;
+  lastMessage?: string;
+  lastResponse?: string;
+  replay?: number;
+}
+
+export interface DeadLetterPage {
+  items: DeadLetter[];
+  /** Pass as `after` for the next page; absent on the last page. */
+  next?: string;
+}
+
+/** How an attempt ended, as recorded on the delivery. */
+export interface AttemptRecord {
+  status?: number;
+  failure?: string;
+  message?: string;
+  response?: string;
+}
+
+/** The delivery of `event` to an endpoint (`replay` numbers a replay's copy). */
+export function deliveryOf(endpointId: string, event: LogEvent, now: number, replay?: number): DeliveryDocument {
+  return {
+    _id: `${endpointId}:${event.id}${replay === undefined ? "" : `:replay-${replay}`}`,
+    endpointId,
+    eventId: event.id,
+    eventKey: eventKey(event.id),
+    eventType: event.type,
+    messageId: messageIdOf(event.id),
+    body: messageBody(event),
+    status: "pending",
+    attempts: 0,
+    nextAttemptAt: now,
+    ...(replay !== undefined ? { replay } : {}),
+    createdAt: now,
+  };
+}
+
+const recordOf = (r: AttemptRecord) => ({
+  ...(r.status !== undefined ? { lastStatus: r.status } : {}),
+  ...(r.failure !== undefined ? { lastFailure: r.failure } : {}),
+  ...(r.message !== undefined ? { lastMessage: r.message } : {}),
+  ...(r.response !== undefined ? { lastResponse: r.response } : {}),
+});
+
+const unsetRecord = (r: AttemptRecord) => ({
+  ...(r.status === undefined ? { lastStatus: true as const } : {}),
+  ...(r.failure === undefined ? { lastFailure: true as const } : {}),
+  ...(r.message === undefined ? { lastMessage: true as const } : {}),
+  ...(r.response === undefined ? { lastResponse: true as const } : {}),
+});
+
+export class DeliveryQueue {
+  private constructor(private readonly deliveries: Collection<DeliveryDocument>) {}
+
+  static async open(store: Store): Promise<DeliveryQueue> {
+    return new DeliveryQueue(await openCollection(store, DELIVERIES));
+  }
+
+  /** Inserts the deliveries whose ids are not there yet. @returns how many were new */
+  async enqueue(docs: readonly DeliveryDocument[]): Promise<number> {
+    let added = 0;
+    for (let i = 0; i < docs.length; i += INSERT_CHUNK) {
+      const chunk = docs.slice(i, i + INSERT_CHUNK);
+      try {
+        await this.deliveries.insertMany(chunk);
+        added += chunk.length;
+      } catch (err) {
+        if (!isDuplicateKeyError(err)) throw err;
+        // some were written before (a page dispatched again after a crash): insert the others one by one
+        for (const doc of chunk) {
+          try {
+            await this.deliveries.insertOne(doc);
+            added += 1;
+          } catch (e) {
+            if (!isDuplicateKeyError(e)) throw e;
+          }
+        }
+      }
+    }
+    return added;
+  }
+
+  /**
+   * Claims up to `count` due deliveries for `holder` until `now + ttlMs`, oldest due first, at most `room(endpointId)`
+   * more of any one endpoint (0 leaves it out).
+   * @returns the claimed deliveries, `attempts` already counting the attempt about to be made
+   */
+  async claim(
+    count: number,
+    holder: string,
+    now: number,
+    ttlMs: number,
+    room: (endpointId: string) => number,
+  ): Promise<DeliveryDocument[]> {
+    if (count <= 0) return [];
+    const due: Filter = { status: "pending", nextAttemptAt: { $lte: now } };
+    const candidates = await this.deliveries.findProjected(
+      due,
+      { endpointId: 1 },
+      { sort: { nextAttemptAt: 1 }, limit: Math.min(count * 4, 400) },
+    );
+    const taken = new Map<string, number>();
+    const claimed: DeliveryDocument[] = [];
+    for (const c of candidates) {
+      if (claimed.length >= count) break;
+      const endpointId = c.endpointId!;
+      if ((taken.get(endpointId) ?? 0) >= room(endpointId)) continue;
+      const doc = await this.deliveries.findOneAndUpdate(
+        { _id: c._id!, ...due },
+        { $set: { claimToken: randomUUID(), claimedBy: holder, nextAttemptAt: now + ttlMs, lastAttemptAt: now }, $inc: { attempts: 1 } },
+      );
+      if (doc === undefined) continue; // another deliverer took it
+      taken.set(endpointId, (taken.get(endpointId) ?? 0) + 1);
+      claimed.push(doc);
+    }
+    return claimed;
+  }
+
+  /** Records a 2xx. @returns false when the claim had lapsed (another deliverer owns the delivery now) */
+  async delivered(claim: DeliveryDocument, now: number, record: AttemptRecord): Promise<boolean> {
+    return this.settle(claim, { status: "delivered", deliveredAt: now, ...recordOf(record) }, unsetRecord(record));
+  }
+
+  /** Schedules the next attempt. @returns false when the claim had lapsed */
+  async retryAt(claim: DeliveryDocument, nextAttemptAt: number, record: AttemptRecord): Promise<boolean> {
+    return this.settle(claim, { nextAttemptAt, ...recordOf(record) }, unsetRecord(record));
+  }
+
+  /** Moves it to the dead letters. @returns false when the claim had lapsed */
+  async failed(claim: DeliveryDocument, now: number, record: AttemptRecord): Promise<boolean> {
+    return this.settle(claim, { status: "failed", failedAt: now, ...recordOf(record) }, unsetRecord(record));
+  }
+
+  /** Drops a claimed delivery whose endpoint is gone. */
+  async drop(claim: DeliveryDocument): Promise<void> {
+    await this.deliveries.deleteOne({ _id: claim._id, claimToken: claim.claimToken! });
+  }
+
+  /** Moves every pending delivery of an endpoint to the dead letters (the endpoint was disabled). @returns how many */
+  async failPendingOf(endpointId: string, now: number, failure: string, message: string): Promise<number> {
+    const r = await this.deliveries.updateMany(
+      { endpointId, status: "pending" },
+      { $set: { status: "failed", failedAt: now, lastFailure: failure, lastMessage: message } },
+    );
+    return r.modifiedCount;
+  }
+
+  /** An endpoint's dead letters in log order, a page of at most `limit` after the dead letter `after`. */
+  async deadLetters(endpointId: string, limit: number, after?: string): Promise<DeadLetterPage> {
+    const cursor = after === undefined ? undefined : await this.deliveries.findOne({ _id: after, endpointId });
+    const filter: Filter =
+      cursor === undefined
+        ? { endpointId, status: "failed" }
+        : {
+            endpointId,
+            status: "failed",
+            $or: [{ eventKey: { $gt: cursor.eventKey } }, { eventKey: cursor.eventKey, _id: { $gt: cursor._id } }],
+          };
+    const docs = await this.deliveries.findProjected(
+      filter,
+      { body: 0, claimToken: 0, claimedBy: 0 },
+      { sort: { eventKey: 1 }, limit: limit + 1 },
+    );
+    const items = docs.slice(0, limit).map((d) => ({
+      id: d._id!,
+      eventId: d.eventId!,
+      eventType: d.eventType!,
+      messageId: d.messageId!,
+      attempts: d.attempts!,
+      ...(d.failedAt !== undefined ? { failedAt: d.failedAt } : {}),
+      ...(d.lastAttemptAt !== undefined ? { lastAttemptAt: d.lastAttemptAt } : {}),
+      ...(d.lastStatus !== undefined ? { lastStatus: d.lastStatus } : {}),
+      ...(d.lastFailure !== undefined ? { lastFailure: d.lastFailure } : {}),
+      ...(d.lastMessage !== undefined ? { lastMessage: d.lastMessage } : {}),
+      ...(d.lastResponse !== undefined ? { lastResponse: d.lastResponse } : {}),
+      ...(d.replay !== undefined ? { replay: d.replay } : {}),
+    }));
+    return docs.length > limit ? { items, next: items[items.length - 1]!.id } : { items };
+  }
+
+  /** Deletes deliveries delivered before `before` (Unix ms). @returns how many */
+  purgeDelivered(before: number): Promise<number> {
+    return this.deliveries.deleteMany({ status: "delivered", deliveredAt: { $lt: before } });
+  }
+
+  private async settle(claim: DeliveryDocument, set: Record<string, string | number>, unset: Record<string, true>): Promise<boolean> {
+    const r = await this.deliveries.updateOne(
+      { _id: claim._id, claimToken: claim.claimToken! },
+      { $set: set, $unset: { claimToken: true, claimedBy: true, ...unset } },
+    );
+    return r.matchedCount > 0;
+  }
+}
