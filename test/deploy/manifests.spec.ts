@@ -138,10 +138,11 @@ const GATEWAY_CALLS = [
   .sort();
 /**
  * The only actions the calendar calls (it holds a hot wallet): the indexer's reads of its issuance machinery
- * (shared/mesh/issuance-over-mesh.ts), its readiness check, its rounds' transactions, and whether the verifier serves
- * a round's anchoring (services/calendar.service.ts).
+ * (shared/mesh/issuance-over-mesh.ts), its readiness check, its rounds' transactions, whether the verifier serves
+ * a round's anchoring (services/calendar.service.ts), and the event log's append (its log's receipts).
  */
 const CALENDAR_CALLS = [
+  "events.append",
   "indexer.bootstraps",
   "indexer.protocol",
   "indexer.states",
