@@ -88,6 +88,11 @@ interface ProducerState extends StoredDocument {
 }
 
 interface TrackedDoc extends StoredDocument, Omit<Confirmation, "transactionHash"> {
+  /**
+   * The fact sequence it was derived at (its first fact's): a rollback marker undoes only what was derived before it,
+   * so deriving the log again from an older cursor never rolls back what came after the marker.
+   */
+  seq: number;
   final: boolean;
   /** the id of its first confirmation in the log: rollbacks go newest first */
   order: number;
@@ -143,6 +148,7 @@ export class ChainEventProducer {
       { fields: { final: 1 } },
       { fields: { "includedIn.slot": 1 } },
       { fields: { "includedIn.height": 1 } },
+      { fields: { seq: 1 } },
       { fields: { "receipts.to": 1 }, sparse: true },
     ]);
     const awaited = store.collection<AwaitedDoc>("events_awaited");
@@ -274,6 +280,7 @@ export class ChainEventProducer {
           : {
               _id: tx,
               includedIn: { slot: block.slot, id: block.id, height: block.height },
+              seq: facts[0]!.seq,
               epoch: state.epoch,
               depth: 1,
               final: this.settings.finalityDepth <= 1,
@@ -349,7 +356,7 @@ export class ChainEventProducer {
 
   /** A rollback marker: what the blocks after its point confirmed is rolled back, newest first. */
   private async onRollback(state: ProducerState, marker: Extract<FactRecord, { kind: "rollback" }>): Promise<void> {
-    const after = { "includedIn.slot": { $gt: marker.rollbackTo } };
+    const after = { "includedIn.slot": { $gt: marker.rollbackTo }, seq: { $lt: marker.seq } };
     const undone = await this.tracked.find(after, { sort: { order: -1 } });
     const point = marker.slot < 0 ? null : { slot: marker.slot, id: marker.blockId, height: marker.height };
     await this.append(undone.flatMap((t) => rolledBack(confirmationOf(t), point, this.settings.now())));
@@ -422,6 +429,7 @@ export class ChainEventProducer {
         const doc: TrackedDoc = {
           _id: tx,
           includedIn,
+          seq: state.factSeq,
           epoch: state.epoch,
           depth,
           final: depth >= this.settings.finalityDepth,

@@ -68,9 +68,13 @@ export class EventLog {
   /** appends of this process, one at a time (they would only take each other's ids) */
   private appending: Promise<unknown> = Promise.resolve();
 
-  private constructor(private readonly events: Collection<StoredEvent>) {}
+  private constructor(
+    private readonly events: Collection<StoredEvent>,
+    private readonly scanWindow: number,
+  ) {}
 
-  static async open(store: Store): Promise<EventLog> {
+  /** @param opts.scanWindow ids one filtered read looks through at most (default SCAN_WINDOW) */
+  static async open(store: Store, opts: { scanWindow?: number } = {}): Promise<EventLog> {
     const events = store.collection<StoredEvent>(EVENTS_LOG);
     await events.ensureIndexes([
       { fields: { key: 1 }, unique: true },
@@ -78,7 +82,7 @@ export class EventLog {
       { fields: { subjects: 1 } },
       { fields: { logIndex: 1 }, sparse: true },
     ]);
-    return new EventLog(events);
+    return new EventLog(events, opts.scanWindow ?? SCAN_WINDOW);
   }
 
   /**
@@ -125,13 +129,13 @@ export class EventLog {
 
   /**
    * Events after `after` (0 or undefined: from the start), in id order, at most `limit`, looking through at most
-   * SCAN_WINDOW ids; `next` says where to read on.
+   * `scanWindow` ids; `next` says where to read on.
    */
   async after(after: string | undefined, query: AfterQuery): Promise<AfterPage> {
     const from = Number(after ?? "0");
     // the latest first: every id up to it is stored (see the invariant), so the read below misses none of them
     const latest = await this.latest();
-    const until = Math.min(from + SCAN_WINDOW, latest);
+    const until = Math.min(from + this.scanWindow, latest);
     if (until <= from) return { events: [], next: String(Math.max(from, 0)) };
     const filter: Filter = { _id: { $gt: storedId(from), $lte: storedId(until) } };
     if (query.subjects && query.subjects.length > 0) filter["subjects"] = { $in: [...query.subjects] };

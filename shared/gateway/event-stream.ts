@@ -151,22 +151,26 @@ export class EventStreams {
     void this.catchUp(stream);
   }
 
-  /** Reads for one stream until it reaches the gateway's head, then joins the live set. */
+  /**
+   * Reads for one stream until it reaches the gateway's head, then joins the live set; with no live stream, until it
+   * reaches the log's end, which becomes the head.
+   */
   private async catchUp(stream: Stream): Promise<void> {
     if (stream.reading || stream.live || stream.full || stream.closed) return;
     stream.reading = true;
     try {
       for (;;) {
+        if (this.head !== undefined && this.liveCount() > 0 && stream.cursor >= this.head) return void (stream.live = true);
         const from = stream.cursor;
-        if (this.head === undefined || this.liveCount() === 0) this.head = from;
-        if (from >= this.head) {
-          stream.live = true;
-          return;
-        }
         const page = await this.read(stream.filter, String(from));
         if (stream.closed) return;
         this.writePage(stream, page);
         if (stream.full) return;
+        if (Number(page.next) === from && this.liveCount() === 0) {
+          // nothing more in the log: the first live stream sets the head
+          this.head = from;
+          return void (stream.live = true);
+        }
       }
     } catch (err) {
       // the browser reconnects, resuming after the last id it received

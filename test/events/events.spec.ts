@@ -265,6 +265,27 @@ describe("events: the public event log, its producers and Server-Sent Events", f
       });
     }
 
+    it("announces a burned user state as state.invalidated; the state's transactions name it", async () => {
+      const { alice } = w.f.actors;
+      const state = await w.f.mintState(alice);
+      await caughtUp();
+      const minted = (await eventsAfter("0")).find(
+        (e) => e.type === "transaction.confirmed" && e.subjects.includes(`state:${state.datum.id}`),
+      );
+      expect(minted?.subjects).to.include(`address:${enterpriseAddressOfKeyHash(alice.paymentKeyHash, 0)}`);
+      const mark = await latestId();
+      const { txId } = await w.f.accept(w.f.burnStatesSpec([state], alice), alice);
+      await caughtUp();
+      const burned = (await eventsAfter(mark)).filter(about([txId]));
+      expect(burned.map((e) => e.type)).to.deep.equal(["state.invalidated", "transaction.confirmed"]);
+      expect(burned[0]!.data).to.deep.equal({ stateId: state.datum.id, transactionHash: txId });
+      expect(burned[0]!.subjects).to.deep.equal([`state:${state.datum.id}`, `transaction:${txId}`]);
+      expect(burned[1]!.subjects).to.include(`state:${state.datum.id}`);
+      // the script transactions took alice's collateral output: the next builds need one again
+      await w.ensureCollateral(alice);
+      await caughtUp();
+    });
+
     it("confirms a transaction of no protocol fact that the service submitted, up to the finality depth", async () => {
       const { alice } = w.f.actors;
       const carol = Wallet.fromMnemonic(generateMnemonic(), { networkId: 0 });
@@ -443,6 +464,18 @@ describe("events: the public event log, its producers and Server-Sent Events", f
       const rootEvents = (await eventsAfter(mark)).filter((e) => e.type === "certificate.anchored" && txOf(e) === data.transactionHash);
       expect(rootEvents.map((e) => (e.data as { hash: string }).hash)).to.deep.equal([data.checkpointRoot]);
       stream.end();
+    });
+  });
+
+  describe("crash safety", function () {
+    it("derives nothing twice: a producer that lost its cursor derives the whole fact log again and appends no event", async () => {
+      const before = await latestId();
+      expect(Number(before)).to.be.greaterThan(50);
+      // as if it died before it ever saved its cursor: everything is derived again from the first fact
+      await w.store.collection("events_producer").deleteMany({});
+      await caughtUp();
+      const again = await eventsAfter(before);
+      expect(again).to.deep.equal([]);
     });
   });
 });
