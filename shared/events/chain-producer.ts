@@ -186,10 +186,12 @@ export class ChainEventProducer {
 
   private async run(): Promise<void> {
     const state = await this.loadState();
+    const tip = state.tip?.id;
     await this.followFacts(state);
-    await this.awaitSubmitted(state);
+    const awaiting = await this.awaitSubmitted(state);
     await this.followTip(state);
-    await this.confirmAwaited(state);
+    // an awaited transaction can only be confirmed by a block derived since, or be newly awaited
+    if (awaiting || state.tip?.id !== tip) await this.confirmAwaited(state);
     await this.prune(state);
   }
 
@@ -243,13 +245,14 @@ export class ChainEventProducer {
   private async onBlock(state: ProducerState, records: FactRecord[]): Promise<void> {
     const block = blockOf(records[0]!);
     // the blocks without facts before it, as the indexer announced them
-    await this.followTips(state, (t) => t.height < block.height);
+    // (announced before this block's facts were written: a block of another fork, announced later, waits for its marker)
+    await this.followTips(state, (t) => t.height < block.height && t.lastSeq < records[0]!.seq);
     const byTx = new Map<string, FactRecord[]>();
     for (const r of records) byTx.set(r.txId, [...(byTx.get(r.txId) ?? []), r]);
     const known = new Map((await this.tracked.find({ _id: { $in: [...byTx.keys()] } })).map((t) => [t._id, t]));
     const events: NewEvent[] = [];
     const confirmations: { doc: TrackedDoc; at: number }[] = [];
-    let anchoredSize = await this.anchoredLogSize(state);
+    let anchoredSize: number | undefined;
     for (const [tx, facts] of byTx) {
       const own: NewEvent[] = [];
       const subjects = new Set([subject("transaction", tx)]);
@@ -293,6 +296,7 @@ export class ChainEventProducer {
       confirmations.push({ doc, at: events.length });
       events.push(transactionConfirmed(confirmationOf({ ...doc, depth: 1 }), 1, block, this.settings.finalityDepth));
       for (const checkpoint of checkpoints) {
+        anchoredSize ??= await this.anchoredLogSize(state);
         if (checkpoint.size <= anchoredSize) continue; // an older checkpoint: its receipts were announced
         const receipts = await this.receiptsOf(checkpoint, anchoredSize, tx, block, state.epoch);
         if (receipts === undefined) continue;
@@ -397,15 +401,20 @@ export class ChainEventProducer {
     this.notified = this.notified.filter((t) => !behind(t));
   }
 
-  /** The `transaction.submitted` events appended since the last run: their transactions are awaited. */
-  private async awaitSubmitted(state: ProducerState): Promise<void> {
+  /**
+   * The `transaction.submitted` events appended since the last run: their transactions are awaited.
+   * @returns whether there were any
+   */
+  private async awaitSubmitted(state: ProducerState): Promise<boolean> {
+    let any = false;
     for (;;) {
       const page = await this.log.after(state.submittedAfter, { types: ["transaction.submitted"], limit: 500 });
       for (const e of page.events) {
         const tx = (e as PublicEvent<"transaction.submitted">).data.transactionHash;
         await this.awaited.updateOne({ _id: tx }, { $set: { since: Date.parse(e.timestamp) } }, { upsert: true });
+        any = true;
       }
-      if (page.next === state.submittedAfter) return;
+      if (page.next === state.submittedAfter) return any;
       state.submittedAfter = page.next;
       await this.saveState(state);
     }
