@@ -68,6 +68,8 @@ interface Stream {
 export class EventStreams {
   private readonly streams = new Set<Stream>();
   private readonly perClient = new Map<string, number>();
+  /** streams whose first read is running */
+  private opening = 0;
   /** every live stream has every event up to this id; undefined while none is live */
   private head: number | undefined;
   private timers: NodeJS.Timeout[] = [];
@@ -118,11 +120,21 @@ export class EventStreams {
     const client = clientKey(req, this.opts.trustProxy);
     if ((this.perClient.get(client) ?? 0) >= this.opts.maxStreamsPerClient)
       throw new TooManyStreamsError("client", this.opts.maxStreamsPerClient);
-    if (this.streams.size >= this.opts.maxStreams) throw new TooManyStreamsError("gateway", this.opts.maxStreams);
+    if (this.streams.size + this.opening >= this.opts.maxStreams) throw new TooManyStreamsError("gateway", this.opts.maxStreams);
+    // its place is taken now: streams opening at the same moment count against the limits too
+    this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
+    this.opening += 1;
     const filter = parsed.filter;
-    // the first read before the answer's head: a missing events service is a 503, not an empty stream
-    const first = await this.read(filter, filter.after);
-    if (res.destroyed) return;
+    let first: Page;
+    try {
+      // the first read before the answer's head: a missing events service is a 503, not an empty stream
+      first = await this.read(filter, filter.after);
+    } catch (err) {
+      this.release(client);
+      throw err;
+    } finally {
+      this.opening -= 1;
+    }
     const stream: Stream = {
       res,
       client,
@@ -136,7 +148,8 @@ export class EventStreams {
       closed: false,
     };
     this.streams.add(stream);
-    this.perClient.set(client, (this.perClient.get(client) ?? 0) + 1);
+    // gone while the first read ran: its place is given back
+    if (res.destroyed) return this.forget(stream);
     res.on("close", () => this.forget(stream));
     res.on("drain", () => {
       stream.full = false;
@@ -253,14 +266,19 @@ export class EventStreams {
     stream.closed = true;
     stream.live = false;
     this.streams.delete(stream);
-    const left = (this.perClient.get(stream.client) ?? 1) - 1;
-    if (left > 0) this.perClient.set(stream.client, left);
-    else this.perClient.delete(stream.client);
+    this.release(stream.client);
     if (this.streams.size === 0) {
       this.timers.forEach(clearInterval);
       this.timers = [];
       this.head = undefined;
     }
+  }
+
+  /** Gives a client's place back. */
+  private release(client: string): void {
+    const left = (this.perClient.get(client) ?? 1) - 1;
+    if (left > 0) this.perClient.set(client, left);
+    else this.perClient.delete(client);
   }
 
   private end(stream: Stream): void {
