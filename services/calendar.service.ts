@@ -4,7 +4,8 @@
  * (`merkle_calendar_*`), so replicas share them and a restart loses nothing; the log's sequencer takes them within
  * LOG_INTEGRATE_MS, and every BATCH_INTERVAL_MS one replica at a time (the store's lease) anchors the log's latest
  * checkpoint as a certificate, built with the issuance machinery and paid and signed by the service wallet
- * (SERVICE_MNEMONIC, else the key file DATA_DIR/service-wallet.json).
+ * (SERVICE_MNEMONIC, else the key file DATA_DIR/service-wallet.json). What each log round takes is announced as
+ * `receipt.checkpointed` events (docs/events.md), without waiting for the events service.
  */
 import type { Context, ServiceSchema } from "moleculer";
 import type { ChainClient } from "../shared/chain";
@@ -22,6 +23,9 @@ import { CALENDAR_REQUESTS, type CalendarRequestDocument } from "../shared/merkl
 import { loadOrCreateLogKey, type LogKey } from "../shared/transparency-log/log-key";
 import { TransparencyLog } from "../shared/transparency-log/transparency-log";
 import { toBase64 } from "../shared/tlog/encoding";
+import { rootAt } from "../shared/transparency-log/log-tree";
+import { announcingReceipts } from "../shared/events/receipt-source";
+import { EventAppender } from "../shared/mesh/event-appender";
 
 /** How long the log waits for a witness's cosignature (the checkpoint is served meanwhile, without it). */
 const WITNESS_TIMEOUT_MS = 5_000;
@@ -30,7 +34,7 @@ type CalendarMeta = { $statusCode?: number; clientKey?: string; calendarKeyId?: 
 
 export default function createCalendarService(deps: ServiceDeps): ServiceSchema {
   const settings = deps.config.batchCalendar;
-  const locals: { calendar?: MerkleCalendar; client?: ChainClient; log?: TransparencyLog; logKey?: LogKey } = {};
+  const locals: { calendar?: MerkleCalendar; client?: ChainClient; log?: TransparencyLog; logKey?: LogKey; events?: EventAppender } = {};
   const calendarOf = (): MerkleCalendar => {
     if (!locals.calendar) throw stillStarting("calendar");
     return locals.calendar;
@@ -159,9 +163,16 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
       const key = loadOrCreateLogKey({ dataDir: deps.config.dataDir, signerKey: settings.log.signerKey, origin: settings.log.origin });
       if (key.source === "created") logger.info("transparency log key created", { verifierKey: key.verifierKey });
       locals.logKey = key;
+      const events = (locals.events = new EventAppender(broker));
       locals.log = await TransparencyLog.open({
         store,
-        source: calendarLogSource(requests),
+        source: announcingReceipts(calendarLogSource(requests), {
+          rootAt: async (size) => Buffer.from(await rootAt(logOf().store, size)).toString("hex"),
+          append: (announced) => events.append(announced),
+          now: deps.now,
+          onError: (err) =>
+            logger.warn("the log's round could not be announced", { error: err instanceof Error ? err.message : String(err) }),
+        }),
         key,
         settings: { origin: settings.log.origin, intervalMs: settings.log.integrateMs },
         witnessing: {
@@ -212,6 +223,8 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
     async stopped() {
       await locals.log?.sequencer.stop();
       await locals.calendar?.stop();
+      await locals.events?.flush(2_000);
+      locals.events?.stop();
       await locals.client?.close();
     },
   };

@@ -15,6 +15,7 @@ import { BODY_LIMIT_BYTES } from "../shared/gateway/body-reader";
 import { answerClientErrorsWithJson } from "../shared/gateway/client-error";
 import { answerFromMemory } from "../shared/gateway/answer-from-memory";
 import { createLogTileHandler } from "../shared/gateway/log-tiles";
+import { EventStreams } from "../shared/gateway/event-stream";
 import type { GatewayThis } from "../shared/gateway/gateway-request";
 import { applyServerTimeouts, buildGatewaySettings, type GatewayOptions } from "../shared/gateway/gateway-settings";
 import { buildOpenApiDocument } from "../shared/gateway/openapi";
@@ -49,6 +50,7 @@ export function gatewayOptionsFromConfig(config: AppConfig, now: () => number): 
     adminOpenWithoutKey: config.network === "devnet",
     logRequests: config.logLevel === "debug" || config.logLevel === "trace",
     answerCacheBytes: config.verifyCacheMb * 1024 * 1024,
+    eventStreams: { maxStreams: config.events.maxStreams, maxStreamsPerClient: config.events.maxStreamsPerClient },
     now,
   };
 }
@@ -92,6 +94,8 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
   // One read budget for both ways a read is answered: from memory, and through the router.
   const readLimit = new ReadRateLimit({ limitPerMinute: opts.rateLimitReadPerMinute ?? 0, trustProxy: opts.trustProxy, now: opts.now });
   const notified = (ctx: Context<{ height?: unknown; lastSeq?: unknown }>) => follower.noteChainEvent(ctx.params);
+  // GET /events, answered as Server-Sent Events before the router (docs/events.md)
+  let streams: EventStreams | undefined;
   const openapi = buildOpenApiDocument(opts.routes, {
     title: "cert-anchor API",
     version: pkg.version,
@@ -115,6 +119,10 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
       // Bypass the bulkhead: a burst of blocks must never be rejected.
       "chain.block": { bulkhead: { enabled: false }, handler: notified } as never,
       "chain.rollback": { bulkhead: { enabled: false }, handler: notified } as never,
+      "events.appended": {
+        bulkhead: { enabled: false },
+        handler: (ctx: Context<{ lastId?: unknown }>) => void (typeof ctx.params.lastId === "string" && streams?.notify(ctx.params.lastId)),
+      } as never,
     },
     actions: {
       // The HTTP entry action must never be retried (it would re-run a consumed request), queued by the
@@ -165,6 +173,16 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
         });
         attachPageHandler(server, handler);
       }
+      if (server) {
+        streams = new EventStreams({
+          broker: self.broker,
+          ...(opts.eventStreams ?? { maxStreams: 1000, maxStreamsPerClient: 10 }),
+          trustProxy: opts.trustProxy,
+          corsOrigins: opts.corsOrigins,
+          readLimit,
+        });
+        attachPageHandler(server, streams.handle);
+      }
       // The transparency log's checkpoint and tiles (docs/transparency-log.md#tiles).
       if (server) attachPageHandler(server, createLogTileHandler({ broker: this.broker, cacheBytes: LOG_TILE_CACHE_BYTES }));
       // Verify requests the gateway can answer from memory go first (docs/api.md#caching).
@@ -178,6 +196,7 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
     },
     stopped() {
       follower.stop();
+      streams?.close();
     },
     methods: {
       // moleculer-web's default logs err.data of 5xx errors; ours logs (without bodies) in onError.

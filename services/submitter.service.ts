@@ -4,7 +4,8 @@
  * In-flight records follow the node: at start, on every `chain.block` and periodically, every record whose
  * transaction the node's mempool no longer holds is released (the event's payload is never trusted), and expired
  * records are dropped. A refused submission may be a list extension's build that lost its entry: the extension is
- * asked for a replacement (withRebuiltTransaction, shared/mesh/list-extension-service.ts).
+ * asked for a replacement (withRebuiltTransaction, shared/mesh/list-extension-service.ts). Each transaction handed to
+ * the node is announced (`transaction.submitted`, docs/events.md) without waiting for the events service.
  * Logic: shared/submission/.
  */
 import { addReadinessCheck } from "../shared/mesh/health-middleware";
@@ -23,6 +24,8 @@ import { defineRouteActions } from "../shared/gateway/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { InflightRegistry } from "../shared/inflight";
 import { submitSignedTransaction } from "../shared/submission/submit-transaction";
+import { EventAppender } from "../shared/mesh/event-appender";
+import { transactionSubmitted } from "../shared/events/service-events";
 
 const CBOR_HEX = { type: "string", optional: true, max: 65_536 * 2 } as const;
 /** How often in-flight records are expired and reconciled without a block. */
@@ -34,6 +37,7 @@ interface SubmitterLocals {
   inflight: InflightRegistry | null;
   timer?: NodeJS.Timeout;
   broker?: ServiceBroker;
+  events?: EventAppender;
 }
 
 export default function createSubmitterService(deps: ServiceDeps): ServiceSchema {
@@ -100,6 +104,7 @@ export default function createSubmitterService(deps: ServiceDeps): ServiceSchema
           ).catch(async (err: unknown) => {
             throw await withRebuiltTransaction(ctx.broker, err, ctx.params.transaction);
           });
+          locals.events?.append([transactionSubmitted(result.transactionHash, result.inFlightUntil, deps.now())]);
           return { transactionHash: result.transactionHash };
         },
       },
@@ -132,6 +137,7 @@ export default function createSubmitterService(deps: ServiceDeps): ServiceSchema
     async started() {
       const chain = await deps.resources.chain();
       locals.broker = this.broker;
+      locals.events = new EventAppender(this.broker);
       const client = createChainClient({ url: chain.ogmiosUrl });
       locals.client = client;
       addReadinessCheck(this.broker, "submitter reaches the chain", async () => (await client.networkTip(), true));
@@ -147,6 +153,8 @@ export default function createSubmitterService(deps: ServiceDeps): ServiceSchema
     },
     async stopped() {
       if (locals.timer) clearInterval(locals.timer);
+      await locals.events?.flush(2_000);
+      locals.events?.stop();
       await locals.client?.close();
     },
   };

@@ -30,6 +30,8 @@ export interface AppConfig {
   readonly goodsKdf: GoodsKdfConfig;
   /** Memory budget of the gateway's whole verify answers, in MiB (0: validators only). */
   readonly verifyCacheMb: number;
+  /** The public events (docs/events.md): their finality depth and the gateway's limits on streams. */
+  readonly events: EventsConfig;
   /** Trusted proxies in front of the gateway: the client IP is the X-Forwarded-For entry that many hops from the right (0 = socket peer). */
   readonly trustProxy: number;
   /** Allowed CORS origins: "*" (any, without credentials), a list, or null (CORS headers off). */
@@ -65,6 +67,15 @@ export interface AppConfig {
   readonly batchCalendar: BatchCalendarConfig;
   /** `POST /batch/build` leaves one client may have hashed and waiting (docs/merkle-batches.md#limits). */
   readonly batchLeavesPerClient: number;
+}
+
+export interface EventsConfig {
+  /** The depth of a transaction's last, final, `transaction.confirmed` event. */
+  readonly finalityDepth: number;
+  /** Event streams one gateway replica keeps open at once. */
+  readonly maxStreams: number;
+  /** Event streams one client may keep open at once on one gateway replica. */
+  readonly maxStreamsPerClient: number;
 }
 
 export interface GoodsKdfConfig {

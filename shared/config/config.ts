@@ -241,6 +241,14 @@ export function loadConfig(env: Env = process.env): AppConfig {
     };
   }
 
+  // confirmations are followed no deeper than Cardano's rollbacks reach (k = 2160 blocks)
+  function finalityDepth(): number {
+    const depth = integer("EVENTS_FINALITY_DEPTH", 15, 1);
+    if (depth <= 2160) return depth;
+    problems.push(`EVENTS_FINALITY_DEPTH=${depth} must be at most 2160 (Cardano's security parameter k).`);
+    return 15;
+  }
+
   const config: AppConfig = {
     port: port("PORT", 3000),
     host: read("HOST") ?? (transporter === null ? "127.0.0.1" : "0.0.0.0"),
@@ -260,6 +268,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimitReadPerMinute: integer("RATE_LIMIT_READ_PER_MINUTE", 600, 0),
     goodsKdf: { burst: integer("GOODS_KDF_BURST", 300, 1), perMinute: integer("GOODS_KDF_PER_MINUTE", 60, 0) },
     verifyCacheMb: integer("VERIFY_CACHE_MB", 128, 0),
+    events: {
+      finalityDepth: finalityDepth(),
+      maxStreams: integer("EVENTS_MAX_STREAMS", 1_000, 1),
+      maxStreamsPerClient: integer("EVENTS_MAX_STREAMS_PER_CLIENT", 10, 1),
+    },
     trustProxy: proxyHops("TRUST_PROXY"),
     corsOrigins,
     adminApiKey,

@@ -104,6 +104,23 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
       "Memory the gateway may give to whole `GET /verify` answers it serves without the verifier (≈ 1.2 KB per one-certificate answer, the oldest unused out first; an answer is forgotten when its hash is anchored again or the chain rolls back); 0 = validators for 304 answers only.",
   },
   {
+    name: "EVENTS_FINALITY_DEPTH",
+    default: "15",
+    meaning:
+      "Depth at which a transaction's last `transaction.confirmed` event says `final: true` (docs/events.md); one event per block the events service sees until then. 15 blocks is about 5 minutes on mainnet, past the depth of the forks Cardano's nodes meet in practice (a few blocks), far below k = 2160, the rollbacks the events still announce.",
+  },
+  {
+    name: "EVENTS_MAX_STREAMS",
+    default: "1000",
+    meaning:
+      "Server-Sent Events streams (`GET /api/v1/events`) one gateway replica keeps open at once; more are answered 429 `TOO_MANY_STREAMS`. Each costs a socket and at most one page of events in memory.",
+  },
+  {
+    name: "EVENTS_MAX_STREAMS_PER_CLIENT",
+    default: "10",
+    meaning: "Event streams one client (IPv4 address, IPv6 /64; see TRUST_PROXY) may keep open at once on one gateway replica.",
+  },
+  {
     name: "TRUST_PROXY",
     default: "false (0: the socket peer is the client)",
     meaning:

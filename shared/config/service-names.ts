@@ -19,6 +19,7 @@ export const CORE_SERVICE_NAMES = [
   "indexer",
   "stats",
   "plugin-monitor",
+  "events",
 ] as const;
 
 /** A service name as `SERVICES` may write it: kebab-case. Whether such a service exists is the loader's check. */

@@ -83,3 +83,25 @@ export class AdminDisabledError extends TypedError<"FORBIDDEN"> {
     );
   }
 }
+
+/** An event stream's filter or resume id is none (400); the message names the problem. */
+export class InvalidEventFilterError extends TypedError<"INVALID_EVENT_FILTER"> {
+  override readonly name = "InvalidEventFilterError";
+  constructor(problem: string) {
+    super("INVALID_EVENT_FILTER", `The event stream's query is not valid: ${problem}.`);
+  }
+}
+
+/** Too many event streams open, from this client or on this gateway (429). */
+export class TooManyStreamsError extends TypedError<"TOO_MANY_STREAMS"> {
+  override readonly name = "TooManyStreamsError";
+  constructor(scope: "client" | "gateway", limit: number) {
+    super(
+      "TOO_MANY_STREAMS",
+      scope === "client"
+        ? `This client has ${limit} event streams open, the most one client may; close one (or filter one stream by several subjects) and retry.`
+        : `This gateway serves ${limit} event streams, its most; retry shortly.`,
+      { scope, limit, retryAfterSeconds: scope === "client" ? 30 : 10 },
+    );
+  }
+}

@@ -52,6 +52,8 @@ export interface GatewayOptions {
   validators?: ValidatorCache;
   /** Byte budget of the remembered verify answers (VERIFY_CACHE_MB); 0 remembers validators only. */
   answerCacheBytes?: number;
+  /** Limits of the Server-Sent Events streams (EVENTS_MAX_STREAMS, EVENTS_MAX_STREAMS_PER_CLIENT) and their heartbeat. */
+  eventStreams?: { maxStreams: number; maxStreamsPerClient: number; heartbeatMs?: number; pollMs?: number };
   /** Whether the embedded first start is still deploying the protocol (`requiresProtocol` routes answer 503 meanwhile). */
   protocolDeploying?: (broker: ServiceBroker) => Promise<boolean>;
 }

@@ -35,6 +35,7 @@ const CORE_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   INVALID_MESSAGE: 400,
   INVALID_PAYMENT_CREDENTIAL: 400,
   INVALID_SHORT_CODE: 400,
+  INVALID_EVENT_FILTER: 400,
   INVALID_TRANSACTION: 400,
   STATE_ID_REQUIRED: 400,
   STATE_IS_ORACLE: 400,
@@ -72,6 +73,7 @@ const CORE_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   FAUCET_DAILY_BUDGET: 429,
   CALENDAR_FULL: 429,
   BATCH_QUOTA_EXCEEDED: 429,
+  TOO_MANY_STREAMS: 429,
   // the client left (or was answered 504) before the work ended: nobody reads this answer (shared/mesh/request-signals.ts)
   REQUEST_ABANDONED: 499,
   // the service side

@@ -161,7 +161,11 @@ function operation(route: RouteSpec, opts: OpenApiOptions): Json {
     schema: route.pathPatterns?.[name] ? { type: "string", pattern: route.pathPatterns[name] } : { type: "string" },
   }));
   for (const q of route.query ?? []) {
-    parameters.push({ name: q.name, in: "query", required: q.required, description: q.description, schema: { type: "string" } });
+    const schema = q.repeated ? { type: "array", items: { type: "string" } } : { type: "string" };
+    parameters.push({ name: q.name, in: "query", required: q.required, description: q.description, schema });
+  }
+  for (const h of route.requestHeaders ?? []) {
+    parameters.push({ name: h.name, in: "header", required: h.required, description: h.description, schema: { type: "string" } });
   }
 
   const op: Json = {

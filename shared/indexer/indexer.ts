@@ -59,6 +59,17 @@ export interface IndexerOptions {
 
 export type IndexerState = "stopped" | "following" | "retrying";
 
+/** The newest block whose facts are all in the log (or the point a rollback went back to), with the log's sequence then. */
+export interface WrittenTip {
+  slot: number;
+  id: string;
+  height: number;
+  /** Unix ms; 0 for a rollback point */
+  time: number;
+  /** the fact log holds every fact of this block and before it up to this sequence number */
+  lastSeq: number;
+}
+
 /** Most blocks staged before a write while catching up (each costs a few hundred bytes until written). */
 export const BATCH_BLOCKS = 1000;
 /** Most facts staged before a write. */
@@ -88,6 +99,7 @@ export class Indexer {
   /** Block handling, rollbacks and the final write of a stop run one at a time. */
   private serial: Promise<unknown> = Promise.resolve();
   private readonly languageViews: AnchorLanguageViews | undefined;
+  private written: WrittenTip | undefined;
 
   private constructor(
     private readonly opts: IndexerOptions,
@@ -136,6 +148,8 @@ export class Indexer {
       state: this.state,
       lastSeq: this.log.lastSeq(),
       blocksProcessed: this.blocksProcessed,
+      // undefined until the first write of this process
+      tip: this.written,
       stateScriptHashes: [...this.trust.everTrusted()],
     };
   }
@@ -319,12 +333,15 @@ export class Indexer {
     const staged = this.staged;
     this.staged = [];
     await this.log.flush();
+    const lastSeq = this.log.lastSeq();
     const pipeline = this.opts.pipeline;
     for (const { ctx, records } of staged) {
       const events = records.map(toEvent);
       await pipeline.runPostActions(ctx, events);
       await pipeline.dispatch(events);
       this.blocksProcessed += 1;
+      // after its notification (a post-action): a reader of the status has been told of every block up to it
+      this.written = { slot: ctx.slot, id: ctx.id, height: ctx.height, time: ctx.time, lastSeq };
     }
   }
 
@@ -382,6 +399,7 @@ export class Indexer {
     const marker = await this.log.rollback(point, height);
     this.trust.rollbackTo(point === "origin" ? -1 : point.slot);
     this.lastBlock = point === "origin" ? undefined : { slot: point.slot, id: point.id };
+    this.written = { slot: marker.slot, id: marker.blockId, height, time: 0, lastSeq: marker.seq };
     this.logger.info("indexer: rolled back", { to: point });
     this.opts.notify?.("chain.rollback", { slot: marker.slot, id: point === "origin" ? "origin" : point.id, lastSeq: marker.seq });
   }

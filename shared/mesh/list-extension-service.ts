@@ -29,6 +29,8 @@ import type { StatusQuery } from "../extensions/list-kit/request-fields";
 import { TX_HASH_PARAM } from "./action-params";
 import { httpStatusOfType } from "../gateway/http-status";
 import { openIssuanceOverMesh } from "./issuance-over-mesh";
+import { EventAppender } from "./event-appender";
+import { extensionRebuilt } from "../events/service-events";
 import type { ServiceDeps } from "./service-deps";
 
 type Meta = { $statusCode?: number; $responseType?: string; $responseHeaders?: Record<string, string> };
@@ -60,7 +62,7 @@ export function listExtensionService<Env extends { issuance: IssuanceEnv; lists:
   spec: ListExtensionSpec<Env>,
 ): ListExtensionService<Env> {
   const { name } = spec;
-  const locals: { env?: Env; client?: ChainClient; log?: ListBuildLog; checking?: Promise<unknown> } = {};
+  const locals: { env?: Env; client?: ChainClient; log?: ListBuildLog; checking?: Promise<unknown>; events?: EventAppender } = {};
   const envOf = (): Env => {
     if (!locals.env) throw stillStarting(name);
     return locals.env;
@@ -72,6 +74,7 @@ export function listExtensionService<Env extends { issuance: IssuanceEnv; lists:
   const rebuilder = (env: Env): Rebuilder => ({
     build: (body) => spec.build(env, body),
     expireInflight: () => env.issuance.registry.expire(),
+    onRebuilt: (rebuilt) => locals.events?.append([extensionRebuilt(name, rebuilt, deps.now())]),
   });
   /** One check of the logged builds at a time; a block or rollback meanwhile is covered by the next one. */
   const checkBeaten = (broker: Broker, logger: Logger): void => {
@@ -159,11 +162,14 @@ export function listExtensionService<Env extends { issuance: IssuanceEnv; lists:
         const broker = this.broker;
         const { client, issuance } = await openIssuanceOverMesh(broker, deps, name);
         locals.client = client;
+        locals.events = new EventAppender(broker);
         const store = await deps.resources.store();
         locals.log = await ListBuildLog.open(store, name, deps.now);
         locals.env = spec.env({ issuance, lists: indexerListSource(name, (action, params) => broker.call(action, params)), broker });
       },
       async stopped() {
+        await locals.events?.flush(2_000);
+        locals.events?.stop();
         await locals.client?.close();
       },
     },

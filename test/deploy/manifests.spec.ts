@@ -144,10 +144,11 @@ const GATEWAY_CALLS = [
   .sort();
 /**
  * The only actions the calendar calls (it holds a hot wallet): the indexer's reads of its issuance machinery
- * (shared/mesh/issuance-over-mesh.ts), its readiness check, its rounds' transactions, and whether the verifier serves
- * a round's anchoring (services/calendar.service.ts).
+ * (shared/mesh/issuance-over-mesh.ts), its readiness check, its rounds' transactions, whether the verifier serves
+ * a round's anchoring (services/calendar.service.ts), and the event log's append (its log's receipts).
  */
 const CALENDAR_CALLS = [
+  "events.append",
   "indexer.bootstraps",
   "indexer.protocol",
   "indexer.states",
@@ -472,7 +473,8 @@ describe("deploy/k8s manifests", function () {
     expect(publishers).to.deep.equal(["indexer"]);
     // the observer's whole block: publish nothing, subscribe to the published subjects
     const start = natsConf.indexOf(`user: ${OBSERVER_NATS_USER}\n`);
-    const block = natsConf.slice(start, natsConf.indexOf("}\n      ]", start));
+    const next = natsConf.indexOf("user: ", start + 1);
+    const block = natsConf.slice(start, next === -1 ? natsConf.indexOf("}\n      ]", start) : next);
     const publish = block.slice(block.indexOf("publish:"), block.indexOf("subscribe:"));
     expect(publish).to.not.match(/allow/);
     expect(allowed(publish)).to.deep.equal([">"]);

@@ -2,11 +2,12 @@
  * Racing list transactions on the embedded mesh, wallets signing for real, for each list extension (fractionized,
  * tokenizable: the list kit's build log and rebuilds, the submitter's 409): two inserts built on one predecessor
  * before either is submitted both land — the loser through the replacement its 409 carries —, a build beaten by a
- * block is rebuilt from the chain event and kept at GET /pending/{txHash}, and an insert built on a rolled-back
- * insert that cannot land again is rebuilt on the list without it.
+ * block is rebuilt from the chain event and kept at GET /pending/{txHash} (and announced as `extension.rebuilt`,
+ * docs/events.md), and an insert built on a rolled-back insert that cannot land again is rebuilt on the list without it.
  */
 import { expect } from "chai";
 import { decodeTx, txIdOf } from "../../shared/csl";
+import type { PublicEvent } from "../../shared/events/event-types";
 import type { ServiceName } from "../../shared/mesh/service-names";
 import type { Wallet } from "../../shared/wallet";
 import { errorBody, http, pollUntil, postJson } from "../../fixtures/mesh/helpers";
@@ -60,6 +61,16 @@ for (const ext of CASES)
       postJson(`${w.mesh.api}/transaction/submit`, { transaction: signer.signTxFull(unsigned) });
     const statusOf = async (k: string): Promise<{ exists: boolean; next: string | null }> =>
       (await http(`${w.mesh.api}${API}/status/${k}?${query}`)).json as { exists: boolean; next: string | null };
+    /** The `extension.rebuilt` event of the build `previous`, once the events service has it. */
+    const rebuiltEvent = (previous: string) =>
+      pollUntil(async () => {
+        const page = await w.mesh.broker.call<{ events: PublicEvent[] }, Record<string, unknown>>("events.after", {
+          after: "0",
+          types: ["extension.rebuilt"],
+          subjects: [`transaction:${previous}`],
+        });
+        return page.events[0] as PublicEvent<"extension.rebuilt"> | undefined;
+      }, `extension.rebuilt of ${previous}`);
     /** The keys in order, walking `next` from the first key of the list. */
     const keysInOrder = async (): Promise<string[]> => {
       const keys: string[] = [];
@@ -74,7 +85,7 @@ for (const ext of CASES)
     };
 
     before(async () => {
-      w = await IssuanceWorld.create([...ISSUANCE_SERVICES, ext.service]);
+      w = await IssuanceWorld.create([...ISSUANCE_SERVICES, ext.service, "events"]);
       ({ alice, bob } = w.f.actors);
       await w.f.mintBootstrap(defaultBootstrap(w.f.actors, { fee: 0n, transactionLimit: 1000n }));
       await pollUntil(
@@ -124,6 +135,7 @@ for (const ext of CASES)
       expect((pending.json as { rebuiltTransaction: string }).rebuiltTransaction).to.equal(body.rebuiltTransaction);
       expect((await http(`${w.mesh.api}${API}/pending/${aliceTx}`)).status).to.equal(404);
 
+      expect((await rebuiltEvent(txIdOf(b.text))).data.unsignedTransaction).to.equal(body.rebuiltTransaction);
       const second = await submit(body.rebuiltTransaction!, bob);
       expect(second.status, second.text).to.equal(200);
       await w.confirm((second.json as { transactionHash: string }).transactionHash);
@@ -146,6 +158,16 @@ for (const ext of CASES)
         const res = await http(`${w.mesh.api}${API}/pending/${beaten}`);
         return res.status === 200 ? (res.json as { rebuiltTransaction: string }).rebuiltTransaction : undefined;
       }, "the rebuilt insert");
+      const announced = await rebuiltEvent(beaten);
+      expect(announced.data).to.deep.equal({
+        extension: ext.service,
+        policyId: b.headers.get("x-policy-id"),
+        previousTransactionHash: beaten,
+        transactionHash: txIdOf(rebuilt),
+        unsignedTransaction: rebuilt,
+      });
+      expect(announced.subjects).to.deep.equal([`list:${b.headers.get("x-policy-id")}`, `transaction:${beaten}`]);
+      expect(announced.block).to.equal(null);
       const landed = await submit(rebuilt, bob);
       expect(landed.status, landed.text).to.equal(200);
       await w.confirm((landed.json as { transactionHash: string }).transactionHash);

@@ -25,10 +25,14 @@ type ListBuildOutcome =
     }
   | { readonly ok: false; readonly error: string };
 
-/** The extension's build of a request body, and the registry whose expired transactions must not be chained on. */
+/**
+ * The extension's build of a request body, the registry whose expired transactions must not be chained on, and who
+ * is told of each replacement (the service announces it: docs/events.md, `extension.rebuilt`).
+ */
 export interface Rebuilder {
   build(body: Record<string, unknown>): Promise<ListBuildOutcome>;
   expireInflight(): Promise<unknown>;
+  onRebuilt?(rebuilt: { previousTransactionHash: string; transactionHash: string; unsignedTransaction: string; policyId: string }): void;
 }
 
 interface Rebuilt {
@@ -52,6 +56,12 @@ export async function rebuildLogged(rebuilder: Rebuilder, log: ListBuildLog, txI
   }
   await log.record(out.built.txId, b.body, out.built.spends, out.built.policyId);
   await log.setRebuilt(b.txId, out.built.unsignedTransaction);
+  rebuilder.onRebuilt?.({
+    previousTransactionHash: b.txId,
+    transactionHash: out.built.txId,
+    unsignedTransaction: out.built.unsignedTransaction,
+    policyId: out.built.policyId,
+  });
   return { rebuiltTransaction: out.built.unsignedTransaction, policyId: out.built.policyId };
 }
 

@@ -13,6 +13,7 @@ import type { ServiceName } from "../../mesh/service-names";
 import { ADMIN_ROUTES } from "./admin";
 import { CERTIFICATE_ROUTES } from "./certificates";
 import { CREDENTIAL_ROUTES } from "./credentials";
+import { EVENT_ROUTES } from "./events";
 import { EXTENSION_ROUTES } from "../../extensions/registry";
 import { LIBRARY_ROUTES } from "./library";
 import { META_ROUTES } from "./meta";
@@ -31,6 +32,7 @@ export const ROUTES = [
   ...TRANSACTION_ROUTES,
   ...CERTIFICATE_ROUTES,
   ...TRANSPARENCY_LOG_ROUTES,
+  ...EVENT_ROUTES,
   ...USER_ROUTES,
   ...CREDENTIAL_ROUTES,
   ...LIBRARY_ROUTES,

@@ -9,6 +9,8 @@ export interface QueryParamSpec {
   readonly name: string;
   readonly required: boolean;
   readonly description: string;
+  /** The parameter may be given several times (`?subject=a&subject=b`). */
+  readonly repeated?: true;
 }
 
 export interface RouteSpec {
@@ -26,8 +28,11 @@ export interface RouteSpec {
   readonly response: string;
   /** The status of a successful answer when it is not 200 (the action sets it in `ctx.meta.$statusCode`). */
   readonly successStatus?: 202;
-  /** Content type of a 200 (default application/json). */
-  readonly responseType?: "application/json" | "text/html" | "text/plain";
+  /**
+   * Content type of a 200 (default application/json). `text/event-stream`: the gateway answers the route itself, as
+   * Server-Sent Events pulled from the route's action (../event-stream.ts), before the router.
+   */
+  readonly responseType?: "application/json" | "text/html" | "text/plain" | "text/event-stream";
   /** Schema of a 200 JSON body (../response-schemas/). */
   readonly responseSchema?: SchemaName;
   /** A `text/plain` route whose 200 is JSON of this schema instead for some bodies (the request form decides). */
@@ -43,6 +48,8 @@ export interface RouteSpec {
   /** Descriptions of error statuses, in words (default: a generic one). */
   readonly statuses?: Readonly<Record<number, string>>;
   readonly query?: readonly QueryParamSpec[];
+  /** Request headers the route reads (besides the gateway's own: API keys, conditional requests). */
+  readonly requestHeaders?: readonly QueryParamSpec[];
   /** Regex patterns of path parameters. */
   readonly pathPatterns?: Readonly<Record<string, string>>;
   readonly implemented: boolean;

@@ -1,0 +1,138 @@
+/**
+ * events: the public event log (shared/events/, docs/events.md). Derives the chain's events from the indexer's fact
+ * log (shared/events/chain-producer.ts: on `chain.block` / `chain.rollback`, and every 5 s; one replica at a time, by
+ * a store lease), takes the events other services produce (`append`: the submitter's submissions, the calendar's
+ * receipts, the list extensions' rebuilds), and serves the log to the gateway's event streams (`after`, the action
+ * behind `GET /events`). Each append is announced to the gateways as `events.appended { lastId }`, a hint: they also
+ * read on a timer.
+ */
+import type { Context, ServiceBroker, ServiceSchema } from "moleculer";
+import { networkIdOfNetwork } from "../shared/config/network";
+import { badRequest, stillStarting } from "../shared/domain/errors";
+import { ChainEventProducer, type TipPoint } from "../shared/events/chain-producer";
+import { expectNewEvents, MAX_SUBJECTS, parseEventFilter } from "../shared/events/event-checks";
+import { EventLog } from "../shared/events/event-log";
+import type { FactRecord } from "../shared/indexer/fact-log";
+import type { WrittenTip } from "../shared/indexer/indexer";
+import type { TransactionRecord } from "../shared/records/protocol-records";
+import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
+import { addReadinessCheck } from "../shared/mesh/health-middleware";
+import type { ServiceDeps } from "../shared/mesh/service-deps";
+
+/** The producer's safety net when notifications are lost. */
+const PRODUCE_EVERY_MS = 5_000;
+/** Most events one read answers. */
+const MAX_READ = 500;
+
+interface AfterParams {
+  after?: string;
+  subjects?: string[];
+  types?: string[];
+  limit?: number;
+}
+
+export default function createEventsService(deps: ServiceDeps): ServiceSchema {
+  const locals: { log?: EventLog; producer?: ChainEventProducer; timer?: NodeJS.Timeout; announced?: string; announcing?: boolean } = {};
+  const logOf = (): EventLog => {
+    if (!locals.log) throw stillStarting("events");
+    return locals.log;
+  };
+  /** One `events.appended` per turn of the event loop, naming the newest id. */
+  const announce = (broker: ServiceBroker, lastId: string): void => {
+    if (locals.announced === undefined || Number(lastId) > Number(locals.announced)) locals.announced = lastId;
+    if (locals.announcing) return;
+    locals.announcing = true;
+    setImmediate(() => {
+      locals.announcing = false;
+      void broker.broadcast("events.appended", { lastId: locals.announced });
+    });
+  };
+  const produce = (broker: ServiceBroker): void =>
+    void locals.producer?.advance().catch((err: unknown) =>
+      broker.logger.warn("events: deriving the chain's events failed; will retry", {
+        error: err instanceof Error ? err.message : String(err),
+      }),
+    );
+  const onChain = {
+    bulkhead: { enabled: false },
+    handler(this: { broker: ServiceBroker }, ctx: Context<Partial<TipPoint>>) {
+      const p = ctx.params;
+      if (typeof p.height === "number" && typeof p.slot === "number" && typeof p.id === "string" && typeof p.lastSeq === "number")
+        locals.producer?.noteTip({ slot: p.slot, id: p.id, height: p.height, time: Number(p.time ?? 0), lastSeq: p.lastSeq });
+      produce(this.broker);
+    },
+  };
+
+  return {
+    name: "events",
+    actions: {
+      ...defineRouteActions("events", {
+        /** Events after an id (none: from the latest on), filtered; `next` is where to read on. */
+        after: {
+          params: {
+            after: { type: "string", optional: true, max: 16 },
+            subjects: { type: "array", optional: true, max: MAX_SUBJECTS, items: { type: "string", max: 256 } },
+            types: { type: "array", optional: true, max: 32, items: { type: "string", max: 64 } },
+            limit: { type: "number", integer: true, min: 1, max: MAX_READ, optional: true },
+          },
+          async handler(ctx: Context<AfterParams>) {
+            const parsed = parseEventFilter({ subject: ctx.params.subjects, type: ctx.params.types, after: ctx.params.after });
+            if (!parsed.ok) return badRequest(parsed.problem);
+            const { subjects, types, after } = parsed.filter;
+            const log = logOf();
+            const from = after ?? (await log.latestId());
+            return log.after(from, { subjects, types, limit: ctx.params.limit ?? 100 });
+          },
+        },
+      }),
+      ...internalActions({
+        /** Events another service produced (shared/mesh/event-appender.ts); those whose key the log holds are kept once. */
+        append: {
+          params: { events: { type: "array", min: 1, max: 1000, items: "object" } },
+          async handler(this: { broker: ServiceBroker }, ctx: Context<{ events: unknown[] }>) {
+            const appended = await logOf().append(expectNewEvents(ctx.params.events));
+            announce(this.broker, appended[appended.length - 1]!.id);
+            return { ids: appended.map((e) => e.id) };
+          },
+        },
+        /** Derive the chain's events now (tests, tools); false when another replica derives them. */
+        catchUp: { handler: () => locals.producer?.advance() ?? false },
+      }),
+    },
+    events: { "chain.block": onChain, "chain.rollback": onChain },
+    async started() {
+      const broker = this.broker;
+      const store = await deps.resources.store();
+      const log = await EventLog.open(store);
+      locals.log = log;
+      locals.producer = await ChainEventProducer.open(
+        store,
+        log,
+        {
+          factsAfter: (cursor, limit) =>
+            broker.call<FactRecord[], { cursor: number; limit: number }>("indexer.factsAfter", { cursor, limit }),
+          writtenTip: async () => (await broker.call<{ tip?: WrittenTip }>("indexer.status")).tip,
+          transaction: (id) => broker.call<TransactionRecord | null, { id: string }>("indexer.transaction", { id }),
+        },
+        {
+          finalityDepth: deps.config.events.finalityDepth,
+          networkId: networkIdOfNetwork(deps.config.network),
+          now: deps.now,
+          onAppended: (lastId) => announce(broker, lastId),
+        },
+      );
+      addReadinessCheck(broker, "events log is open", () => locals.log !== undefined);
+      locals.timer = setInterval(() => produce(broker), PRODUCE_EVERY_MS);
+      locals.timer.unref();
+      // the first run once the indexer is there (in one process it starts alongside us)
+      void broker.waitForServices(["indexer"]).then(
+        () => produce(broker),
+        () => undefined,
+      );
+    },
+    async stopped() {
+      if (locals.timer) clearInterval(locals.timer);
+      await locals.producer?.release();
+    },
+  };
+}
