@@ -2,13 +2,15 @@
  * The published NATS contract (shared/records/published-events.ts), its AsyncAPI document (shared/gateway/asyncapi.ts)
  * and its publisher (shared/mesh/chain-event-publisher.ts), without a NATS server.
  *
- * The document is checked structurally against the rules of AsyncAPI 3.0 that matter here (every reference resolves,
- * operations point at their channel's messages, payload schemas compile and the examples match them); the repository
- * holds no copy of the AsyncAPI JSON Schema (docs/nats-contract.md#the-asyncapi-document).
+ * The document is validated against the AsyncAPI 3.0.0 JSON Schema of the AsyncAPI Initiative (`@asyncapi/specs`,
+ * Apache-2.0, a devDependency; formats not checked), and structurally against the rules that matter here (every
+ * reference resolves, operations point at their channel's messages, payload schemas compile and the examples match
+ * them).
  */
 import Ajv from "ajv";
 import { expect } from "chai";
 import { Transporters, type Logger, type ServiceBroker } from "moleculer";
+import asyncApi300Schema from "@asyncapi/specs/schemas/3.0.0-without-$id.json";
 import { buildAsyncApiDocument } from "../../../shared/gateway/asyncapi";
 import { chainEventPublisher } from "../../../shared/mesh/chain-event-publisher";
 import { PUBLISHED_EVENTS, publishedChainSubjects, publishedSubject } from "../../../shared/records/published-events";
@@ -48,6 +50,17 @@ describe("published NATS contract: the AsyncAPI document", function () {
   const doc = buildAsyncApiDocument({ title: "cert-anchor chain events", version: "1.2.3", namespace });
   const channels = doc["channels"] as Record<string, Json>;
   const operations = doc["operations"] as Record<string, Json>;
+
+  it("is valid against the AsyncAPI 3.0.0 JSON Schema; a document without info or with a numeric address is not", () => {
+    const validate = new Ajv({ strict: false, allErrors: true, validateFormats: false, logger: false }).compile(asyncApi300Schema);
+    expect(validate(doc), JSON.stringify(validate.errors?.slice(0, 3))).to.equal(true);
+    const withoutInfo = structuredClone(doc);
+    delete withoutInfo["info"];
+    expect(validate(withoutInfo)).to.equal(false);
+    const numericAddress = structuredClone(doc);
+    Object.values(numericAddress["channels"] as Record<string, Json>)[0]!["address"] = 42;
+    expect(validate(numericAddress)).to.equal(false);
+  });
 
   it("is an AsyncAPI 3.0.0 document whose every reference resolves", () => {
     expect(doc["asyncapi"]).to.equal("3.0.0");
