@@ -61,10 +61,12 @@ export interface WebPagesSettings {
   networkId: number;
   /** Base of short links (`<base>/<code>`): SHORT_LINK_DOMAIN. */
   shortLinkBase: string;
+  /** The clock: a certificate page follows its hash while the newest anchor is recent (default `Date.now`). */
+  now?: () => number;
 }
 
-function webPagesFromConfig(config: AppConfig): WebPagesSettings {
-  return { network: config.network, networkId: networkIdOfNetwork(config.network), shortLinkBase: config.shortLinkDomain };
+function webPagesFromConfig(config: AppConfig, now: () => number): WebPagesSettings {
+  return { network: config.network, networkId: networkIdOfNetwork(config.network), shortLinkBase: config.shortLinkDomain, now };
 }
 
 /** Every certificate of a hash through the action behind `GET /api/v1/verify/{hash}`; [] for its 404. */
@@ -208,4 +210,4 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
 }
 
 export default (deps: ServiceDeps) =>
-  createGatewayService(gatewayOptionsFromConfig(deps.config, deps.now), webPagesFromConfig(deps.config));
+  createGatewayService(gatewayOptionsFromConfig(deps.config, deps.now), webPagesFromConfig(deps.config, deps.now));

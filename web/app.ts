@@ -1,8 +1,9 @@
 /**
  * The home page's script (docs/web-pages.md#the-home-page): hash dropped files and pasted texts in the browser,
- * look the hashes up, issue certificates for new ones with a CIP-30 wallet, and check transparency-log proofs
- * (`.tlog-proof` files) of the documents in the browser (web/proof-check.ts). Reads and writes only the public
- * API; builds every node with text content (web/dom.ts).
+ * look the hashes up, issue certificates for new ones with a CIP-30 wallet (the transaction followed through the
+ * service's event stream: web/issue.ts), and check transparency-log proofs (`.tlog-proof` files) of the documents in
+ * the browser (web/proof-check.ts). Reads and writes only the public API; builds every node with text content
+ * (web/dom.ts).
  */
 import { certificatesOf, shortLinkOf, type CertificateRecord } from "./api";
 import { addressToBech32 } from "./bech32";
@@ -227,14 +228,18 @@ async function connect(w: Cip30Wallet): Promise<void> {
 const progressList = byId<HTMLOListElement>("progress");
 const results = byId("results");
 
+/** The certificate transaction of the last issue, followed until it is final or the next issue starts. */
+let following: AbortController | undefined;
+
 const progress = {
-  step(id: string, text: string, state: StepState): void {
+  step(id: string, text: string, state: StepState, data: Readonly<Record<string, string>> = {}): void {
     let li = progressList.querySelector<HTMLLIElement>(`li[data-step="${id}"]`);
     if (li === null) {
       li = el("li", { "data-step": id });
       progressList.append(li);
     }
     li.dataset["state"] = state;
+    for (const [name, value] of Object.entries(data)) li.dataset[name] = value;
     li.textContent = text;
   },
 };
@@ -291,7 +296,9 @@ issueButton.addEventListener("click", () => {
   clear(results);
   refreshControls();
   const { api, address } = wallet;
-  issueCertificates(api, address, certificates, progress)
+  following?.abort();
+  following = new AbortController();
+  issueCertificates(api, address, certificates, progress, following.signal)
     .then(
       async (txHash) => {
         // A short link only when the service says its code leads to this hash (an earlier hash may hold the code).

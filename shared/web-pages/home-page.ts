@@ -18,7 +18,7 @@ export function renderHomePage(ctx: HomePageContext): string {
   return page({
     title: "Verify or issue certificates",
     assets: ctx.assets,
-    script: true,
+    script: ctx.assets.js,
     data: { page: "home" },
     meta: {
       "cert-anchor-network": ctx.network,

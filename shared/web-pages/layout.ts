@@ -10,6 +10,8 @@ export interface PageAssets {
   css: string;
   /** URL of the home page's script. */
   js: string;
+  /** URL of the certificate page's script (following the hash while the page is open). */
+  verifyJs: string;
 }
 
 /** A page and the HTTP status it is served with. */
@@ -25,7 +27,8 @@ export interface PageOptions {
   meta?: Readonly<Record<string, string>>;
   /** `data-*` attributes of <body> (name without `data-`). */
   data?: Readonly<Record<string, string>>;
-  script?: boolean;
+  /** URL of the page's script, if it runs one. */
+  script?: string;
   main: SafeHtml;
 }
 
@@ -38,7 +41,7 @@ export function page(opts: PageOptions): string {
 <meta name="robots" content="noindex">
 ${meta}<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${opts.assets.css}">
-${opts.script ? markup`<script src="${opts.assets.js}" defer></script>\n` : ""}`,
+${opts.script !== undefined ? markup`<script src="${opts.script}" defer></script>\n` : ""}`,
     bodyAttributes: data,
     body: markup`<header class="site"><a class="brand" href="/">cert-anchor</a><span class="tagline">certificates anchored on Cardano</span></header>
 <main id="main">
@@ -55,6 +58,8 @@ export function statusPage(opts: {
   assets: PageAssets;
   role?: "status" | "alert";
   data?: PageOptions["data"];
+  meta?: PageOptions["meta"];
+  script?: string;
   body: SafeHtml;
 }): RenderedPage {
   return {
@@ -63,6 +68,8 @@ export function statusPage(opts: {
       title: opts.title,
       assets: opts.assets,
       ...(opts.data !== undefined ? { data: opts.data } : {}),
+      ...(opts.meta !== undefined ? { meta: opts.meta } : {}),
+      ...(opts.script !== undefined ? { script: opts.script } : {}),
       main: markup`<section class="status status-not-found"${opts.role !== undefined ? markup` role="${opts.role}"` : ""}>
 <h1>${opts.title}</h1>
 ${opts.body}</section>

@@ -34,6 +34,8 @@ export interface PageServerOptions {
   shortLinkBase: string;
   /** Where unexpected failures are reported. */
   onError?(err: unknown): void;
+  /** The clock (Unix ms): a certificate page follows its hash while the newest anchor is recent. Default `Date.now`. */
+  now?(): number;
 }
 
 /** Returns a request handler that answers page requests and returns false for everything else. */
@@ -69,7 +71,7 @@ async function answer(opts: PageServerOptions, req: IncomingMessage, res: Server
     res.end(req.method === "HEAD" ? undefined : gz ? file.gzip : file.body);
     return;
   }
-  const ctx = { assets: assets.urls, shortLinkBase: opts.shortLinkBase };
+  const ctx = { assets: assets.urls, shortLinkBase: opts.shortLinkBase, now: opts.now?.() ?? Date.now() };
   if (path === "/") {
     return send(req, res, {
       status: 200,

@@ -11,6 +11,10 @@
  * `<body data-verification>`: `verified` (the hash is anchored and every revealed value matches), `mismatch` (a
  * revealed value does not match), `foreign-anchor` (the linked transaction anchored the hash, but its issuer does
  * not speak for the certificate), `not-found` (nothing anchors it, or the address is malformed: HTTP 404 / 400).
+ *
+ * A page still waiting for its hash (404), and a certificate anchored recently enough to be rolled back, run the
+ * certificate page's script (web/verify.ts): it follows the hash through the service's event stream and says in the
+ * page's live region when the certificate lands, is rolled back, or is anchored again. The page is whole without it.
  */
 import { templateIdOf } from "../domain/certificate-metadata";
 import type { DataHash, TxHash } from "../domain/hex";
@@ -25,7 +29,43 @@ export interface VerifyPageContext {
   assets: PageAssets;
   /** Base of short links (`<base>/<code>`). */
   shortLinkBase: string;
+  /** Unix ms, now: whether a certificate is recent enough to be followed. */
+  now: number;
 }
+
+/**
+ * How long after its newest anchor a certificate page follows the hash: until a rollback can no longer take the anchor
+ * — 2,160 blocks (Cardano's security parameter k) of 20 s on mainnet, the bound the HTTP caching of reads uses too
+ * (docs/decisions.md#http-caching-of-reads). Older pages run no script: nothing on them can change but a new anchor.
+ */
+export const FOLLOW_WITHIN_MS = 2_160 * 20_000;
+
+/** What the certificate page's script follows (web/verify.ts reads it from the page's <meta> tags). */
+interface Following {
+  hash: string;
+  /** `hash:` subjects: the page's hash and, for a Merkle-batch leaf, the roots its anchors anchor */
+  hashes: readonly string[];
+  /** transactions of the anchors the page was rendered from */
+  anchors: readonly string[];
+  /** on a 404 for `/verify/{hash}/{txHash}`: the transaction awaited */
+  awaits?: string;
+}
+
+/** The page options that make a page follow its hash: the script, what it follows, and the region it speaks in. */
+function follow(ctx: VerifyPageContext, f: Following): { script: string; meta: Record<string, string> } {
+  return {
+    script: ctx.assets.verifyJs,
+    meta: {
+      "cert-anchor-hash": f.hash,
+      "cert-anchor-subjects": [...new Set(f.hashes)].map((h) => `hash:${h}`).join(" "),
+      "cert-anchor-anchors": f.anchors.join(" "),
+      "cert-anchor-awaits": f.awaits ?? "",
+    },
+  };
+}
+
+/** The region the script speaks in (polite: it reports what changed; a rollback is a `role="alert"` inside it). */
+const LIVE_REGION = markup`<div id="live" class="live" aria-live="polite"></div>\n`;
 
 const utc = (ms: number) =>
   `${new Date(ms)
@@ -34,21 +74,39 @@ const utc = (ms: number) =>
     .replace(/\.\d{3}Z$/, "")} UTC`;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function notFoundPage(ctx: VerifyPageContext, status: 400 | 404, title: string, sentence: SafeHtml): RenderedPage {
+/** The 404 page of a hash nothing anchors (in the link's transaction): it waits for the certificate to land. */
+function notFoundPage(ctx: VerifyPageContext, sentence: SafeHtml, waitFor: Following): RenderedPage {
   return statusPage({
-    status,
-    title,
+    status: 404,
+    title: "No certificate found",
     assets: ctx.assets,
     role: "status",
-    data: { verification: "not-found", reason: status === 400 ? "malformed" : "unknown" },
+    data: { verification: "not-found", reason: "unknown" },
+    ...follow(ctx, waitFor),
     body: markup`<p>${sentence}</p>
+${LIVE_REGION}<p><a class="button" href="/">Check a file or a text</a></p>
+`,
+  });
+}
+
+export function malformedPage(ctx: Pick<VerifyPageContext, "assets">, what: string): RenderedPage {
+  return statusPage({
+    status: 400,
+    title: "Not a certificate address",
+    assets: ctx.assets,
+    role: "status",
+    data: { verification: "not-found", reason: "malformed" },
+    body: markup`<p>${what}</p>
 <p><a class="button" href="/">Check a file or a text</a></p>
 `,
   });
 }
 
-export function malformedPage(ctx: VerifyPageContext, what: string): RenderedPage {
-  return notFoundPage(ctx, 400, "Not a certificate address", markup`${what}`);
+/** The following of a page rendered from `records`, when the newest of them is recent enough to be rolled back. */
+function followingOf(ctx: VerifyPageContext, hash: string, records: readonly CertificateRecord[]): ReturnType<typeof follow> | undefined {
+  const newest = Math.max(...records.map((r) => r.creationTime));
+  if (ctx.now - newest > FOLLOW_WITHIN_MS) return undefined;
+  return follow(ctx, { hash, hashes: [hash, ...records.map((r) => r.hash)], anchors: records.map((r) => r.transactionHash) });
 }
 
 /**
@@ -151,18 +209,20 @@ function foreignAnchorPage(
   records: CertificateRecord[],
   display: DisplayResult<CertificateRecord>,
 ): RenderedPage {
+  const following = followingOf(ctx, hash, records);
   return {
     status: 200,
     html: page({
       title: "Not the issuer's anchor",
       assets: ctx.assets,
       data: { verification: "foreign-anchor", template: "" },
+      ...following,
       main: markup`<section class="status status-mismatch" role="alert">
 <h1>⚠ Not the issuer's anchor</h1>
 <p>Transaction <span class="mono">${anchor.transactionHash}</span> anchored this hash from the address <span class="mono">${anchor.address}</span>, which is not the certificate's issuer: under the certificate's update policy (${display.policy}) this anchor does not speak for the certificate, whatever its metadata says.</p>
 <p>The certificate of this hash is the one anchored by <span class="mono" data-field="certificate-issuer">${display.source.address}</span>: <a href="/verify/${hash}">see the certificate</a>.</p>
 </section>
-<section class="details">
+${following !== undefined ? LIVE_REGION : ""}<section class="details">
 <h2>This anchor</h2>
 <dl class="fields anchor">
 ${factRows(hash, anchor, markup`<dt>Anchored by</dt><dd class="mono" data-field="anchored-by">${anchor.address}</dd>`)}</dl>
@@ -188,15 +248,20 @@ export function renderVerifyPage(
   },
 ): RenderedPage {
   const { hash, txHash } = input;
+  const anchors = input.records.map((r) => r.transactionHash);
   if (input.records.length === 0)
-    return notFoundPage(ctx, 404, "No certificate found", markup`Nothing on chain anchors the hash <span class="mono">${hash}</span>.`);
+    return notFoundPage(ctx, markup`Nothing on chain anchors the hash <span class="mono">${hash}</span>.`, {
+      hash,
+      hashes: [hash],
+      anchors,
+      ...(txHash !== undefined ? { awaits: txHash } : {}),
+    });
   const linked = txHash === undefined ? undefined : input.records.find((r) => r.transactionHash === txHash);
   if (txHash !== undefined && linked === undefined)
     return notFoundPage(
       ctx,
-      404,
-      "No certificate found",
       markup`Transaction <span class="mono">${txHash}</span> anchors no certificate of the hash <span class="mono">${hash}</span>.`,
+      { hash, hashes: [hash], anchors, awaits: txHash },
     );
 
   const display = resolveDisplay(input.records);
@@ -230,13 +295,15 @@ export function renderVerifyPage(
       ? markup`<p class="note">Ignored link parameters (the certificate does not vouch for them): ${unvouched.join(", ")}.</p>\n`
       : "";
 
+  const following = followingOf(ctx, hash, input.records);
   return {
     status: 200,
     html: page({
       title: mismatch ? "Certificate: value mismatch" : "Certificate verified",
       assets: ctx.assets,
       data: { verification: mismatch ? "mismatch" : "verified", template: templateId ?? "" },
-      main: markup`${status}${linkedNote}${renderCertificateCard(templateId, display.preview, revealed)}${ignored}<section class="details">
+      ...following,
+      main: markup`${status}${following !== undefined ? LIVE_REGION : ""}${linkedNote}${renderCertificateCard(templateId, display.preview, revealed)}${ignored}<section class="details">
 <h2>On chain</h2>
 ${anchorDetails(hash, anchor, input.records.length, display.policy, shortLink)}</section>
 ${history(hash, input.records, display)}`,

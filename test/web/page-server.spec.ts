@@ -112,17 +112,21 @@ describe("web pages: the page handler over HTTP", () => {
     expect(await head.text()).to.equal("");
   });
 
-  it("serves the bundled script and stylesheet under content-hashed names, cached for good", async () => {
+  it("serves the bundled scripts and stylesheet under content-hashed names, cached for good", async () => {
     const assets = await loadWebAssets();
-    for (const url of [assets.urls.js, assets.urls.css]) {
-      expect(url).to.match(/^\/assets\/app-[A-Z0-9]+\.(js|css)$/);
+    for (const url of [assets.urls.js, assets.urls.verifyJs, assets.urls.css]) {
+      expect(url).to.match(/^\/assets\/(app|verify)-[A-Z0-9]+\.(js|css)$/);
       const res = await fetch(base + url);
       expect(res.status).to.equal(200);
       expect(res.headers.get("cache-control")).to.equal("public, max-age=31536000, immutable");
       expect((await res.text()).length).to.be.above(1000);
     }
-    const js = await (await fetch(base + assets.urls.js)).text();
-    expect(js, "no HTML parsing of data in the browser code").to.not.match(/innerHTML|outerHTML|insertAdjacentHTML/);
+    for (const url of [assets.urls.js, assets.urls.verifyJs]) {
+      const js = await (await fetch(base + url)).text();
+      expect(js, "no HTML parsing of data in the browser code").to.not.match(/innerHTML|outerHTML|insertAdjacentHTML/);
+    }
+    const verifyJs = assets.files.get(assets.urls.verifyJs.slice("/assets/".length));
+    expect(verifyJs?.gzip.length, "the certificate page's script stays small (gzipped)").to.be.below(4000);
     expect((await fetch(`${base}/assets/app-NOPE.js`)).status).to.equal(404);
   });
 

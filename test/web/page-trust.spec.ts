@@ -58,7 +58,8 @@ describe("web pages: whose anchor a page shows, bound short links, the short-lin
 
   before(async () => {
     world = await startDeployedMesh({
-      services: ["gateway", "indexer", "verifier", "tx-builder", "submitter"],
+      // events: a recent certificate's page follows its hash (web/verify.ts), as under `npm start`
+      services: ["gateway", "indexer", "verifier", "tx-builder", "submitter", "events"],
       env: { SHORT_LINK_DOMAIN: SHORT_LINKS },
     });
     f = world.f;

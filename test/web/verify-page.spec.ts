@@ -6,11 +6,15 @@
 import { expect } from "chai";
 import { createHash } from "node:crypto";
 import type { CertificateRecord } from "../../shared/verifier/certificate-projection";
-import { renderVerifyPage } from "../../shared/web-pages/verify-page";
+import { FOLLOW_WITHIN_MS, malformedPage, renderVerifyPage } from "../../shared/web-pages/verify-page";
 import { TEMPLATES, templateNamed } from "../../shared/presentation/certificate-card";
 import { DataHash, TxHash } from "../../shared/domain/hex";
 
-const ctx = { assets: { css: "/assets/app.css", js: "/assets/app.js" }, shortLinkBase: "https://go.test" };
+const ctx = {
+  assets: { css: "/assets/app.css", js: "/assets/app.js", verifyJs: "/assets/verify.js" },
+  shortLinkBase: "https://go.test",
+  now: 1_800_000_000_000,
+};
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 const HASH = sha("student-42");
 const ISSUER = "aa".repeat(28);
@@ -187,7 +191,9 @@ describe("web pages: the certificate page (server rendering)", () => {
     expect(page.html).to.not.contain(evil);
     expect(page.html).to.not.contain(`"><script`);
     expect(page.html).to.contain("&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&#39;");
-    expect(page.html.match(/<script/g) ?? [], "the page itself has no script").to.have.length(0);
+    expect(page.html.match(/<script[^>]*>/g), "no script but the page's own, by src").to.deep.equal([
+      `<script src="/assets/verify.js" defer>`,
+    ]);
   });
 
   it("applies the update policy as the short links do: a later stranger's anchor neither shows nor rewrites a `first` certificate", () => {
@@ -269,6 +275,48 @@ describe("web pages: the certificate page (server rendering)", () => {
     const wrongTx = render([record({})], [], "ef".repeat(32));
     expect(wrongTx.status).to.equal(404);
     expect(wrongTx.html).to.contain(`anchors no certificate of the hash`);
+  });
+
+  it("follows the hash on a 404 page and on a certificate recent enough to be rolled back, not on an older one", () => {
+    const metaOf = (html: string, name: string) => new RegExp(`<meta name="${name}" content="([^"]*)">`).exec(html)?.[1];
+    const following = (html: string) => ({
+      script: /<script src="\/assets\/verify\.js" defer><\/script>/.test(html),
+      live: html.includes(`<div id="live" class="live" aria-live="polite"></div>`),
+      subjects: metaOf(html, "cert-anchor-subjects"),
+      anchors: metaOf(html, "cert-anchor-anchors"),
+      awaits: metaOf(html, "cert-anchor-awaits"),
+    });
+    expect(following(render([]).html)).to.deep.equal({ script: true, live: true, subjects: `hash:${HASH}`, anchors: "", awaits: "" });
+    const anchored = record({});
+    const wrongTx = "ef".repeat(32);
+    expect(following(render([anchored], [], wrongTx).html), "a 404 for the link's transaction waits for that one").to.deep.equal({
+      script: true,
+      live: true,
+      subjects: `hash:${HASH}`,
+      anchors: anchored.transactionHash,
+      awaits: wrongTx,
+    });
+    const root = sha("a batch root");
+    const leaf = { ...record({}), hash: root, merkleRoot: root, leafIndex: 3, treeSize: 8 };
+    expect(following(render([anchored, leaf]).html), "the roots its anchors anchor too").to.deep.include({
+      script: true,
+      live: true,
+      subjects: `hash:${HASH} hash:${root}`,
+      anchors: `${anchored.transactionHash} ${leaf.transactionHash}`,
+    });
+    const later = (ms: number) =>
+      renderVerifyPage({ ...ctx, now: leaf.creationTime + ms }, { hash: DataHash(HASH), records: [anchored, leaf], query: [] }).html;
+    expect(following(later(FOLLOW_WITHIN_MS)).script, "12 h after the newest anchor").to.equal(true);
+    expect(following(later(FOLLOW_WITHIN_MS + 1)), "past it: nothing to follow").to.deep.equal({
+      script: false,
+      live: false,
+      subjects: undefined,
+      anchors: undefined,
+      awaits: undefined,
+    });
+    const malformed = malformedPage(ctx, "no hash");
+    expect(malformed.html).to.not.contain("<script");
+    expect(malformed.html).to.not.contain(`id="live"`);
   });
 
   it("shows the short link bound to the hash, keeping only the parameters the certificate vouches for, and none without one", () => {
