@@ -15,7 +15,7 @@ export interface EndpointSecret {
 }
 
 export interface EndpointDocument extends StoredDocument {
-  /** `ep_` + 22 base64url characters (no `:`, which delivery ids use as a separator). */
+  /** `ep_` + 32 hex digits (no `:`, which delivery ids use as a separator; lowercase, as the event log's subjects). */
   _id: string;
   /** Who registered it, as the authorization layer names them (opaque here). */
   owner: string;

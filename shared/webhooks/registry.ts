@@ -137,7 +137,7 @@ export class WebhookRegistry {
     const now = this.options.clock();
     const secret = generateSecret();
     const doc: EndpointDocument = {
-      _id: `ep_${randomBytes(16).toString("base64url")}`,
+      _id: `ep_${randomBytes(16).toString("hex")}`,
       owner,
       ...(input.ownerProof !== undefined ? { ownerProof: input.ownerProof } : {}),
       url: endpoint.href,
@@ -176,6 +176,11 @@ export class WebhookRegistry {
   /** @throws WebhookError `WEBHOOK_ENDPOINT_NOT_FOUND` */
   async get(owner: string, id: string): Promise<EndpointView> {
     return viewOf(await this.expectOwned(owner, id));
+  }
+
+  /** Whether an endpoint has this id, whoever owns it (to tell a token that manages another endpoint from an unknown id). */
+  async exists(id: string): Promise<boolean> {
+    return (await this.endpoints.count({ _id: id })) > 0;
   }
 
   /** Deletes the endpoint and every delivery queued for it (pending, delivered and dead). @throws `WEBHOOK_ENDPOINT_NOT_FOUND` */
