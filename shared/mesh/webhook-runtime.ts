@@ -51,8 +51,9 @@ export function webhookSettingsOf(config: AppConfig): WebhookSettings {
     disableAfterFailedDeliveries: w.disableAfterFailedDeliveries,
     requestTimeoutMs: w.requestTimeoutMs,
     concurrency: w.concurrency,
-    // a claim outlives any attempt
-    claimTtlMs: Math.max(60_000, 2 * w.requestTimeoutMs),
+    // a claim outlives any attempt (its deadline) with room for the store's writes around it; a deliverer that died
+    // leaves its claims to the others after this long (30 s by default)
+    claimTtlMs: Math.max(5_000, 3 * w.requestTimeoutMs),
   });
 }
 
