@@ -29,7 +29,15 @@ import { parseEndpointUrl } from "./endpoint-url";
 import { webhookError, type WebhookError } from "./errors";
 import { generateManagementToken, isTokenOwner, ownerOfToken } from "./management-token";
 import type { EndpointView, WebhookRegistry } from "./registry";
-import { parseChallengeRequest, parseDeadLetterQuery, parseNoBody, parseRegistration, parseReplay, type Params } from "./requests";
+import {
+  parseChallengeRequest,
+  parseDeadLetterQuery,
+  parseList,
+  parseNoBody,
+  parseRegistration,
+  parseReplay,
+  type Params,
+} from "./requests";
 import type { WebhookSettings } from "./settings";
 
 /** Who is asking, as the gateway tells: the token's owner (when a token came) and the client's rate-limit key. */
@@ -108,8 +116,7 @@ export class WebhookManagement {
 
   /** The caller's endpoints, oldest first. */
   async list(params: Params, caller: Caller): Promise<{ endpoints: EndpointAnswer[] }> {
-    if (Object.keys(params).length > 0)
-      webhookError("INVALID_WEBHOOK_REQUEST", "This route takes no parameters.", { field: Object.keys(params)[0] });
+    parseList(params);
     return { endpoints: (await this.options.registry.list(this.ownerOf(caller))).map(answerOf) };
   }
 

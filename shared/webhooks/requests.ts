@@ -42,7 +42,7 @@ const invalid = (field: string, message: string): never => webhookError("INVALID
 function onlyFields(params: Params, allowed: readonly string[]): void {
   for (const name of Object.keys(params))
     if (!allowed.includes(name))
-      invalid(name.slice(0, 60), `unknown field; this route takes ${allowed.filter((a) => a !== "id").join(", ") || "no body"}.`);
+      invalid(name.slice(0, 60), `unknown parameter; this route takes ${allowed.filter((a) => a !== "id").join(", ") || "none"}.`);
 }
 
 /** A string field; `label` is how messages name it (a proof's fields: `addressProofs[0].address`). */
@@ -148,6 +148,11 @@ export function endpointIdOf(params: Params): string {
       id: typeof id === "string" ? id.slice(0, 80) : null,
     });
   return id;
+}
+
+/** `GET /webhooks`: no parameters. */
+export function parseList(params: Params): void {
+  onlyFields(params, []);
 }
 
 /** A route on one endpoint that takes no body. */

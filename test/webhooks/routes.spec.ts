@@ -217,7 +217,11 @@ describe("webhooks: the routes, authorization, SSRF rules and bad input (gateway
         "INVALID_WEBHOOK_REQUEST",
         /^description: must be at most 256/,
       ],
-      [{ url: PUBLIC_URL, subjects: [`hash:${hash()}`], subject: "typo" }, "INVALID_WEBHOOK_REQUEST", /^subject: unknown field/],
+      [
+        { url: PUBLIC_URL, subjects: [`hash:${hash()}`], subject: "typo" },
+        "INVALID_WEBHOOK_REQUEST",
+        /^subject: unknown parameter; this route takes url, subjects, types, description, addressProofs/,
+      ],
       [
         { url: PUBLIC_URL, subjects: [`hash:${hash()}`], addressProofs: [{}] },
         "INVALID_WEBHOOK_REQUEST",
@@ -246,12 +250,12 @@ describe("webhooks: the routes, authorization, SSRF rules and bad input (gateway
     const params: [Promise<HttpResult>, RegExp][] = [
       [post(`/webhooks/${made.id}/replay`, {}, token), /^fromEventId: is required/],
       [post(`/webhooks/${made.id}/replay`, { fromEventId: "-1" }, token), /^fromEventId: must be a decimal event id/],
-      [post(`/webhooks/${made.id}/replay`, { fromEventId: "1", from: "2" }, token), /^from: unknown field/],
-      [post(`/webhooks/${made.id}/rotate-secret`, { secret: "mine" }, token), /^secret: unknown field; this route takes no body/],
+      [post(`/webhooks/${made.id}/replay`, { fromEventId: "1", from: "2" }, token), /^from: unknown parameter/],
+      [post(`/webhooks/${made.id}/rotate-secret`, { secret: "mine" }, token), /^secret: unknown parameter; this route takes none/],
       [get(`/webhooks/${made.id}/dead-letters?limit=0`, token), /^limit: must be an integer from 1 to 100/],
       [get(`/webhooks/${made.id}/dead-letters?limit=abc`, token), /^limit: must be an integer/],
       [get(`/webhooks/${made.id}/dead-letters?after=zzz`, token), /^after: must be the `next` of the previous page/],
-      [get(`/webhooks?status=active`, token), /This route takes no parameters/],
+      [get(`/webhooks?status=active`, token), /^status: unknown parameter; this route takes none/],
       [post("/webhooks/challenge", { url: PUBLIC_URL }), /^address: is required/],
     ];
     for (const [call, message] of params) {
