@@ -7,7 +7,8 @@
  * - the bounds hold under concurrent registrations: a registration is inserted, then counted, and withdrawn when it
  *   went over (two racing registrations may both be refused, none is kept beyond the bound);
  * - every operation is scoped to an owner: another owner's endpoint answers `WEBHOOK_ENDPOINT_NOT_FOUND`.
- * Who may register what (and how `owner` is proven) is decided with the routes; the `ownerProof` field keeps it.
+ * Who may register what is management.ts's (docs/webhooks.md#who-may-do-what): `owner` is the SHA-256 of the
+ * endpoint's management token, `ownerProof` the payment key hashes an address proof showed control of.
  */
 import { randomBytes } from "node:crypto";
 import { openCollection, type Collection, type Store, type Value } from "../store";
