@@ -61,6 +61,8 @@ export function createBrokerOptions(config: AppConfig, extras: BrokerExtras = {}
                       "*.password",
                       "*.mnemonic",
                       "*.secret",
+                      "*.secrets",
+                      "*.managementToken",
                       "*.apiKey",
                       "*.adminApiKey",
                       "*.signingKey",

@@ -4,7 +4,8 @@
  * a store lease), takes the events other services produce (`append`: the submitter's submissions, the calendar's
  * receipts, the list extensions' rebuilds), and serves the log to the gateway's event streams (`after`, the action
  * behind `GET /events`). Each append is announced to the gateways as `events.appended { lastId }`, a hint: they also
- * read on a timer.
+ * read on a timer. Runs the webhook engine on the log (shared/mesh/webhook-runtime.ts, docs/webhooks.md): each
+ * append wakes its dispatcher, and the webhook routes are its actions.
  */
 import type { Context, ServiceBroker, ServiceSchema } from "moleculer";
 import { networkIdOfNetwork } from "../shared/config/network";
@@ -18,6 +19,7 @@ import type { TransactionRecord } from "../shared/records/protocol-records";
 import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
 import { addReadinessCheck } from "../shared/mesh/health-middleware";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
+import { webhookRouteActions, WebhookRuntime } from "../shared/mesh/webhook-runtime";
 
 /** The producer's safety net when notifications are lost. */
 const PRODUCE_EVERY_MS = 5_000;
@@ -32,12 +34,19 @@ interface AfterParams {
 }
 
 export default function createEventsService(deps: ServiceDeps): ServiceSchema {
-  const locals: { log?: EventLog; producer?: ChainEventProducer; timer?: NodeJS.Timeout; announced?: string; announcing?: boolean } = {};
+  const locals: {
+    log?: EventLog;
+    producer?: ChainEventProducer;
+    webhooks?: WebhookRuntime;
+    timer?: NodeJS.Timeout;
+    announced?: string;
+    announcing?: boolean;
+  } = {};
   const logOf = (): EventLog => {
     if (!locals.log) throw stillStarting("events");
     return locals.log;
   };
-  /** One `events.appended` per turn of the event loop, naming the newest id. */
+  /** One `events.appended` per turn of the event loop, naming the newest id; the webhooks' dispatcher woken with it. */
   const announce = (broker: ServiceBroker, lastId: string): void => {
     if (locals.announced === undefined || Number(lastId) > Number(locals.announced)) locals.announced = lastId;
     if (locals.announcing) return;
@@ -45,6 +54,7 @@ export default function createEventsService(deps: ServiceDeps): ServiceSchema {
     setImmediate(() => {
       locals.announcing = false;
       void broker.broadcast("events.appended", { lastId: locals.announced });
+      locals.webhooks?.logGrew();
     });
   };
   const produce = (broker: ServiceBroker): void =>
@@ -84,6 +94,7 @@ export default function createEventsService(deps: ServiceDeps): ServiceSchema {
             return log.after(from, { subjects, types, limit: ctx.params.limit ?? 100 });
           },
         },
+        ...webhookRouteActions(() => locals.webhooks),
       }),
       ...internalActions({
         /** Events another service produced (shared/mesh/event-appender.ts); those whose key the log holds are kept once. */
@@ -121,6 +132,14 @@ export default function createEventsService(deps: ServiceDeps): ServiceSchema {
           onAppended: (lastId) => announce(broker, lastId),
         },
       );
+      locals.webhooks = await WebhookRuntime.start({
+        store,
+        log,
+        config: deps.config,
+        now: deps.now,
+        logger: broker.logger,
+        announce: (lastId) => announce(broker, lastId),
+      });
       addReadinessCheck(broker, "events log is open", () => locals.log !== undefined);
       locals.timer = setInterval(() => produce(broker), PRODUCE_EVERY_MS);
       locals.timer.unref();
@@ -132,6 +151,7 @@ export default function createEventsService(deps: ServiceDeps): ServiceSchema {
     },
     async stopped() {
       if (locals.timer) clearInterval(locals.timer);
+      await locals.webhooks?.stop();
       await locals.producer?.release();
     },
   };

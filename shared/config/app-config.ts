@@ -32,6 +32,8 @@ export interface AppConfig {
   readonly verifyCacheMb: number;
   /** The public events (docs/events.md): their finality depth and the gateway's limits on streams. */
   readonly events: EventsConfig;
+  /** The webhooks' operator settings (docs/webhooks.md#settings). */
+  readonly webhooks: WebhooksConfig;
   /** Trusted proxies in front of the gateway: the client IP is the X-Forwarded-For entry that many hops from the right (0 = socket peer). */
   readonly trustProxy: number;
   /** Allowed CORS origins: "*" (any, without credentials), a list, or null (CORS headers off). */
@@ -76,6 +78,25 @@ export interface EventsConfig {
   readonly maxStreams: number;
   /** Event streams one client may keep open at once on one gateway replica. */
   readonly maxStreamsPerClient: number;
+}
+
+export interface WebhooksConfig {
+  /** Endpoints on loopback, private and link-local addresses are allowed (closed networks, tests). */
+  readonly allowPrivateNetworks: boolean;
+  /** `http:` endpoints are allowed. */
+  readonly allowHttp: boolean;
+  readonly maxEndpoints: number;
+  /** Endpoints one management token holds. */
+  readonly maxEndpointsPerToken: number;
+  /** Registrations one client makes per hour on one replica (0: no limit). */
+  readonly registrationsPerHour: number;
+  /** Delays between a delivery's attempts, ms. */
+  readonly retryScheduleMs: readonly number[];
+  /** Dead deliveries in a row that disable an endpoint. */
+  readonly disableAfterFailedDeliveries: number;
+  readonly requestTimeoutMs: number;
+  /** Attempts in flight on one replica. */
+  readonly concurrency: number;
 }
 
 export interface GoodsKdfConfig {

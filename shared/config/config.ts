@@ -249,6 +249,23 @@ export function loadConfig(env: Env = process.env): AppConfig {
     return 15;
   }
 
+  /** `WEBHOOKS_RETRY_SCHEDULE`: comma-separated durations, each a whole number of ms, s, m or h (no unit: ms). */
+  function retrySchedule(): number[] {
+    const raw = read("WEBHOOKS_RETRY_SCHEDULE") ?? "5s,30s,2m,10m,30m,1h,2h,4h,8h";
+    const unit: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+    const delays = commaList(raw).map((entry) => {
+      const m = /^(\d{1,9})(ms|s|m|h)?$/.exec(entry);
+      return m ? Number(m[1]) * unit[m[2] ?? "ms"]! : NaN;
+    });
+    if (delays.some((d) => !Number.isSafeInteger(d) || d > 24 * 3_600_000) || delays.length > 20) {
+      problems.push(
+        `WEBHOOKS_RETRY_SCHEDULE=${raw} must be up to 20 comma-separated delays, each a whole number of ms, s, m or h up to 24h.`,
+      );
+      return [5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 7_200_000, 14_400_000, 28_800_000];
+    }
+    return delays;
+  }
+
   const config: AppConfig = {
     port: port("PORT", 3000),
     host: read("HOST") ?? (transporter === null ? "127.0.0.1" : "0.0.0.0"),
@@ -272,6 +289,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
       finalityDepth: finalityDepth(),
       maxStreams: integer("EVENTS_MAX_STREAMS", 1_000, 1),
       maxStreamsPerClient: integer("EVENTS_MAX_STREAMS_PER_CLIENT", 10, 1),
+    },
+    webhooks: {
+      allowPrivateNetworks: bool("WEBHOOKS_ALLOW_PRIVATE_NETWORKS", false),
+      allowHttp: bool("WEBHOOKS_ALLOW_HTTP", network === "devnet"),
+      maxEndpoints: integer("WEBHOOKS_MAX_ENDPOINTS", 10_000, 1),
+      maxEndpointsPerToken: integer("WEBHOOKS_MAX_ENDPOINTS_PER_TOKEN", 20, 1),
+      registrationsPerHour: integer("WEBHOOKS_REGISTRATIONS_PER_HOUR", 20, 0),
+      retryScheduleMs: retrySchedule(),
+      disableAfterFailedDeliveries: integer("WEBHOOKS_DISABLE_AFTER_FAILED_DELIVERIES", 5, 1),
+      requestTimeoutMs: integer("WEBHOOKS_REQUEST_TIMEOUT_MS", 10_000, 100),
+      concurrency: integer("WEBHOOKS_CONCURRENCY", 16, 1),
     },
     trustProxy: proxyHops("TRUST_PROXY"),
     corsOrigins,

@@ -121,6 +121,56 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     meaning: "Event streams one client (IPv4 address, IPv6 /64; see TRUST_PROXY) may keep open at once on one gateway replica.",
   },
   {
+    name: "WEBHOOKS_ALLOW_PRIVATE_NETWORKS",
+    default: "false",
+    meaning:
+      "Let webhook endpoints resolve to loopback, private (RFC 1918), CGNAT, link-local (cloud metadata) and unique-local addresses (docs/webhooks.md#ssrf). Off, such an endpoint is refused with 400 `ENDPOINT_ADDRESS_REFUSED` when registered and every delivery attempt checks again. Turn on only for a closed network or a local receiver; unspecified, multicast and broadcast addresses are refused whatever it says.",
+  },
+  {
+    name: "WEBHOOKS_ALLOW_HTTP",
+    default: "true on the devnet, else false",
+    meaning: "Accept `http:` webhook endpoints (else `https:` only). Deliveries over plain HTTP can be read and replayed on the way.",
+  },
+  {
+    name: "WEBHOOKS_MAX_ENDPOINTS",
+    default: "10000",
+    meaning: "Webhook endpoints the service holds in total; a registration beyond it is answered 409 `WEBHOOK_LIMIT_REACHED`.",
+  },
+  {
+    name: "WEBHOOKS_MAX_ENDPOINTS_PER_TOKEN",
+    default: "20",
+    meaning: "Webhook endpoints one management token may hold; a registration beyond it is answered 409 `WEBHOOK_LIMIT_REACHED`.",
+  },
+  {
+    name: "WEBHOOKS_REGISTRATIONS_PER_HOUR",
+    default: "20",
+    meaning:
+      "`POST /api/v1/webhooks` one client (IPv4 address, IPv6 /64; see TRUST_PROXY) may make per hour on one events replica, refused ones included; more are answered 429 `WEBHOOK_REGISTRATIONS_RATE_LIMITED` (with `Retry-After`). 0 = no limit.",
+  },
+  {
+    name: "WEBHOOKS_RETRY_SCHEDULE",
+    default: "5s,30s,2m,10m,30m,1h,2h,4h,8h",
+    meaning:
+      "Delays between a delivery's attempts (each ± 10 %; a number without a unit is milliseconds); one attempt more than delays, then the delivery is dead (the endpoint's dead letters). The default makes ten attempts over 15 h 42 min.",
+  },
+  {
+    name: "WEBHOOKS_DISABLE_AFTER_FAILED_DELIVERIES",
+    default: "5",
+    meaning:
+      "Deliveries in a row that end dead after which an endpoint is disabled (an `endpoint.disabled` event says so); a delivered one resets the count. An endpoint answering 410 Gone is disabled at once.",
+  },
+  {
+    name: "WEBHOOKS_REQUEST_TIMEOUT_MS",
+    default: "10000",
+    meaning:
+      "One delivery attempt, from connecting to the end of reading the (first 4 KiB of the) answer; longer counts as a failed attempt.",
+  },
+  {
+    name: "WEBHOOKS_CONCURRENCY",
+    default: "16",
+    meaning: "Delivery attempts one events replica has in flight at once (at most 2 to one endpoint, so a slow endpoint holds at most 2).",
+  },
+  {
     name: "TRUST_PROXY",
     default: "false (0: the socket peer is the client)",
     meaning:

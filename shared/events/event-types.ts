@@ -15,6 +15,7 @@ export const EVENT_TYPES = [
   "receipt.checkpointed",
   "receipt.anchored",
   "extension.rebuilt",
+  "endpoint.disabled",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -96,6 +97,12 @@ export interface EventData {
     transactionHash: string;
     unsignedTransaction: string;
   };
+  /**
+   * The webhook engine disabled an endpoint (docs/webhooks.md#retries-dead-letters-disabling): `reason`
+   * `FAILED_DELIVERIES` after that many deliveries in a row ended dead, `GONE` when it answered 410. Its owner enables
+   * it again (`POST /webhooks/{id}/enable`). Neither its URL nor its owner is named: the log is public.
+   */
+  "endpoint.disabled": { endpointId: string; reason: "FAILED_DELIVERIES" | "GONE"; consecutiveFailures: number };
 }
 
 /** An event as the log serves it. */
@@ -132,6 +139,8 @@ export const SUBJECT_KINDS = {
   list: /^[0-9a-f]{56}$/,
   /** a user state, by id */
   state: /^[0-9a-f]{64}$/,
+  /** a webhook endpoint, by id (docs/webhooks.md) */
+  endpoint: /^ep_[0-9a-f]{32}$/,
 } as const;
 
 export type SubjectKind = keyof typeof SUBJECT_KINDS;
@@ -171,6 +180,8 @@ function describeKind(kind: SubjectKind): string {
       return "a list subject is a 56-hex-digit policy id";
     case "state":
       return "a state subject is a 64-hex-digit state id";
+    case "endpoint":
+      return "an endpoint subject is a webhook endpoint id (ep_ and 32 hex digits)";
   }
 }
 

@@ -7,6 +7,7 @@ import type { GatewayRequest } from "./gateway-request";
 import { clientIp, clientKey } from "./rate-limiter";
 import { ABORT_KEY_META, announceWhenGone } from "./request-gone";
 import { serviceOfAction } from "./routes";
+import { WEBHOOK_OWNER, type WithWebhookOwner } from "./webhook-token";
 
 export interface BeforeCallOptions {
   adminApiKey: string | null;
@@ -22,8 +23,8 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
  * The checks that need the matched route: admin key, body shape, whole-body params, fixed params. Also hands the
  * client's address (behind the trusted proxies) to the action in `meta.clientIp`, and the key per-client limits
  * count it under (IPv6 by /64) in `meta.clientKey`; for an `abandonable` route, `meta.abortKey` names the request
- * the gateway announces gone if the client leaves before the answer (request-gone.ts); and the id of a calendar
- * API key presented in `meta.calendarKeyId`.
+ * the gateway announces gone if the client leaves before the answer (request-gone.ts); the id of a calendar
+ * API key presented in `meta.calendarKeyId`; and a webhook route's management token, hashed, in `meta.webhookOwner`.
  */
 export function beforeCall({ adminApiKey, calendarApiKeys, trustProxy, protocolDeploying }: BeforeCallOptions) {
   return async function onBeforeCall(
@@ -43,6 +44,9 @@ export function beforeCall({ adminApiKey, calendarApiKeys, trustProxy, protocolD
     if (calendarKey !== undefined) ctx.meta["calendarKeyId"] = apiKeyIdOf(calendarKey);
     const spec = greq.$alias?.routeSpec;
     if (spec === undefined) return;
+    // the webhook routes' management token, as its hash (webhook-token.ts read it before the body)
+    const webhookOwner = (req as WithWebhookOwner)[WEBHOOK_OWNER];
+    if (webhookOwner !== undefined) ctx.meta["webhookOwner"] = webhookOwner;
     // the absolute URL the caller reached the API at, for answers that name one (the log's monitoring prefix)
     if (spec.path === "/log") ctx.meta["apiBaseUrl"] = apiBaseUrlOf(req, trustProxy);
     if (spec.abandonable === true) {

@@ -1,7 +1,7 @@
 /**
  * Builds the moleculer-web settings of the gateway from the route table: one route at `/api/v1` with explicit
  * aliases (no autoAliases, `mappingPolicy: "restrict"`, whitelist = the table's actions), our own body reader,
- * POST and read rate limits, CORS, admin-key check, and one error writer for every error (docs/api.md#errors wire
+ * POST and read rate limits, CORS, admin-key check, the webhook routes' management token, and one error writer for every error (docs/api.md#errors wire
  * shape).
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
@@ -20,6 +20,7 @@ import { API_PREFIX, toAliasPath } from "./openapi";
 import { createPostRateLimit, ReadRateLimit } from "./rate-limiter";
 import { serviceOfAction, type RouteSpec } from "./routes";
 import type { ValidatorCache } from "./validator-cache";
+import { createWebhookTokenGuard } from "./webhook-token";
 
 export interface GatewayOptions {
   port: number;
@@ -65,7 +66,7 @@ function corsSettings(origins: AppConfig["corsOrigins"]): ApiSettingsSchema["cor
   if (origins === null) return undefined;
   return {
     origin: origins === "*" ? "*" : [...origins],
-    methods: ["GET", "HEAD", "POST", "OPTIONS"],
+    methods: ["GET", "HEAD", "POST", "DELETE", "OPTIONS"],
     allowedHeaders: ["Content-Type", "X-Api-Key", "Authorization", "X-Request-ID", "If-None-Match"],
     exposedHeaders: ["Retry-After", "X-Rate-Limit-Remaining", "X-Request-ID", "ETag"],
     // Credentials only with an explicit origin list ("*" with credentials is rejected by browsers).
@@ -150,6 +151,7 @@ export function buildGatewaySettings(opts: GatewayOptions): ApiSettingsSchema {
     use: [
       createMethodSemantics(opts.corsOrigins !== null),
       createAdminGuard(opts.adminApiKey, opts.adminOpenWithoutKey ?? true),
+      createWebhookTokenGuard(),
       // Rate limit next, so a rejected request's body is never read.
       createPostRateLimit({ limitPerMinute: opts.rateLimitPostPerMinute, trustProxy: opts.trustProxy, now: opts.now }),
       createReadRateLimit(reads),

@@ -52,7 +52,9 @@ function gatewayCodes(route: RouteSpec): string[] {
   const codes = ["VALIDATION_ERROR", "BAD_REQUEST", "ORIGIN_NOT_ALLOWED", "INTERNAL_ERROR", "SERVICE_UNAVAILABLE", "REQUEST_TIMEOUT"];
   if (pathParamNames(route.path).length > 0) codes.push("UNABLE_DECODE_PARAM");
   if (route.method === "POST") codes.push("MALFORMED_JSON", "INVALID_BODY", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED");
-  if (route.readBudget) codes.push("RATE_LIMITED");
+  if (route.method === "DELETE" || route.readBudget) codes.push("RATE_LIMITED");
+  if (route.bearer !== undefined) codes.push("INVALID_WEBHOOK_TOKEN");
+  if (route.bearer === "required") codes.push("WEBHOOK_TOKEN_REQUIRED");
   if (route.auth === "admin") codes.push("UNAUTHORIZED", "FORBIDDEN");
   if (route.requiresProtocol) codes.push("PROTOCOL_DEPLOYING");
   if (!route.implemented) codes.push("NOT_IMPLEMENTED");
@@ -133,8 +135,8 @@ function responsesOf(route: RouteSpec, opts: OpenApiOptions): Json {
         ? routeLimits
           ? ` (JSON over ${Math.round(routeLimits.json / 1024)} KiB${routeLimits.binary !== undefined ? `, bytes over ${Math.round(routeLimits.binary / 1024)} KiB` : ""})`
           : ` (over ${Math.round(opts.bodyLimitBytes / 1024)} KiB)`
-        : status === 429 && route.method === "POST" && opts.rateLimitPostPerMinute > 0
-          ? ` (more than ${opts.rateLimitPostPerMinute} POST requests per minute from one client)`
+        : status === 429 && (route.method === "POST" || route.method === "DELETE") && opts.rateLimitPostPerMinute > 0
+          ? ` (more than ${opts.rateLimitPostPerMinute} POST and DELETE requests per minute from one client)`
           : status === 429 && route.readBudget && (opts.rateLimitReadPerMinute ?? 0) > 0
             ? ` (more than ${opts.rateLimitReadPerMinute} reads per minute from one client)`
             : "";
@@ -195,6 +197,8 @@ function operation(route: RouteSpec, opts: OpenApiOptions): Json {
           };
   }
   if (route.auth === "admin" && opts.adminKeyConfigured) op.security = [{ adminApiKey: [] }];
+  // an optional token: with it or without (a registration under a token the caller has, or a new one)
+  if (route.bearer !== undefined) op.security = route.bearer === "required" ? [{ managementToken: [] }] : [{ managementToken: [] }, {}];
   return op;
 }
 
@@ -233,7 +237,14 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[], opts: OpenApi
     paths,
     components: {
       schemas: RESPONSE_SCHEMAS,
-      securitySchemes: { adminApiKey: { type: "apiKey", in: "header", name: "X-Api-Key" } },
+      securitySchemes: {
+        adminApiKey: { type: "apiKey", in: "header", name: "X-Api-Key" },
+        managementToken: {
+          type: "http",
+          scheme: "bearer",
+          description: "a webhook endpoint's management token (whm_…), answered once by its registration (docs/webhooks.md)",
+        },
+      },
     },
   };
 }

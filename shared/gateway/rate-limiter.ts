@@ -1,5 +1,5 @@
 /**
- * Per-client fixed-window rate limits (docs/api.md#rate-limits): every POST, and GETs of the reads that cost the
+ * Per-client fixed-window rate limits (docs/api.md#rate-limits): every POST (and DELETE), and GETs of the reads that cost the
  * services work (`readBudget` routes: `/verify/...`, `/proof/...`, connected-goods reads), each with its own
  * budget. A client is an IPv4 address or an IPv6 /64 (`clientKeyOf`). The clock is injected so tests can cross a
  * window without waiting.
@@ -104,11 +104,11 @@ export interface RateLimitOptions {
   now: () => number;
 }
 
-/** Connect-style middleware limiting POSTs per client; other methods pass untouched. */
+/** Connect-style middleware limiting the requests that change something (POST, DELETE) per client; other methods pass untouched. */
 export function createPostRateLimit(options: RateLimitOptions) {
   const limiter = new FixedWindowRateLimiter(options.limitPerMinute, 60_000, options.now);
   return function postRateLimit(req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void): void {
-    if (req.method !== "POST" || options.limitPerMinute <= 0) return next();
+    if ((req.method !== "POST" && req.method !== "DELETE") || options.limitPerMinute <= 0) return next();
     const decision = limiter.hit(clientKey(req, options.trustProxy));
     if (!decision.allowed) return next(new RateLimitedError(decision.retryAfterSeconds, options.limitPerMinute));
     res.setHeader("X-Rate-Limit-Remaining", String(decision.remaining));

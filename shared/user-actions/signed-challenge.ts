@@ -61,6 +61,22 @@ export async function verifySignedChallenge(
   if (rebuilt !== c.message) {
     throw new DomainError("INVALID_MESSAGE", "The message does not match the action, state, timestamp and address of the request.");
   }
+  await verifySignedMessage(c, deps);
+}
+
+/** What step 2 of any signed flow carries back: the challenge as issued, and the wallet's CIP-30 signData output. */
+export type SignedMessage = Pick<SignedChallenge, "address" | "timestamp" | "message" | "signature" | "userSignature" | "userPublicKey">;
+
+/**
+ * Step 2's checks once the caller has compared `message` with the one it rebuilt from the request (user actions
+ * above; the webhooks' address proofs, shared/webhooks/address-proof.ts): the service signature, the wallet's
+ * signature by the key of the address's payment credential, the time window, one use.
+ * @throws DomainError INVALID_SIGNATURE, EXPIRED_CHALLENGE, CHALLENGE_REPLAYED
+ */
+export async function verifySignedMessage(
+  c: SignedMessage,
+  deps: { key: ServiceSigningKey; replay: ReplayGuard; now: number },
+): Promise<void> {
   if (!deps.key.verify(c.message, c.signature)) {
     throw new DomainError("INVALID_SIGNATURE", "The service signature of the challenge is not valid.");
   }

@@ -15,11 +15,11 @@ export interface EndpointSecret {
 }
 
 export interface EndpointDocument extends StoredDocument {
-  /** `ep_` + 22 base64url characters (no `:`, which delivery ids use as a separator). */
+  /** `ep_` + 32 hex digits (no `:`, which delivery ids use as a separator; lowercase, as the event log's subjects). */
   _id: string;
-  /** Who registered it, as the authorization layer names them (opaque here). */
+  /** Who registered it, as the authorization layer names them: the SHA-256 of its management token (management.ts). */
   owner: string;
-  /** What the authorization layer recorded as proof of `owner` (opaque here; the rules are decided with the routes). */
+  /** What the authorization layer recorded (management.ts): the payment key hashes its address proofs showed. */
   ownerProof?: Value;
   url: string;
   description?: string;

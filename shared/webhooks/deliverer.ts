@@ -85,6 +85,8 @@ export class WebhookDeliverer {
   private readonly random: () => number;
   private loop: PollingLoop | undefined;
   private purgedAt = 0;
+  /** Set by `stop`: a run claims nothing more and ends once its attempts in flight have. */
+  private stopping = false;
 
   private constructor(
     private readonly queue: DeliveryQueue,
@@ -99,13 +101,17 @@ export class WebhookDeliverer {
     return new WebhookDeliverer(await DeliveryQueue.open(store), await openCollection(store, ENDPOINTS), options);
   }
 
-  /** Sends every delivery due now, and those falling due while it runs, until none is left; then resolves. */
+  /** Sends every delivery due now, and those falling due while it runs, until none is left (or `stop` is called); then resolves. */
   async runOnce(): Promise<DeliveryRunResult> {
     const { concurrency, concurrencyPerEndpoint, claimTtlMs } = this.options.settings;
     const result: DeliveryRunResult = { attempts: 0, delivered: 0, retried: 0, failed: 0 };
     const inFlight = new Set<Promise<void>>();
     const perEndpoint = new Map<string, number>();
     for (;;) {
+      if (this.stopping) {
+        await Promise.all(inFlight);
+        break;
+      }
       const claimed = await this.queue.claim(
         concurrency - inFlight.size,
         this.holder,
@@ -152,8 +158,12 @@ export class WebhookDeliverer {
     this.loop?.wake();
   }
 
-  /** Stops the background loop, waiting for the attempts in flight. */
+  /**
+   * Stops the background loop: the run in progress claims nothing more (a backlog stays in the store, for any
+   * deliverer), and this resolves once its attempts in flight have ended (each within `requestTimeoutMs`).
+   */
   async stop(): Promise<void> {
+    this.stopping = true;
     await this.loop?.stop();
     this.loop = undefined;
   }

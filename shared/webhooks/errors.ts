@@ -25,7 +25,19 @@ export type WebhookErrorType =
   /** Verification failed: missing headers, a timestamp outside the tolerance, or no matching `v1` signature. */
   | "INVALID_WEBHOOK_SIGNATURE"
   /** The engine's settings are inconsistent (a programming or configuration error). */
-  | "INVALID_WEBHOOK_SETTINGS";
+  | "INVALID_WEBHOOK_SETTINGS"
+  /** A request body or query field of the webhook routes is missing or malformed (`data.field` names it). */
+  | "INVALID_WEBHOOK_REQUEST"
+  /** An `address:` subject without a proof that the caller controls the address (`data.subject`). */
+  | "ADDRESS_PROOF_REQUIRED"
+  /** A route that manages an endpoint was called without `Authorization: Bearer <management token>`. */
+  | "WEBHOOK_TOKEN_REQUIRED"
+  /** The `Authorization` header is not `Bearer whm_…` with a token of the form the service issues. */
+  | "INVALID_WEBHOOK_TOKEN"
+  /** The token is well-formed but does not manage this endpoint. */
+  | "WEBHOOK_TOKEN_REJECTED"
+  /** The client registered as many endpoints in the current hour as the operator allows (`data.retryAfterSeconds`). */
+  | "WEBHOOK_REGISTRATIONS_RATE_LIMITED";
 
 export class WebhookError extends TypedError<WebhookErrorType> {
   override readonly name = "WebhookError";

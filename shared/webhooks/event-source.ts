@@ -1,6 +1,6 @@
 /**
- * The port through which the webhook engine reads the public event log (shared/events/, built separately): the
- * engine depends on this shape only, so joining it to the real log is one adapter.
+ * The port through which the webhook engine reads the public event log (shared/events/): the engine depends on this
+ * shape only, and event-log-source.ts joins it to the real log.
  *
  * Event ids are decimal sequence numbers (no leading zeros), strictly increasing in log order. They are compared
  * as numbers of any length (`compareEventIds`), and stored as fixed-width keys (`eventKey`) where the store sorts.
@@ -22,7 +22,7 @@ export interface LogEvent {
   /** ISO 8601: when the event happened (not when it is delivered). */
   timestamp: string;
   block: EventBlock | null;
-  /** What the event is about: `address:<bech32>`, `hash:<hex>`, `transaction:<hex>`, `request:<id>`, `list:<policyId>`. */
+  /** What the event is about: `address:<bech32>`, `hash:<hex>`, `transaction:<hex>`, `request:<id>`, `list:<policyId>`, `state:<id>`, `endpoint:<id>`. */
   subjects: readonly string[];
   data: Readonly<Record<string, unknown>>;
 }

@@ -7,7 +7,8 @@
  * - the bounds hold under concurrent registrations: a registration is inserted, then counted, and withdrawn when it
  *   went over (two racing registrations may both be refused, none is kept beyond the bound);
  * - every operation is scoped to an owner: another owner's endpoint answers `WEBHOOK_ENDPOINT_NOT_FOUND`.
- * Who may register what (and how `owner` is proven) is decided with the routes; the `ownerProof` field keeps it.
+ * Who may register what is management.ts's (docs/webhooks.md#who-may-do-what): `owner` is the SHA-256 of the
+ * endpoint's management token, `ownerProof` the payment key hashes an address proof showed control of.
  */
 import { randomBytes } from "node:crypto";
 import { openCollection, type Collection, type Store, type Value } from "../store";
@@ -137,7 +138,7 @@ export class WebhookRegistry {
     const now = this.options.clock();
     const secret = generateSecret();
     const doc: EndpointDocument = {
-      _id: `ep_${randomBytes(16).toString("base64url")}`,
+      _id: `ep_${randomBytes(16).toString("hex")}`,
       owner,
       ...(input.ownerProof !== undefined ? { ownerProof: input.ownerProof } : {}),
       url: endpoint.href,
@@ -176,6 +177,11 @@ export class WebhookRegistry {
   /** @throws WebhookError `WEBHOOK_ENDPOINT_NOT_FOUND` */
   async get(owner: string, id: string): Promise<EndpointView> {
     return viewOf(await this.expectOwned(owner, id));
+  }
+
+  /** Whether an endpoint has this id, whoever owns it (to tell a token that manages another endpoint from an unknown id). */
+  async exists(id: string): Promise<boolean> {
+    return (await this.endpoints.count({ _id: id })) > 0;
   }
 
   /** Deletes the endpoint and every delivery queued for it (pending, delivered and dead). @throws `WEBHOOK_ENDPOINT_NOT_FOUND` */

@@ -76,7 +76,7 @@ export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
   maxEndpointsPerOwner: 20,
   maxSubjectsPerEndpoint: 100,
   maxTypesPerEndpoint: 50,
-  subjectKinds: ["address", "hash", "transaction", "request", "list"],
+  subjectKinds: ["address", "hash", "transaction", "request", "list", "state", "endpoint"],
   secretGraceMs: 24 * HOUR,
   retryScheduleMs: DEFAULT_RETRY_SCHEDULE_MS,
   retryJitter: 0.1,

@@ -376,11 +376,11 @@ describe("deploy/k8s manifests", function () {
     expect(withServiceMnemonic).to.deep.equal(["calendar"]);
     const keys = Object.keys(secretTemplate.stringData ?? {});
     expect(keys.filter((k) => /mnemonic|signing-key/.test(k)).sort()).to.deep.equal([...MNEMONIC_KEYS].sort());
-    // each mnemonic goes to exactly one service
+    // each mnemonic goes to the services that sign with it (the challenge key: user actions, and the webhooks' address proofs)
     const mountedIn = (key: string): string[] =>
       serviceDeployments.filter((d) => (containerOf(d).env ?? []).some((e) => e.valueFrom?.secretKeyRef?.key === key)).map(servicesEnv);
     expect(Object.fromEntries(MNEMONIC_KEYS.map((k) => [k, mountedIn(k)]))).to.deep.equal({
-      "user-action-signing-mnemonic": ["user-state"],
+      "user-action-signing-mnemonic": ["events", "user-state"],
       "calendar-mnemonic": ["calendar"],
       "faucet-mnemonic": ["user-state"],
       "log-signing-key": ["calendar"],

@@ -20,6 +20,8 @@ import {
 } from "../../shared/webhooks";
 import { ReferenceWebhook } from "./reference-verifier";
 import { MemoryEventLog, Receiver, TestClock } from "./support";
+import { pollUntil } from "../../fixtures/mesh/helpers";
+import type { ServerResponse } from "node:http";
 
 const HASH = `hash:${"ab".repeat(32)}`;
 const OTHER = `hash:${"cd".repeat(32)}`;
@@ -404,5 +406,22 @@ describe("webhooks: dispatch and delivery", function () {
     } finally {
       await slow.close();
     }
+  });
+
+  it("stops without draining a backlog: the run claims nothing more and ends with its attempts in flight", async () => {
+    const { registry, dispatcher, deliverer } = await start({ concurrency: 2, concurrencyPerEndpoint: 2 });
+    await registry.register({ owner: "a", url: receiver.url(), subjects: [HASH] });
+    for (let i = 0; i < 20; i++) log.append([HASH]);
+    await dispatcher.catchUp();
+    const held: ServerResponse[] = [];
+    receiver.fallback = (res) => void held.push(res);
+    deliverer.start(60_000, () => undefined);
+    await pollUntil(async () => (held.length === 2 ? true : undefined), "two attempts in flight");
+    const stopped = deliverer.stop();
+    for (const res of held) res.writeHead(200).end();
+    await stopped;
+    expect(receiver.received, "no attempt after the stop").to.have.length(2);
+    const byStatus = (await deliveries()).reduce<Record<string, number>>((n, d) => ({ ...n, [d.status]: (n[d.status] ?? 0) + 1 }), {});
+    expect(byStatus).to.deep.equal({ delivered: 2, pending: 18 });
   });
 });

@@ -15,6 +15,7 @@ import { STATISTIC_SCHEMAS } from "./statistics";
 import { TRANSACTION_SCHEMAS } from "./transactions";
 import { TRANSPARENCY_LOG_SCHEMAS } from "./transparency-log";
 import { USER_SCHEMAS } from "./users";
+import { WEBHOOK_SCHEMAS } from "./webhooks";
 
 // The published document has always listed the schemas in this order; a few areas' schemas stand apart in it.
 const { BuildTransactionResponse, BatchBuildResponse, ...TRANSACTION_ANSWERS } = TRANSACTION_SCHEMAS;
@@ -31,6 +32,7 @@ export const RESPONSE_SCHEMAS = {
   ...TRANSACTION_ANSWERS,
   ...CERTIFICATE_ANSWERS,
   ...TRANSPARENCY_LOG_SCHEMAS,
+  ...WEBHOOK_SCHEMAS,
   ...USER_SCHEMAS,
   ...CREDENTIAL_SCHEMAS,
   ...LIBRARY_SCHEMAS,

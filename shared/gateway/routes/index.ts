@@ -23,6 +23,7 @@ import { TRANSPARENCY_LOG_ROUTES } from "./transparency-log";
 import { STATISTIC_ROUTES } from "./statistics";
 import { TRANSACTION_ROUTES } from "./transactions";
 import { USER_ROUTES } from "./users";
+import { WEBHOOK_ROUTES } from "./webhooks";
 
 export type { HttpMethod, QueryParamSpec, RouteSpec } from "./route-spec";
 
@@ -33,6 +34,7 @@ export const ROUTES = [
   ...CERTIFICATE_ROUTES,
   ...TRANSPARENCY_LOG_ROUTES,
   ...EVENT_ROUTES,
+  ...WEBHOOK_ROUTES,
   ...USER_ROUTES,
   ...CREDENTIAL_ROUTES,
   ...LIBRARY_ROUTES,

@@ -3,7 +3,7 @@ import { HEX_PATTERNS } from "../../domain/hex";
 import type { SchemaName } from "../response-schemas";
 import type { CacheKind } from "../read-caching";
 
-export type HttpMethod = "GET" | "POST";
+export type HttpMethod = "GET" | "POST" | "DELETE";
 
 export interface QueryParamSpec {
   readonly name: string;
@@ -27,7 +27,7 @@ export interface RouteSpec {
   /** What a 200 (or `successStatus`) answers, in words. */
   readonly response: string;
   /** The status of a successful answer when it is not 200 (the action sets it in `ctx.meta.$statusCode`). */
-  readonly successStatus?: 202;
+  readonly successStatus?: 201 | 202;
   /**
    * Content type of a 200 (default application/json). `text/event-stream`: the gateway answers the route itself, as
    * Server-Sent Events pulled from the route's action (../event-stream.ts), before the router.
@@ -55,6 +55,11 @@ export interface RouteSpec {
   readonly implemented: boolean;
   /** "admin": needs ADMIN_API_KEY when it is configured. */
   readonly auth?: "admin";
+  /**
+   * The route reads a webhook management token (`Authorization: Bearer whm_…`, ../webhook-token.ts): "required"
+   * answers 401 without one, "optional" reads it when it comes. The action gets its SHA-256 as `meta.webhookOwner`.
+   */
+  readonly bearer?: "required" | "optional";
   /** Needs the deployed protocol: answers 503 while the embedded first start is still deploying it. */
   readonly requiresProtocol?: true;
   /** The whole body (any JSON value, or raw text) is passed to the action as this param. */
