@@ -103,6 +103,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const perSecond = (n: number, ms: number) => Math.round((n / Math.max(ms, 1)) * 1000);
 const started = performance.now();
 const say = (what: string) => process.stderr.write(`events: ${((performance.now() - started) / 1000).toFixed(1)} s ${what}\n`);
+
 /** The event loop's delay while `work` runs, ms: p99 and max. */
 async function loopDelay<T>(work: () => Promise<T>): Promise<{ result: T; delayMs: { p99: number; max: number } }> {
   const h = monitorEventLoopDelay({ resolution: 5 });
@@ -114,6 +115,7 @@ async function loopDelay<T>(work: () => Promise<T>): Promise<{ result: T; delayM
     h.disable();
   }
 }
+
 const cpuMs = () => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
@@ -461,9 +463,11 @@ export default async function (): Promise<Record<string, unknown>> {
     const submitAndSettle = async (wallet: Wallet, count: number): Promise<string> => {
       const mark = await latestId();
       const txId = await submitCertificates(wallet, count);
+      const until = performance.now() + BLOCK_TIMEOUT_MS;
       for (;;) {
         const events = await eventsAfter(mark);
         if (events.some((e) => e.type === "transaction.submitted" && e.subjects.includes(`transaction:${txId}`))) break;
+        if (performance.now() > until) throw new Error(`events bench: ${txId}'s transaction.submitted never came`);
         await sleep(5);
       }
       await sleep(20); // the gateway's live read of it
