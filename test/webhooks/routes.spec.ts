@@ -123,7 +123,8 @@ describe("webhooks: the routes, authorization, SSRF rules and bad input (gateway
     expect(errorBody(over)).to.include({ error: "WEBHOOK_LIMIT_REACHED" });
     expect(errorBody(over).message).to.contain(`at most ${PER_TOKEN}`);
     const list = (await get("/webhooks", auth(first.managementToken))).json as { endpoints: { id: string }[] };
-    expect(list.endpoints.map((e) => e.id)).to.deep.equal([first.id, ...more]);
+    // endpoints registered within one millisecond have no order between them
+    expect(list.endpoints.map((e) => e.id).sort()).to.deep.equal([first.id, ...more].sort());
   });
 
   it("needs the token of the endpoint: 401 without one or with a malformed one, 403 with another's, 404 for an unknown id", async () => {
