@@ -120,16 +120,7 @@ export default async function (): Promise<Record<string, unknown>> {
   });
   try {
     await w.f.mintBootstrap(defaultBootstrap(w.f.actors));
-    const bob = w.f.actors.bob;
-    await w.f.chain.submit(
-      {
-        utxos: w.f.chain.utxosAt(bob.address),
-        changeAddress: bob.address,
-        outputs: [{ address: serviceWallet.address, lovelace: 500_000_000n }],
-      },
-      [bob],
-    );
-    await w.ensureCollateral(serviceWallet);
+    await w.fundServiceWallet(serviceWallet);
 
     // Alternating rounds of ROUND_REQUESTS requests, plain HTTP then the calendar, so both see the same machine load.
     const warm = await sendAll(`${w.mesh.api}/batch/submit`, warmUpRequests());

@@ -99,16 +99,7 @@ describe("events: the public event log, its producers and Server-Sent Events", f
     const { alice, bob } = w.f.actors;
     await w.ensureCollateral(alice);
     await w.ensureCollateral(bob);
-    // the calendar's wallet: a payment from bob, then its collateral output
-    await w.f.chain.submit(
-      {
-        utxos: w.f.chain.utxosAt(bob.address),
-        changeAddress: bob.address,
-        outputs: [{ address: serviceWallet.address, lovelace: 500_000_000n }],
-      },
-      [bob],
-    );
-    await w.ensureCollateral(serviceWallet);
+    await w.fundServiceWallet(serviceWallet);
     await caughtUp();
   });
   after(async () => {

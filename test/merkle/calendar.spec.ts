@@ -28,26 +28,17 @@ describe("merkle calendar: POST /batch/submit, the log's checkpoints anchored fr
   const submit = (body: unknown): Promise<HttpResult> => postJson(`${api()}/batch/submit`, body);
   const receipt = (id: string) => http(`${api()}/batch/receipt/${id}`);
 
-  /** Polls the receipts until all are anchored, producing a block now and then so the round's transaction lands. */
+  /** Polls the receipts until all are anchored, producing blocks meanwhile so the round's transaction lands. */
   const anchoredReceipts = (ids: readonly string[], what: string) => anchoredReceiptsWhere(ids, () => true, what);
   async function anchoredReceiptsWhere(
     ids: readonly string[],
     also: (r: CalendarReceipt) => boolean,
     what: string,
   ): Promise<CalendarReceipt[]> {
-    let lastBlock = 0;
-    return pollUntil(
-      async () => {
-        if (Date.now() - lastBlock > 300) {
-          w.f.chain.devnet.produceBlock();
-          lastBlock = Date.now();
-        }
-        const all = await Promise.all(ids.map(async (id) => (await receipt(id)).json as CalendarReceipt));
-        return all.every((r) => r.status === "anchored" && also(r)) ? all : undefined;
-      },
-      what,
-      120_000,
-    );
+    return w.pollProducingBlocks(async () => {
+      const all = await Promise.all(ids.map(async (id) => (await receipt(id)).json as CalendarReceipt));
+      return all.every((r) => r.status === "anchored" && also(r)) ? all : undefined;
+    }, what);
   }
 
   /**
@@ -101,17 +92,7 @@ describe("merkle calendar: POST /batch/submit, the log's checkpoints anchored fr
       BATCH_SUBMIT_MAX_HASHES: "10",
     });
     await w.mintDefaultBootstrap();
-    // the service wallet's funds: a payment from bob, then its collateral output
-    const bob = w.f.actors.bob;
-    await w.f.chain.submit(
-      {
-        utxos: w.f.chain.utxosAt(bob.address),
-        changeAddress: bob.address,
-        outputs: [{ address: serviceWallet.address, lovelace: 500_000_000n }],
-      },
-      [bob],
-    );
-    await w.ensureCollateral(serviceWallet);
+    await w.fundServiceWallet(serviceWallet);
   });
   after(() => w?.close());
 

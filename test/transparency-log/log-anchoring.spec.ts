@@ -10,7 +10,7 @@ import { expect } from "chai";
 import { createHash, randomBytes } from "node:crypto";
 import { IssuanceWorld, ISSUANCE_SERVICES } from "../../fixtures/issuance/issuance-world";
 import { verifyProofCli } from "../../fixtures/merkle/verify-proof-cli";
-import { http, pollUntil, postJson } from "../../fixtures/mesh/helpers";
+import { http, postJson } from "../../fixtures/mesh/helpers";
 import type { SubmitAnswer } from "../../shared/merkle";
 import { parseCheckpoint } from "../../shared/tlog/checkpoint";
 import { fromBase64 } from "../../shared/tlog/encoding";
@@ -43,16 +43,7 @@ describe("transparency log: checkpoints anchored on Cardano", function () {
       LOG_INTEGRATE_MS: "200",
     });
     await w.mintDefaultBootstrap();
-    const bob = w.f.actors.bob;
-    await w.f.chain.submit(
-      {
-        utxos: w.f.chain.utxosAt(bob.address),
-        changeAddress: bob.address,
-        outputs: [{ address: serviceWallet.address, lovelace: 500_000_000n }],
-      },
-      [bob],
-    );
-    await w.ensureCollateral(serviceWallet);
+    await w.fundServiceWallet(serviceWallet);
   });
   after(() => w?.close());
 
@@ -61,19 +52,10 @@ describe("transparency log: checkpoints anchored on Cardano", function () {
     const submitted = await postJson(`${api()}/batch/submit`, { hashes: [hash.toString("hex")] });
     expect(submitted.status, submitted.text).to.equal(202);
     const id = (submitted.json as SubmitAnswer).receipts[0]!.receiptId;
-    let lastBlock = 0;
-    const log = await pollUntil(
-      async () => {
-        if (Date.now() - lastBlock > 300) {
-          w.f.chain.devnet.produceBlock();
-          lastBlock = Date.now();
-        }
-        const l = ((await http(`${api()}/batch/receipt/${id}`)).json as { log: AnchoredLog }).log;
-        return l.status === "anchored" ? l : undefined;
-      },
-      "the receipt anchored",
-      120_000,
-    );
+    const log = await w.pollProducingBlocks(async () => {
+      const l = ((await http(`${api()}/batch/receipt/${id}`)).json as { log: AnchoredLog }).log;
+      return l.status === "anchored" ? l : undefined;
+    }, "the receipt anchored");
     const info = (await http(`${api()}/log`)).json as { origin: string; verifierKey: string };
     const key = parseVerifierKey(info.verifierKey);
     if (!key.ok) throw new Error(key.error);
@@ -106,19 +88,10 @@ describe("transparency log: checkpoints anchored on Cardano", function () {
     const hash = randomBytes(32).toString("hex");
     const submitted = await postJson(`${api()}/batch/submit`, { hashes: [hash] });
     expect(submitted.status, submitted.text).to.equal(202);
-    let lastBlock = 0;
-    const proofs = await pollUntil(
-      async () => {
-        if (Date.now() - lastBlock > 300) {
-          w.f.chain.devnet.produceBlock();
-          lastBlock = Date.now();
-        }
-        const res = await http(`${api()}/proof/${hash}`);
-        return res.status === 200 ? (res.json as Record<string, unknown>[]) : undefined;
-      },
-      "the hash's anchored proof",
-      120_000,
-    );
+    const proofs = await w.pollProducingBlocks(async () => {
+      const res = await http(`${api()}/proof/${hash}`);
+      return res.status === 200 ? (res.json as Record<string, unknown>[]) : undefined;
+    }, "the hash's anchored proof");
     const info = (await http(`${api()}/log`)).json as { origin: string; verifierKey: string };
     const offline = await verifyProofCli(proofs, ["--log-key", info.verifierKey]);
     expect(offline.status, offline.stderr).to.equal(0);
