@@ -18,7 +18,7 @@ import { openIssuanceOverMesh } from "../shared/mesh/issuance-over-mesh";
 import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import type { Wallet } from "../shared/wallet";
-import { calendarLogSource, receiptCose, receiptLogView } from "../shared/merkle/calendar-log";
+import { calendarLogSource, receiptCose, receiptLogView, type AnchoredHolding } from "../shared/merkle/calendar-log";
 import { CALENDAR_REQUESTS, type CalendarRequestDocument } from "../shared/merkle/calendar-requests";
 import { loadOrCreateLogKey, type LogKey } from "../shared/transparency-log/log-key";
 import { TransparencyLog } from "../shared/transparency-log/transparency-log";
@@ -48,7 +48,16 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
     if (!settings.enabled)
       throw new DomainError("CALENDAR_DISABLED", "The aggregated calendar is disabled on this service (BATCH_CALENDAR_ENABLED=false).");
   }
-  const anchoredHolding = (index: number) => calendarOf().anchoredCheckpointHolding(index);
+  const anchoredHolding: AnchoredHolding = (index) => calendarOf().anchoredCheckpointHolding(index);
+  /** `anchoredHolding` asked once per entry: a receipt's status and its log view both need it (a NATS call per round). */
+  const anchoredHoldingOnce = (): AnchoredHolding => {
+    const asked = new Map<number, ReturnType<AnchoredHolding>>();
+    return (index) => {
+      let answer = asked.get(index);
+      if (answer === undefined) asked.set(index, (answer = anchoredHolding(index)));
+      return answer;
+    };
+  };
   /** The request and position a receipt id names, or 404. */
   async function foundReceipt(receiptId: string): Promise<FoundReceipt> {
     checkEnabled();
@@ -78,8 +87,9 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
           async handler(ctx: Context<{ receiptId: string }>) {
             const id = String(ctx.params.receiptId).toLowerCase();
             const found = await foundReceipt(id);
-            const receipt = await calendarOf().receiptOf(id, found);
-            const view = await receiptLogView(logOf().store, found, anchoredHolding);
+            const holding = anchoredHoldingOnce();
+            const receipt = await calendarOf().receiptOf(id, found, holding);
+            const view = await receiptLogView(logOf().store, found, holding);
             const log = view.status === "waiting" ? { status: "waiting" } : { ...view, proofUrl: `/api/v1/batch/receipt/${id}/proof` };
             return { ...receipt, log };
           },

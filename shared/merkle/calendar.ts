@@ -23,7 +23,7 @@ import {
 import { NODE_BYTES } from "./merkle-tree";
 import { PendingCounts } from "./calendar-pending";
 import { newNonces } from "../transparency-log/log-entries";
-import { logIndexOf } from "./calendar-log";
+import { logIndexOf, type AnchoredHolding } from "./calendar-log";
 import {
   CALENDAR_ROUNDS,
   type AnchorableCheckpoint,
@@ -188,28 +188,35 @@ export class MerkleCalendar {
     return at === undefined || doc === undefined || at.position >= doc.count ? undefined : { doc, position: at.position };
   }
 
-  /** The status of a receipt found by `findReceipt`. */
-  async receiptOf(receiptId: string, found: FoundReceipt): Promise<CalendarReceipt> {
+  /**
+   * The status of a receipt found by `findReceipt`; `anchoredHolding` answers where an entry is anchored (by default
+   * `anchoredCheckpointHolding`: a caller answering the log's view of the receipt too passes one that asks once).
+   */
+  async receiptOf(
+    receiptId: string,
+    found: FoundReceipt,
+    anchoredHolding: AnchoredHolding = (index) => this.anchoredCheckpointHolding(index),
+  ): Promise<CalendarReceipt> {
     const index = logIndexOf(found);
     // once logged, the request keeps no copy of its hashes: the log's record has it
     const hash = index === undefined ? hashAt(found.doc, found.position) : (await this.log.hashAt(index)).toString("hex");
     const base = { receiptId, hash, submittedAt: found.doc.submittedAt, statusUrl: `/api/v1/batch/receipt/${receiptId}` };
-    const rounds = index === undefined ? [] : await this.roundsHolding(index);
-    if (rounds.length === 0) return { ...base, status: "pending", expectedAnchorBy: Math.max(this.nextRoundAt, this.now()) };
-    for (const round of rounds) {
-      // anchored once a transaction anchoring a checkpoint that holds the entry is in a block and the verifier
-      // answers it, so the proof the receipt points to is there
-      if (await this.chain.anchorServed(round.transactionHash, round.log!.root))
-        return {
-          ...base,
-          status: "anchored",
-          merkleRoot: round.log!.root,
-          transactionHash: round.transactionHash,
-          proofUrl: `/api/v1/proof/${hash}`,
-        };
-    }
-    const [first] = rounds;
-    return { ...base, status: "submitted", merkleRoot: first!.log!.root, transactionHash: first!.transactionHash };
+    const pending = (): CalendarReceipt => ({ ...base, status: "pending", expectedAnchorBy: Math.max(this.nextRoundAt, this.now()) });
+    if (index === undefined) return pending();
+    // anchored once a transaction anchoring a checkpoint that holds the entry is in a block and the verifier answers
+    // it, so the proof the receipt points to is there
+    const anchored = await anchoredHolding(index);
+    if (anchored !== undefined)
+      return {
+        ...base,
+        status: "anchored",
+        merkleRoot: anchored.checkpoint.root,
+        transactionHash: anchored.transactionHash,
+        proofUrl: `/api/v1/proof/${hash}`,
+      };
+    const [first] = await this.roundsHolding(index);
+    if (first === undefined) return pending();
+    return { ...base, status: "submitted", merkleRoot: first.log.root, transactionHash: first.transactionHash };
   }
 
   /** The rounds that anchored the smallest checkpoints holding log entry `index`. */
@@ -277,7 +284,7 @@ export class MerkleCalendar {
    */
   async anchoredCheckpointHolding(index: number): Promise<{ checkpoint: AnchorableCheckpoint; transactionHash: string } | undefined> {
     for (const round of await this.roundsHolding(index)) {
-      if (round.log !== undefined && (await this.chain.anchorServed(round.transactionHash, round.log.root)))
+      if (await this.chain.anchorServed(round.transactionHash, round.log.root))
         return { checkpoint: round.log, transactionHash: round.transactionHash };
     }
     return undefined;
