@@ -131,7 +131,7 @@ export class LogLookup {
       // the block's rows from its start: a partial block is written again as it grows (rows only add up)
       const rows: Buffer[] = [];
       for (let index = block * this.blockEntries; index < end;) {
-        const records = await this.log.recordsFrom(index, end - index);
+        const records = await this.log.recordsFrom(index, end - index, { cache: false });
         if (records.length === 0) throw new Error(`The log's record ${index} is not stored; entries up to ${end} cannot be indexed.`);
         for (const record of records) rows.push(row(LogLookup.keyOf(salt, record.subarray(NONCE_BYTES)), index++));
         await yieldToEventLoop();

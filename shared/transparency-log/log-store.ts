@@ -65,7 +65,7 @@ export interface WitnessedCheckpoint extends StoredDocument {
 export class LogStore {
   /**
    * tiles and entry bundles by path: a path names a width (`.p/W` for a partial one), and the first W hashes of a
-   * tile never change, so whatever a path gave once it gives forever
+   * tile never change, so whatever a path gave once it gives forever; and the records of full entry tiles
    */
   private readonly servedTiles: ByteLru;
 
@@ -171,8 +171,14 @@ export class LogStore {
     );
   }
 
-  /** The records of entry tile `tile` stored so far, packed in index order. */
-  async tileRecords(tile: number): Promise<Buffer> {
+  /**
+   * The records of entry tile `tile` stored so far, packed in index order. A full tile's never change: they are kept
+   * beside the served tiles, so a proof reading its entry's record and then its level-0 tile reads them once.
+   */
+  async tileRecords(tile: number, opts: { cache: boolean } = { cache: true }): Promise<Buffer> {
+    const key = `records/${tile}`;
+    const cached = this.servedTiles.get(key);
+    if (cached !== undefined) return Buffer.from(cached.buffer, cached.byteOffset, cached.length);
     const docs = await this.records.find({ tile }, { sort: { start: 1 } });
     const parts: Buffer[] = [];
     let next = tile * TILE_WIDTH;
@@ -182,13 +188,18 @@ export class LogStore {
       parts.push(b);
       next += b.length / RECORD_BYTES;
     }
-    return Buffer.concat(parts);
+    const packed = Buffer.concat(parts);
+    if (opts.cache && packed.length === TILE_WIDTH * RECORD_BYTES) this.servedTiles.set(key, packed);
+    return packed;
   }
 
-  /** Up to `max` stored records (nonce ‖ hash) from `index` on, within `index`'s entry tile; none when not stored. */
-  async recordsFrom(index: number, max: number): Promise<Buffer[]> {
+  /**
+   * Up to `max` stored records (nonce ‖ hash) from `index` on, within `index`'s entry tile; none when not stored.
+   * `cache: false` for a pass over the whole log (the lookups' indexing), which would only push hot tiles out.
+   */
+  async recordsFrom(index: number, max: number, opts: { cache: boolean } = { cache: true }): Promise<Buffer[]> {
     const tile = Math.floor(index / TILE_WIDTH);
-    const packed = await this.tileRecords(tile);
+    const packed = await this.tileRecords(tile, opts);
     const out: Buffer[] = [];
     for (let i = index - tile * TILE_WIDTH; i < packed.length / RECORD_BYTES && out.length < max; i++) out.push(recordAt(packed, i));
     return out;
