@@ -550,8 +550,8 @@ export default async function (): Promise<Record<string, unknown>> {
     const proofs = await proofLatency(api, receipts);
     process.stderr.write(`log: proofs ${JSON.stringify(proofs)}\n`);
 
-    // what every submit reads twice (MerkleCalendar.pendingCount: the requests with pending anchoring leaves, their
-    // `pendingLeaves` projected), timed on the mesh's store as it now is
+    // what each anchoring round reads once to set the submission limits' counters again (PendingCounts.recount: the
+    // requests with pending anchoring leaves, `pendingLeaves` projected), timed on the mesh's store as it now is
     const requests = w.store.collection<{ _id: string; pendingLeaves?: number }>("merkle_calendar_requests");
     const probe: number[] = [];
     let pendingDocs = 0;
@@ -561,7 +561,7 @@ export default async function (): Promise<Record<string, unknown>> {
       probe.push(performance.now() - q0);
     }
     const pendingCountProbe = { pendingRequests: pendingDocs, msPerCall: percentile(probe, 50) };
-    process.stderr.write(`log: pendingCount's query ${JSON.stringify(pendingCountProbe)}\n`);
+    process.stderr.write(`log: the pending recount's query ${JSON.stringify(pendingCountProbe)}\n`);
 
     await w.close();
     closed = true;

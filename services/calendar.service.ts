@@ -18,7 +18,7 @@ import { openIssuanceOverMesh } from "../shared/mesh/issuance-over-mesh";
 import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import type { Wallet } from "../shared/wallet";
-import { calendarLogSource, receiptCose, receiptLogView, type AnchoredHolding } from "../shared/merkle/calendar-log";
+import { calendarLogSource, receiptCose, receiptLogView, receiptTlogProof, type AnchoredHolding } from "../shared/merkle/calendar-log";
 import { CALENDAR_REQUESTS, type CalendarRequestDocument } from "../shared/merkle/calendar-requests";
 import { loadOrCreateLogKey, type LogKey } from "../shared/transparency-log/log-key";
 import { TransparencyLog } from "../shared/transparency-log/transparency-log";
@@ -100,11 +100,11 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
             ctx: Context<{ receiptId: string }, CalendarMeta & { $responseType?: string; $responseHeaders?: Record<string, string> }>,
           ) {
             const id = String(ctx.params.receiptId).toLowerCase();
-            const view = await receiptLogView(logOf().store, await foundReceipt(id), anchoredHolding);
-            if (view.status === "waiting") throw notFound(`Receipt ${id} is not in a signed checkpoint yet; retry in a second.`);
+            const proof = await receiptTlogProof(logOf().store, await foundReceipt(id));
+            if (proof === undefined) throw notFound(`Receipt ${id} is not in a signed checkpoint yet; retry in a second.`);
             ctx.meta.$responseType = "text/plain; charset=utf-8";
             ctx.meta.$responseHeaders = { "Content-Disposition": `attachment; filename="${id}.tlog-proof"` };
-            return view.proof;
+            return proof;
           },
         },
         /** The log: origin, verifier key, the latest checkpoint. */

@@ -135,18 +135,27 @@ export function logIndexOf({ doc, position }: FoundReceipt): number | undefined 
   return part === undefined ? undefined : part.index + position - part.from;
 }
 
+/** The entry's c2sp.org/tlog-proof@v1 proof against the checkpoint (`size`, signed `note`). */
+async function tlogProofOf(log: LogStore, { index, nonce }: LoggedEntry, size: number, note: string): Promise<string> {
+  return formatTlogProof({ extra: nonce, index, inclusionProof: await inclusionAt(log, index, size), checkpoint: note });
+}
+
+/** The receipt's tlog-proof against the checkpoint its log view names; undefined while no signed checkpoint holds it. */
+export async function receiptTlogProof(log: LogStore, found: FoundReceipt): Promise<string | undefined> {
+  const entry = await loggedEntry(log, found);
+  return entry === undefined ? undefined : tlogProofOf(log, entry, entry.checkpoint.size, entry.checkpoint.note);
+}
+
 /** The log's view of a receipt (found by MerkleCalendar.findReceipt). */
 export async function receiptLogView(log: LogStore, found: FoundReceipt, anchoredHolding: AnchoredHolding): Promise<ReceiptLogView> {
   const entry = await loggedEntry(log, found);
   if (entry === undefined) return { status: "waiting" };
   const { index, nonce, checkpoint } = entry;
-  const proofAt = async (size: number, note: string) =>
-    formatTlogProof({ extra: nonce, index, inclusionProof: await inclusionAt(log, index, size), checkpoint: note });
   const view = {
     index,
     nonce: nonce.toString("base64"),
     checkpointSize: checkpoint.size,
-    proof: await proofAt(checkpoint.size, checkpoint.note),
+    proof: await tlogProofOf(log, entry, checkpoint.size, checkpoint.note),
   };
   const anchored = await anchoredHolding(index);
   if (anchored === undefined) return { status: "checkpointed", ...view };
@@ -158,7 +167,7 @@ export async function receiptLogView(log: LogStore, found: FoundReceipt, anchore
       size: a.size,
       transactionHash,
       checkpoint: a.note,
-      proof: await proofAt(a.size, a.note),
+      proof: await tlogProofOf(log, entry, a.size, a.note),
       verifyUrl: `/api/v1/verify/${a.root}`,
     },
   };

@@ -7,6 +7,8 @@
  *   are read in a few small documents (`_id` `<tile>:<start>`);
  * - `tlog_tiles`: hash tiles of level 1 and up (level 0 is computed from the records), rewritten as they grow: a
  *   tile's hashes are complete-subtree hashes, so its first W hashes never change and serve `.p/W` for any W it has;
+ * - `tlog_tile_blocks`: the block hashes (tile-blocks.ts) of each full level-0 tile, written when it fills, so a
+ *   proof hashes 16 of its records instead of 256 (2 bytes per entry);
  * - `tlog_state`: the latest signed checkpoint (size, root, the note), moved forward by compare-and-set on the size;
  * - `tlog_witnessed`: the latest checkpoint witnesses cosigned, with their cosignature lines (witnessing.ts).
  * Everything written is a function of the rounds, so a round an interrupted sequencer left half-written is finished
@@ -16,6 +18,7 @@ import { ByteLru } from "../domain/byte-lru";
 import { isDuplicateKeyError, type Collection, type Store, type StoredDocument } from "../store";
 import { encodeEntryBundle, formatTilePath, TILE_WIDTH, type Tile } from "../tlog/tiles";
 import { entryOfRecord, leafOfRecord, recordAt, RECORD_BYTES } from "./log-entries";
+import { blockHashes } from "./tile-blocks";
 
 const HASH = 32;
 const INDEX_DIGITS = 15;
@@ -41,6 +44,11 @@ interface TileDocument extends StoredDocument {
   index: number;
   /** packed hashes, base64 */
   hashes: string;
+}
+
+interface TileBlocksDocument extends StoredDocument {
+  /** packed block hashes of the full level-0 tile `_id`, base64 */
+  blocks: string;
 }
 
 export interface LogState extends StoredDocument {
@@ -73,6 +81,7 @@ export class LogStore {
     readonly rounds: Collection<RoundDocument>,
     private readonly records: Collection<RecordsDocument>,
     private readonly tiles: Collection<TileDocument>,
+    private readonly storedBlocks: Collection<TileBlocksDocument>,
     private readonly state: Collection<LogState>,
     private readonly witnessedCheckpoints: Collection<WitnessedCheckpoint>,
     cacheBytes: number,
@@ -89,6 +98,7 @@ export class LogStore {
       rounds,
       records,
       store.collection<TileDocument>("tlog_tiles"),
+      store.collection<TileBlocksDocument>("tlog_tile_blocks"),
       store.collection<LogState>("tlog_state"),
       store.collection<WitnessedCheckpoint>("tlog_witnessed"),
       cacheBytes,
@@ -169,6 +179,34 @@ export class LogStore {
       { $set: { level, index, hashes: hashes.toString("base64") } },
       { upsert: true },
     );
+  }
+
+  /** Keeps the block hashes of level-0 tile `index`, now full. */
+  async saveTileBlocks(index: number, blocks: Buffer): Promise<void> {
+    await this.storedBlocks.updateOne({ _id: String(index) }, { $set: { blocks: blocks.toString("base64") } }, { upsert: true });
+  }
+
+  /**
+   * The block hashes of a hash tile the log holds (undefined when it does not): a full level-0 tile's as stored when
+   * it filled, any other's computed from the tile once and kept beside the served tiles (level ≥ 1 tiles are few).
+   */
+  async tileBlocks(tile: Tile): Promise<Buffer | undefined> {
+    const key = `blocks/${formatTilePath(tile)}`;
+    const cached = this.servedTiles.get(key);
+    if (cached !== undefined) return Buffer.from(cached.buffer, cached.byteOffset, cached.length);
+    let blocks: Buffer | undefined;
+    if (tile.level === 0 && tile.width === TILE_WIDTH) {
+      const doc = await this.storedBlocks.findOne({ _id: String(tile.index) });
+      if (doc !== undefined) blocks = Buffer.from(doc.blocks, "base64");
+    }
+    if (blocks === undefined) {
+      // a partial tile, a level ≥ 1 tile, or a level-0 tile filled before the blocks were kept
+      const bytes = await this.tile(tile);
+      if (bytes === undefined) return undefined;
+      blocks = blockHashes(bytes, tile.width);
+    }
+    this.servedTiles.set(key, blocks);
+    return blocks;
   }
 
   /**

@@ -10,10 +10,10 @@ import { calendarLogSource } from "../../shared/merkle/calendar-log";
 import { CALENDAR_REQUESTS, type CalendarRequestDocument } from "../../shared/merkle/calendar-requests";
 import { createLeaseTable, createStore, type Collection, type Store } from "../../shared/store";
 import { parseCheckpoint } from "../../shared/tlog/checkpoint";
-import { leafHash, treeRoot } from "../../shared/tlog/rfc9162";
+import { inclusionProof, leafHash, treeRoot } from "../../shared/tlog/rfc9162";
 import { entryOfRecord } from "../../shared/transparency-log/log-entries";
 import { LogStore } from "../../shared/transparency-log/log-store";
-import { rootAt } from "../../shared/transparency-log/log-tree";
+import { inclusionAt, rootAt } from "../../shared/transparency-log/log-tree";
 import { Sequencer, type LogSource } from "../../shared/transparency-log/sequencer";
 import { logKeys, logVerifier, ORIGIN } from "../tlog/fixture-log";
 import { ed25519Signer, openNote } from "../../shared/tlog/note";
@@ -141,7 +141,34 @@ describe("transparency log: the sequencer on a store shared by replicas", () => 
     await expectLogOfSubmissions(observed);
   });
 
-  for (const step of ["saveRecords", "saveTile", "advance", "markLogged"] as const) {
+  it("proves inclusion from full tiles' block hashes, and without them (a log filled before they were kept), as from the leaves", async () => {
+    const a = await sequencer();
+    for (let i = 0; i < 3; i++) await submit(250);
+    while ((await requests.count({ logPending: { $gt: 0 } })) > 0) await a.round();
+    const { size } = await checkpoint();
+    expect(size).to.equal(750);
+    expect(await store.collection("tlog_tile_blocks").count({}), "two full level-0 tiles").to.equal(2);
+    const leaves = submittedLeavesInLogOrder();
+    const expected = (index: number) =>
+      inclusionProof(index, size, (level, i) => subtree(leaves, level, i)).map((h) => Buffer.from(h).toString("hex"));
+    const proofs = async (log: LogStore) =>
+      Promise.all(
+        [0, 17, 255, 256, 300, 511, 512, 749].map(async (i) =>
+          (await inclusionAt(log, i, size)).map((h) => Buffer.from(h).toString("hex")),
+        ),
+      );
+    const want = [0, 17, 255, 256, 300, 511, 512, 749].map(expected);
+    expect(await proofs(await LogStore.open(store))).to.deep.equal(want);
+    await store.collection("tlog_tile_blocks").deleteMany({});
+    expect(await proofs(await LogStore.open(store))).to.deep.equal(want);
+  });
+
+  /** The leaf hash of every entry, by log index (the requests' logged positions). */
+  function submittedLeavesInLogOrder(): Buffer[] {
+    return submitted.map((s) => Buffer.from(leafHash(entryOfRecord(Buffer.concat([s.nonce, s.hash])))));
+  }
+
+  for (const step of ["saveRecords", "saveTile", "saveTileBlocks", "advance", "markLogged"] as const) {
     it(`a round that fails at ${step} is finished by the next sequencer the same way`, async () => {
       const log = await LogStore.open(store);
       const source = calendarLogSource(requests);
