@@ -73,13 +73,14 @@ const KILL_POINTS: Record<string, (c: StoreCall) => boolean> = {
   claim: (c) => c.collection === "tlog_rounds" && c.method === "insertOne",
   records: (c) => c.collection === "tlog_records" && c.method === "updateOne",
   tile: (c) => c.collection === "tlog_tiles" && c.method === "updateOne",
+  blocks: (c) => c.collection === "tlog_tile_blocks" && c.method === "updateOne",
   checkpoint: (c) => c.collection === "tlog_state" && (c.method === "updateOne" || c.method === "insertOne"),
   marks: (c) => c.collection === CALENDAR_REQUESTS && c.method === "updateOne" && "logNext" in (c.args[0] as object),
   done: (c) => c.collection === "tlog_rounds" && c.method === "updateOne",
   "any call": () => true,
 };
 /** the collections a round writes (the log's; the requests' marks are the calendar's) */
-const LOG_COLLECTIONS = new Set(["tlog_rounds", "tlog_records", "tlog_tiles", "tlog_state"]);
+const LOG_COLLECTIONS = new Set(["tlog_rounds", "tlog_records", "tlog_tiles", "tlog_tile_blocks", "tlog_state"]);
 const WRITES = new Set(["insertOne", "insertMany", "updateOne", "updateMany", "findOneAndUpdate", "deleteOne", "deleteMany"]);
 
 interface Replica {
