@@ -104,7 +104,7 @@ describe("sharing and printing a certificate in a real browser (embedded app, sy
     await app?.stop();
   });
 
-  it("opens a labelled modal share dialog from the certificate page; Escape and Close close it and focus returns to Share", async () => {
+  it("opens a labelled modal share dialog from the certificate page; Escape, Close and the backdrop close it and focus returns to Share", async () => {
     const { context, page } = await newPage();
     await page.goto(diploma.verifyUrl);
     const open = page.locator("#share-open");
@@ -121,6 +121,12 @@ describe("sharing and printing a certificate in a real browser (embedded app, sy
     expect(await focusedId(page)).to.equal("share-open");
     await open.click();
     await page.locator("#share-close").click();
+    await dialog.waitFor({ state: "hidden" });
+    expect(await focusedId(page)).to.equal("share-open");
+    // a click on the backdrop, beside the dialog
+    await open.click();
+    await dialog.waitFor();
+    await page.mouse.click(5, 5);
     await dialog.waitFor({ state: "hidden" });
     expect(await focusedId(page)).to.equal("share-open");
     await context.close();
