@@ -63,10 +63,18 @@ export interface WebPagesSettings {
   shortLinkBase: string;
   /** The clock: a certificate page follows its hash while the newest anchor is recent (default `Date.now`). */
   now?: () => number;
+  /** TRUST_PROXY: whose `X-Forwarded-Proto` names the scheme of the pages' absolute links. */
+  trustProxy?: number;
 }
 
 function webPagesFromConfig(config: AppConfig, now: () => number): WebPagesSettings {
-  return { network: config.network, networkId: networkIdOfNetwork(config.network), shortLinkBase: config.shortLinkDomain, now };
+  return {
+    network: config.network,
+    networkId: networkIdOfNetwork(config.network),
+    shortLinkBase: config.shortLinkDomain,
+    now,
+    trustProxy: config.trustProxy,
+  };
 }
 
 /** Every certificate of a hash through the action behind `GET /api/v1/verify/{hash}`; [] for its 404. */

@@ -6,6 +6,7 @@ import { InvalidBodyError, UnauthorizedError } from "./errors";
 import type { GatewayRequest } from "./gateway-request";
 import { clientIp, clientKey } from "./rate-limiter";
 import { ABORT_KEY_META, announceWhenGone } from "./request-gone";
+import { requestOrigin } from "./request-origin";
 import { serviceOfAction } from "./routes";
 import { WEBHOOK_OWNER, type WithWebhookOwner } from "./webhook-token";
 
@@ -79,15 +80,4 @@ export function beforeCall({ adminApiKey, calendarApiKeys, trustProxy, protocolD
 }
 
 /** `<scheme>://<host>/api/v1` as the caller reached it (the scheme from X-Forwarded-Proto behind trusted proxies). */
-function apiBaseUrlOf(req: IncomingMessage, trustedProxies: number): string {
-  const forwarded =
-    trustedProxies > 0
-      ? String(req.headers["x-forwarded-proto"] ?? "")
-          .split(",")[0]!
-          .trim()
-      : "";
-  const scheme =
-    forwarded === "https" || forwarded === "http" ? forwarded : "encrypted" in req.socket && req.socket.encrypted ? "https" : "http";
-  const host = /^[A-Za-z0-9.:[\]-]+$/.test(req.headers.host ?? "") ? req.headers.host! : "localhost";
-  return `${scheme}://${host}/api/v1`;
-}
+const apiBaseUrlOf = (req: IncomingMessage, trustedProxies: number): string => `${requestOrigin(req, trustedProxies)}/api/v1`;

@@ -1,6 +1,6 @@
 /**
  * The browser assets of the pages (docs/web-pages.md#assets): the home page's script `web/app.ts`, the certificate
- * page's `web/verify.ts` (each bundled with esbuild) and `web/app.css`, minified, named by content hash, kept in memory
+ * page's `web/verify.ts`, its share dialog's and print view's `web/share.ts` (each bundled with esbuild) and `web/app.css`, minified, named by content hash, kept in memory
  * with their gzip form. From a source checkout (`npm start`, tests) they are built from `web/` when first asked for
  * (once per process); a compiled deployment serves what `npm run build` wrote to `dist/web/` (esbuild is a build-time
  * tool, absent from the production image).
@@ -29,11 +29,11 @@ const MANIFEST = "manifest.json";
 
 const contentTypeOf = (name: string) => (name.endsWith(".js") ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8");
 
-/** Bundles `web/app.ts`, `web/verify.ts` and `web/app.css` (minified, content-hashed names). */
+/** Bundles `web/app.ts`, `web/verify.ts`, `web/share.ts` and `web/app.css` (minified, content-hashed names). */
 export async function buildWebBundle(webDir = WEB_DIR): Promise<Array<{ name: string; contents: Uint8Array }>> {
   const esbuild = await import("esbuild");
   const result = await esbuild.build({
-    entryPoints: [join(webDir, "app.ts"), join(webDir, "verify.ts"), join(webDir, "app.css")],
+    entryPoints: [join(webDir, "app.ts"), join(webDir, "verify.ts"), join(webDir, "share.ts"), join(webDir, "app.css")],
     bundle: true,
     minify: true,
     write: false,
@@ -58,10 +58,14 @@ function assetsOf(files: Array<{ name: string; contents: Uint8Array }>): WebAsse
   const named = (entry: string, ext: string) => files.find((f) => f.name.startsWith(`${entry}-`) && f.name.endsWith(ext))?.name;
   const js = named("app", ".js");
   const verifyJs = named("verify", ".js");
+  const shareJs = named("share", ".js");
   const css = named("app", ".css");
-  if (js === undefined || verifyJs === undefined || css === undefined)
-    throw new Error("web assets: the bundle needs app-*.js, verify-*.js and app-*.css");
-  return { files: map, urls: { js: ASSET_PREFIX + js, verifyJs: ASSET_PREFIX + verifyJs, css: ASSET_PREFIX + css } };
+  if (js === undefined || verifyJs === undefined || shareJs === undefined || css === undefined)
+    throw new Error("web assets: the bundle needs app-*.js, verify-*.js, share-*.js and app-*.css");
+  return {
+    files: map,
+    urls: { js: ASSET_PREFIX + js, verifyJs: ASSET_PREFIX + verifyJs, shareJs: ASSET_PREFIX + shareJs, css: ASSET_PREFIX + css },
+  };
 }
 
 /** Writes a built bundle for `loadWebAssets` to find without esbuild. */

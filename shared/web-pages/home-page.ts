@@ -4,7 +4,9 @@
  * transparency-log proofs of those files checked in the browser.
  * The page hands its script the service's network in <meta> tags (no inline script); short links come from the API.
  */
-import { markup } from "../presentation/html";
+import { browseUri } from "../domain/cardano-uri";
+import { markup, type SafeHtml } from "../presentation/html";
+import { qrCodeSvg } from "../presentation/qr-code";
 import { page, type PageAssets } from "./layout";
 
 export interface HomePageContext {
@@ -12,6 +14,9 @@ export interface HomePageContext {
   /** Cardano network id the wallet must be on (0 test networks, 1 mainnet). */
   networkId: number;
   network: string;
+  // ── the wallet-app link (CIP-158) ──
+  /** `<scheme>://<host>` the page was reached on: the address a wallet app opens. */
+  origin: string;
 }
 
 export function renderHomePage(ctx: HomePageContext): string {
@@ -61,7 +66,7 @@ export function renderHomePage(ctx: HomePageContext): string {
 <p class="muted">Issuing anchors the hashes that have no certificate yet, in one transaction your CIP-30 wallet signs (${ctx.network}).</p>
 <div id="wallets" class="row"></div>
 <p id="wallet-status" role="status"></p>
-<label for="metadata">Metadata for the new certificates (optional JSON object, e.g. {"title": "Contract v2"})</label>
+${walletAppLink(ctx.origin)}<label for="metadata">Metadata for the new certificates (optional JSON object, e.g. {"title": "Contract v2"})</label>
 <textarea id="metadata" rows="3" class="mono" spellcheck="false"></textarea>
 <button type="button" id="issue" class="primary" disabled>Issue certificates</button>
 <ol id="progress" class="progress" aria-live="polite"></ol>
@@ -69,4 +74,20 @@ export function renderHomePage(ctx: HomePageContext): string {
 </section>
 `,
   });
+}
+
+// ── the wallet-app link (CIP-158) ──
+
+/**
+ * Issuing needs a CIP-30 wallet in the browser, which a phone's browser lacks: a CIP-158 `browse` link opens this
+ * page inside a wallet app's own browser (a tap on the phone, or its QR code scanned from a computer).
+ */
+function walletAppLink(origin: string): SafeHtml {
+  const link = browseUri(`${origin}/`);
+  return markup`<details class="wallet-app" id="wallet-app">
+<summary>No wallet extension here? Open this page in a Cardano wallet app</summary>
+<p>Wallet apps that support <code>web+cardano://browse</code> links (CIP-158) open this page in their own browser, where they can sign: <a href="${link}" id="wallet-app-link">open in a wallet app</a>, or scan this code with your phone.</p>
+<figure class="wallet-app-qr">${qrCodeSvg(link, "QR code: this page, to open in a Cardano wallet app")}</figure>
+</details>
+`;
 }

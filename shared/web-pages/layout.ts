@@ -12,6 +12,8 @@ export interface PageAssets {
   js: string;
   /** URL of the certificate page's script (following the hash while the page is open). */
   verifyJs: string;
+  /** URL of the share dialog's and print view's script (web/share.ts). */
+  shareJs: string;
 }
 
 /** A page and the HTTP status it is served with. */
@@ -27,10 +29,13 @@ export interface PageOptions {
   meta?: Readonly<Record<string, string>>;
   /** `data-*` attributes of <body> (name without `data-`). */
   data?: Readonly<Record<string, string>>;
-  /** URL of the page's script, if it runs one. */
-  script?: string;
+  /** URL of the page's script, if it runs one (or the URLs of its scripts, in order). */
+  script?: string | readonly string[];
   main: SafeHtml;
 }
+
+const scriptsOf = (script: PageOptions["script"]): readonly string[] =>
+  script === undefined ? [] : typeof script === "string" ? [script] : script;
 
 export function page(opts: PageOptions): string {
   const meta: HtmlValue[] = Object.entries(opts.meta ?? {}).map(([name, content]) => markup`<meta name="${name}" content="${content}">\n`);
@@ -41,7 +46,7 @@ export function page(opts: PageOptions): string {
 <meta name="robots" content="noindex">
 ${meta}<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${opts.assets.css}">
-${opts.script !== undefined ? markup`<script src="${opts.script}" defer></script>\n` : ""}`,
+${scriptsOf(opts.script).map((src) => markup`<script src="${src}" defer></script>\n`)}`,
     bodyAttributes: data,
     body: markup`<header class="site"><a class="brand" href="/">cert-anchor</a><span class="tagline">certificates anchored on Cardano</span></header>
 <main id="main">

@@ -1,6 +1,7 @@
 /**
  * Serves the web pages next to the API on the gateway's HTTP server (docs/web-pages.md): `GET`/`HEAD` of `/`,
- * `/verify/{hash}[/{txHash}]`, `/assets/*`, and an HTML 404 for any other path outside `/api/`. Everything else
+ * `/verify/{hash}[/{txHash}]`, the print view `/verify/{hash}/print`, the badge `/badge/{hash}.svg`, `/assets/*`, and
+ * an HTML 404 for any other path outside `/api/`. Everything else
  * (every `/api/…` request, other methods) goes on to the API. Pages read certificates only through the action
  * behind the public `GET /api/v1/verify/{hash}`. Every page carries a Content-Security-Policy without inline script
  * or style, `Referrer-Policy: no-referrer` (verify links carry revealed values) and is gzipped when accepted.
@@ -13,7 +14,10 @@ import { ASSET_PREFIX, type WebAssets } from "./assets";
 import { renderHomePage } from "./home-page";
 import { statusPage, type RenderedPage } from "./layout";
 import { DataHash, TxHash } from "../domain/hex";
-import { malformedPage, renderVerifyPage } from "./verify-page";
+import { malformedPage, renderVerifyPage, type VerifyPageContext } from "./verify-page";
+import { requestOrigin } from "../gateway/request-origin";
+import { badgeSvg, type BadgeState } from "../presentation/badge";
+import { renderPrintPage } from "./print-page";
 
 export const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
@@ -36,6 +40,8 @@ export interface PageServerOptions {
   onError?(err: unknown): void;
   /** The clock (Unix ms): a certificate page follows its hash while the newest anchor is recent. Default `Date.now`. */
   now?(): number;
+  /** Proxies of our own in front (TRUST_PROXY): their `X-Forwarded-Proto` names the scheme of the pages' absolute links. */
+  trustProxy?: number;
 }
 
 /** Returns a request handler that answers page requests and returns false for everything else. */
@@ -71,13 +77,24 @@ async function answer(opts: PageServerOptions, req: IncomingMessage, res: Server
     res.end(req.method === "HEAD" ? undefined : gz ? file.gzip : file.body);
     return;
   }
-  const ctx = { assets: assets.urls, shortLinkBase: opts.shortLinkBase, now: opts.now?.() ?? Date.now() };
+  const ctx = {
+    assets: assets.urls,
+    shortLinkBase: opts.shortLinkBase,
+    now: opts.now?.() ?? Date.now(),
+    origin: requestOrigin(req, opts.trustProxy ?? 0),
+  };
   if (path === "/") {
     return send(req, res, {
       status: 200,
       html: renderHomePage({ ...ctx, network: opts.network, networkId: opts.networkId }),
     });
   }
+  // ── sharing: the badge and the print view (docs/web-pages.md#sharing) ──
+  const badge = /^\/badge\/([^/]*)\.svg$/.exec(path);
+  if (badge !== null) return answerBadge(opts, req, res, badge[1]!);
+  const print = /^\/verify\/([^/]*)\/print\/?$/.exec(path);
+  if (print !== null) return answerPrint(opts, req, res, ctx, print[1]!, query);
+  // ── the certificate page ──
   const verify = /^\/verify(?:\/([^/]*))?(?:\/([^/]*))?\/?$/.exec(path);
   if (verify === null) return send(req, res, notFound(assets));
   const [, givenHash = "", givenTxHash] = verify;
@@ -116,6 +133,89 @@ async function answer(opts: PageServerOptions, req: IncomingMessage, res: Server
       query: [...query.entries()],
       ...(shortCode !== undefined ? { shortCode } : {}),
     }),
+  );
+}
+
+// ── sharing ──
+
+/** The badge is an image other sites embed: cached briefly (a rollback can take its anchor), and no page policy. */
+const BADGE_MAX_AGE_SECONDS = 60;
+
+async function answerBadge(opts: PageServerOptions, req: IncomingMessage, res: ServerResponse, givenHash: string): Promise<void> {
+  const hash = DataHash.parse(givenHash);
+  if (hash === undefined) {
+    const body = JSON.stringify({
+      error: "INVALID_HASH",
+      message: "A badge address is /badge/<hash>.svg: the hash is even-length hex of at most 128 digits.",
+    });
+    res.writeHead(400, {
+      "Content-Type": "application/json; charset=utf-8",
+      "X-Content-Type-Options": "nosniff",
+      "Cache-Control": "no-store",
+      "Content-Length": Buffer.byteLength(body),
+    });
+    res.end(req.method === "HEAD" ? undefined : body);
+    return;
+  }
+  let state: BadgeState;
+  try {
+    state = (await opts.lookup(hash)).length > 0 ? "verified" : "not-found";
+  } catch (err) {
+    opts.onError?.(err);
+    state = "unavailable";
+  }
+  const body = Buffer.from(badgeSvg(state), "utf8");
+  const gz = acceptsGzip(req);
+  const payload = gz ? gzipSync(body) : body;
+  res.writeHead(state === "unavailable" ? 503 : 200, {
+    "Content-Type": "image/svg+xml; charset=utf-8",
+    "Content-Security-Policy": "default-src 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Cross-Origin-Resource-Policy": "cross-origin",
+    "Cache-Control": state === "unavailable" ? "no-store" : `public, max-age=${BADGE_MAX_AGE_SECONDS}`,
+    Vary: "Accept-Encoding",
+    ...(gz ? { "Content-Encoding": "gzip" } : {}),
+    ...(state === "unavailable" ? { "Retry-After": "5" } : {}),
+    "Content-Length": String(payload.length),
+  });
+  res.end(req.method === "HEAD" ? undefined : payload);
+}
+
+async function answerPrint(
+  opts: PageServerOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  ctx: VerifyPageContext,
+  givenHash: string,
+  query: URLSearchParams,
+): Promise<void> {
+  const hash = DataHash.parse(givenHash);
+  if (hash === undefined)
+    return send(
+      req,
+      res,
+      malformedPage(ctx, "A print view's address is /verify/<hash>/print: the hash is even-length hex of at most 128 digits."),
+    );
+  let records: CertificateRecord[];
+  try {
+    records = await opts.lookup(hash);
+  } catch (err) {
+    opts.onError?.(err);
+    return send(req, res, unavailable(await opts.assets()), { "Retry-After": "5" });
+  }
+  // Nothing to print: the certificate page's own 404, which follows the hash.
+  if (records.length === 0) return send(req, res, renderVerifyPage(ctx, { hash, records, query: [...query.entries()] }));
+  const shortCode = await opts.shortCode(hash).catch((err: unknown) => {
+    opts.onError?.(err);
+    return undefined;
+  });
+  return send(
+    req,
+    res,
+    renderPrintPage(
+      { ...ctx, network: opts.network },
+      { hash, records, query: [...query.entries()], ...(shortCode !== undefined ? { shortCode } : {}) },
+    ),
   );
 }
 

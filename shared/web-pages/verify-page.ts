@@ -15,6 +15,7 @@
  * A page still waiting for its hash (404), and a certificate anchored recently enough to be rolled back, run the
  * certificate page's script (web/verify.ts): it follows the hash through the service's event stream and says in the
  * page's live region when the certificate lands, is rolled back, or is anchored again. The page is whole without it.
+ * A certificate page also offers sharing and a print view (share-dialog.ts, whose script is web/share.ts).
  */
 import { templateIdOf } from "../domain/certificate-metadata";
 import type { DataHash, TxHash } from "../domain/hex";
@@ -24,6 +25,7 @@ import { revealedFields } from "../presentation/revealed-values";
 import { POLICY_SENTENCES, resolveDisplay, type DisplayResult, type UpdatePolicy } from "../presentation/update-policy";
 import type { CertificateRecord } from "../verifier/certificate-projection";
 import { page, statusPage, type PageAssets, type RenderedPage } from "./layout";
+import { shareControls } from "./share-dialog";
 
 export interface VerifyPageContext {
   assets: PageAssets;
@@ -31,6 +33,9 @@ export interface VerifyPageContext {
   shortLinkBase: string;
   /** Unix ms, now: whether a certificate is recent enough to be followed. */
   now: number;
+  // ── sharing (share-dialog.ts) ──
+  /** `<scheme>://<host>` the page was reached on: the share dialog's absolute links. */
+  origin: string;
 }
 
 /**
@@ -274,6 +279,13 @@ export function renderVerifyPage(
   const anchor = linked !== undefined && shown.has(linked) ? linked : display.source;
   const unvouched = input.query.map(([k]) => k).filter((k, i, all) => all.indexOf(k) === i && !revealed.some((f) => f.name === k));
   const shortLink = input.shortCode !== undefined ? `${ctx.shortLinkBase}/${input.shortCode}${queryOf(input.query, revealed)}` : undefined;
+  // ── sharing: the share dialog and the print view carry the vouched parameters only ──
+  const share = shareControls({
+    origin: ctx.origin,
+    hash,
+    query: queryOf(input.query, revealed),
+    ...(shortLink !== undefined ? { shortLink } : {}),
+  });
 
   const status = mismatch
     ? markup`<section class="status status-mismatch" role="alert">
@@ -303,7 +315,8 @@ export function renderVerifyPage(
       assets: ctx.assets,
       data: { verification: mismatch ? "mismatch" : "verified", template: templateId ?? "" },
       ...following,
-      main: markup`${status}${following !== undefined ? LIVE_REGION : ""}${linkedNote}${renderCertificateCard(templateId, display.preview, revealed)}${ignored}<section class="details">
+      script: [...(following !== undefined ? [following.script] : []), ctx.assets.shareJs],
+      main: markup`${status}${following !== undefined ? LIVE_REGION : ""}${share}${linkedNote}${renderCertificateCard(templateId, display.preview, revealed)}${ignored}<section class="details">
 <h2>On chain</h2>
 ${anchorDetails(hash, anchor, input.records.length, display.policy, shortLink)}</section>
 ${history(hash, input.records, display)}`,
@@ -312,7 +325,7 @@ ${history(hash, input.records, display)}`,
 }
 
 /** The query part of a share link: only the parameters the certificate vouches for. */
-function queryOf(query: ReadonlyArray<[string, string]>, revealed: ReturnType<typeof revealedFields>): string {
+export function queryOf(query: ReadonlyArray<[string, string]>, revealed: ReturnType<typeof revealedFields>): string {
   const ok = new Set(revealed.filter((f) => f.state === "match").map((f) => f.name));
   const kept = query.filter(([k]) => ok.has(k));
   return kept.length > 0 ? `?${new URLSearchParams([...kept]).toString()}` : "";

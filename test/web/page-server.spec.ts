@@ -114,19 +114,21 @@ describe("web pages: the page handler over HTTP", () => {
 
   it("serves the bundled scripts and stylesheet under content-hashed names, cached for good", async () => {
     const assets = await loadWebAssets();
-    for (const url of [assets.urls.js, assets.urls.verifyJs, assets.urls.css]) {
-      expect(url).to.match(/^\/assets\/(app|verify)-[A-Z0-9]+\.(js|css)$/);
+    for (const url of [assets.urls.js, assets.urls.verifyJs, assets.urls.shareJs, assets.urls.css]) {
+      expect(url).to.match(/^\/assets\/(app|verify|share)-[A-Z0-9]+\.(js|css)$/);
       const res = await fetch(base + url);
       expect(res.status).to.equal(200);
       expect(res.headers.get("cache-control")).to.equal("public, max-age=31536000, immutable");
       expect((await res.text()).length).to.be.above(1000);
     }
-    for (const url of [assets.urls.js, assets.urls.verifyJs]) {
+    for (const url of [assets.urls.js, assets.urls.verifyJs, assets.urls.shareJs]) {
       const js = await (await fetch(base + url)).text();
       expect(js, "no HTML parsing of data in the browser code").to.not.match(/innerHTML|outerHTML|insertAdjacentHTML/);
     }
     const verifyJs = assets.files.get(assets.urls.verifyJs.slice("/assets/".length));
     expect(verifyJs?.gzip.length, "the certificate page's script stays small (gzipped)").to.be.below(4000);
+    const shareJs = assets.files.get(assets.urls.shareJs.slice("/assets/".length));
+    expect(shareJs?.gzip.length, "the share dialog's script stays small (gzipped)").to.be.below(1500);
     expect((await fetch(`${base}/assets/app-NOPE.js`)).status).to.equal(404);
   });
 
@@ -151,6 +153,62 @@ describe("web pages: the page handler over HTTP", () => {
     } finally {
       shortCodeDown = false;
     }
+  });
+
+  it("serves the badge (200 for a known and an unknown hash, cached a minute; 400 JSON when malformed; 503 when the verifier is down)", async () => {
+    const known = await fetch(`${base}/badge/${HASH}.svg`);
+    expect(known.status).to.equal(200);
+    expect(known.headers.get("content-type")).to.equal("image/svg+xml; charset=utf-8");
+    expect(known.headers.get("cache-control")).to.equal("public, max-age=60");
+    expect(await known.text()).to.contain(`data-verification="verified"`);
+    const unknown = await fetch(`${base}/badge/${"12".repeat(32)}.svg`);
+    expect(unknown.status).to.equal(200);
+    expect(await unknown.text()).to.contain(`data-verification="not-found"`);
+    const head = await fetch(`${base}/badge/${HASH}.svg`, { method: "HEAD" });
+    expect(head.status).to.equal(200);
+    expect(await head.text()).to.equal("");
+    const malformed = await fetch(`${base}/badge/xyz.svg`);
+    expect(malformed.status).to.equal(400);
+    expect(malformed.headers.get("content-type")).to.equal("application/json; charset=utf-8");
+    expect(await malformed.json()).to.deep.equal({
+      error: "INVALID_HASH",
+      message: "A badge address is /badge/<hash>.svg: the hash is even-length hex of at most 128 digits.",
+    });
+    expect((await fetch(`${base}/badge/${HASH}`)).status, "a badge is .svg").to.equal(404);
+    verifierDown = true;
+    try {
+      const down = await fetch(`${base}/badge/${HASH}.svg`);
+      expect(down.status).to.equal(503);
+      expect(down.headers.get("cache-control")).to.equal("no-store");
+      expect(down.headers.get("retry-after")).to.equal("5");
+      expect(await down.text()).to.contain(`data-verification="unavailable"`);
+    } finally {
+      verifierDown = false;
+    }
+  });
+
+  it("serves the print view of an anchored hash (200), the certificate page's 404 for an unknown one, 400 when malformed, 503 when the verifier is down", async () => {
+    const res = await fetch(`${base}/verify/${HASH}/print`);
+    expect(res.status).to.equal(200);
+    expect(res.headers.get("content-security-policy")).to.equal(PAGE_CSP);
+    const html = await res.text();
+    expect(html).to.contain(`data-page="print"`);
+    expect(html).to.not.match(/<header|<footer|<nav/);
+    expect(html).to.contain(`<dd data-field="network">Cardano devnet</dd>`);
+    expect(html).to.not.match(/ style=|<style/);
+    expect((await fetch(`${base}/verify/${"12".repeat(32)}/print`)).status).to.equal(404);
+    expect((await fetch(`${base}/verify/abc/print`)).status).to.equal(400);
+    verifierDown = true;
+    try {
+      expect((await fetch(`${base}/verify/${HASH}/print`)).status).to.equal(503);
+    } finally {
+      verifierDown = false;
+    }
+  });
+
+  it("builds the share dialog's absolute links from the Host the page was reached on, ignoring X-Forwarded-Proto without trusted proxies", async () => {
+    const html = await (await fetch(`${base}/verify/${HASH}`, { headers: { "X-Forwarded-Proto": "https" } })).text();
+    expect(html).to.contain(`<input id="share-page-url" class="mono" value="${base}/verify/${HASH}" readonly spellcheck="false">`);
   });
 
   it("turns a CIP-30 wallet's hex address into the bech32 address the API takes (web/bech32.ts)", () => {

@@ -233,10 +233,12 @@ describe("web pages in a real browser (embedded app, system Chromium)", function
     expect(await page.locator("p.description").textContent()).to.equal(evil);
     expect(await page.locator(`dt:text-is(${JSON.stringify(evil)})`).count()).to.equal(1);
     expect(await page.evaluate("typeof window.__pwned")).to.equal("undefined");
-    expect(await page.locator("main script, main img").count()).to.equal(0);
+    expect(await page.locator("main script, main img").count(), "no script or image but the share dialog's badge").to.equal(1);
+    expect(await page.locator("main img").getAttribute("src")).to.equal(`/badge/${evilHash}.svg`);
     const scripts = await page.locator("script").evaluateAll((nodes) => nodes.map((n) => n.getAttribute("src")));
-    expect(scripts, "the certificate page runs its own script only").to.have.length(1);
+    expect(scripts, "the certificate page runs its own scripts only").to.have.length(2);
     expect(scripts[0]).to.match(/^\/assets\/verify-[A-Z0-9]+\.js$/);
+    expect(scripts[1]).to.match(/^\/assets\/share-[A-Z0-9]+\.js$/);
     expect(errors).to.deep.equal([]);
     await fitsWidth(page, "long metadata keys");
     await screenshot(page, "verify-hostile-metadata");

@@ -11,9 +11,10 @@ import { TEMPLATES, templateNamed } from "../../shared/presentation/certificate-
 import { DataHash, TxHash } from "../../shared/domain/hex";
 
 const ctx = {
-  assets: { css: "/assets/app.css", js: "/assets/app.js", verifyJs: "/assets/verify.js" },
+  assets: { css: "/assets/app.css", js: "/assets/app.js", verifyJs: "/assets/verify.js", shareJs: "/assets/share.js" },
   shortLinkBase: "https://go.test",
   now: 1_800_000_000_000,
+  origin: "https://pages.test",
 };
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 const HASH = sha("student-42");
@@ -187,12 +188,15 @@ describe("web pages: the certificate page (server rendering)", () => {
     const evil = `"><script>alert(1)</script><img src=x onerror=alert(2)>'`;
     const page = render([record({ title: evil, description: evil, [evil]: evil, uv_url_x: sha(evil) })], [["x", evil]]);
     expect(page.html).to.not.contain("<script>alert");
-    expect(page.html).to.not.contain("<img");
+    expect(page.html.match(/<img[^>]*>/g), "no image but the share dialog's badge").to.deep.equal([
+      `<img src="/badge/${HASH}.svg" alt="Certificate status on Cardano" height="20" loading="lazy">`,
+    ]);
     expect(page.html).to.not.contain(evil);
     expect(page.html).to.not.contain(`"><script`);
     expect(page.html).to.contain("&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;&#39;");
     expect(page.html.match(/<script[^>]*>/g), "no script but the page's own, by src").to.deep.equal([
       `<script src="/assets/verify.js" defer>`,
+      `<script src="/assets/share.js" defer>`,
     ]);
   });
 
