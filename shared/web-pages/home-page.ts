@@ -4,6 +4,7 @@
  * transparency-log proofs of those files checked in the browser.
  * The page hands its script the service's network in <meta> tags (no inline script); short links come from the API.
  */
+import { faucetOf, networkLabel, type ChainPlace } from "../presentation/chain-place";
 import { markup } from "../presentation/html";
 import { page, type PageAssets } from "./layout";
 
@@ -12,6 +13,8 @@ export interface HomePageContext {
   /** Cardano network id the wallet must be on (0 test networks, 1 mainnet). */
   networkId: number;
   network: string;
+  /** The network's explorer and faucet, for the issue flow's links. */
+  chain: ChainPlace;
 }
 
 export function renderHomePage(ctx: HomePageContext): string {
@@ -19,10 +22,12 @@ export function renderHomePage(ctx: HomePageContext): string {
     title: "Verify or issue certificates",
     assets: ctx.assets,
     script: ctx.assets.js,
+    network: ctx.network,
     data: { page: "home" },
     meta: {
       "cert-anchor-network": ctx.network,
       "cert-anchor-network-id": String(ctx.networkId),
+      ...chainMeta(ctx.chain),
     },
     main: markup`<section class="intro">
 <h1>Verify or issue certificates</h1>
@@ -41,7 +46,8 @@ export function renderHomePage(ctx: HomePageContext): string {
 <label class="inline" for="algorithm">Hash algorithm</label>
 <select id="algorithm"><option value="SHA-256">SHA-256</option><option value="SHA-512">SHA-512</option></select></div>
 <label for="hash-input">Or look up a hash you already have (hex)</label>
-<div class="row"><input id="hash-input" class="mono" autocomplete="off" spellcheck="false"><button type="button" id="lookup-hash">Look up</button></div>
+<div class="row"><input id="hash-input" class="mono" autocomplete="off" spellcheck="false" aria-describedby="hash-error"><button type="button" id="lookup-hash">Look up</button></div>
+<p id="hash-error" class="field-error" role="alert" hidden></p>
 </section>
 <section class="panel" aria-labelledby="items-heading">
 <h2 id="items-heading">2. Hashes</h2>
@@ -58,7 +64,7 @@ export function renderHomePage(ctx: HomePageContext): string {
 </section>
 <section class="panel" aria-labelledby="issue-heading">
 <h2 id="issue-heading">3. Issue certificates with your wallet</h2>
-<p class="muted">Issuing anchors the hashes that have no certificate yet, in one transaction your CIP-30 wallet signs (${ctx.network}).</p>
+<p class="muted">Issuing anchors the hashes that have no certificate yet on <strong data-field="network">${networkLabel(ctx.network)}</strong>, in one transaction your CIP-30 wallet signs.</p>
 <div id="wallets" class="row"></div>
 <p id="wallet-status" role="status"></p>
 <label for="metadata">Metadata for the new certificates (optional JSON object, e.g. {"title": "Contract v2"})</label>
@@ -70,3 +76,15 @@ export function renderHomePage(ctx: HomePageContext): string {
 `,
   });
 }
+
+// ── where the chain is: what the issue flow's script needs to name the network, link the explorer and the faucet ──
+function chainMeta(chain: ChainPlace): Record<string, string> {
+  const faucet = faucetOf(chain);
+  return {
+    "cert-anchor-network-label": networkLabel(chain.network),
+    "cert-anchor-explorer": chain.explorerUrl ?? "",
+    "cert-anchor-faucet-url": faucet?.url ?? "",
+    "cert-anchor-faucet-label": faucet?.label ?? "",
+  };
+}
+// ── end of where the chain is ──────────────────────────────────────────────────────────────────────────────────
