@@ -5,13 +5,13 @@
  * the browser (web/proof-check.ts). Reads and writes only the public API; builds every node with text content
  * (web/dom.ts).
  */
-import { certificatesOf, shortLinkOf, type CertificateRecord } from "./api";
+import { certificatesOf, faucetClaim, faucetRequest, isConfirmed, shortLinkOf, type CertificateRecord } from "./api";
 import { addressToBech32 } from "./bech32";
 import { installedWallets, walletErrorMessage, type Cip30Api, type Cip30Wallet } from "./cip30";
 import { byId, clear, el, meta } from "./dom";
 import { canHash, hashHex, utf8, type Algorithm } from "./hashing";
 import { issueCertificates, type StepState } from "./issue";
-import { networkName, SaidError, transactionSaid, type Said } from "./issue-words";
+import { hasServiceFaucet, networkName, SaidError, transactionSaid, WORDS, type Said } from "./issue-words";
 import { addProof, isTlogProof, setProofDocuments } from "./proof-check";
 
 interface Item {
@@ -30,7 +30,8 @@ interface Item {
 }
 
 const items: Item[] = [];
-let wallet: { api: Cip30Api; address: string; name: string } | undefined;
+/** The connected wallet: its API, its change address in bech32 (for the API) and as CIP-30 hex (for signData). */
+let wallet: { api: Cip30Api; address: string; addressHex: string; name: string } | undefined;
 let issuing = false;
 
 const algorithmSelect = byId<HTMLSelectElement>("algorithm");
@@ -264,8 +265,9 @@ async function connect(w: Cip30Wallet): Promise<void> {
       walletStatus.textContent = `${w.name} is on network ${networkId}; this service runs on ${meta("cert-anchor-network")} (network ${expected}). Switch the wallet's network.`;
       return;
     }
-    const address = addressToBech32(await api.getChangeAddress());
-    wallet = { api, address, name: w.name };
+    const addressHex = await api.getChangeAddress();
+    const address = addressToBech32(addressHex);
+    wallet = { api, address, addressHex, name: w.name };
     walletStatus.textContent = `Connected to ${w.name}: ${address}`;
     walletStatus.dataset["address"] = address;
   } catch (err) {
@@ -350,6 +352,8 @@ issueButton.addEventListener("click", () => {
   }));
   issuing = true;
   document.body.dataset["issue"] = "working";
+  const faucetBox = document.getElementById("faucet-box");
+  if (faucetBox !== null) faucetBox.hidden = true;
   clear(progressList);
   clear(results);
   refreshControls();
@@ -370,6 +374,7 @@ issueButton.addEventListener("click", () => {
         // A failure its step already explains is not said twice.
         if (!(err instanceof SaidError))
           progress.step("error", `Not issued: ${err instanceof Error ? err.message : String(err)}`, "failed");
+        if (progressList.querySelector('li[data-code="INSUFFICIENT_FUNDS"]') !== null) offerFaucet();
       },
     )
     .finally(() => {
@@ -377,6 +382,57 @@ issueButton.addEventListener("click", () => {
       refreshControls();
     });
 });
+
+// ── the devnet's faucet: test ADA for the connected wallet, asked for when it holds too little ──────────────────
+const FAUCET_WAIT_MS = 120_000;
+
+function offerFaucet(): void {
+  const box = document.getElementById("faucet-box");
+  if (box === null || !hasServiceFaucet()) return;
+  box.hidden = false;
+  byId<HTMLButtonElement>("faucet").disabled = false;
+  byId("faucet-status").replaceChildren();
+}
+
+const adaOf = (lovelace: string) => (Number(lovelace) / 1_000_000).toLocaleString("en", { maximumFractionDigits: 6 });
+const hexOf = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+/** Asks the faucet for test ADA: the service's challenge, signed by the wallet (CIP-30 signData), then the claim. */
+async function claimTestAda(): Promise<void> {
+  if (wallet === undefined) return;
+  const button = byId<HTMLButtonElement>("faucet");
+  const status = byId("faucet-status");
+  const say = (text: Said, state: "working" | "done" | "failed") => {
+    status.dataset["state"] = state;
+    status.replaceChildren(...saidNodes(text));
+  };
+  button.disabled = true;
+  try {
+    say(WORDS.faucetAsking, "working");
+    const challenge = await faucetRequest(wallet.address);
+    say(WORDS.faucetSign, "working");
+    let signed: { signature: string; key: string };
+    try {
+      signed = await wallet.api.signData(wallet.addressHex, hexOf(utf8(challenge.message)));
+    } catch (err) {
+      throw new Error(`your wallet did not sign (${walletErrorMessage(err)})`, { cause: err });
+    }
+    const paid = await faucetClaim(challenge, signed.signature, signed.key);
+    const ada = adaOf(paid.lovelace);
+    say(WORDS.faucetSent(ada, paid.transactionHash), "working");
+    const started = Date.now();
+    while (!(await isConfirmed(paid.transactionHash))) {
+      if (Date.now() - started > FAUCET_WAIT_MS) throw new Error(`its transaction is not in a block after ${FAUCET_WAIT_MS / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    say(WORDS.faucetArrived(ada), "done");
+  } catch (err) {
+    say(WORDS.faucetFailed(err instanceof Error ? err.message : String(err)), "failed");
+    button.disabled = false;
+  }
+}
+document.getElementById("faucet")?.addEventListener("click", () => void claimTestAda());
+// ── end of the devnet's faucet ─────────────────────────────────────────────────────────────────────────────────
 
 renderWallets();
 refreshControls();

@@ -31,15 +31,27 @@ export function transactionSaid(txHash: string): Array<string | Link> {
   return link === undefined ? [txHash] : [txHash, " (", link, ")"];
 }
 
-/** Where test ADA comes from on this network; undefined on mainnet. */
+/** The public faucet's page (the testnets); undefined elsewhere. */
 function faucetLink(): Link | undefined {
   const href = meta("cert-anchor-faucet-url");
   return href === "" ? undefined : { href, text: meta("cert-anchor-faucet-label") || "the faucet" };
 }
 
+/** The service runs a faucet of its own (the devnet): the page asks it for the connected wallet. */
+export const hasServiceFaucet = (): boolean => meta("cert-anchor-faucet") === "service";
+
 const hashes = (n: number) => (n === 1 ? "1 hash" : `${n} hashes`);
 
 export const WORDS = {
+  faucetAsking: "Asking the faucet…",
+  faucetSign: "Sign the faucet's message in your wallet (it shows the address is yours; nothing is spent)",
+  faucetSent: (ada: string, txHash: string): Said => [
+    `The faucet sent ${ada} ADA in transaction `,
+    ...transactionSaid(txHash),
+    "; waiting for a block…",
+  ],
+  faucetArrived: (ada: string) => `${ada} ADA arrived in your wallet: you can issue now.`,
+  faucetFailed: (why: string) => `The faucet did not pay: ${why}`,
   preparing: (n: number) => `Preparing the transaction that anchors ${hashes(n)} on ${networkName()} (nothing is sent yet)`,
   prepared: (n: number) => `Prepared the certificate transaction: it anchors ${hashes(n)} on ${networkName()}`,
   waitingForPrevious: (attempt: number, of: number) =>
@@ -68,6 +80,7 @@ export function refusalSaid(code: string, serviceMessage: string): Said {
     case "INSUFFICIENT_FUNDS": {
       const faucet = faucetLink();
       const head = `Your wallet does not hold enough ADA on ${networkName()} to pay for this transaction and its collateral.`;
+      if (hasServiceFaucet()) return `${head} Get test ADA from this devnet's faucet with the button below, then issue again.`;
       return faucet === undefined
         ? `${head} Add ADA to the wallet, then issue again.`
         : [`${head} Get test ADA from `, faucet, ", wait until it arrives in your wallet, then issue again."];

@@ -36,14 +36,15 @@ export function explorerTxUrl(place: Pick<ChainPlace, "explorerUrl">, txHash: st
 /** The public test networks' faucet (Cardano Foundation documentation), for wallets on preview and preprod. */
 export const TESTNET_FAUCET_URL = "https://docs.cardano.org/cardano-testnets/tools/faucet";
 
-/** Where an unfunded wallet gets test ADA: the public faucet on the testnets, the service's own on the devnet. */
-export function faucetOf(place: ChainPlace): { url: string; label: string } | undefined {
+/**
+ * Where an unfunded wallet gets test ADA: on the testnets the public faucet (a page to open); on the devnet, whose
+ * ADA exists only here, the service's own faucet, which the page asks for the connected wallet (`service`).
+ */
+export type Faucet = { kind: "page"; url: string; label: string } | { kind: "service"; label: string };
+
+export function faucetOf(place: ChainPlace): Faucet | undefined {
   if (place.network === "preview" || place.network === "preprod")
-    return { url: TESTNET_FAUCET_URL, label: `the Cardano testnet faucet (choose ${place.network})` };
-  if (place.network === "devnet" && place.faucetEnabled)
-    return {
-      url: "/api/v1/openapi.json",
-      label: "this devnet's faucet (POST /api/v1/faucet/request, then /faucet/claim, signed with your wallet)",
-    };
+    return { kind: "page", url: TESTNET_FAUCET_URL, label: `the Cardano testnet faucet (choose ${place.network})` };
+  if (place.network === "devnet" && place.faucetEnabled) return { kind: "service", label: "this devnet's faucet" };
   return undefined;
 }

@@ -5,7 +5,7 @@
  * The page hands its script the service's network in <meta> tags (no inline script); short links come from the API.
  */
 import { faucetOf, networkLabel, type ChainPlace } from "../presentation/chain-place";
-import { markup } from "../presentation/html";
+import { markup, type SafeHtml } from "../presentation/html";
 import { page, type PageAssets } from "./layout";
 
 export interface HomePageContext {
@@ -71,6 +71,7 @@ export function renderHomePage(ctx: HomePageContext): string {
 <textarea id="metadata" rows="3" class="mono" spellcheck="false"></textarea>
 <button type="button" id="issue" class="primary" disabled>Issue certificates</button>
 <ol id="progress" class="progress" aria-live="polite"></ol>
+${faucetBox(ctx.chain)}
 <div id="results" aria-live="polite"></div>
 </section>
 `,
@@ -83,8 +84,20 @@ function chainMeta(chain: ChainPlace): Record<string, string> {
   return {
     "cert-anchor-network-label": networkLabel(chain.network),
     "cert-anchor-explorer": chain.explorerUrl ?? "",
-    "cert-anchor-faucet-url": faucet?.url ?? "",
+    "cert-anchor-faucet": faucet?.kind ?? "",
+    "cert-anchor-faucet-url": faucet?.kind === "page" ? faucet.url : "",
     "cert-anchor-faucet-label": faucet?.label ?? "",
   };
+}
+
+/** The devnet's faucet button, shown by the script once the wallet turns out to hold too little ADA. */
+function faucetBox(chain: ChainPlace): SafeHtml | "" {
+  return faucetOf(chain)?.kind === "service"
+    ? markup`<div id="faucet-box" class="faucet" hidden>
+<button type="button" id="faucet">Get test ADA from this devnet's faucet</button>
+<p id="faucet-status" role="status"></p>
+</div>
+`
+    : "";
 }
 // ── end of where the chain is ──────────────────────────────────────────────────────────────────────────────────

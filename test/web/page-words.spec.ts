@@ -38,6 +38,8 @@ describe("web pages in human words (embedded app, system Chromium)", function ()
   let browser: Browser;
   const issuer = Wallet.fromMnemonic(generateMnemonic());
   const pageIssuer = Wallet.fromMnemonic(generateMnemonic());
+  /** The faucet's wallet, funded at genesis as `npm start` funds its own. */
+  const faucetMnemonic = generateMnemonic();
   /** Certified with a final line break; the page is given it without one. */
   const certifiedText = `Terms of service, version ${randomBytes(4).toString("hex")}\n`;
   let certificate: { hash: string; txHash: string };
@@ -76,8 +78,9 @@ describe("web pages in human words (embedded app, system Chromium)", function ()
 
   before(async function () {
     app = await startEmbeddedApp({
-      env: { PORT: String(await freePort()), EXPLORER_URL: EXPLORER },
+      env: { PORT: String(await freePort()), EXPLORER_URL: EXPLORER, FAUCET_MNEMONIC: faucetMnemonic },
       extraGenesis: [
+        { address: Wallet.fromMnemonic(faucetMnemonic).address, lovelace: 1_000_000_000n },
         { address: issuer.address, lovelace: 500_000_000n },
         { address: pageIssuer.address, lovelace: 500_000_000n },
       ],
@@ -189,7 +192,7 @@ describe("web pages in human words (embedded app, system Chromium)", function ()
     await context.close();
   });
 
-  it("tells an unfunded wallet once that it needs ADA, pointing at the devnet's faucet", async () => {
+  it("tells an unfunded wallet once that it needs ADA, gets test ADA from the devnet's faucet with it, then issues", async () => {
     const unfunded = Wallet.fromMnemonic(generateMnemonic());
     const { context, page } = await newPage(360);
     await injectTestWallet(context, unfunded);
@@ -208,10 +211,20 @@ describe("web pages in human words (embedded app, system Chromium)", function ()
     const step = page.locator('#progress li[data-code="INSUFFICIENT_FUNDS"]');
     expect(await step.getAttribute("data-state")).to.equal("failed");
     expect(await step.textContent()).to.contain(`on ${DEVNET}`);
-    expect(await step.locator("a").getAttribute("href")).to.equal("/api/v1/openapi.json");
-    expect(await step.locator("a").textContent()).to.contain("this devnet's faucet");
+    expect(await step.textContent()).to.contain("Get test ADA from this devnet's faucet with the button below");
+    const faucet = page.locator("#faucet");
+    await faucet.waitFor({ state: "visible" });
     expect(await axeViolations(page)).to.deep.equal([]);
     await screenshot(page, "words-unfunded-360px");
+
+    await faucet.click();
+    const status = page.locator('#faucet-status:is([data-state="done"], [data-state="failed"])');
+    await status.waitFor({ timeout: 60_000 });
+    expect(await status.textContent()).to.equal("30 ADA arrived in your wallet: you can issue now.");
+    await screenshot(page, "words-faucet-paid-360px");
+    await page.click("#issue");
+    await page.locator("a.verify-link").waitFor({ timeout: 120_000 });
+    expect(await page.locator("#faucet-box").isHidden(), "the faucet is offered only while it is needed").to.equal(true);
     await context.close();
   });
 

@@ -9,6 +9,8 @@ import type { CertificateRecord } from "../../shared/verifier/certificate-projec
 import { FOLLOW_WITHIN_MS, malformedPage, renderVerifyPage } from "../../shared/web-pages/verify-page";
 import { TEMPLATES, templateNamed } from "../../shared/presentation/certificate-card";
 import { DataHash, TxHash } from "../../shared/domain/hex";
+import { renderHomePage } from "../../shared/web-pages/home-page";
+import { TESTNET_FAUCET_URL } from "../../shared/presentation/chain-place";
 
 const ctx = {
   assets: { css: "/assets/app.css", js: "/assets/app.js", verifyJs: "/assets/verify.js" },
@@ -382,6 +384,24 @@ describe("web pages: where the chain is, and metadata in human words (server ren
     ).html;
     expect(devnet).to.contain(`<dd data-field="network" data-network="devnet">this service&#39;s private devnet</dd>`);
     expect(devnet, "no public explorer knows the devnet").to.not.contain("explorer");
+  });
+
+  it("points an unfunded wallet at the public faucet on the testnets, at the service's own on the devnet, at none on mainnet", () => {
+    const home = (network: string, faucetEnabled = true) =>
+      renderHomePage({ ...ctx, network, networkId: network === "mainnet" ? 1 : 0, chain: { network, explorerUrl: null, faucetEnabled } });
+    const metaOf = (html: string, name: string) => new RegExp(`<meta name="${name}" content="([^"]*)">`).exec(html)?.[1];
+    for (const network of ["preview", "preprod"]) {
+      const page = home(network);
+      expect(metaOf(page, "cert-anchor-faucet"), network).to.equal("page");
+      expect(metaOf(page, "cert-anchor-faucet-url"), network).to.equal(TESTNET_FAUCET_URL);
+      expect(page, network).to.not.contain(`id="faucet"`);
+    }
+    const devnet = home("devnet");
+    expect(metaOf(devnet, "cert-anchor-faucet")).to.equal("service");
+    expect(devnet).to.contain(`<button type="button" id="faucet">Get test ADA from this devnet's faucet</button>`);
+    expect(metaOf(home("devnet", false), "cert-anchor-faucet"), "FAUCET_ENABLED=false").to.equal("");
+    expect(metaOf(home("mainnet", false), "cert-anchor-faucet")).to.equal("");
+    expect(metaOf(home("mainnet", false), "cert-anchor-network-label")).to.equal("Cardano mainnet");
   });
 
   it("shows metadata keys as labels, http(s) values as links and ISO dates as dates; other values exactly as written", () => {
