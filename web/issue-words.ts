@@ -85,6 +85,8 @@ export function refusalSaid(code: string, serviceMessage: string): Said {
         ? `${head} Add ADA to the wallet, then issue again.`
         : [`${head} Get test ADA from `, faucet, ", wait until it arrives in your wallet, then issue again."];
     }
+    case "COLLATERAL_REQUIRED":
+      return "Your wallet's collateral is not usable yet (its transaction may still be on its way). Wait a minute, then issue again.";
     case "PENDING_TRANSACTION":
       return "Your wallet's previous transaction is still not in a block. Wait a minute, then issue again.";
     default:
