@@ -26,7 +26,7 @@ import { findHealthMiddleware, PROTOCOL_DEPLOYMENT_CHECK } from "../shared/mesh/
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { networkIdOfNetwork } from "../shared/config/network";
 import { loadWebAssets } from "../shared/web-pages/assets";
-import { attachPageHandler, createPageHandler } from "../shared/web-pages/page-server";
+import { attachPageHandler, createPageHandler, type ShortLinkAnswer } from "../shared/web-pages/page-server";
 import type { CertificateRecord } from "../shared/verifier/certificate-projection";
 import { ValidatorFollower } from "../shared/gateway/validator-follower";
 import { ReadRateLimit } from "../shared/gateway/rate-limiter";
@@ -59,6 +59,10 @@ export function gatewayOptionsFromConfig(config: AppConfig, now: () => number): 
 export interface WebPagesSettings {
   network: string;
   networkId: number;
+  /** A public explorer's transaction page, `{tx}` for the id (EXPLORER_URL); null: no explorer links. */
+  explorerUrl: string | null;
+  /** The service's own faucet runs (FAUCET_ENABLED): the devnet's unfunded wallets are pointed at it. */
+  faucetEnabled: boolean;
   /** Base of short links (`<base>/<code>`): SHORT_LINK_DOMAIN. */
   shortLinkBase: string;
   /** The clock: a certificate page follows its hash while the newest anchor is recent (default `Date.now`). */
@@ -71,6 +75,8 @@ function webPagesFromConfig(config: AppConfig, now: () => number): WebPagesSetti
   return {
     network: config.network,
     networkId: networkIdOfNetwork(config.network),
+    explorerUrl: config.explorerUrl,
+    faucetEnabled: config.faucet.enabled,
     shortLinkBase: config.shortLinkDomain,
     now,
     trustProxy: config.trustProxy,
@@ -96,6 +102,29 @@ async function shortCodeOf(broker: Context["broker"], hash: DataHash): Promise<s
     throw err;
   }
 }
+
+/**
+ * A short link's page through the action behind `GET /api/v1/resolve/{code}`, with the status and headers it sets
+ * (the action answers its own 404 page for an unknown code).
+ */
+async function shortLinkAnswerOf(
+  broker: Context["broker"],
+  code: string,
+  query: ReadonlyArray<[string, string]>,
+): Promise<ShortLinkAnswer> {
+  // The router merges the query into the params, a repeated parameter as a list: the same here.
+  const params: Record<string, string | string[]> = {};
+  for (const [k, v] of query) {
+    const had = params[k];
+    params[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
+  }
+  const call = broker.call<string, Record<string, unknown>>("verifier.resolve", { ...params, code });
+  const html = await call;
+  const meta = ((call as unknown as { ctx?: { meta?: ResolveMeta } }).ctx?.meta ?? {}) as ResolveMeta;
+  const { "Content-Security-Policy": contentSecurityPolicy = "default-src 'none'", ...headers } = meta.$responseHeaders ?? {};
+  return { status: meta.$statusCode ?? 200, html, contentSecurityPolicy, headers };
+}
+type ResolveMeta = { $statusCode?: number; $responseHeaders?: Record<string, string> };
 
 export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSettings): ServiceSchema<ApiSettingsSchema> {
   // The certificate validators the gateway remembers, kept true from the indexer's fact log.
@@ -178,6 +207,7 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
           ...pages,
           lookup: (hash) => certificatesOf(self.broker, hash),
           shortCode: (hash) => shortCodeOf(self.broker, hash),
+          resolveShortLink: (code, query) => shortLinkAnswerOf(self.broker, code, query),
           assets: loadWebAssets,
           onError: (err) => self.logger.warn("Page request failed", { message: err instanceof Error ? err.message : String(err) }),
         });

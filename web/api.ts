@@ -82,6 +82,38 @@ export async function isConfirmed(txHash: string): Promise<boolean> {
   throw new ApiError(messageOf(body, status), status);
 }
 
+/** A faucet challenge (`POST /faucet/request`): the service's signed message, which the wallet signs too. */
+export interface FaucetChallenge {
+  address: string;
+  message: string;
+  signature: string;
+  timestamp: number;
+}
+
+export async function faucetRequest(address: string): Promise<FaucetChallenge> {
+  const { status, body } = await call("/faucet/request", { method: "POST", body: JSON.stringify({ address }) });
+  const b = body as Partial<FaucetChallenge> | undefined;
+  if (status === 200 && typeof b?.message === "string" && typeof b.signature === "string" && typeof b.timestamp === "number")
+    return { address, message: b.message, signature: b.signature, timestamp: b.timestamp };
+  throw new ApiError(messageOf(body, status), status);
+}
+
+/** Claims test ADA with the wallet's signature of the challenge: the faucet's transaction and the lovelace it pays. */
+export async function faucetClaim(
+  challenge: FaucetChallenge,
+  userSignature: string,
+  userPublicKey: string,
+): Promise<{ transactionHash: string; lovelace: string }> {
+  const { status, body } = await call("/faucet/claim", {
+    method: "POST",
+    body: JSON.stringify({ ...challenge, userSignature, userPublicKey }),
+  });
+  const b = body as { transactionHash?: unknown; lovelace?: unknown } | undefined;
+  if (status === 200 && typeof b?.transactionHash === "string" && typeof b.lovelace === "string")
+    return { transactionHash: b.transactionHash, lovelace: b.lovelace };
+  throw new ApiError(messageOf(body, status), status);
+}
+
 export interface LogInfo {
   origin: string;
   verifierKey: string;

@@ -5,12 +5,13 @@
  * the browser (web/proof-check.ts). Reads and writes only the public API; builds every node with text content
  * (web/dom.ts).
  */
-import { certificatesOf, shortLinkOf, type CertificateRecord } from "./api";
+import { certificatesOf, faucetClaim, faucetRequest, isConfirmed, shortLinkOf, type CertificateRecord } from "./api";
 import { addressToBech32 } from "./bech32";
 import { installedWallets, walletErrorMessage, type Cip30Api, type Cip30Wallet } from "./cip30";
 import { byId, clear, el, meta } from "./dom";
 import { canHash, hashHex, utf8, type Algorithm } from "./hashing";
 import { issueCertificates, type StepState } from "./issue";
+import { hasServiceFaucet, networkName, SaidError, transactionSaid, WORDS, type Said } from "./issue-words";
 import { addProof, isTlogProof, setProofDocuments } from "./proof-check";
 
 interface Item {
@@ -20,12 +21,17 @@ interface Item {
   algorithm: string;
   state: "hashing" | "checking" | "certified" | "new" | "error";
   records?: CertificateRecord[];
+  /** A pasted text (hashed as UTF-8): its trailing-whitespace variants are looked up when it has no certificate. */
+  text?: string;
+  /** A certified text that differs from this one only in trailing whitespace. */
+  near?: { hash: string };
   error?: string;
   node: HTMLLIElement;
 }
 
 const items: Item[] = [];
-let wallet: { api: Cip30Api; address: string; name: string } | undefined;
+/** The connected wallet: its API, its change address in bech32 (for the API) and as CIP-30 hex (for signData). */
+let wallet: { api: Cip30Api; address: string; addressHex: string; name: string } | undefined;
 let issuing = false;
 
 const algorithmSelect = byId<HTMLSelectElement>("algorithm");
@@ -59,7 +65,17 @@ function renderItem(item: Item): void {
       break;
     }
     case "new":
-      status = el("span", {}, el("span", { class: "badge" }, "No certificate yet"), " — you can issue one below");
+      status =
+        item.near !== undefined
+          ? el(
+              "span",
+              { class: "near", "data-near": "trailing-whitespace" },
+              el("span", { class: "badge warn" }, "No certificate for this exact text"),
+              " — a text that differs from it only in trailing whitespace (spaces or line breaks at its end) is certified: ",
+              el("a", { href: `/verify/${item.near.hash}`, class: "near-link" }, "view that certificate"),
+              ". Check which of the two is the original.",
+            )
+          : el("span", {}, el("span", { class: "badge" }, "No certificate yet"), " — you can issue one below");
       break;
     case "error":
       status = el("span", { class: "badge bad" }, item.error ?? "Failed");
@@ -85,12 +101,34 @@ async function lookUp(item: Item): Promise<void> {
   try {
     item.records = await certificatesOf(item.hash ?? "");
     item.state = item.records.length > 0 ? "certified" : "new";
+    if (item.state === "new") await findNearText(item);
   } catch (err) {
     item.state = "error";
     item.error = `Lookup failed: ${err instanceof Error ? err.message : String(err)}`;
   }
   renderItem(item);
 }
+
+// ── trailing whitespace: a text that differs from a certified one only at its end is flagged as such ────────────
+/** The same text with other trailing whitespace: none, one line break (Unix or Windows). */
+function trailingVariants(text: string): string[] {
+  const bare = text.replace(/\s+$/u, "");
+  return [bare, `${bare}\n`, `${bare}\r\n`].filter((v, i, all) => v !== text && all.indexOf(v) === i);
+}
+
+/** Looks up the text's trailing-whitespace variants; notes the first that is certified. */
+async function findNearText(item: Item): Promise<void> {
+  item.near = undefined;
+  if (item.text === undefined || !canHash()) return;
+  for (const variant of trailingVariants(item.text)) {
+    const hash = await hashHex(utf8(variant), item.algorithm as Algorithm);
+    if ((await certificatesOf(hash).catch(() => [])).length > 0) {
+      item.near = { hash };
+      return;
+    }
+  }
+}
+// ── end of trailing whitespace ─────────────────────────────────────────────────────────────────────────────────
 
 async function hashItem(item: Item): Promise<void> {
   if (item.bytes === undefined) return;
@@ -114,9 +152,10 @@ function newItem(label: string, algorithmName: string): Item {
   return item;
 }
 
-function addBytes(label: string, bytes: Uint8Array<ArrayBuffer>): void {
+function addBytes(label: string, bytes: Uint8Array<ArrayBuffer>, text?: string): void {
   const item = newItem(label, algorithm());
   item.bytes = bytes;
+  if (text !== undefined) item.text = text;
   void hashItem(item);
 }
 
@@ -165,14 +204,27 @@ byId("add-text").addEventListener("click", () => {
   const area = byId<HTMLTextAreaElement>("text-input");
   if (area.value === "") return;
   const preview = area.value.length > 40 ? `${area.value.slice(0, 40)}…` : area.value;
-  addBytes(`Text “${preview}”`, utf8(area.value));
+  addBytes(`Text “${preview}”`, utf8(area.value), area.value);
   area.value = "";
 });
+const hashError = byId("hash-error");
+/** Why a typed hash cannot be looked up, or undefined when it can. */
+function hashProblem(hash: string): string | undefined {
+  if (hash === "") return "Type or paste a hash first.";
+  if (!/^[0-9a-f]*$/.test(hash)) return "A hash is written in hex: only the digits 0-9 and the letters a-f.";
+  if (hash.length % 2 !== 0 || hash.length > 128)
+    return `A hash has an even number of hex digits, at most 128 (64 for SHA-256, 128 for SHA-512); this one has ${hash.length}.`;
+  return undefined;
+}
 byId("lookup-hash").addEventListener("click", () => {
   const input = byId<HTMLInputElement>("hash-input");
   const hash = input.value.trim().toLowerCase();
-  if (!/^([0-9a-f]{2}){1,64}$/.test(hash)) {
-    byId("hash-input").setAttribute("aria-invalid", "true");
+  const problem = hashProblem(hash);
+  hashError.hidden = problem === undefined;
+  hashError.textContent = problem ?? "";
+  if (problem !== undefined) {
+    input.setAttribute("aria-invalid", "true");
+    input.focus();
     return;
   }
   input.removeAttribute("aria-invalid");
@@ -213,8 +265,9 @@ async function connect(w: Cip30Wallet): Promise<void> {
       walletStatus.textContent = `${w.name} is on network ${networkId}; this service runs on ${meta("cert-anchor-network")} (network ${expected}). Switch the wallet's network.`;
       return;
     }
-    const address = addressToBech32(await api.getChangeAddress());
-    wallet = { api, address, name: w.name };
+    const addressHex = await api.getChangeAddress();
+    const address = addressToBech32(addressHex);
+    wallet = { api, address, addressHex, name: w.name };
     walletStatus.textContent = `Connected to ${w.name}: ${address}`;
     walletStatus.dataset["address"] = address;
   } catch (err) {
@@ -232,7 +285,7 @@ const results = byId("results");
 let following: AbortController | undefined;
 
 const progress = {
-  step(id: string, text: string, state: StepState, data: Readonly<Record<string, string>> = {}): void {
+  step(id: string, text: Said, state: StepState, data: Readonly<Record<string, string>> = {}): void {
     let li = progressList.querySelector<HTMLLIElement>(`li[data-step="${id}"]`);
     if (li === null) {
       li = el("li", { "data-step": id });
@@ -240,9 +293,15 @@ const progress = {
     }
     li.dataset["state"] = state;
     for (const [name, value] of Object.entries(data)) li.dataset[name] = value;
-    li.textContent = text;
+    li.replaceChildren(...saidNodes(text));
   },
 };
+
+/** A sentence as nodes: text as text, links as links (their targets come from the page's own <meta> tags). */
+function saidNodes(said: Said): Array<Node | string> {
+  if (typeof said === "string") return [said];
+  return said.map((part) => (typeof part === "string" ? part : el("a", { href: part.href, rel: "noopener noreferrer" }, part.text)));
+}
 
 function metadataText(): string | undefined {
   const raw = byId<HTMLTextAreaElement>("metadata").value.trim();
@@ -256,6 +315,7 @@ function metadataText(): string | undefined {
 function showResults(txHash: string, issued: Item[], shortLinks: ReadonlyArray<string | undefined>): void {
   results.replaceChildren(
     el("h3", {}, "Issued"),
+    el("p", { "data-field": "issued-on" }, `On ${networkName()}, in transaction `, ...saidNodes(transactionSaid(txHash))),
     el(
       "ul",
       { class: "results" },
@@ -292,6 +352,8 @@ issueButton.addEventListener("click", () => {
   }));
   issuing = true;
   document.body.dataset["issue"] = "working";
+  const faucetBox = document.getElementById("faucet-box");
+  if (faucetBox !== null) faucetBox.hidden = true;
   clear(progressList);
   clear(results);
   refreshControls();
@@ -309,7 +371,10 @@ issueButton.addEventListener("click", () => {
       },
       (err: unknown) => {
         document.body.dataset["issue"] = "failed";
-        progress.step("error", `Not issued: ${err instanceof Error ? err.message : String(err)}`, "failed");
+        // A failure its step already explains is not said twice.
+        if (!(err instanceof SaidError))
+          progress.step("error", `Not issued: ${err instanceof Error ? err.message : String(err)}`, "failed");
+        if (progressList.querySelector('li[data-code="INSUFFICIENT_FUNDS"]') !== null) offerFaucet();
       },
     )
     .finally(() => {
@@ -317,6 +382,57 @@ issueButton.addEventListener("click", () => {
       refreshControls();
     });
 });
+
+// ── the devnet's faucet: test ADA for the connected wallet, asked for when it holds too little ──────────────────
+const FAUCET_WAIT_MS = 120_000;
+
+function offerFaucet(): void {
+  const box = document.getElementById("faucet-box");
+  if (box === null || !hasServiceFaucet()) return;
+  box.hidden = false;
+  byId<HTMLButtonElement>("faucet").disabled = false;
+  byId("faucet-status").replaceChildren();
+}
+
+const adaOf = (lovelace: string) => (Number(lovelace) / 1_000_000).toLocaleString("en", { maximumFractionDigits: 6 });
+const hexOf = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+
+/** Asks the faucet for test ADA: the service's challenge, signed by the wallet (CIP-30 signData), then the claim. */
+async function claimTestAda(): Promise<void> {
+  if (wallet === undefined) return;
+  const button = byId<HTMLButtonElement>("faucet");
+  const status = byId("faucet-status");
+  const say = (text: Said, state: "working" | "done" | "failed") => {
+    status.dataset["state"] = state;
+    status.replaceChildren(...saidNodes(text));
+  };
+  button.disabled = true;
+  try {
+    say(WORDS.faucetAsking, "working");
+    const challenge = await faucetRequest(wallet.address);
+    say(WORDS.faucetSign, "working");
+    let signed: { signature: string; key: string };
+    try {
+      signed = await wallet.api.signData(wallet.addressHex, hexOf(utf8(challenge.message)));
+    } catch (err) {
+      throw new Error(`your wallet did not sign (${walletErrorMessage(err)})`, { cause: err });
+    }
+    const paid = await faucetClaim(challenge, signed.signature, signed.key);
+    const ada = adaOf(paid.lovelace);
+    say(WORDS.faucetSent(ada, paid.transactionHash), "working");
+    const started = Date.now();
+    while (!(await isConfirmed(paid.transactionHash))) {
+      if (Date.now() - started > FAUCET_WAIT_MS) throw new Error(`its transaction is not in a block after ${FAUCET_WAIT_MS / 1000} s`);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    say(WORDS.faucetArrived(ada), "done");
+  } catch (err) {
+    say(WORDS.faucetFailed(err instanceof Error ? err.message : String(err)), "failed");
+    button.disabled = false;
+  }
+}
+document.getElementById("faucet")?.addEventListener("click", () => void claimTestAda());
+// ── end of the devnet's faucet ─────────────────────────────────────────────────────────────────────────────────
 
 renderWallets();
 refreshControls();

@@ -4,6 +4,8 @@ export interface Cip30Api {
   getChangeAddress(): Promise<string>;
   getUsedAddresses(): Promise<string[]>;
   signTx(tx: string, partialSign?: boolean): Promise<string>;
+  /** CIP-30 signData (CIP-8): a COSE_Sign1 and its COSE_Key, both CBOR hex. */
+  signData(address: string, payload: string): Promise<{ signature: string; key: string }>;
 }
 
 export interface Cip30Wallet {

@@ -9,6 +9,7 @@ import type { EventData } from "../shared/events/event-types";
 import { isConfirmed, postBuild, submit, type BuildResponse } from "./api";
 import { walletErrorMessage, type Cip30Api } from "./cip30";
 import { followEvents } from "./event-source";
+import { refusalSaid, SaidError, WORDS, type Said } from "./issue-words";
 
 export interface CertificateRequest {
   hash: string;
@@ -20,7 +21,7 @@ export type StepState = "active" | "done" | "failed";
 
 export interface Progress {
   /** Starts or updates a step (`id` stays the same for one step); `data` sets the step's `data-*` attributes. */
-  step(id: string, text: string, state: StepState, data?: Readonly<Record<string, string>>): void;
+  step(id: string, text: Said, state: StepState, data?: Readonly<Record<string, string>>): void;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -34,7 +35,7 @@ async function buildSettled(path: string, request: unknown, progress: Progress, 
   for (let attempt = 0; ; attempt++) {
     const res = await postBuild(path, request);
     if (res.status.code !== "PENDING_TRANSACTION" || attempt >= PENDING_RETRIES) return res;
-    progress.step(id, `${res.status.message} Retrying…`, "active");
+    progress.step(id, WORDS.waitingForPrevious(attempt + 1, PENDING_RETRIES), "active");
     await sleep(3000);
   }
 }
@@ -187,18 +188,24 @@ async function signAndSubmit(
   label: string,
   follow: { signal?: AbortSignal } | undefined,
 ): Promise<string> {
-  progress.step(`${id}-sign`, `Sign the ${label} in your wallet`, "active");
+  progress.step(`${id}-sign`, WORDS.sign(label), "active");
   let witnessSet: string;
   try {
     witnessSet = await wallet.signTx(tx, true);
   } catch (err) {
-    progress.step(`${id}-sign`, `The wallet did not sign: ${walletErrorMessage(err)}`, "failed");
-    throw new Error("signing was cancelled or failed", { cause: err });
+    progress.step(`${id}-sign`, WORDS.notSigned(walletErrorMessage(err)), "failed");
+    throw new SaidError("signing was cancelled or failed", { cause: err });
   }
-  progress.step(`${id}-sign`, `Signed the ${label}`, "done");
-  progress.step(`${id}-submit`, `Submitting the ${label}`, "active");
-  const txHash = await submit(tx, witnessSet);
-  progress.step(`${id}-submit`, `Submitted the ${label}: ${txHash}`, "done");
+  progress.step(`${id}-sign`, WORDS.signed(label), "done");
+  progress.step(`${id}-submit`, WORDS.sending(label), "active");
+  let txHash: string;
+  try {
+    txHash = await submit(tx, witnessSet);
+  } catch (err) {
+    progress.step(`${id}-submit`, WORDS.notSent(err instanceof Error ? err.message : String(err)), "failed");
+    throw new SaidError("the transaction was not sent", { cause: err });
+  }
+  progress.step(`${id}-submit`, WORDS.sent(label, txHash), "done", { transaction: txHash });
   await confirmation(txHash, new ConfirmStep(progress, id, label), {
     follow: follow !== undefined,
     ...(follow?.signal !== undefined ? { signal: follow.signal } : {}),
@@ -218,28 +225,33 @@ export async function issueCertificates(
   signal?: AbortSignal,
 ): Promise<string> {
   const request = { type: "default", address, certificates };
-  progress.step("build", "Building the transaction", "active");
+  progress.step("build", WORDS.preparing(certificates.length), "active");
   let built = await buildSettled("/transaction/build", request, progress, "build");
+  // The service's messages are for API clients: every step says what happened in the user's terms instead.
+  const outcome = (id: string, answer: BuildResponse) =>
+    answer.status.code === "SUCCESS"
+      ? progress.step(id, WORDS.prepared(certificates.length), "done")
+      : progress.step(id, refusalSaid(answer.status.code, answer.status.message), "failed", { code: answer.status.code });
   if (built.status.code === "COLLATERAL_REQUIRED") {
-    progress.step("build", "Your wallet needs a collateral output first (one extra transaction)", "done");
-    progress.step("collateral", "Building the collateral transaction", "active");
+    progress.step("build", WORDS.collateralNeeded, "done");
+    progress.step("collateral", WORDS.preparingCollateral, "active");
     const collateral = await buildSettled("/transaction/prepare-collateral", { senderAddress: address }, progress, "collateral");
     if (collateral.status.code === "SUCCESS" && collateral.unsignedTransaction) {
-      progress.step("collateral", "Built the collateral transaction", "done");
+      progress.step("collateral", WORDS.preparedCollateral, "done");
       await signAndSubmit(wallet, collateral.unsignedTransaction, progress, "collateral", "collateral transaction", undefined);
     } else if (collateral.status.code === "COLLATERAL_ALREADY_AVAILABLE") {
-      progress.step("collateral", collateral.status.message, "done");
+      progress.step("collateral", WORDS.collateralThere, "done");
     } else {
-      progress.step("collateral", collateral.status.message, "failed");
-      throw new Error(collateral.status.message);
+      outcome("collateral", collateral);
+      throw new SaidError(collateral.status.message);
     }
-    progress.step("build-again", "Building the certificate transaction", "active");
+    progress.step("build-again", WORDS.preparingAgain, "active");
     built = await buildSettled("/transaction/build", request, progress, "build-again");
-    progress.step("build-again", built.status.message, built.status.code === "SUCCESS" ? "done" : "failed");
+    outcome("build-again", built);
   } else {
-    progress.step("build", built.status.message, built.status.code === "SUCCESS" ? "done" : "failed");
+    outcome("build", built);
   }
-  if (built.status.code !== "SUCCESS" || !built.unsignedTransaction) throw new Error(built.status.message);
+  if (built.status.code !== "SUCCESS" || !built.unsignedTransaction) throw new SaidError(built.status.message);
   return signAndSubmit(wallet, built.unsignedTransaction, progress, "certificates", "certificate transaction", {
     ...(signal !== undefined ? { signal } : {}),
   });

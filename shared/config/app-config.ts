@@ -59,6 +59,8 @@ export interface AppConfig {
    * own pages, on whatever origin the short link was opened (the redirect is root-relative).
    */
   readonly frontendUrl: string | null;
+  /** A public explorer's transaction page, `{tx}` standing for the id (shared/config/explorer.ts); null = no links. */
+  readonly explorerUrl: string | null;
   /** Base of the short links shown in previews (`og:url` = `{shortLinkDomain}/{code}`). */
   readonly shortLinkDomain: string;
   /** Mnemonic of the key signing user-action challenges; null = a key file under DATA_DIR. */

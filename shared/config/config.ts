@@ -6,6 +6,7 @@ import { TypedError } from "../domain/errors";
 import { HEX_PATTERNS, HexBytes, KeyHash, TxHash, type Hex, type HexType } from "../domain/hex";
 import type { AppConfig, BatchCalendarConfig, FaucetConfig, ProtocolConfig } from "./app-config";
 import { ENV_VARS, LOG_LEVELS, NETWORKS, type Network } from "./env-vars";
+import { explorerUrlOf } from "./explorer";
 import { SERVICE_NAME_SYNTAX } from "./service-names";
 
 export { describeConfig, type AppConfig, type ProtocolConfig } from "./app-config";
@@ -172,6 +173,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
     else problems.push("INDEXER_START_POINT must be `origin` or `<slot>.<64-hex block id>`.");
   }
 
+  function explorerUrl(): string | null {
+    const found = explorerUrlOf(network, read("EXPLORER_URL"));
+    if ("problem" in found) {
+      problems.push(found.problem);
+      return null;
+    }
+    return found.url;
+  }
+
   function faucetConfig(): FaucetConfig {
     const enabled = bool("FAUCET_ENABLED", network !== "mainnet");
     if (enabled && network === "mainnet") problems.push("FAUCET_ENABLED=true is not allowed on mainnet.");
@@ -313,6 +323,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     serviceMnemonic: read("SERVICE_MNEMONIC") ?? null,
     devnetBootstrap: bool("DEVNET_BOOTSTRAP", true),
     frontendUrl: url("FRONTEND_URL", ["http", "https"])?.replace(/\/+$/, "") ?? null,
+    explorerUrl: explorerUrl(),
     shortLinkDomain: (
       url("SHORT_LINK_DOMAIN", ["http", "https"]) ?? `http://${read("HOST") ?? "localhost"}:${read("PORT") ?? "3000"}/api/v1/resolve`
     ).replace(/\/+$/, ""),

@@ -232,6 +232,12 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     meaning: "Base URL of the certificate pages when they are hosted elsewhere; short links redirect to `<FRONTEND_URL>/verify/<hash>`.",
   },
   {
+    name: "EXPLORER_URL",
+    default: "Cardanoscan on preview, preprod and mainnet (`https://<network>.cardanoscan.io/transaction/{tx}`); none on the devnet",
+    meaning:
+      "Transaction page of a public block explorer, `{tx}` standing for the transaction id (e.g. `https://cexplorer.io/tx/{tx}`); the web pages link each transaction there. `none` turns the links off.",
+  },
+  {
     name: "SHORT_LINK_DOMAIN",
     default: "http://<HOST>:<PORT>/api/v1/resolve",
     meaning: "Base of the short links (`<SHORT_LINK_DOMAIN>/<code>`) the pages show and link previews name (`og:url`).",

@@ -146,7 +146,10 @@ function responsesOf(route: RouteSpec, opts: OpenApiOptions): Json {
     const errorContentType = route.errorResponseType?.[status] ?? "application/json";
     responses[String(status)] = {
       description,
-      content: { [errorContentType]: { schema: errorContentType === "application/json" ? schema : { type: "string" } } },
+      content: {
+        [errorContentType]: { schema: errorContentType === "application/json" ? schema : { type: "string" } },
+        ...(route.htmlForBrowsers?.includes(status) ? { "text/html": { schema: { type: "string" } } } : {}),
+      },
       ...(status === 429 || status === 503
         ? { headers: { "Retry-After": { description: "seconds to wait", schema: { type: "integer" } } } }
         : {}),

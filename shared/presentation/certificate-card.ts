@@ -7,6 +7,7 @@
  */
 import { TEMPLATE_ID_KEYS } from "../domain/certificate-metadata";
 import { displayText, markup, type HtmlValue, type SafeHtml } from "./html";
+import { displayValue, fieldLabel } from "./metadata-display";
 import { REVEALED_KEY_PREFIX, type RevealedField } from "./revealed-values";
 import { isReservedKey } from "./update-policy";
 
@@ -105,7 +106,6 @@ export function templateNamed(id: string | undefined): { name: string; spec: Tem
   return { name: "default", spec: TEMPLATES["default"]! };
 }
 
-const humanise = (key: string) => key.replace(/_/g, " ");
 const present = (v: unknown) => v !== undefined && v !== null && v !== "";
 
 /** One revealed field as a definition-list value, with its machine-readable state. */
@@ -118,7 +118,7 @@ function revealedValue(field: RevealedField | undefined): SafeHtml {
 }
 
 function row(label: string, value: unknown): SafeHtml {
-  return markup`<dt>${label}</dt><dd>${displayText(value)}</dd>`;
+  return markup`<dt>${label}</dt><dd>${displayValue(value)}</dd>`;
 }
 
 /** The certificate card for metadata (already chosen by the update policy) and the link's revealed fields. */
@@ -154,7 +154,7 @@ export function renderCertificateCard(
   }
   for (const r of revealed) {
     if (usedRevealed.has(r.name)) continue;
-    rows.push(markup`<dt>${humanise(r.name)}</dt>${revealedValue(r)}\n`);
+    rows.push(markup`<dt>${fieldLabel(r.name)}</dt>${revealedValue(r)}\n`);
   }
 
   const groups: SafeHtml[] = [];
@@ -162,14 +162,14 @@ export function renderCertificateCard(
     const entries = Object.entries(metadata).filter(([k]) => k.startsWith(g.prefix) && k.length > g.prefix.length && !used.has(k));
     if (entries.length === 0) continue;
     for (const [k] of entries) used.add(k);
-    const groupRows = entries.map(([k, v]) => markup`${row(humanise(k.slice(g.prefix.length)), v)}\n`);
+    const groupRows = entries.map(([k, v]) => markup`${row(fieldLabel(k.slice(g.prefix.length)), v)}\n`);
     groups.push(markup`<section class="group"><h3>${g.label}</h3>\n<dl class="fields">\n${groupRows}</dl></section>\n`);
   }
 
   const others = Object.entries(metadata).filter(
     ([k]) => !used.has(k) && !isReservedKey(k) && !k.startsWith(REVEALED_KEY_PREFIX) && k !== "service_template_id",
   );
-  const otherRows = others.map(([k, v]) => markup`${row(k, v)}\n`);
+  const otherRows = others.map(([k, v]) => markup`${row(fieldLabel(k), v)}\n`);
   const otherSection =
     others.length > 0 ? markup`<section class="group"><h3>Other details</h3>\n<dl class="fields">\n${otherRows}</dl></section>\n` : "";
 

@@ -5,6 +5,7 @@
  * The page hands its script the service's network in <meta> tags (no inline script); short links come from the API.
  */
 import { browseUri } from "../domain/cardano-uri";
+import { faucetOf, networkLabel, type ChainPlace } from "../presentation/chain-place";
 import { markup, type SafeHtml } from "../presentation/html";
 import { qrCodeSvg } from "../presentation/qr-code";
 import { page, type PageAssets } from "./layout";
@@ -14,6 +15,8 @@ export interface HomePageContext {
   /** Cardano network id the wallet must be on (0 test networks, 1 mainnet). */
   networkId: number;
   network: string;
+  /** The network's explorer and faucet, for the issue flow's links. */
+  chain: ChainPlace;
   // ── the wallet-app link (CIP-158) ──
   /** `<scheme>://<host>` the page was reached on: the address a wallet app opens. */
   origin: string;
@@ -24,10 +27,12 @@ export function renderHomePage(ctx: HomePageContext): string {
     title: "Verify or issue certificates",
     assets: ctx.assets,
     script: ctx.assets.js,
+    network: ctx.network,
     data: { page: "home" },
     meta: {
       "cert-anchor-network": ctx.network,
       "cert-anchor-network-id": String(ctx.networkId),
+      ...chainMeta(ctx.chain),
     },
     main: markup`<section class="intro">
 <h1>Verify or issue certificates</h1>
@@ -46,7 +51,8 @@ export function renderHomePage(ctx: HomePageContext): string {
 <label class="inline" for="algorithm">Hash algorithm</label>
 <select id="algorithm"><option value="SHA-256">SHA-256</option><option value="SHA-512">SHA-512</option></select></div>
 <label for="hash-input">Or look up a hash you already have (hex)</label>
-<div class="row"><input id="hash-input" class="mono" autocomplete="off" spellcheck="false"><button type="button" id="lookup-hash">Look up</button></div>
+<div class="row"><input id="hash-input" class="mono" autocomplete="off" spellcheck="false" aria-describedby="hash-error"><button type="button" id="lookup-hash">Look up</button></div>
+<p id="hash-error" class="field-error" role="alert" hidden></p>
 </section>
 <section class="panel" aria-labelledby="items-heading">
 <h2 id="items-heading">2. Hashes</h2>
@@ -63,18 +69,43 @@ export function renderHomePage(ctx: HomePageContext): string {
 </section>
 <section class="panel" aria-labelledby="issue-heading">
 <h2 id="issue-heading">3. Issue certificates with your wallet</h2>
-<p class="muted">Issuing anchors the hashes that have no certificate yet, in one transaction your CIP-30 wallet signs (${ctx.network}).</p>
+<p class="muted">Issuing anchors the hashes that have no certificate yet on <strong data-field="network">${networkLabel(ctx.network)}</strong>, in one transaction your CIP-30 wallet signs.</p>
 <div id="wallets" class="row"></div>
 <p id="wallet-status" role="status"></p>
 ${walletAppLink(ctx.origin)}<label for="metadata">Metadata for the new certificates (optional JSON object, e.g. {"title": "Contract v2"})</label>
 <textarea id="metadata" rows="3" class="mono" spellcheck="false"></textarea>
 <button type="button" id="issue" class="primary" disabled>Issue certificates</button>
 <ol id="progress" class="progress" aria-live="polite"></ol>
+${faucetBox(ctx.chain)}
 <div id="results" aria-live="polite"></div>
 </section>
 `,
   });
 }
+
+// ── where the chain is: what the issue flow's script needs to name the network, link the explorer and the faucet ──
+function chainMeta(chain: ChainPlace): Record<string, string> {
+  const faucet = faucetOf(chain);
+  return {
+    "cert-anchor-network-label": networkLabel(chain.network),
+    "cert-anchor-explorer": chain.explorerUrl ?? "",
+    "cert-anchor-faucet": faucet?.kind ?? "",
+    "cert-anchor-faucet-url": faucet?.kind === "page" ? faucet.url : "",
+    "cert-anchor-faucet-label": faucet?.label ?? "",
+  };
+}
+
+/** The devnet's faucet button, shown by the script once the wallet turns out to hold too little ADA. */
+function faucetBox(chain: ChainPlace): SafeHtml | "" {
+  return faucetOf(chain)?.kind === "service"
+    ? markup`<div id="faucet-box" class="faucet" hidden>
+<button type="button" id="faucet">Get test ADA from this devnet's faucet</button>
+<p id="faucet-status" role="status"></p>
+</div>
+`
+    : "";
+}
+// ── end of where the chain is ──────────────────────────────────────────────────────────────────────────────────
 
 // ── the wallet-app link (CIP-158) ──
 

@@ -3,6 +3,7 @@
  * viewport, the hashed stylesheet, the site's header and footer; no inline script or style (the
  * Content-Security-Policy of page-server.ts forbids both).
  */
+import { networkLabel } from "../presentation/chain-place";
 import { htmlDocument, markup, type HtmlValue, type SafeHtml } from "../presentation/html";
 
 export interface PageAssets {
@@ -31,11 +32,18 @@ export interface PageOptions {
   data?: Readonly<Record<string, string>>;
   /** URL of the page's script, if it runs one (or the URLs of its scripts, in order). */
   script?: string | readonly string[];
+  /** The network the service runs on (NETWORK), named in the header of every page. */
+  network?: string;
   main: SafeHtml;
 }
 
 const scriptsOf = (script: PageOptions["script"]): readonly string[] =>
   script === undefined ? [] : typeof script === "string" ? [script] : script;
+
+// ── where the chain is: the header names the network ───────────────────────────────────────────────────────────
+const networkBadge = (network: string | undefined) =>
+  network === undefined ? "" : markup`<span class="network" data-network="${network}">${networkLabel(network)}</span>`;
+// ── end of where the chain is ──────────────────────────────────────────────────────────────────────────────────
 
 export function page(opts: PageOptions): string {
   const meta: HtmlValue[] = Object.entries(opts.meta ?? {}).map(([name, content]) => markup`<meta name="${name}" content="${content}">\n`);
@@ -48,7 +56,7 @@ ${meta}<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${opts.assets.css}">
 ${scriptsOf(opts.script).map((src) => markup`<script src="${src}" defer></script>\n`)}`,
     bodyAttributes: data,
-    body: markup`<header class="site"><a class="brand" href="/">cert-anchor</a><span class="tagline">certificates anchored on Cardano</span></header>
+    body: markup`<header class="site"><a class="brand" href="/">cert-anchor</a><span class="tagline">certificates anchored on Cardano</span>${networkBadge(opts.network)}</header>
 <main id="main">
 ${opts.main}</main>
 <footer class="site"><a href="/">Verify a file or issue a certificate</a> · <a href="/api/v1/openapi.json">API</a></footer>
@@ -65,6 +73,7 @@ export function statusPage(opts: {
   data?: PageOptions["data"];
   meta?: PageOptions["meta"];
   script?: string;
+  network?: string;
   body: SafeHtml;
 }): RenderedPage {
   return {
@@ -75,6 +84,7 @@ export function statusPage(opts: {
       ...(opts.data !== undefined ? { data: opts.data } : {}),
       ...(opts.meta !== undefined ? { meta: opts.meta } : {}),
       ...(opts.script !== undefined ? { script: opts.script } : {}),
+      ...(opts.network !== undefined ? { network: opts.network } : {}),
       main: markup`<section class="status status-not-found"${opts.role !== undefined ? markup` role="${opts.role}"` : ""}>
 <h1>${opts.title}</h1>
 ${opts.body}</section>

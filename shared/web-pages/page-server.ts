@@ -8,6 +8,8 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { gzipSync } from "node:zlib";
+import { isShortCode } from "../domain/short-code";
+import type { ChainPlace } from "../presentation/chain-place";
 import { htmlDocument, markup } from "../presentation/html";
 import type { CertificateRecord } from "../verifier/certificate-projection";
 import { ASSET_PREFIX, type WebAssets } from "./assets";
@@ -18,6 +20,7 @@ import { malformedPage, renderVerifyPage, type VerifyPageContext } from "./verif
 import { requestOrigin } from "../gateway/request-origin";
 import { badgeSvg, type BadgeState } from "../presentation/badge";
 import { renderPrintPage } from "./print-page";
+import { OG_IMAGE_PREFIX, ogImage } from "./og-images";
 
 export const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
@@ -34,6 +37,15 @@ export interface PageServerOptions {
   assets(): Promise<WebAssets>;
   network: string;
   networkId: number;
+  /** A public explorer's transaction page (`{tx}` for the id); null: the pages link no explorer. */
+  explorerUrl: string | null;
+  /** The service serves its own faucet (the devnet's unfunded wallets are pointed at it). */
+  faucetEnabled: boolean;
+  /**
+   * The short-link page of a code, as `GET /api/v1/resolve/{code}` answers it. With it, a browser asking for a
+   * short link (Accept: text/html) gets the house-style page for an unknown or malformed code.
+   */
+  resolveShortLink?(code: string, query: ReadonlyArray<[string, string]>): Promise<ShortLinkAnswer>;
   /** Base of short links (`<base>/<code>`). */
   shortLinkBase: string;
   /** Where unexpected failures are reported. */
@@ -44,14 +56,32 @@ export interface PageServerOptions {
   trustProxy?: number;
 }
 
+/** What `GET /api/v1/resolve/{code}` answers: the redirecting page with its own policy, or 404 for an unknown code. */
+export interface ShortLinkAnswer {
+  status: number;
+  html: string;
+  contentSecurityPolicy: string;
+  headers: Readonly<Record<string, string>>;
+}
+
+/** Where the short links resolve (`GET /api/v1/resolve/{code}`). */
+const RESOLVE_PREFIX = "/api/v1/resolve/";
+
+/** A browser navigating (Accept names text/html), not an API client asking for JSON. */
+const wantsHtml = (req: IncomingMessage) => /\btext\/html\b/.test(String(req.headers.accept ?? ""));
+
 /** Returns a request handler that answers page requests and returns false for everything else. */
 export function createPageHandler(opts: PageServerOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
   return (req, res) => {
     if (req.method !== "GET" && req.method !== "HEAD") return false;
     const url = new URL(req.url ?? "/", "http://page.invalid");
     const path = url.pathname;
-    if (path === "/api" || path.startsWith("/api/")) return false;
-    answer(opts, req, res, path, url.searchParams).catch((err: unknown) => {
+    const shortLink = opts.resolveShortLink !== undefined && path.startsWith(RESOLVE_PREFIX) && wantsHtml(req);
+    if (!shortLink && (path === "/api" || path.startsWith("/api/"))) return false;
+    const answered = shortLink
+      ? answerShortLink(opts, req, res, path.slice(RESOLVE_PREFIX.length), url.searchParams)
+      : answer(opts, req, res, path, url.searchParams);
+    answered.catch((err: unknown) => {
       opts.onError?.(err);
       if (!res.headersSent) send(req, res, { status: 500, html: INTERNAL_ERROR });
       else res.end();
@@ -64,7 +94,7 @@ async function answer(opts: PageServerOptions, req: IncomingMessage, res: Server
   const assets = await opts.assets();
   if (path.startsWith(ASSET_PREFIX)) {
     const file = assets.files.get(path.slice(ASSET_PREFIX.length));
-    if (file === undefined) return send(req, res, notFound(assets));
+    if (file === undefined) return send(req, res, notFound(assets, opts.network));
     const gz = acceptsGzip(req);
     res.writeHead(200, {
       "Content-Type": file.contentType,
@@ -77,11 +107,24 @@ async function answer(opts: PageServerOptions, req: IncomingMessage, res: Server
     res.end(req.method === "HEAD" ? undefined : gz ? file.gzip : file.body);
     return;
   }
+  if (path.startsWith(OG_IMAGE_PREFIX)) {
+    const image = ogImage(path.slice(OG_IMAGE_PREFIX.length));
+    if (image === undefined) return send(req, res, notFound(assets, opts.network));
+    res.writeHead(200, {
+      "Content-Type": "image/png",
+      "Cache-Control": "public, max-age=86400",
+      "X-Content-Type-Options": "nosniff",
+      "Content-Length": image.length,
+    });
+    res.end(req.method === "HEAD" ? undefined : image);
+    return;
+  }
   const ctx = {
     assets: assets.urls,
     shortLinkBase: opts.shortLinkBase,
     now: opts.now?.() ?? Date.now(),
     origin: requestOrigin(req, opts.trustProxy ?? 0),
+    chain: chainPlaceOf(opts),
   };
   if (path === "/") {
     return send(req, res, {
@@ -96,7 +139,7 @@ async function answer(opts: PageServerOptions, req: IncomingMessage, res: Server
   if (print !== null) return answerPrint(opts, req, res, ctx, print[1]!, query);
   // ── the certificate page ──
   const verify = /^\/verify(?:\/([^/]*))?(?:\/([^/]*))?\/?$/.exec(path);
-  if (verify === null) return send(req, res, notFound(assets));
+  if (verify === null) return send(req, res, notFound(assets, opts.network));
   const [, givenHash = "", givenTxHash] = verify;
   const hash = DataHash.parse(givenHash);
   if (hash === undefined)
@@ -113,7 +156,7 @@ async function answer(opts: PageServerOptions, req: IncomingMessage, res: Server
     records = await opts.lookup(hash);
   } catch (err) {
     opts.onError?.(err);
-    return send(req, res, unavailable(assets), { "Retry-After": "5" });
+    return send(req, res, unavailable(assets, opts.network), { "Retry-After": "5" });
   }
   // Only a code bound to this hash is shown; when the verifier cannot say, the page shows none.
   const shortCode =
@@ -201,7 +244,7 @@ async function answerPrint(
     records = await opts.lookup(hash);
   } catch (err) {
     opts.onError?.(err);
-    return send(req, res, unavailable(await opts.assets()), { "Retry-After": "5" });
+    return send(req, res, unavailable(await opts.assets(), opts.network), { "Retry-After": "5" });
   }
   // Nothing to print: the certificate page's own 404, which follows the hash.
   if (records.length === 0) return send(req, res, renderVerifyPage(ctx, { hash, records, query: [...query.entries()] }));
@@ -219,19 +262,80 @@ async function answerPrint(
   );
 }
 
-const notFound = (assets: WebAssets): RenderedPage =>
+const chainPlaceOf = (opts: PageServerOptions): ChainPlace => ({
+  network: opts.network,
+  explorerUrl: opts.explorerUrl,
+  faucetEnabled: opts.faucetEnabled,
+});
+
+// ── short links in the house style: a browser's unknown or malformed code gets a page of the site ──────────────
+/**
+ * `GET /api/v1/resolve/{code}` for a browser: a malformed code's 400 and an unknown code's 404 as pages of the site
+ * (API clients asking JSON never come here: they get the API's JSON). A known code's page — its link-preview tags
+ * and redirect, under its own Content-Security-Policy — is passed on as the API answers it.
+ */
+async function answerShortLink(opts: PageServerOptions, req: IncomingMessage, res: ServerResponse, code: string, query: URLSearchParams) {
+  const assets = await opts.assets();
+  const linkPage = (status: number, title: string, reason: string, sentence: string): RenderedPage =>
+    statusPage({
+      status,
+      title,
+      assets: assets.urls,
+      role: "status",
+      network: opts.network,
+      data: { "short-link": reason },
+      body: markup`<p>${sentence}</p>
+<p><a class="button" href="/">Check a file or a text</a></p>
+`,
+    });
+  if (!isShortCode(code))
+    return send(
+      req,
+      res,
+      linkPage(
+        400,
+        "Not a short link",
+        "malformed",
+        `“${code}” is not a short-link code: a code is 10 letters and digits (0-9, A-Z, a-z).`,
+      ),
+    );
+  let answered: ShortLinkAnswer;
+  try {
+    answered = await opts.resolveShortLink!(code, [...query.entries()]);
+  } catch (err) {
+    opts.onError?.(err);
+    return send(req, res, unavailable(assets, opts.network), { "Retry-After": "5" });
+  }
+  if (answered.status === 404)
+    return send(
+      req,
+      res,
+      linkPage(404, "Unknown link", "unknown", `The link ${code} does not point to a certificate. Check that it was copied whole.`),
+    );
+  send(
+    req,
+    res,
+    { status: answered.status, html: answered.html },
+    { ...answered.headers, "Content-Security-Policy": answered.contentSecurityPolicy },
+  );
+}
+// ── end of short links in the house style ──────────────────────────────────────────────────────────────────────
+
+const notFound = (assets: WebAssets, network: string): RenderedPage =>
   statusPage({
     status: 404,
     title: "Page not found",
     assets: assets.urls,
+    network,
     body: markup`<p><a class="button" href="/">Go to the verifier</a></p>\n`,
   });
 
-const unavailable = (assets: WebAssets): RenderedPage =>
+const unavailable = (assets: WebAssets, network: string): RenderedPage =>
   statusPage({
     status: 503,
     title: "Temporarily unavailable",
     assets: assets.urls,
+    network,
     role: "alert",
     body: markup`<p>The certificate service does not answer right now. Retry in a few seconds.</p>\n`,
   });

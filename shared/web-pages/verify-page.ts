@@ -20,6 +20,7 @@
 import { templateIdOf } from "../domain/certificate-metadata";
 import type { DataHash, TxHash } from "../domain/hex";
 import { renderCertificateCard } from "../presentation/certificate-card";
+import { explorerTxUrl, networkLabel, type ChainPlace } from "../presentation/chain-place";
 import { markup, type SafeHtml } from "../presentation/html";
 import { revealedFields } from "../presentation/revealed-values";
 import { POLICY_SENTENCES, resolveDisplay, type DisplayResult, type UpdatePolicy } from "../presentation/update-policy";
@@ -36,6 +37,8 @@ export interface VerifyPageContext {
   // ── sharing (share-dialog.ts) ──
   /** `<scheme>://<host>` the page was reached on: the share dialog's absolute links. */
   origin: string;
+  /** The network the service runs on and its explorer: every page says where the chain is. */
+  chain: ChainPlace;
 }
 
 /**
@@ -86,6 +89,7 @@ function notFoundPage(ctx: VerifyPageContext, sentence: SafeHtml, waitFor: Follo
     title: "No certificate found",
     assets: ctx.assets,
     role: "status",
+    network: ctx.chain.network,
     data: { verification: "not-found", reason: "unknown" },
     ...follow(ctx, waitFor),
     body: markup`<p>${sentence}</p>
@@ -94,11 +98,12 @@ ${LIVE_REGION}<p><a class="button" href="/">Check a file or a text</a></p>
   });
 }
 
-export function malformedPage(ctx: Pick<VerifyPageContext, "assets">, what: string): RenderedPage {
+export function malformedPage(ctx: Pick<VerifyPageContext, "assets" | "chain">, what: string): RenderedPage {
   return statusPage({
     status: 400,
     title: "Not a certificate address",
     assets: ctx.assets,
+    network: ctx.chain.network,
     role: "status",
     data: { verification: "not-found", reason: "malformed" },
     body: markup`<p>${what}</p>
@@ -141,8 +146,25 @@ function anchoredAs(r: CertificateRecord): string {
     : " as a leaf of a Merkle batch whose root a transaction anchors";
 }
 
+// ── where the chain is: the network's row and the transaction's explorer link ──────────────────────────────────
+
+/** The network row of an anchor's chain facts. */
+const networkRow = (chain: ChainPlace) =>
+  markup`<dt>Network</dt><dd data-field="network" data-network="${chain.network}">${networkLabel(chain.network)}</dd>\n`;
+
+/** A transaction id, linked to its page on the public explorer when the network has one. */
+function transactionValue(chain: ChainPlace, txHash: string): SafeHtml {
+  const href = explorerTxUrl(chain, txHash);
+  const link =
+    href === undefined
+      ? ""
+      : markup` <a class="explorer" data-field="explorer" href="${href}" rel="noopener noreferrer">view on the explorer<span class="visually-hidden"> (transaction ${txHash.slice(0, 8)}…)</span></a>`;
+  return markup`<span class="mono" data-field="transaction">${txHash}</span>${link}`;
+}
+// ── end of where the chain is ──────────────────────────────────────────────────────────────────────────────────
+
 /** The chain facts of one anchor, with `who` (the issuer's, or who anchored it) after the algorithm. */
-function factRows(hash: string, r: CertificateRecord, who: SafeHtml): SafeHtml {
+function factRows(chain: ChainPlace, hash: string, r: CertificateRecord, who: SafeHtml): SafeHtml {
   const batch = batchOf(r);
   const batchRows =
     batch === undefined
@@ -157,19 +179,26 @@ function factRows(hash: string, r: CertificateRecord, who: SafeHtml): SafeHtml {
   return markup`<dt>Hash</dt><dd class="mono" data-field="hash">${batch !== undefined ? hash : r.hash}</dd>
 ${batchRows}<dt>Algorithm</dt><dd data-field="algorithm">${r.algorithm}</dd>
 ${who}
-<dt>Transaction</dt><dd class="mono" data-field="transaction">${r.transactionHash}</dd>
+${networkRow(chain)}<dt>Transaction</dt><dd>${transactionValue(chain, r.transactionHash)}</dd>
 <dt>Block</dt><dd data-field="block">${r.blockNumber} <span class="muted mono">${r.blockHash}</span></dd>
 <dt>Time</dt><dd data-field="time"><time datetime="${iso(r.creationTime)}">${utc(r.creationTime)}</time></dd>
 `;
 }
 
-function anchorDetails(hash: string, r: CertificateRecord, count: number, policy: UpdatePolicy, shortLink: string | undefined): SafeHtml {
+function anchorDetails(
+  chain: ChainPlace,
+  hash: string,
+  r: CertificateRecord,
+  count: number,
+  policy: UpdatePolicy,
+  shortLink: string | undefined,
+): SafeHtml {
   const short =
     shortLink !== undefined
       ? markup`<dt>Short link</dt><dd class="mono" data-field="short-link"><a href="${shortLink}">${shortLink}</a></dd>\n`
       : "";
   return markup`<dl class="fields anchor">
-${factRows(hash, r, markup`<dt>Issuer address</dt><dd class="mono" data-field="issuer-address">${r.address}</dd>`)}<dt>Anchored</dt><dd data-field="anchor-count">${count === 1 ? "once" : `${count} times`}</dd>
+${factRows(chain, hash, r, markup`<dt>Issuer address</dt><dd class="mono" data-field="issuer-address">${r.address}</dd>`)}<dt>Anchored</dt><dd data-field="anchor-count">${count === 1 ? "once" : `${count} times`}</dd>
 <dt>Update policy</dt><dd data-field="update-policy">${POLICY_SENTENCES[policy]}</dd>
 ${short}</dl>
 `;
@@ -220,17 +249,18 @@ function foreignAnchorPage(
     html: page({
       title: "Not the issuer's anchor",
       assets: ctx.assets,
+      network: ctx.chain.network,
       data: { verification: "foreign-anchor", template: "" },
       ...following,
       main: markup`<section class="status status-mismatch" role="alert">
 <h1>⚠ Not the issuer's anchor</h1>
-<p>Transaction <span class="mono">${anchor.transactionHash}</span> anchored this hash from the address <span class="mono">${anchor.address}</span>, which is not the certificate's issuer: under the certificate's update policy (${display.policy}) this anchor does not speak for the certificate, whatever its metadata says.</p>
+<p>Transaction <span class="mono">${anchor.transactionHash}</span> anchored this hash on ${networkLabel(ctx.chain.network)} from the address <span class="mono">${anchor.address}</span>, which is not the certificate's issuer: under the certificate's update policy (${display.policy}) this anchor does not speak for the certificate, whatever its metadata says.</p>
 <p>The certificate of this hash is the one anchored by <span class="mono" data-field="certificate-issuer">${display.source.address}</span>: <a href="/verify/${hash}">see the certificate</a>.</p>
 </section>
 ${following !== undefined ? LIVE_REGION : ""}<section class="details">
 <h2>This anchor</h2>
 <dl class="fields anchor">
-${factRows(hash, anchor, markup`<dt>Anchored by</dt><dd class="mono" data-field="anchored-by">${anchor.address}</dd>`)}</dl>
+${factRows(ctx.chain, hash, anchor, markup`<dt>Anchored by</dt><dd class="mono" data-field="anchored-by">${anchor.address}</dd>`)}</dl>
 </section>
 ${history(hash, records, display)}`,
     }),
@@ -255,7 +285,7 @@ export function renderVerifyPage(
   const { hash, txHash } = input;
   const anchors = input.records.map((r) => r.transactionHash);
   if (input.records.length === 0)
-    return notFoundPage(ctx, markup`Nothing on chain anchors the hash <span class="mono">${hash}</span>.`, {
+    return notFoundPage(ctx, markup`Nothing on ${networkLabel(ctx.chain.network)} anchors the hash <span class="mono">${hash}</span>.`, {
       hash,
       hashes: [hash],
       anchors,
@@ -265,7 +295,7 @@ export function renderVerifyPage(
   if (txHash !== undefined && linked === undefined)
     return notFoundPage(
       ctx,
-      markup`Transaction <span class="mono">${txHash}</span> anchors no certificate of the hash <span class="mono">${hash}</span>.`,
+      markup`Transaction <span class="mono">${txHash}</span> anchors no certificate of the hash <span class="mono">${hash}</span> on ${networkLabel(ctx.chain.network)}.`,
       { hash, hashes: [hash], anchors, awaits: txHash },
     );
 
@@ -295,7 +325,7 @@ export function renderVerifyPage(
 `
     : markup`<section class="status status-verified" role="status">
 <h1>✓ Certificate verified</h1>
-<p>This hash is anchored on the Cardano blockchain${anchoredAs(anchor)}${revealed.some((f) => f.state === "match") ? " and every value this link reveals matches it" : ""}.</p>
+<p>This hash is anchored on ${networkLabel(ctx.chain.network)}${anchoredAs(anchor)}${revealed.some((f) => f.state === "match") ? " and every value this link reveals matches it" : ""}.</p>
 </section>
 `;
   const linkedNote =
@@ -313,12 +343,13 @@ export function renderVerifyPage(
     html: page({
       title: mismatch ? "Certificate: value mismatch" : "Certificate verified",
       assets: ctx.assets,
+      network: ctx.chain.network,
       data: { verification: mismatch ? "mismatch" : "verified", template: templateId ?? "" },
       ...following,
       script: [...(following !== undefined ? [following.script] : []), ctx.assets.shareJs],
       main: markup`${status}${following !== undefined ? LIVE_REGION : ""}${share}${linkedNote}${renderCertificateCard(templateId, display.preview, revealed)}${ignored}<section class="details">
 <h2>On chain</h2>
-${anchorDetails(hash, anchor, input.records.length, display.policy, shortLink)}</section>
+${anchorDetails(ctx.chain, hash, anchor, input.records.length, display.policy, shortLink)}</section>
 ${history(hash, input.records, display)}`,
     }),
   };

@@ -103,6 +103,25 @@ describe("mesh: environment configuration", function () {
     expect(configError({ NETWORK: "mainnet" }).problems[0]).to.contain("needs OGMIOS_URL");
   });
 
+  it("links transactions to Cardanoscan on the public networks, to no explorer on the devnet, and takes EXPLORER_URL with {tx} or none", () => {
+    const ogmios = { OGMIOS_URL: "ws://node:1337" };
+    expect(loadConfig({}).explorerUrl, "devnet").to.equal(null);
+    expect(loadConfig({ ...ogmios, NETWORK: "preview" }).explorerUrl).to.equal("https://preview.cardanoscan.io/transaction/{tx}");
+    expect(loadConfig({ ...ogmios, NETWORK: "preprod" }).explorerUrl).to.equal("https://preprod.cardanoscan.io/transaction/{tx}");
+    expect(loadConfig({ ...ogmios, NETWORK: "mainnet" }).explorerUrl).to.equal("https://cardanoscan.io/transaction/{tx}");
+    expect(loadConfig({ ...ogmios, NETWORK: "mainnet", EXPLORER_URL: "https://cexplorer.io/tx/{tx}" }).explorerUrl).to.equal(
+      "https://cexplorer.io/tx/{tx}",
+    );
+    expect(loadConfig({ ...ogmios, NETWORK: "preview", EXPLORER_URL: "none" }).explorerUrl).to.equal(null);
+    expect(loadConfig({ EXPLORER_URL: "http://localhost:8080/tx/{tx}" }).explorerUrl, "a local explorer of the devnet").to.equal(
+      "http://localhost:8080/tx/{tx}",
+    );
+    for (const bad of ["https://cexplorer.io/tx/", "javascript:alert('{tx}')", "explorer/{tx}"])
+      expect(configError({ EXPLORER_URL: bad }).problems.join(" "), bad).to.contain(
+        "EXPLORER_URL must be an http:// or https:// URL holding {tx}",
+      );
+  });
+
   it("parses CORS origins: list, any, none", () => {
     expect(loadConfig({ CORS_ORIGINS: "https://a.example, http://localhost:5173" }).corsOrigins).to.deep.equal([
       "https://a.example",

@@ -11,11 +11,23 @@ import { addressToBech32 } from "../../web/bech32";
 import { generateMnemonic, Wallet } from "../../shared/wallet";
 import type { CertificateRecord } from "../../shared/verifier/certificate-projection";
 import { loadWebAssets } from "../../shared/web-pages/assets";
-import { attachPageHandler, createPageHandler, PAGE_CSP } from "../../shared/web-pages/page-server";
+import { attachPageHandler, createPageHandler, PAGE_CSP, type ShortLinkAnswer } from "../../shared/web-pages/page-server";
+import { OG_IMAGE_DIR } from "../../shared/web-pages/og-images";
+import { OG_IMAGE_HEIGHT, OG_IMAGE_NAMES, OG_IMAGE_WIDTH, ogImageSvg } from "../../shared/presentation/og-image-svg";
+import { TEMPLATES } from "../../shared/presentation/certificate-card";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { addressHex } from "./support/cip30-test-wallet";
 import { TxHash } from "../../shared/domain/hex";
 
 const HASH = "ab".repeat(32);
+const KNOWN_CODE = "RXYWODQzXG";
+/** A PNG's width and height, from its IHDR chunk. */
+const pngSize = (png: Buffer) => ({
+  signature: png.subarray(0, 8).toString("hex"),
+  width: png.readUInt32BE(16),
+  height: png.readUInt32BE(20),
+});
 const record: CertificateRecord = {
   hash: HASH,
   address: "addr_test1vqexample",
@@ -38,7 +50,13 @@ describe("web pages: the page handler over HTTP", () => {
   const lookedUp: string[] = [];
 
   before(async () => {
-    server = createServer((_req, res) => {
+    server = createServer((req, res) => {
+      // The API's own answer to a malformed short-link code, which an API client keeps getting.
+      if (req.url?.startsWith("/api/v1/resolve/")) {
+        res.writeHead(400, { "Content-Type": "application/json; charset=utf-8" });
+        res.end(JSON.stringify({ error: "INVALID_SHORT_CODE", message: "a short-link code is 10 characters of 0-9, A-Z, a-z" }));
+        return;
+      }
       res.writeHead(299, { "Content-Type": "text/plain" });
       res.end("api");
     });
@@ -57,7 +75,18 @@ describe("web pages: the page handler over HTTP", () => {
         assets: loadWebAssets,
         network: "devnet",
         networkId: 0,
+        explorerUrl: null,
+        faucetEnabled: true,
         shortLinkBase: "https://go.test",
+        resolveShortLink: async (code): Promise<ShortLinkAnswer> =>
+          code === KNOWN_CODE
+            ? {
+                status: 200,
+                html: "<!DOCTYPE html><title>preview</title>",
+                contentSecurityPolicy: "default-src 'none'",
+                headers: { "Cache-Control": "public, max-age=300" },
+              }
+            : { status: 404, html: "unstyled", contentSecurityPolicy: "default-src 'none'", headers: {} },
       }),
     );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -217,6 +246,57 @@ describe("web pages: the page handler over HTTP", () => {
       expect(addressToBech32(addressHex(w.address))).to.equal(w.address);
       expect(addressToBech32(addressHex(w.enterpriseAddress))).to.equal(w.enterpriseAddress);
       expect(addressToBech32(w.address), "bech32 passes through").to.equal(w.address);
+    }
+  });
+
+  it("serves a 1200×630 PNG preview picture per template at /og/<template>.png, the default for any other id", async () => {
+    for (const name of [...OG_IMAGE_NAMES, "Diploma", "someOtherTemplate"]) {
+      const res = await fetch(`${base}/og/${name}.png`);
+      expect(res.status, name).to.equal(200);
+      expect(res.headers.get("content-type")).to.equal("image/png");
+      const png = Buffer.from(await res.arrayBuffer());
+      expect(pngSize(png), name).to.deep.equal({ signature: "89504e470d0a1a0a", width: OG_IMAGE_WIDTH, height: OG_IMAGE_HEIGHT });
+    }
+    const diploma = Buffer.from(await (await fetch(`${base}/og/diploma.png`)).arrayBuffer());
+    const fallback = Buffer.from(await (await fetch(`${base}/og/someOtherTemplate.png`)).arrayBuffer());
+    expect(diploma.equals(fallback), "a template of its own has a picture of its own").to.equal(false);
+    for (const bad of ["/og/diploma.svg", "/og/../package.json", "/og/a b.png", "/og/"])
+      expect((await fetch(base + bad)).status, bad).to.equal(404);
+  });
+
+  it("keeps each committed preview picture's SVG equal to what the code draws (npm run build:og-images renders them)", () => {
+    expect(OG_IMAGE_NAMES).to.deep.equal(Object.keys(TEMPLATES));
+    for (const name of OG_IMAGE_NAMES) {
+      expect(readFileSync(join(OG_IMAGE_DIR, `${name}.svg`), "utf8"), name).to.equal(ogImageSvg(name));
+      expect(pngSize(readFileSync(join(OG_IMAGE_DIR, `${name}.png`)))).to.include({ width: 1200, height: 630 });
+    }
+  });
+
+  it("answers a browser's unknown or malformed short link with a styled page (404, 400), an API client's with the API", async () => {
+    const html = { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
+    const unknown = await fetch(`${base}/api/v1/resolve/AAAAAAAAAA`, { headers: html });
+    expect(unknown.status).to.equal(404);
+    expect(unknown.headers.get("content-security-policy")).to.equal(PAGE_CSP);
+    const unknownPage = await unknown.text();
+    expect(unknownPage).to.match(/<link rel="stylesheet" href="\/assets\/app-[A-Z0-9]+\.css">/);
+    expect(unknownPage).to.contain(`data-short-link="unknown"`);
+    expect(unknownPage).to.contain("<h1>Unknown link</h1>");
+    expect(unknownPage).to.contain(`<footer class="site">`);
+    const malformed = await fetch(`${base}/api/v1/resolve/not-a-code%3Cb%3E`, { headers: html });
+    expect(malformed.status).to.equal(400);
+    const malformedPage = await malformed.text();
+    expect(malformedPage).to.contain(`data-short-link="malformed"`);
+    expect(malformedPage).to.contain("<h1>Not a short link</h1>");
+    expect(malformedPage).to.not.contain("<b>");
+    const known = await fetch(`${base}/api/v1/resolve/${KNOWN_CODE}`, { headers: html });
+    expect(known.status, "a known code's page as the API answers it").to.equal(200);
+    expect(known.headers.get("content-security-policy")).to.equal("default-src 'none'");
+    expect(known.headers.get("cache-control")).to.equal("public, max-age=300");
+    expect(await known.text()).to.equal("<!DOCTYPE html><title>preview</title>");
+    for (const accept of ["application/json", "*/*"]) {
+      const api = await fetch(`${base}/api/v1/resolve/not-a-code`, { headers: { Accept: accept } });
+      expect(api.headers.get("content-type"), accept).to.match(/^application\/json/);
+      expect(((await api.json()) as { error: string }).error).to.equal("INVALID_SHORT_CODE");
     }
   });
 });

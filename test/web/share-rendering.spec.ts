@@ -18,6 +18,7 @@ const ctx = {
   shortLinkBase: "https://go.test",
   now: 1_800_000_000_000,
   origin: "https://pages.test",
+  chain: { network: "preview", explorerUrl: "https://explorer.test/tx/{tx}", faucetEnabled: true },
 };
 const diploma = {
   uverify_template_id: "diploma",

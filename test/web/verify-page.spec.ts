@@ -9,12 +9,15 @@ import type { CertificateRecord } from "../../shared/verifier/certificate-projec
 import { FOLLOW_WITHIN_MS, malformedPage, renderVerifyPage } from "../../shared/web-pages/verify-page";
 import { TEMPLATES, templateNamed } from "../../shared/presentation/certificate-card";
 import { DataHash, TxHash } from "../../shared/domain/hex";
+import { renderHomePage } from "../../shared/web-pages/home-page";
+import { TESTNET_FAUCET_URL } from "../../shared/presentation/chain-place";
 
 const ctx = {
   assets: { css: "/assets/app.css", js: "/assets/app.js", verifyJs: "/assets/verify.js", shareJs: "/assets/share.js" },
   shortLinkBase: "https://go.test",
   now: 1_800_000_000_000,
   origin: "https://pages.test",
+  chain: { network: "preview", explorerUrl: "https://explorer.test/tx/{tx}", faucetEnabled: true },
 };
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 const HASH = sha("student-42");
@@ -116,7 +119,7 @@ describe("web pages: the certificate page (server rendering)", () => {
       "04012345678901",
       "<dt>Energy class</dt>",
       "<h3>Materials</h3>",
-      "<dt>rubber</dt><dd>40%</dd>",
+      "<dt>Rubber</dt><dd>40%</dd>",
       "<h3>Certifications</h3>",
     ])
       expect(dpp.html).to.contain(s);
@@ -141,7 +144,7 @@ describe("web pages: the certificate page (server rendering)", () => {
     );
     expect(lab.html).to.contain(`data-template="laboratoryReport"`);
     expect(lab.html).to.contain("<h3>Results</h3>");
-    expect(lab.html).to.contain("<dt>glucose</dt><dd>5.1 mmol/L</dd>");
+    expect(lab.html).to.contain("<dt>Glucose</dt><dd>5.1 mmol/L</dd>");
     expect(revealedStates(lab.html)).to.deep.equal(["match", "mismatch"]);
     expect(bodyAttr(lab.html, "verification")).to.equal("mismatch");
 
@@ -161,7 +164,7 @@ describe("web pages: the certificate page (server rendering)", () => {
     );
     expect(coi.html).to.contain(`data-template="certificateOfInsurance"`);
     expect(coi.html).to.contain("<h3>Coverages</h3>");
-    expect(coi.html).to.contain("<dt>general liability</dt><dd>1,000,000</dd>");
+    expect(coi.html).to.contain("<dt>General liability</dt><dd>1,000,000</dd>");
     expect(coi.html, "the salt after the last ~ is not shown").to.match(/<span class="value">Acme<\/span>/);
   });
 
@@ -238,7 +241,7 @@ describe("web pages: the certificate page (server rendering)", () => {
       expect(page.html, policy).to.not.contain('class="card');
       expect(page.html, policy).to.not.contain("Master of Science");
       expect(page.html, policy).to.contain(`data-field="anchored-by">${stranger.address}</dd>`);
-      expect(page.html, policy).to.contain(`data-field="transaction">${stranger.transactionHash}</dd>`);
+      expect(page.html, policy).to.contain(`data-field="transaction">${stranger.transactionHash}</span>`);
       expect(page.html, policy).to.contain(`data-field="certificate-issuer">${first.address}</span>`);
       expect(page.html, policy).to.contain(`<a href="/verify/${HASH}">see the certificate</a>`);
     }
@@ -361,5 +364,72 @@ describe("web pages: the certificate page (server rendering)", () => {
     const plain = render([record({})]);
     expect(plain.html).to.not.contain("merkle-batch");
     expect(plain.html).to.not.contain("Merkle batch");
+  });
+});
+
+describe("web pages: where the chain is, and metadata in human words (server rendering)", () => {
+  it("names the network on the certificate, 404 and 400 pages and links the transaction to the explorer on a public network", () => {
+    const anchored = record({ title: "Contract" });
+    const page = render([anchored]);
+    expect(page.html).to.contain(`<span class="network" data-network="preview">Cardano preview testnet</span>`);
+    expect(page.html).to.contain(`<dd data-field="network" data-network="preview">Cardano preview testnet</dd>`);
+    expect(page.html).to.contain("This hash is anchored on Cardano preview testnet");
+    expect(page.html).to.contain(
+      `<a class="explorer" data-field="explorer" href="https://explorer.test/tx/${anchored.transactionHash}" rel="noopener noreferrer">view on the explorer`,
+    );
+    const none = render([]);
+    expect(none.html).to.contain("Nothing on Cardano preview testnet anchors the hash");
+    expect(none.html).to.contain(`data-network="preview"`);
+    expect(malformedPage(ctx, "no hash").html).to.contain(`data-network="preview"`);
+
+    const devnet = renderVerifyPage(
+      { ...ctx, chain: { network: "devnet", explorerUrl: null, faucetEnabled: true } },
+      { hash: DataHash(HASH), records: [anchored], query: [] },
+    ).html;
+    expect(devnet).to.contain(`<dd data-field="network" data-network="devnet">this service&#39;s private devnet</dd>`);
+    expect(devnet, "no public explorer knows the devnet").to.not.contain("explorer");
+  });
+
+  it("points an unfunded wallet at the public faucet on the testnets, at the service's own on the devnet, at none on mainnet", () => {
+    const home = (network: string, faucetEnabled = true) =>
+      renderHomePage({ ...ctx, network, networkId: network === "mainnet" ? 1 : 0, chain: { network, explorerUrl: null, faucetEnabled } });
+    const metaOf = (html: string, name: string) => new RegExp(`<meta name="${name}" content="([^"]*)">`).exec(html)?.[1];
+    for (const network of ["preview", "preprod"]) {
+      const page = home(network);
+      expect(metaOf(page, "cert-anchor-faucet"), network).to.equal("page");
+      expect(metaOf(page, "cert-anchor-faucet-url"), network).to.equal(TESTNET_FAUCET_URL);
+      expect(page, network).to.not.contain(`id="faucet"`);
+    }
+    const devnet = home("devnet");
+    expect(metaOf(devnet, "cert-anchor-faucet")).to.equal("service");
+    expect(devnet).to.contain(`<button type="button" id="faucet">Get test ADA from this devnet's faucet</button>`);
+    expect(metaOf(home("devnet", false), "cert-anchor-faucet"), "FAUCET_ENABLED=false").to.equal("");
+    expect(metaOf(home("mainnet", false), "cert-anchor-faucet")).to.equal("");
+    expect(metaOf(home("mainnet", false), "cert-anchor-network-label")).to.equal("Cardano mainnet");
+  });
+
+  it("shows metadata keys as labels, http(s) values as links and ISO dates as dates; other values exactly as written", () => {
+    const page = render([
+      record({
+        title: "Contract",
+        graduation_date: "2026-06-30",
+        signedAt: "2026-06-30T14:05:00Z",
+        homepage_url: "https://example.org/a?b=1&c=2",
+        script_link: "javascript:alert(1)",
+        data_link: "data:text/html,<b>x</b>",
+        not_a_date: "2026-02-30",
+        "Already Nice Label": "kept",
+      }),
+    ]).html;
+    expect(page).to.contain(`<dt>Graduation date</dt><dd><time datetime="2026-06-30">30 June 2026</time></dd>`);
+    expect(page).to.contain(`<dt>Signed at</dt><dd><time datetime="2026-06-30T14:05:00Z">30 June 2026, 14:05 UTC</time></dd>`);
+    expect(page).to.contain(
+      `<dt>Homepage URL</dt><dd><a class="external" href="https://example.org/a?b=1&amp;c=2" rel="nofollow noopener noreferrer">https://example.org/a?b=1&amp;c=2</a></dd>`,
+    );
+    expect(page, "only http(s) becomes a link").to.contain(`<dt>Script link</dt><dd>javascript:alert(1)</dd>`);
+    expect(page).to.contain(`<dt>Data link</dt><dd>data:text/html,&lt;b&gt;x&lt;/b&gt;</dd>`);
+    expect(page, "no such day").to.contain(`<dt>Not a date</dt><dd>2026-02-30</dd>`);
+    expect(page).to.contain(`<dt>Already Nice Label</dt><dd>kept</dd>`);
+    expect(page.match(/<a class="external"/g)).to.have.length(1);
   });
 });

@@ -107,6 +107,8 @@ export const CERTIFICATE_ROUTES = [
     responseType: "text/html",
     errors: ["INVALID_SHORT_CODE", "NOT_FOUND"],
     errorResponseType: { 404: "text/html" },
+    // A browser's malformed code gets the site's 400 page (docs/web-pages.md#short-links-in-a-browser).
+    htmlForBrowsers: [400],
     implemented: true,
   },
   {

@@ -45,6 +45,8 @@ export interface RouteSpec {
   readonly plainErrors?: readonly string[];
   /** Content type of an error status other than JSON (an HTML page). */
   readonly errorResponseType?: Readonly<Record<number, "text/html">>;
+  /** Error statuses answered as JSON to API clients and as an HTML page to a browser (`Accept: text/html`). */
+  readonly htmlForBrowsers?: readonly number[];
   /** Descriptions of error statuses, in words (default: a generic one). */
   readonly statuses?: Readonly<Record<number, string>>;
   readonly query?: readonly QueryParamSpec[];
