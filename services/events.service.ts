@@ -20,6 +20,7 @@ import { defineRouteActions, internalActions } from "../shared/gateway/route-act
 import { addReadinessCheck } from "../shared/mesh/health-middleware";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { webhookRouteActions, WebhookRuntime } from "../shared/mesh/webhook-runtime";
+import { eventLogPublisher } from "../shared/mesh/event-log-publisher";
 
 /** The producer's safety net when notifications are lost. */
 const PRODUCE_EVERY_MS = 5_000;
@@ -114,7 +115,8 @@ export default function createEventsService(deps: ServiceDeps): ServiceSchema {
     async started() {
       const broker = this.broker;
       const store = await deps.resources.store();
-      const log = await EventLog.open(store);
+      // each stored event goes out on `<NAMESPACE>.events.<type>` too (scale mode; docs/nats-contract.md#the-event-log)
+      const log = await EventLog.open(store, { onStored: eventLogPublisher(broker, deps.config.namespace, broker.logger) });
       locals.log = log;
       locals.producer = await ChainEventProducer.open(
         store,

@@ -71,10 +71,15 @@ export class EventLog {
   private constructor(
     private readonly events: Collection<StoredEvent>,
     private readonly scanWindow: number,
+    private readonly onStored: (event: PublicEvent) => void,
   ) {}
 
-  /** @param opts.scanWindow ids one filtered read looks through at most (default SCAN_WINDOW) */
-  static async open(store: Store, opts: { scanWindow?: number } = {}): Promise<EventLog> {
+  /**
+   * @param opts.scanWindow ids one filtered read looks through at most (default SCAN_WINDOW)
+   * @param opts.onStored told each event this process stores, right after it is stored (not an event whose key the
+   *   log held already); must not throw
+   */
+  static async open(store: Store, opts: { scanWindow?: number; onStored?: (event: PublicEvent) => void } = {}): Promise<EventLog> {
     const events = store.collection<StoredEvent>(EVENTS_LOG);
     await events.ensureIndexes([
       { fields: { key: 1 }, unique: true },
@@ -82,7 +87,7 @@ export class EventLog {
       { fields: { subjects: 1 } },
       { fields: { logIndex: 1 }, sparse: true },
     ]);
-    return new EventLog(events, opts.scanWindow ?? SCAN_WINDOW);
+    return new EventLog(events, opts.scanWindow ?? SCAN_WINDOW, opts.onStored ?? (() => undefined));
   }
 
   /**
@@ -115,7 +120,9 @@ export class EventLog {
       try {
         await this.events.insertOne({ _id: storedId(id), ...doc });
         this.nextId = id + 1;
-        return toPublic({ _id: storedId(id), ...doc });
+        const stored = toPublic({ _id: storedId(id), ...doc });
+        this.onStored(stored);
+        return stored;
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
         const known = await this.events.findOne({ key: e.key });
