@@ -177,11 +177,23 @@ export class ChainEventProducer {
     await this.lease.release(this.holder).catch(() => undefined);
   }
 
-  private readonly runs = new CoalescedRun<boolean>(async (rounds) => {
+  /**
+   * Runs `work` if this replica holds the producer's lease, taking it when it is free: what one replica at a time
+   * does to the log (deriving the chain's events, deleting the expired ones).
+   * @returns false when another replica holds it
+   */
+  async whileLeased<T>(work: () => Promise<T>): Promise<T | false> {
     const renewed = await this.lease.renew([LEASE_KEY], this.holder, LEASE_TTL_MS);
     if (renewed === 0 && !(await this.lease.acquire([LEASE_KEY], this.holder, LEASE_TTL_MS)).acquired) return false;
-    await rounds(() => this.run());
-    return true;
+    return work();
+  }
+
+  private readonly runs = new CoalescedRun<boolean>(async (rounds) => {
+    const ran = await this.whileLeased(async () => {
+      await rounds(() => this.run());
+      return true;
+    });
+    return ran;
   });
 
   private async run(): Promise<void> {
