@@ -3,7 +3,16 @@
  * definition for the log, its producers, the Server-Sent Events stream and the docs. Plain JSON, so an event crosses
  * NATS and HTTP unchanged.
  */
-import { field, nullable, objectField, objectSchema, type Field, type Fields, type JsonSchema, type PayloadOf } from "../records/json-schema-fields";
+import {
+  field,
+  nullable,
+  objectField,
+  objectSchema,
+  type Field,
+  type Fields,
+  type JsonSchema,
+  type PayloadOf,
+} from "../records/json-schema-fields";
 
 /** Every event type, in the order docs/events.md presents them. */
 export const EVENT_TYPES = [
