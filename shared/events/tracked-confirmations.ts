@@ -72,7 +72,7 @@ export class TrackedConfirmations {
   }
 
   async has(id: string): Promise<boolean> {
-    return (await this.tracked.findOne({ _id: id })) !== null;
+    return Boolean(await this.tracked.findOne({ _id: id }));
   }
 
   async save(doc: TrackedDoc): Promise<void> {
