@@ -1,6 +1,7 @@
 /**
  * The published NATS contract end to end (docs/nats-contract.md): a real nats-server, the devnet as its own process,
- * the indexer and the gateway as two `npm start` processes in scale mode, and outside services that speak plain NATS
+ * the indexer (with the events service and what issuance needs: tx-builder, submitter, verifier, library) and the
+ * gateway as two `npm start` processes in scale mode, and outside services that speak plain NATS
  * (the `nats` package, no Moleculer). They subscribe to `<NAMESPACE>.chain.block` and `<NAMESPACE>.chain.rollback`
  * and receive the devnet's blocks and a rollback in chain order, each payload valid against the schema the gateway
  * serves in `/api/v1/asyncapi.json`. Then one of them is down while blocks go by and catches up the way the contract
