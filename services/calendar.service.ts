@@ -5,7 +5,8 @@
  * LOG_INTEGRATE_MS, and every BATCH_INTERVAL_MS one replica at a time (the store's lease) anchors the log's latest
  * checkpoint as a certificate, built with the issuance machinery and paid and signed by the service wallet
  * (SERVICE_MNEMONIC, else the key file DATA_DIR/service-wallet.json). What each log round takes is announced as
- * `receipt.checkpointed` events (docs/events.md), without waiting for the events service.
+ * `receipt.checkpointed` events, and each transaction the service wallet sends as `transaction.submitted`
+ * (docs/events.md), without waiting for the events service.
  */
 import type { Context, ServiceSchema } from "moleculer";
 import type { ChainClient } from "../shared/chain";
@@ -25,6 +26,7 @@ import { TransparencyLog } from "../shared/transparency-log/transparency-log";
 import { toBase64 } from "../shared/tlog/encoding";
 import { rootAt } from "../shared/transparency-log/log-tree";
 import { announcingReceipts } from "../shared/events/receipt-source";
+import { transactionSubmitted } from "../shared/events/service-events";
 import { EventAppender } from "../shared/mesh/event-appender";
 
 /** How long the log waits for a witness's cosignature (the checkpoint is served meanwhile, without it). */
@@ -199,7 +201,9 @@ export default function createCalendarService(deps: ServiceDeps): ServiceSchema 
       const log = locals.log;
       locals.calendar = await MerkleCalendar.open({
         store,
-        anchorer: serviceWalletAnchorer(issuance, walletOf),
+        anchorer: serviceWalletAnchorer(issuance, walletOf, (sent) =>
+          events.append([transactionSubmitted(sent.txId, sent.inFlightUntil, deps.now())]),
+        ),
         chain: {
           onChain: async (txId) => Boolean(await broker.call("indexer.transaction", { id: txId })),
           inMempoolAmong: (txIds) => client.inMempoolAmong(txIds),

@@ -11,7 +11,7 @@ import type { Context, ServiceBroker, ServiceSchema } from "moleculer";
 import { networkIdOfNetwork } from "../shared/config/network";
 import { badRequest, stillStarting } from "../shared/domain/errors";
 import { ChainEventProducer, type TipPoint } from "../shared/events/chain-producer";
-import { expectNewEvents, MAX_SUBJECTS, parseEventFilter } from "../shared/events/event-checks";
+import { eventsExpired, expectNewEvents, MAX_SUBJECTS, parseEventFilter } from "../shared/events/event-checks";
 import { EventLog } from "../shared/events/event-log";
 import type { FactRecord } from "../shared/indexer/fact-log";
 import type { WrittenTip } from "../shared/indexer/indexer";
@@ -20,9 +20,13 @@ import { defineRouteActions, internalActions } from "../shared/gateway/route-act
 import { addReadinessCheck } from "../shared/mesh/health-middleware";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { webhookRouteActions, WebhookRuntime } from "../shared/mesh/webhook-runtime";
+import { eventLogPublisher } from "../shared/mesh/event-log-publisher";
 
 /** The producer's safety net when notifications are lost. */
 const PRODUCE_EVERY_MS = 5_000;
+/** How often the log's expired events are deleted (EVENTS_RETENTION_DAYS). */
+const PRUNE_EVERY_MS = 10 * 60_000;
+const DAY_MS = 86_400_000;
 /** Most events one read answers. */
 const MAX_READ = 500;
 
@@ -39,6 +43,7 @@ export default function createEventsService(deps: ServiceDeps): ServiceSchema {
     producer?: ChainEventProducer;
     webhooks?: WebhookRuntime;
     timer?: NodeJS.Timeout;
+    pruneTimer?: NodeJS.Timeout;
     announced?: string;
     announcing?: boolean;
   } = {};
@@ -63,6 +68,16 @@ export default function createEventsService(deps: ServiceDeps): ServiceSchema {
         error: err instanceof Error ? err.message : String(err),
       }),
     );
+  /**
+   * Deletes the events older than EVENTS_RETENTION_DAYS, on the replica holding the producer's lease.
+   * @returns how many, or false when another replica holds the lease or nothing is ever deleted
+   */
+  const prune = async (): Promise<number | false> => {
+    const days = deps.config.events.retentionDays;
+    const { log, producer } = locals;
+    if (days === 0 || !log || !producer) return false;
+    return producer.whileLeased(() => log.prune(deps.now() - days * DAY_MS));
+  };
   const onChain = {
     bulkhead: { enabled: false },
     handler(this: { broker: ServiceBroker }, ctx: Context<Partial<TipPoint>>) {
@@ -90,6 +105,9 @@ export default function createEventsService(deps: ServiceDeps): ServiceSchema {
             if (!parsed.ok) return badRequest(parsed.problem);
             const { subjects, types, after } = parsed.filter;
             const log = logOf();
+            // a resume id retention has passed: reading on would skip the deleted events unseen ("0": from the oldest kept)
+            const expired = after !== undefined && after !== "0" ? await log.expiredBefore(Number(after) + 1) : undefined;
+            if (expired !== undefined) throw eventsExpired(after!, expired, deps.config.events.retentionDays);
             const from = after ?? (await log.latestId());
             return log.after(from, { subjects, types, limit: ctx.params.limit ?? 100 });
           },
@@ -108,13 +126,16 @@ export default function createEventsService(deps: ServiceDeps): ServiceSchema {
         },
         /** Derive the chain's events now (tests, tools); false when another replica derives them. */
         catchUp: { handler: () => locals.producer?.advance() ?? false },
+        /** Delete the expired events now (tests, tools): how many; false when another replica holds the lease. */
+        prune: { handler: () => prune() },
       }),
     },
     events: { "chain.block": onChain, "chain.rollback": onChain },
     async started() {
       const broker = this.broker;
       const store = await deps.resources.store();
-      const log = await EventLog.open(store);
+      // each stored event goes out on `<NAMESPACE>.events.<type>` too (scale mode; docs/nats-contract.md#the-event-log)
+      const log = await EventLog.open(store, { onStored: eventLogPublisher(broker, deps.config.namespace, broker.logger), now: deps.now });
       locals.log = log;
       locals.producer = await ChainEventProducer.open(
         store,
@@ -143,6 +164,16 @@ export default function createEventsService(deps: ServiceDeps): ServiceSchema {
       addReadinessCheck(broker, "events log is open", () => locals.log !== undefined);
       locals.timer = setInterval(() => produce(broker), PRODUCE_EVERY_MS);
       locals.timer.unref();
+      locals.pruneTimer = setInterval(
+        () =>
+          void prune().catch((err: unknown) =>
+            broker.logger.warn("events: deleting the expired events failed; will retry", {
+              error: err instanceof Error ? err.message : String(err),
+            }),
+          ),
+        PRUNE_EVERY_MS,
+      );
+      locals.pruneTimer.unref();
       // the first run once the indexer is there (in one process it starts alongside us)
       void broker.waitForServices(["indexer"]).then(
         () => produce(broker),
@@ -151,6 +182,7 @@ export default function createEventsService(deps: ServiceDeps): ServiceSchema {
     },
     async stopped() {
       if (locals.timer) clearInterval(locals.timer);
+      if (locals.pruneTimer) clearInterval(locals.pruneTimer);
       await locals.webhooks?.stop();
       await locals.producer?.release();
     },

@@ -1,6 +1,6 @@
 /**
  * user-state: the two-step signed user actions (`/user/...`, docs/api.md#user-actions) and the test-funds faucet (`/faucet/...`, devnet and
- * testnets only). Step 1 answers a challenge signed with the service's key; step 2 verifies the wallet's CIP-30
+ * testnets only; each payment announced as `transaction.submitted`, docs/events.md). Step 1 answers a challenge signed with the service's key; step 2 verifies the wallet's CIP-30
  * signature and executes: USER_INFO from the indexer, INVALIDATE_STATE / OPT_OUT as unsigned burn transactions built
  * by `tx-builder.burnStates`. Logic: shared/user-actions, shared/faucet. Every answer carries `status`
  * ("200 OK", "400 BAD_REQUEST", …); failures also `error` and `message`, with the gateway's status for their type.
@@ -11,6 +11,8 @@ import { networkIdOfNetwork } from "../shared/config/network";
 import { DomainError } from "../shared/domain/errors";
 import { FaucetAccess } from "../shared/faucet/faucet-access";
 import { InflightRegistry } from "../shared/inflight";
+import { transactionSubmitted } from "../shared/events/service-events";
+import { EventAppender } from "../shared/mesh/event-appender";
 import { toHttpErrorReply } from "../shared/gateway/error-mapping";
 import { httpStatusOfType } from "../shared/gateway/http-status";
 import { defineRouteActions } from "../shared/gateway/route-actions";
@@ -55,7 +57,9 @@ export default function createUserStateService(deps: ServiceDeps): ServiceSchema
     (key ??= ServiceSigningKey.load({ mnemonic: deps.config.userActionSigningMnemonic, dataDir: deps.config.dataDir }));
   const replayGuard = async (): Promise<ReplayGuard> => (replay ??= await ReplayGuard.open(await deps.resources.store()));
   let inflight: Promise<InflightRegistry> | undefined;
+  let events: EventAppender | undefined;
   const faucet = new FaucetAccess(deps.config, {
+    announce: (sent) => events?.append([transactionSubmitted(sent.txId, sent.inFlightUntil, deps.now())]),
     store: () => deps.resources.store(),
     inflight: async () => (inflight ??= deps.resources.store().then((store) => InflightRegistry.open(store, deps.now))),
     chain: async () => (chainClient ??= createChainClient({ url: (await deps.resources.chain()).ogmiosUrl })),
@@ -193,7 +197,12 @@ export default function createUserStateService(deps: ServiceDeps): ServiceSchema
         },
       },
     }),
+    started() {
+      events = new EventAppender(this.broker);
+    },
     async stopped() {
+      await events?.flush(2_000);
+      events?.stop();
       await chainClient?.close();
     },
   };

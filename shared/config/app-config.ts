@@ -80,6 +80,8 @@ export interface EventsConfig {
   readonly maxStreams: number;
   /** Event streams one client may keep open at once on one gateway replica. */
   readonly maxStreamsPerClient: number;
+  /** Days the event log keeps an event (by when it was stored); 0: forever. */
+  readonly retentionDays: number;
 }
 
 export interface WebhooksConfig {

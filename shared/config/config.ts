@@ -299,6 +299,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       finalityDepth: finalityDepth(),
       maxStreams: integer("EVENTS_MAX_STREAMS", 1_000, 1),
       maxStreamsPerClient: integer("EVENTS_MAX_STREAMS_PER_CLIENT", 10, 1),
+      retentionDays: integer("EVENTS_RETENTION_DAYS", 30, 0),
     },
     webhooks: {
       allowPrivateNetworks: bool("WEBHOOKS_ALLOW_PRIVATE_NETWORKS", false),

@@ -121,6 +121,12 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     meaning: "Event streams one client (IPv4 address, IPv6 /64; see TRUST_PROXY) may keep open at once on one gateway replica.",
   },
   {
+    name: "EVENTS_RETENTION_DAYS",
+    default: "30",
+    meaning:
+      "Days the event log (`events_log`) keeps an event, counted from when it was stored; older ones are deleted every 10 minutes by the events replica holding the producer's lease (the newest event is always kept). Resuming from an id older than what is kept is answered 410 `EVENTS_EXPIRED` (SSE `after`/`Last-Event-ID`, webhook replay). 0 = keep every event.",
+  },
+  {
     name: "WEBHOOKS_ALLOW_PRIVATE_NETWORKS",
     default: "false",
     meaning:

@@ -51,6 +51,19 @@ export function parseEventFilter(raw: {
   return { ok: true, filter: { subjects: [...subjects], types: [...types], ...(after !== undefined ? { after } : {}) } };
 }
 
+/**
+ * A resume id older than the log keeps (EVENTS_RETENTION_DAYS): the events between it and the oldest kept are gone,
+ * so reading on would skip them unseen.
+ */
+export function eventsExpired(after: string, oldestId: string, retentionDays: number): DomainError {
+  return new DomainError(
+    "EVENTS_EXPIRED",
+    `Events after ${after} are no longer kept: the log keeps ${retentionDays} days of events (EVENTS_RETENTION_DAYS) and its oldest is ` +
+      `${oldestId}. Read what you need again (GET /verify, /transaction/confirm, receipts), then resume after ${Number(oldestId) - 1} or later.`,
+    { after, oldestId, retentionDays },
+  );
+}
+
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** A block reference, as an event names it. */

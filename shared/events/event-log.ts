@@ -10,6 +10,10 @@
  *
  * Producers give each event a deterministic `key` (unique index): appending an event whose key the log holds is a
  * no-op that answers the stored event, so a producer that died mid-batch derives and appends the batch again.
+ *
+ * Retention (EVENTS_RETENTION_DAYS): `prune` deletes the oldest events, by when they were stored, as a prefix of ids,
+ * so the log stays dense from its oldest id to its newest; the newest is never deleted (the next id is read from it).
+ * A reader resuming from an id below the oldest retained one would miss events: `expiredBefore` says so.
  */
 import { isDuplicateKeyError, type Collection, type Filter, type Store, type StoredDocument, type Value } from "../store";
 import type { BlockRef, EventType, NewEvent, PublicEvent } from "./event-types";
@@ -32,7 +36,12 @@ interface StoredEvent extends StoredDocument {
   data: { readonly [field: string]: Value };
   /** receipt.checkpointed only: the log index of its first position (to find the receipts a checkpoint holds) */
   logIndex?: number;
+  /** Unix ms it was stored (what retention goes by; events stored before retention existed go by `timestamp`) */
+  storedAt?: number;
 }
+
+/** Events looked at per step of a prune. */
+const PRUNE_PAGE = 1_000;
 
 const storedId = (n: number): string => String(n).padStart(ID_DIGITS, "0");
 
@@ -71,10 +80,20 @@ export class EventLog {
   private constructor(
     private readonly events: Collection<StoredEvent>,
     private readonly scanWindow: number,
+    private readonly onStored: (event: PublicEvent) => void,
+    private readonly now: () => number,
   ) {}
 
-  /** @param opts.scanWindow ids one filtered read looks through at most (default SCAN_WINDOW) */
-  static async open(store: Store, opts: { scanWindow?: number } = {}): Promise<EventLog> {
+  /**
+   * @param opts.scanWindow ids one filtered read looks through at most (default SCAN_WINDOW)
+   * @param opts.onStored told each event this process stores, right after it is stored (not an event whose key the
+   *   log held already); must not throw
+   * @param opts.now Unix ms, the time an event is stored at (default Date.now)
+   */
+  static async open(
+    store: Store,
+    opts: { scanWindow?: number; onStored?: (event: PublicEvent) => void; now?: () => number } = {},
+  ): Promise<EventLog> {
     const events = store.collection<StoredEvent>(EVENTS_LOG);
     await events.ensureIndexes([
       { fields: { key: 1 }, unique: true },
@@ -82,7 +101,7 @@ export class EventLog {
       { fields: { subjects: 1 } },
       { fields: { logIndex: 1 }, sparse: true },
     ]);
-    return new EventLog(events, opts.scanWindow ?? SCAN_WINDOW);
+    return new EventLog(events, opts.scanWindow ?? SCAN_WINDOW, opts.onStored ?? (() => undefined), opts.now ?? Date.now);
   }
 
   /**
@@ -109,13 +128,16 @@ export class EventLog {
       subjects: e.subjects,
       data: e.data as unknown as StoredEvent["data"],
       ...(e.type === "receipt.checkpointed" ? { logIndex: (e.data as PublicEvent<"receipt.checkpointed">["data"]).firstIndex } : {}),
+      storedAt: this.now(),
     };
     for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
       const id = (this.nextId ??= (await this.latest()) + 1);
       try {
         await this.events.insertOne({ _id: storedId(id), ...doc });
         this.nextId = id + 1;
-        return toPublic({ _id: storedId(id), ...doc });
+        const stored = toPublic({ _id: storedId(id), ...doc });
+        this.onStored(stored);
+        return stored;
       } catch (err) {
         if (!isDuplicateKeyError(err)) throw err;
         const known = await this.events.findOne({ key: e.key });
@@ -158,6 +180,41 @@ export class EventLog {
   async checkpointedBetween(fromIndex: number, toIndex: number, limit: number): Promise<PublicEvent<"receipt.checkpointed">[]> {
     const docs = await this.events.find({ logIndex: { $gte: fromIndex, $lt: toIndex } }, { sort: { logIndex: 1 }, limit });
     return docs.filter((d) => d.type === "receipt.checkpointed").map((d) => toPublic(d) as PublicEvent<"receipt.checkpointed">);
+  }
+
+  /**
+   * Deletes the events stored before `cutoff` (Unix ms) from the oldest on, up to the first stored later, and never
+   * the newest event.
+   * @returns how many were deleted
+   */
+  async prune(cutoff: number): Promise<number> {
+    let deleted = 0;
+    for (;;) {
+      const latest = await this.latest();
+      const oldest = await this.events.findProjected({}, { _id: 1, storedAt: 1, timestamp: 1 }, { sort: { _id: 1 }, limit: PRUNE_PAGE });
+      let through: string | undefined;
+      for (const e of oldest) {
+        if (Number(e._id) >= latest || (e.storedAt ?? Date.parse(String(e.timestamp))) >= cutoff) break;
+        through = e._id;
+      }
+      if (through === undefined) return deleted;
+      deleted += await this.events.deleteMany({ _id: { $lte: through } });
+    }
+  }
+
+  /** The oldest id the log holds, "0" for an empty log. */
+  async oldestId(): Promise<string> {
+    const [first] = await this.events.findProjected({}, { _id: 1 }, { sort: { _id: 1 }, limit: 1 });
+    return first?._id === undefined ? "0" : String(Number(first._id));
+  }
+
+  /**
+   * Whether a reader that wants every event from id `first` on would miss some that retention deleted: the oldest
+   * retained id when it would, undefined when not.
+   */
+  async expiredBefore(first: number): Promise<string | undefined> {
+    const oldest = await this.oldestId();
+    return first < Number(oldest) ? oldest : undefined;
   }
 
   private async latest(): Promise<number> {

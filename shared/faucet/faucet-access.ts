@@ -6,6 +6,7 @@ import type { AppConfig } from "../config/config";
 import { DomainError } from "../domain/errors";
 import type { InflightRegistry } from "../inflight";
 import type { Store } from "../store";
+import type { SentTransaction } from "../submission/own-transaction";
 import { FaucetDispenser, type FaucetChain } from "./faucet-dispenser";
 import { faucetWallet } from "./faucet-wallet";
 
@@ -16,7 +17,13 @@ export class FaucetAccess {
 
   constructor(
     private readonly config: FaucetAccessConfig,
-    private readonly resources: { store(): Promise<Store>; chain(): Promise<FaucetChain>; inflight(): Promise<InflightRegistry> },
+    private readonly resources: {
+      store(): Promise<Store>;
+      chain(): Promise<FaucetChain>;
+      inflight(): Promise<InflightRegistry>;
+      /** told each payment once submitted */
+      announce?: (sent: SentTransaction) => void;
+    },
   ) {}
 
   /** @throws DomainError FAUCET_DISABLED, FAUCET_NOT_CONFIGURED */
@@ -46,6 +53,7 @@ export class FaucetAccess {
       cooldownMs: this.config.faucet.cooldownMs,
       claimsPerIpPerDay: this.config.faucet.claimsPerIpPerDay,
       dailyBudgetLovelace: BigInt(this.config.faucet.dailyBudgetLovelace),
+      ...(this.resources.announce ? { announce: this.resources.announce } : {}),
     });
   }
 }

@@ -14,7 +14,7 @@ import { DomainError } from "../domain/errors";
 import type { Collection, Store, StoredDocument } from "../store";
 import type { Wallet } from "../wallet";
 import type { InflightRegistry } from "../inflight";
-import { sendOwnTransaction } from "../submission/own-transaction";
+import { sendOwnTransaction, type SentTransaction } from "../submission/own-transaction";
 
 export interface FaucetChain {
   protocolParameters(): Promise<ProtocolParameters>;
@@ -32,6 +32,8 @@ export interface FaucetOptions {
   cooldownMs: number;
   claimsPerIpPerDay: number;
   dailyBudgetLovelace: bigint;
+  /** told each payment once submitted (its `transaction.submitted` event, docs/events.md); must not throw */
+  announce?: (sent: SentTransaction) => void;
 }
 
 type ClaimDoc = StoredDocument & { lastClaimAt: number; txHash: string };
@@ -156,6 +158,7 @@ export class FaucetDispenser {
       submit: (signed) => chain.submit(signed).catch(refusedPayment),
       inflight,
       now: () => now,
+      ...(this.opts.announce ? { announce: this.opts.announce } : {}),
     });
     await this.claims.updateOne({ _id: credential }, { $set: { lastClaimAt: now, txHash: txId } }, { upsert: true });
     return { txHash: txId, lovelace: this.claimLovelace };

@@ -1,10 +1,13 @@
 /**
- * Generates the AsyncAPI 3.0 document of the events published on plain NATS from the one definition of the contract
- * (shared/records/published-events.ts), as openapi.ts does for the routes: a channel per subject under the
- * deployment's NAMESPACE, the indexer's `send` operation on it, and the message with its payload schema and an example.
- * Served at `GET /api/v1/asyncapi.json`; what an outside service may rely on is in docs/nats-contract.md.
+ * Generates the AsyncAPI 3.0 document of the events published on plain NATS from the one definition of each part of
+ * the contract, as openapi.ts does for the routes: the indexer's chain events (shared/records/published-events.ts)
+ * and the public event log's types (shared/events/event-types.ts). A channel per subject under the deployment's
+ * NAMESPACE, the publisher's `send` operation on it, and the message with its payload schema (and, for the chain
+ * events, an example). Served at `GET /api/v1/asyncapi.json`; what an outside service may rely on is in
+ * docs/nats-contract.md.
  */
-import { OBSERVER_NATS_USER, PUBLISHED_EVENTS, publishedSubject, reservedEventLogSubject } from "../records/published-events";
+import { EVENT_TYPES, eventSchema, type EventType } from "../events/event-types";
+import { eventLogSubject, OBSERVER_NATS_USER, PUBLISHED_EVENTS, publishedSubject } from "../records/published-events";
 
 export interface AsyncApiOptions {
   title: string;
@@ -16,15 +19,25 @@ export interface AsyncApiOptions {
 type Json = Record<string, unknown>;
 
 const DESCRIPTION = [
-  "The chain events the indexer publishes on core NATS, as plain JSON (no Moleculer envelope), when the service runs",
-  "in scale mode (TRANSPORTER set); an embedded instance publishes nothing. Delivery is at most once: a subscriber that",
-  "is disconnected, slow beyond its pending limits, or not yet subscribed misses messages, and nothing is replayed.",
-  "Order: the indexer publishes every event on one connection in chain order, so one subscription receives the events",
-  "of one subject in the order sent, and a subscription to both subjects (`<namespace>.chain.>`) receives blocks and",
-  "rollbacks in the order they happened. To catch up after a gap, re-read the chain from the last block point",
-  "(`slot`, `id`) you hold; see docs/nats-contract.md. Payloads may gain fields: ignore those you do not know.",
-  `Reserved, not published yet: \`${reservedEventLogSubject("<namespace>", "<type>")}\` for the public event log.`,
+  "The events published on core NATS as plain JSON (no Moleculer envelope) when the service runs in scale mode",
+  "(TRANSPORTER set); an embedded instance publishes nothing. The indexer publishes the chain's blocks and rollbacks",
+  "on `<namespace>.chain.block` and `<namespace>.chain.rollback`; the events service publishes every event of the public",
+  "event log (docs/events.md) on `<namespace>.events.<type>` right after storing it, the same JSON the SSE stream and",
+  "webhooks carry. Delivery is at most once: a subscriber that is disconnected, slow beyond its pending limits, or not",
+  "yet subscribed misses messages, and nothing is replayed on NATS. Order: the indexer publishes on one connection in",
+  "chain order, so a subscription to `<namespace>.chain.>` receives blocks and rollbacks in the order they happened;",
+  "the event log's events come in id order from one events service replica, and a missing id says one was missed.",
+  "To catch up: re-read the chain from the last block point (`slot`, `id`) you hold, or resume the event log after the",
+  "last event id you hold (SSE `Last-Event-ID`, a webhook replay); see docs/nats-contract.md. Payloads may gain",
+  "fields: ignore those you do not know.",
 ].join(" ");
+
+/** `certificate.anchored` → `CertificateAnchored`: the event type's name in the document's keys. */
+const pascal = (type: EventType): string =>
+  type
+    .split(/[._]/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join("");
 
 export function buildAsyncApiDocument(opts: AsyncApiOptions): Json {
   const channels: Json = {};
@@ -53,6 +66,30 @@ export function buildAsyncApiDocument(opts: AsyncApiOptions): Json {
       examples: [{ name: e.key, payload: e.example }],
     };
     schemas[e.title] = e.schema;
+  }
+  for (const type of EVENT_TYPES) {
+    const name = `${pascal(type)}Event`;
+    const key = `event${pascal(type)}`;
+    channels[key] = {
+      address: eventLogSubject(opts.namespace, type),
+      title: `events.${type}`,
+      description: `Each \`${type}\` event of the public event log (docs/events.md#event-types), published by the events service right after it stored it.`,
+      messages: { [key]: { $ref: `#/components/messages/${name}` } },
+    };
+    operations[`send${name}`] = {
+      action: "send",
+      channel: { $ref: `#/channels/${key}` },
+      summary: `The events service stored a ${type} event`,
+      messages: [{ $ref: `#/channels/${key}/messages/${key}` }],
+    };
+    messages[name] = {
+      name,
+      title: type,
+      summary: `A ${type} event, as SSE and webhooks carry it`,
+      contentType: "application/json",
+      payload: { $ref: `#/components/schemas/${name}` },
+    };
+    schemas[name] = eventSchema(type);
   }
   return {
     asyncapi: "3.0.0",

@@ -1,13 +1,13 @@
 /**
  * How the aggregated calendar (shared/merkle/calendar.ts) anchors the transparency log's checkpoint: the `default`
  * build of one certificate paid by the service wallet, which signs and sends it as its own transaction (submitted,
- * recorded in flight). A service wallet without a dedicated collateral UTxO gets one made first (the round then fails
+ * recorded in flight, announced by `announce`). A service wallet without a dedicated collateral UTxO gets one made first (the round then fails
  * and the next round anchors).
  */
 import { DataHash } from "../domain/hex";
 import { TLOG_CHECKPOINT_SCHEME } from "../transparency-log/log-entries";
 import type { AnchorableCheckpoint, CalendarAnchorer } from "../merkle/calendar-types";
-import { sendOwnTransaction, type OwnTransactionPorts } from "../submission/own-transaction";
+import { sendOwnTransaction, type OwnTransactionPorts, type SentTransaction } from "../submission/own-transaction";
 import type { Wallet } from "../wallet";
 import { isBuildRefusal } from "./build-outcome";
 import { buildCertificateTransaction } from "./certificate-issuance";
@@ -23,13 +23,21 @@ function checkpointCertificate(checkpoint: AnchorableCheckpoint) {
   };
 }
 
-/** `walletOf` is asked on the first round only: a service that never anchors never reads the keys. */
-export function serviceWalletAnchorer(env: IssuanceEnv, walletOf: () => Wallet): CalendarAnchorer {
+/**
+ * `walletOf` is asked on the first round only: a service that never anchors never reads the keys. `announce` is told
+ * each transaction sent (the round's, a collateral split).
+ */
+export function serviceWalletAnchorer(
+  env: IssuanceEnv,
+  walletOf: () => Wallet,
+  announce?: (sent: SentTransaction) => void,
+): CalendarAnchorer {
   const ports: OwnTransactionPorts = {
     submit: (signed) => env.chain.submit(signed),
     inflight: env.registry,
     slotToTime: (slot) => env.slots.timeOfSlot(slot),
     now: () => env.now(),
+    ...(announce ? { announce } : {}),
   };
   return {
     async build({ checkpoint }) {

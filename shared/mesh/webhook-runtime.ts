@@ -109,6 +109,8 @@ export class WebhookRuntime {
       clock: now,
       networkId: networkIdOfNetwork(config.network),
       registrationsPerHour: config.webhooks.registrationsPerHour,
+      events: source,
+      retentionDays: config.events.retentionDays,
       // the key of the user actions' challenges (USER_ACTION_SIGNING_MNEMONIC), read on first use
       addressProofs: async () => ({
         key: (key ??= ServiceSigningKey.load({ mnemonic: config.userActionSigningMnemonic, dataDir: config.dataDir })),

@@ -10,22 +10,10 @@
  * (`MOL-<NAMESPACE>.…`) and every action stay internal.
  */
 import { LOWER_HEX_PATTERNS } from "../domain/hex";
+import { field, objectSchema, type Field, type JsonSchema, type PayloadOf } from "./json-schema-fields";
 
-/** A JSON Schema (draft-07, the dialect of AsyncAPI 3.0's default schema format). */
-export type JsonSchema = Readonly<Record<string, unknown>>;
+export type { Field, JsonSchema, PayloadOf } from "./json-schema-fields";
 
-/** A JSON Schema and, for the compiler only, the type of the values it accepts. */
-export interface Field<T> {
-  readonly schema: JsonSchema;
-  /** never set: carries `T` */
-  readonly value?: T;
-}
-
-type ValueOf<F> = F extends Field<infer T> ? T : never;
-/** The payload type a field list describes: every field present. */
-export type PayloadOf<F extends Record<string, Field<unknown>>> = { [K in keyof F]: ValueOf<F[K]> };
-
-const field = <T>(schema: JsonSchema): Field<T> => ({ schema });
 const integer = (description: string, minimum: number): Field<number> => field({ type: "integer", minimum, description });
 const hash32 = (description: string): Field<string> => field({ type: "string", pattern: LOWER_HEX_PATTERNS.hash32.source, description });
 
@@ -46,12 +34,7 @@ export interface PublishedEvent<E extends string, F extends Record<string, Field
 function publishedEvent<E extends string, F extends Record<string, Field<unknown>>>(
   spec: Omit<PublishedEvent<E, F>, "schema">,
 ): PublishedEvent<E, F> {
-  const schema = {
-    title: spec.title,
-    type: "object",
-    required: Object.keys(spec.fields),
-    properties: Object.fromEntries(Object.entries(spec.fields).map(([name, f]) => [name, f.schema])),
-  };
+  const schema = objectSchema(spec.fields, { title: spec.title });
   return { ...spec, schema };
 }
 
@@ -137,10 +120,14 @@ export const publishedSubject = (namespace: string, event: PublishedEventName): 
 export const publishedChainSubjects = (namespace: string): string => `${namespace}.chain.>`;
 
 /**
- * Reserved for the public event log's types (`<NAMESPACE>.events.<type>`, e.g. `certificate.anchored`): documented,
- * not published yet.
+ * The plain NATS subject of the public event log's events of `type` (docs/events.md#event-types), which the events
+ * service publishes as it stores them: `<NAMESPACE>.events.certificate.anchored`. Their payloads' schemas come from
+ * shared/events/event-types.ts.
  */
-export const reservedEventLogSubject = (namespace: string, type: string): string => `${namespace}.events.${type}`;
+export const eventLogSubject = (namespace: string, type: string): string => `${namespace}.events.${type}`;
 
-/** The read-only NATS user of deploy/k8s/nats.yaml for outside services: may subscribe to the published subjects only. */
+/** Every subject the events service publishes (its NATS user's permission, the observer's subscription): `<NAMESPACE>.events.>`. */
+export const publishedEventLogSubjects = (namespace: string): string => `${namespace}.events.>`;
+
+/** The read-only NATS user of deploy/k8s/nats.yaml for outside services: may subscribe to the published subjects only (chain and event log). */
 export const OBSERVER_NATS_USER = "observer";

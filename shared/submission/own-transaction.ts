@@ -2,7 +2,8 @@
  * A transaction the service pays and signs with a wallet of its own (a calendar round, a faucet payment, a step of
  * the first start's deployment): signed in full, submitted to the chain, and recorded in flight like any submission
  * (docs/decisions.md#in-flight-tracking), so builds chain on its pending outputs and no replica spends its inputs
- * again while it waits for a block.
+ * again while it waits for a block; and announced like any submission (`transaction.submitted`, docs/events.md), so
+ * the events service follows it to its confirmations.
  */
 import { decodeTxSpend } from "../csl";
 import type { Wallet } from "../wallet";
@@ -17,9 +18,11 @@ export interface OwnTransactionPorts {
   /** Unix ms of a slot, for the transaction's validity bound; without it the record lives the registry's longest */
   slotToTime?: (slot: number) => number;
   now(): number;
+  /** told each transaction once it is submitted and recorded (the `transaction.submitted` event); must not throw */
+  announce?: (sent: SentTransaction) => void;
 }
 
-interface SentTransaction {
+export interface SentTransaction {
   txId: string;
   /** Unix ms its inputs stay locked until, at most */
   inFlightUntil: number;
@@ -45,5 +48,6 @@ export async function sendOwnTransaction(
       ? inFlightExpiresAt(Number(ttlSlot), slotToTime, now)
       : inFlightExpiresAt(null, () => now, now); // no bound, or no clock to read it with: the registry's cap
   await ports.inflight.recordSubmitted({ txId, cborHex: signedCborHex, expiresAt: inFlightUntil });
+  ports.announce?.({ txId, inFlightUntil });
   return { txId, inFlightUntil };
 }

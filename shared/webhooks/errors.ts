@@ -20,6 +20,8 @@ export type WebhookErrorType =
   | "WEBHOOK_ENDPOINT_DISABLED"
   /** An event id that is not a decimal sequence number. */
   | "INVALID_EVENT_ID"
+  /** A replay from an event id older than the event log keeps (EVENTS_RETENTION_DAYS; `data.oldestId`). */
+  | "EVENTS_EXPIRED"
   /** A secret that is not `whsec_` + base64 of 24 to 64 bytes, or a message id with a `.`. */
   | "INVALID_WEBHOOK_SECRET"
   /** Verification failed: missing headers, a timestamp outside the tolerance, or no matching `v1` signature. */

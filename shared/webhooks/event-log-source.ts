@@ -10,7 +10,7 @@ import type { EventType } from "../events/event-types";
 import type { EventFilterHint, EventSource, LogEvent } from "./event-source";
 
 /** The log's side of the adapter: what it reads of EventLog. */
-export type EventLogReader = Pick<EventLog, "after" | "latestId">;
+export type EventLogReader = Pick<EventLog, "after" | "latestId" | "oldestId">;
 
 export function eventLogSource(log: EventLogReader): EventSource {
   return {
@@ -30,6 +30,10 @@ export function eventLogSource(log: EventLogReader): EventSource {
     },
     async latest(): Promise<string | undefined> {
       const id = await log.latestId();
+      return id === "0" ? undefined : id;
+    },
+    async oldest(): Promise<string | undefined> {
+      const id = await log.oldestId();
       return id === "0" ? undefined : id;
     },
   };

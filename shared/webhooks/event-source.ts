@@ -41,6 +41,8 @@ export interface EventSource {
   after(cursor: string | undefined, limit: number, hint?: EventFilterHint): Promise<readonly LogEvent[]>;
   /** The id of the newest event, undefined while the log is empty: where a newly registered endpoint starts. */
   latest(): Promise<string | undefined>;
+  /** The id of the oldest event the log keeps (older ones were deleted by retention), undefined while it is empty. */
+  oldest?(): Promise<string | undefined>;
 }
 
 const EVENT_ID = /^(0|[1-9][0-9]{0,19})$/;

@@ -26,6 +26,7 @@ import {
 import type { DeadLetterPage, DeliveryQueue } from "./delivery-queue";
 import type { ReplayResult, WebhookDispatcher } from "./dispatcher";
 import { parseEndpointUrl } from "./endpoint-url";
+import { compareEventIds, type EventSource } from "./event-source";
 import { webhookError, type WebhookError } from "./errors";
 import { generateManagementToken, isTokenOwner, ownerOfToken } from "./management-token";
 import type { EndpointView, WebhookRegistry } from "./registry";
@@ -69,6 +70,10 @@ export interface ManagementOptions {
   registrationsPerHour: number;
   /** The service's challenge key and the one-use guard of address proofs (opened on first use). */
   addressProofs: () => Promise<{ key: ServiceSigningKey; replay: ReplayGuard }>;
+  /** The oldest event the log keeps (retention deletes older ones): a replay from before it is refused. */
+  events?: Pick<EventSource, "oldest">;
+  /** EVENTS_RETENTION_DAYS, for the refusal's message */
+  retentionDays?: number;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -155,7 +160,17 @@ export class WebhookManagement {
   /** Queues the endpoint's events again from an event id (at most `replayMaxEvents` a call; `continueFrom` says where to go on). */
   async replay(params: Params, caller: Caller): Promise<ReplayResult> {
     const { id, fromEventId } = parseReplay(params);
-    return this.options.dispatcher.replay(await this.managedOwner(id, caller), id, fromEventId);
+    const owner = await this.managedOwner(id, caller);
+    // events from before the oldest kept are gone: a replay would skip them unseen ("0": from the oldest kept)
+    const oldest = fromEventId === "0" ? undefined : await this.options.events?.oldest?.();
+    if (oldest !== undefined && compareEventIds(fromEventId, oldest) < 0)
+      webhookError(
+        "EVENTS_EXPIRED",
+        `Event ${fromEventId} is no longer kept: the log keeps ${this.options.retentionDays ?? "a limited number of"} days of events ` +
+          `(EVENTS_RETENTION_DAYS) and its oldest is ${oldest}. Replay from ${oldest} or later.`,
+        { fromEventId, oldestId: oldest },
+      );
+    return this.options.dispatcher.replay(owner, id, fromEventId);
   }
 
   /** @throws WebhookError `WEBHOOK_TOKEN_REQUIRED` */

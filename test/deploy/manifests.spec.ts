@@ -20,7 +20,14 @@ import { SERVICE_NAMES } from "../../shared/mesh/service-names";
 import { BATCH_BINARY_BODY_LIMIT_BYTES, BATCH_JSON_BODY_LIMIT_BYTES } from "../../shared/merkle/batch-limits";
 import { ROUTES } from "../../shared/gateway/routes";
 import { chainEventPublisher } from "../../shared/mesh/chain-event-publisher";
-import { CHAIN_BLOCK, OBSERVER_NATS_USER, publishedChainSubjects, publishedSubject } from "../../shared/records/published-events";
+import {
+  CHAIN_BLOCK,
+  eventLogSubject,
+  OBSERVER_NATS_USER,
+  publishedChainSubjects,
+  publishedEventLogSubjects,
+  publishedSubject,
+} from "../../shared/records/published-events";
 
 const ROOT = join(__dirname, "..", "..");
 const K8S = join(ROOT, "deploy", "k8s");
@@ -111,6 +118,8 @@ const natsConf = natsConfigMap?.data?.["nats.conf"] ?? "";
 const MOL = `MOL-${configMap?.data?.NAMESPACE}`;
 /** The subjects of the published contract in this deployment (`<NAMESPACE>.chain.>`, docs/nats-contract.md). */
 const PUBLISHED = publishedChainSubjects(configMap?.data?.NAMESPACE ?? "");
+/** The event log's published subjects in this deployment (`<NAMESPACE>.events.>`). */
+const PUBLISHED_EVENT_LOG = publishedEventLogSubjects(configMap?.data?.NAMESPACE ?? "");
 /** Every NATS user: one per service, and the read-only observer of outside services. */
 const NATS_USERS = [...SERVICE_NAMES, OBSERVER_NATS_USER];
 const gatewayDeployment = (): Manifest => serviceDeployments.find((d) => servicesEnv(d) === "gateway") as Manifest;
@@ -440,10 +449,13 @@ describe("deploy/k8s manifests", function () {
     expect(natsConf).to.not.match(/^\s*(no_auth_user|accounts|token)\b/m);
     expect(natsConf).to.match(/^\s*port: 4222$/m);
     // every subject names Moleculer's prefix of this deployment's NAMESPACE, but the published contract's (the
-    // indexer's publication and the observer's subscription) and the observer's refusal of every publication
+    // indexer's and the events service's publications, the observer's subscriptions) and the observer's refusal of
+    // every publication
     const subjects = [...natsConf.matchAll(/"([^"]+)"/g)].map((m) => m[1] as string);
     expect(subjects.length).to.be.greaterThan(100);
-    expect(subjects.filter((subject) => !subject.startsWith(`${MOL}.`)).sort()).to.deep.equal([PUBLISHED, PUBLISHED, ">"].sort());
+    expect(subjects.filter((subject) => !subject.startsWith(`${MOL}.`)).sort()).to.deep.equal(
+      [PUBLISHED, PUBLISHED, PUBLISHED_EVENT_LOG, PUBLISHED_EVENT_LOG, ">"].sort(),
+    );
     const service = ofKind("Service").find((s) => s.metadata.name === "nats") as Manifest;
     expect(service.spec?.ports).to.deep.equal([{ name: "client", port: 4222, targetPort: "client" }]);
     expect(c.ports?.find((p) => p.name === "client")?.containerPort).to.equal(4222);
@@ -467,10 +479,17 @@ describe("deploy/k8s manifests", function () {
     expect(callers).to.deep.equal(["gateway"]);
   });
 
-  it("only the indexer may publish the published chain subjects; the observer may only subscribe to them", function () {
+  it("only the indexer may publish the published chain subjects, only the events service the event log's; the observer may only subscribe to them", function () {
     const allowed = (block: string): string[] => [...block.matchAll(/"([^"]+)"/g)].map((m) => m[1] as string);
     const publishers = NATS_USERS.filter((u) => allowed(natsPublishesOf(u)).includes(PUBLISHED));
     expect(publishers).to.deep.equal(["indexer"]);
+    expect(NATS_USERS.filter((u) => allowed(natsPublishesOf(u)).includes(PUBLISHED_EVENT_LOG))).to.deep.equal(["events"]);
+    // nobody publishes beyond Moleculer's subjects and its own published ones
+    for (const u of SERVICE_NAMES)
+      expect(
+        allowed(natsPublishesOf(u)).filter((s) => !s.startsWith(`${MOL}.`) && s !== PUBLISHED && s !== PUBLISHED_EVENT_LOG),
+        u,
+      ).to.deep.equal([]);
     // the observer's whole block: publish nothing, subscribe to the published subjects
     const start = natsConf.indexOf(`user: ${OBSERVER_NATS_USER}\n`);
     const next = natsConf.indexOf("user: ", start + 1);
@@ -478,7 +497,7 @@ describe("deploy/k8s manifests", function () {
     const publish = block.slice(block.indexOf("publish:"), block.indexOf("subscribe:"));
     expect(publish).to.not.match(/allow/);
     expect(allowed(publish)).to.deep.equal([">"]);
-    expect(allowed(block.slice(block.indexOf("subscribe:")))).to.deep.equal([PUBLISHED]);
+    expect(allowed(block.slice(block.indexOf("subscribe:")))).to.deep.equal([PUBLISHED, PUBLISHED_EVENT_LOG]);
   });
 
   it("the Secret template has a NATS password per service and the observer's, that nats-server reads as text, and its kubectl line creates every key", function () {
@@ -928,19 +947,21 @@ describe("deploy/k8s NATS users and permissions against a real nats-server runni
     expect(txBuilder.refused.slice(-1)).to.deep.equal([`${MOL}.REQ.calendar.cert-anchor-calendar-pod.calendar.submit`]);
   });
 
-  it("lets only the indexer publish the published chain subjects, and the observer only listen to them", async function () {
+  it("lets only the indexer publish the published chain subjects, only the events service the event log's, and the observer only listen to them", async function () {
     const namespace = configMap?.data?.NAMESPACE as string;
     const block = publishedSubject(namespace, "chain.block");
+    const anchored = eventLogSubject(namespace, "certificate.anchored");
     const observer = await clientOf(OBSERVER_NATS_USER);
     const received = await listen(observer, PUBLISHED);
-    // nothing of Moleculer's, nothing beyond the published subjects (the event log's are not published yet)
+    const events = await listen(observer, PUBLISHED_EVENT_LOG);
+    // nothing of Moleculer's, nothing beyond the published subjects
     const beyond = [
       `${MOL}.>`,
       `${MOL}.EVENT.verifier.*`,
       `${MOL}.INFO`,
       `${MOL}.REQ.indexer.*.>`,
       `${namespace}.>`,
-      `${namespace}.events.>`,
+      `${namespace}.*`,
       ">",
     ];
     for (const subject of beyond) observer.nc.subscribe(subject);
@@ -948,19 +969,22 @@ describe("deploy/k8s NATS users and permissions against a real nats-server runni
     expect(observer.refused).to.deep.equal(beyond);
     // it publishes nothing: neither a forged chain event nor a Moleculer packet
     observer.refused.length = 0;
-    await publish(observer, [block, `${MOL}.EVENT.verifier.cert-anchor-verifier-pod`, `${MOL}.DISCOVER`]);
-    expect(observer.refused).to.deep.equal([block, `${MOL}.EVENT.verifier.cert-anchor-verifier-pod`, `${MOL}.DISCOVER`]);
-    // no service but the indexer may publish on the published subjects
-    for (const service of SERVICE_NAMES.filter((s) => s !== "indexer")) {
+    await publish(observer, [block, anchored, `${MOL}.EVENT.verifier.cert-anchor-verifier-pod`, `${MOL}.DISCOVER`]);
+    expect(observer.refused).to.deep.equal([block, anchored, `${MOL}.EVENT.verifier.cert-anchor-verifier-pod`, `${MOL}.DISCOVER`]);
+    // no service but the indexer may publish on the chain's subjects, none but the events service on the event log's
+    for (const service of SERVICE_NAMES) {
       const client = await clientOf(service);
-      await publish(client, [block]);
-      expect(client.refused, service).to.deep.equal([block]);
+      await publish(client, [block, anchored]);
+      const refused = [...(service === "indexer" ? [] : [block]), ...(service === "events" ? [] : [anchored])];
+      expect(client.refused, service).to.deep.equal(refused);
     }
+    await pollFor(() => received.length === 1 && events.length === 1);
     const indexer = await clientOf("indexer");
-    await publish(indexer, [block, publishedSubject(namespace, "chain.rollback")]);
+    await publish(indexer, [publishedSubject(namespace, "chain.rollback")]);
     expect(indexer.refused).to.deep.equal([]);
     await pollFor(() => received.length === 2);
     expect(received).to.deep.equal([block, publishedSubject(namespace, "chain.rollback")]);
+    expect(events).to.deep.equal([anchored]);
   });
 
   /**

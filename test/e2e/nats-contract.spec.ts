@@ -1,27 +1,39 @@
 /**
  * The published NATS contract end to end (docs/nats-contract.md): a real nats-server, the devnet as its own process,
- * the indexer and the gateway as two `npm start` processes in scale mode, and outside services that speak plain NATS
+ * the indexer (with the events service and what issuance needs: tx-builder, submitter, verifier, library) and the
+ * gateway as two `npm start` processes in scale mode, and outside services that speak plain NATS
  * (the `nats` package, no Moleculer). They subscribe to `<NAMESPACE>.chain.block` and `<NAMESPACE>.chain.rollback`
  * and receive the devnet's blocks and a rollback in chain order, each payload valid against the schema the gateway
  * serves in `/api/v1/asyncapi.json`. Then one of them is down while blocks go by and catches up the way the contract
  * says: subscribe again, re-read the chain from the last block point it saw (Ogmios chain-sync), and join the live
- * events; it ends with the same chain as a subscriber that never went away.
+ * events; it ends with the same chain as a subscriber that never went away. Last, the protocol is deployed through
+ * the services and a certificate issued over the HTTP API: the public event log's events of it arrive on
+ * `<NAMESPACE>.events.<type>` (`transaction.submitted`, `certificate.anchored`, `transaction.confirmed`), each valid
+ * against the served schema and the same JSON the SSE stream serves.
  */
 import Ajv, { type ValidateFunction } from "ajv";
 import { expect } from "chai";
 import type { ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { request } from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ServiceBroker } from "moleculer";
 import { connect, type NatsConnection } from "nats";
 import WebSocket from "ws";
+import { createBrokerOptions } from "../../moleculer.config";
+import { IssuingWallet } from "../../fixtures/faults/issuing-wallet";
 import { startDevnetProcess } from "../../fixtures/processes/devnet-process";
 import { requireNatsServer, startNatsServer, type NatsServerHandle } from "../../fixtures/processes/nats-server";
 import { startServiceProcess, type ServiceProcess } from "../../fixtures/processes/service-process";
-import { http, pollUntil } from "../../fixtures/mesh/helpers";
+import { http, pollUntil, testConfig } from "../../fixtures/mesh/helpers";
 import { createChainClient, type ChainClient } from "../../shared/chain";
 import { buildPayment } from "../../shared/csl";
+import { deploymentPortsFor } from "../../shared/first-start/devnet-first-start";
+import { devnetProtocolConfig, serviceGenesisFunds } from "../../shared/first-start/devnet-deployment";
+import { defaultBootstrapTerms, deployProtocol } from "../../shared/first-start/protocol-deployment";
+import { createStore, type Store } from "../../shared/store";
 import { generateMnemonic, Wallet } from "../../shared/wallet";
 
 type Json = Record<string, unknown>;
@@ -64,6 +76,46 @@ function chainOf(events: readonly Received[], namespace: string, from: BlockSeen
   return chain;
 }
 
+/** Subscribes to every event-log subject (`<NAMESPACE>.events.>`), in the order the connection receives them. */
+function followEventLog(nc: NatsConnection, namespace: string): Received[] {
+  const received: Received[] = [];
+  nc.subscribe(`${namespace}.events.>`, {
+    callback: (err, msg) => void (err === null ? received.push({ subject: msg.subject, payload: msg.json<Json>() }) : undefined),
+  });
+  return received;
+}
+
+/** The events the SSE stream at `url` serves, up to the first that `last` accepts (node:http: fetch waits for the end). */
+function sseEventsUntil(url: string, last: (event: Json) => boolean): Promise<Json[]> {
+  return new Promise((resolve, reject) => {
+    const events: Json[] = [];
+    let buffered = "";
+    const req = request(url, { headers: { Accept: "text/event-stream" } }, (res) => {
+      if (res.statusCode !== 200) return reject(new Error(`GET ${url}: ${res.statusCode}`));
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        buffered += chunk;
+        for (let end = buffered.indexOf("\n\n"); end >= 0; end = buffered.indexOf("\n\n")) {
+          const data = buffered
+            .slice(0, end)
+            .split("\n")
+            .find((line) => line.startsWith("data: "));
+          buffered = buffered.slice(end + 2);
+          if (data === undefined) continue;
+          const event = JSON.parse(data.slice("data: ".length)) as Json;
+          events.push(event);
+          if (last(event)) {
+            req.destroy();
+            return resolve(events);
+          }
+        }
+      });
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
 /** One JSON-RPC call on the devnet's WebSocket (its test controls). */
 async function devnetCall(url: string, method: string, params: unknown): Promise<unknown> {
   const ws = new WebSocket(url);
@@ -86,6 +138,9 @@ describe("e2e: the published NATS contract, followed with a plain NATS client", 
   this.timeout(180_000);
   const wallet = Wallet.fromMnemonic(generateMnemonic());
   const payee = Wallet.fromMnemonic(generateMnemonic());
+  /** the service wallet that deploys the protocol, and a user that issues a certificate */
+  const service = Wallet.fromMnemonic(generateMnemonic());
+  const issuer = Wallet.fromMnemonic(generateMnemonic());
   const namespace = `contract-${randomUUID()}`;
   const dirs: string[] = [];
   const processes: ServiceProcess[] = [];
@@ -99,6 +154,9 @@ describe("e2e: the published NATS contract, followed with a plain NATS client", 
   /** A subscriber that will be down for a while. */
   let follower: { nc: NatsConnection; received: Received[] };
   let validators: Record<string, ValidateFunction> = {};
+  /** What a subscriber to `<NAMESPACE>.events.>` received from the start. */
+  let eventLog: Received[] = [];
+  let env: Record<string, string> = {};
 
   const tmp = (label: string): string => {
     const d = mkdtempSync(join(tmpdir(), `contract-${label}-`));
@@ -127,25 +185,44 @@ describe("e2e: the published NATS contract, followed with a plain NATS client", 
   before(async function () {
     requireNatsServer(this);
     nats = await startNatsServer();
-    devnet = await startDevnetProcess([{ address: wallet.address, lovelace: 1_000_000_000n }], { testControl: true });
+    devnet = await startDevnetProcess(
+      [
+        { address: wallet.address, lovelace: 1_000_000_000n },
+        ...serviceGenesisFunds(service),
+        { address: issuer.address, lovelace: 1_000_000_000n },
+      ],
+      { testControl: true },
+    );
     client = createChainClient({ url: devnet.url });
     // subscribed before the indexer starts: every event it publishes is received
     witness = follow(await plainClient(), namespace);
+    eventLog = followEventLog(await plainClient(), namespace);
     const followerConnection = await plainClient();
     follower = { nc: followerConnection, received: follow(followerConnection, namespace) };
     await Promise.all(connections.map((nc) => nc.flush()));
 
-    const env = {
+    const protocol = devnetProtocolConfig(service);
+    env = {
       TRANSPORTER: nats.url,
       NAMESPACE: namespace,
       OGMIOS_URL: devnet.url,
       NETWORK: "devnet",
       HOST: "127.0.0.1",
+      PROXY_TX_HASH: protocol.proxyOneShot.txHash,
+      PROXY_OUTPUT_INDEX: String(protocol.proxyOneShot.index),
+      SERVICE_KEY_HASH: protocol.serviceKeyHash,
+      SERVICE_ADDRESS: service.address,
       RATE_LIMIT_POST_PER_MINUTE: "0",
       RATE_LIMIT_READ_PER_MINUTE: "0",
       ENABLE_METRICS: "false",
     };
-    const indexer = startServiceProcess({ ...env, SERVICES: "indexer", DATA_DIR: tmp("indexer"), NODE_ID: "indexer" });
+    // the indexer with the services a certificate's issuance needs, and the events service that publishes the log
+    const indexer = startServiceProcess({
+      ...env,
+      SERVICES: "indexer,events,tx-builder,submitter,verifier,library",
+      DATA_DIR: tmp("indexer"),
+      NODE_ID: "indexer",
+    });
     const gateway = startServiceProcess({ ...env, SERVICES: "gateway", DATA_DIR: tmp("gateway"), NODE_ID: "gateway" });
     processes.push(indexer, gateway);
     api = (await gateway.waitFor(/API listening on (http:\/\/\S+\/api\/v1)/))[1]!;
@@ -182,7 +259,10 @@ describe("e2e: the published NATS contract, followed with a plain NATS client", 
 
   it("receives every block and the rollback on their plain subjects, in chain order, each valid against the served AsyncAPI schema", async () => {
     const started = Date.now();
-    expect(Object.keys(validators).sort()).to.deep.equal([`${namespace}.chain.block`, `${namespace}.chain.rollback`]);
+    expect(Object.keys(validators).filter((address) => address.startsWith(`${namespace}.chain.`))).to.deep.equal([
+      `${namespace}.chain.block`,
+      `${namespace}.chain.rollback`,
+    ]);
     // the indexer's start: a rollback to where it resumes (origin: nothing indexed yet)
     await pollUntil(async () => (witness.length > 0 ? true : undefined), "the indexer's first event", 30_000);
     expect(witness[0]).to.deep.include({ subject: `${namespace}.chain.rollback` });
@@ -282,5 +362,72 @@ describe("e2e: the published NATS contract, followed with a plain NATS client", 
     process.stdout.write(
       `      missed ${missed.length} blocks, re-read ${caughtUp.length} by chain-sync, then live; ${Date.now() - started} ms\n`,
     );
+  });
+  it("publishes the event log's events of a certificate issued over the API on <NAMESPACE>.events.<type>, as SSE serves them", async () => {
+    const started = Date.now();
+    expect(Object.keys(validators).filter((address) => address.startsWith(`${namespace}.events.`))).to.have.length.greaterThan(5);
+    // the protocol, deployed through the services over NATS (init, library, the default bootstrap)
+    const store: Store = await createStore({ dataDir: tmp("deployer") });
+    const config = testConfig({ ...env, DATA_DIR: tmp("client"), NODE_ID: "deployer", LOG_LEVEL: "silent" });
+    const broker = new ServiceBroker(createBrokerOptions(config, { overrides: { skipProcessEventRegistration: true } }));
+    await broker.start();
+    try {
+      await broker.waitForServices(["indexer", "tx-builder", "submitter", "library", "events"], 60_000);
+      const ports = deploymentPortsFor((action, params) => broker.call(action, params), devnet!.url, store, Date.now);
+      try {
+        const steps = await deployProtocol(ports, {
+          wallet: service,
+          bootstrapName: "default",
+          bootstrapTerms: defaultBootstrapTerms(service),
+        });
+        expect(steps.map((s) => s.outcome)).to.deep.equal(["done", "done", "done", "done"]);
+      } finally {
+        await ports.close();
+      }
+    } finally {
+      await broker.stop();
+      await store.close();
+    }
+
+    const user = new IssuingWallet({ api: () => api, wallet: issuer });
+    await user.ensureCollateral();
+    const issued = await user.issue("nats");
+    const ofIssued = (type: string) =>
+      pollUntil(
+        async () =>
+          eventLog.find(
+            (e) => e.subject === `${namespace}.events.${type}` && (e.payload["data"] as Json)["transactionHash"] === issued.txId,
+          ),
+        `${type} of ${issued.txId} on NATS`,
+        30_000,
+      );
+    const submitted = await ofIssued("transaction.submitted");
+    const anchored = await ofIssued("certificate.anchored");
+    const confirmed = await ofIssued("transaction.confirmed");
+    expect(anchored.payload["data"]).to.deep.include({ hash: issued.hash, transactionHash: issued.txId, issuer: issuer.paymentKeyHash });
+    expect(anchored.payload["subjects"]).to.include.members([`hash:${issued.hash}`, `transaction:${issued.txId}`]);
+    expect(confirmed.payload["data"]).to.deep.include({ depth: 1 });
+    expect(Number(anchored.payload["id"])).to.be.lessThan(Number(confirmed.payload["id"]));
+
+    // every event received: valid against its channel's served schema; one events replica publishes in id order
+    for (const { subject, payload } of eventLog) {
+      const validate = validators[subject];
+      expect(validate, `a served channel for ${subject}`).to.not.equal(undefined);
+      expect(validate!(payload), `${subject} ${JSON.stringify(payload)}: ${JSON.stringify(validate!.errors)}`).to.equal(true);
+      expect(subject).to.equal(`${namespace}.events.${String(payload["type"])}`);
+    }
+    const ids = eventLog.map((e) => Number(e.payload["id"]));
+    expect(ids, "ids in order").to.deep.equal([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size, "each event once").to.equal(ids.length);
+
+    // the same JSON the SSE stream serves for the transaction
+    const streamed = await sseEventsUntil(
+      `${api}/events?after=0&subject=transaction:${issued.txId}`,
+      (e) => e["id"] === confirmed.payload["id"],
+    );
+    const published = eventLog.filter((e) => (e.payload["subjects"] as string[]).includes(`transaction:${issued.txId}`));
+    expect(published.map((e) => e.payload)).to.deep.include.members([submitted.payload, anchored.payload, confirmed.payload]);
+    expect(streamed).to.deep.include.members([submitted.payload, anchored.payload, confirmed.payload]);
+    process.stdout.write(`      ${eventLog.length} event-log events received on NATS, ${Date.now() - started} ms\n`);
   });
 });

@@ -3,7 +3,7 @@
  * connection of its own, as separate processes would be): appenders racing for ids give every event its own id,
  * dense from 1, and a reader following the log meanwhile sees each event once, in id order; an event whose key the
  * log holds is not appended again; reads filter by subjects (OR) and types, and never look through more than their
- * window.
+ * window; retention deletes a prefix of ids by when events were stored, never the newest.
  */
 import { expect } from "chai";
 import { randomUUID } from "node:crypto";
@@ -118,6 +118,34 @@ for (const { name, open } of stores)
       const end = await log.after("40", { limit: 100 });
       expect(end.next).to.equal("50");
       expect(await log.after("50", { limit: 100 })).to.deep.equal({ events: [], next: "50" });
+    });
+
+    it("prunes the events stored before a cutoff as a prefix of ids, never the newest; one stored before retention existed goes by its timestamp", async () => {
+      let clock = 1_000;
+      const log = await EventLog.open(opened.peers[0]!, { now: () => clock });
+      await log.append([event("a"), event("b")]);
+      clock = 5_000;
+      await log.append([event("c")]);
+      clock = 2_000; // a replica whose clock is behind: stored "earlier", after c
+      await log.append([event("d")]);
+      clock = 6_000;
+      await log.append([event("e")]);
+      expect(await log.prune(3_000), "a and b; c stops it, d stays").to.equal(2);
+      expect(await log.oldestId()).to.equal("3");
+      expect(await log.expiredBefore(2)).to.equal("3");
+      expect(await log.expiredBefore(3)).to.equal(undefined);
+      expect((await log.after("0", { limit: 10 })).events.map((e) => e.id)).to.deep.equal(["3", "4", "5"]);
+      expect(await log.prune(10_000), "c and d; e is the newest").to.equal(2);
+      expect(await log.oldestId()).to.equal("5");
+      // another appender goes on from the newest; an event stored before retention existed has no storedAt
+      const other = await EventLog.open(opened.peers[1]!, { now: () => clock });
+      expect((await other.append([event("f")])).map((e) => e.id)).to.deep.equal(["6"]);
+      const legacy = { _id: "7".padStart(16, "0"), ...event("g"), timestamp: new Date(0).toISOString(), subjects: [] };
+      await opened.peers[2]!.collection("events_log").insertOne(legacy as unknown as { _id: string });
+      clock = 7_000;
+      expect((await log.append([event("h")])).map((e) => e.id)).to.deep.equal(["8"]);
+      expect(await log.prune(6_500), "e, f (6,000) and g (its timestamp: 1970)").to.equal(3);
+      expect((await log.after("0", { limit: 10 })).events.map((e) => e.id)).to.deep.equal(["8"]);
     });
 
     it("finds the receipt.checkpointed events of a checkpoint by the log indices of their first positions", async () => {

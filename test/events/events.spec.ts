@@ -454,6 +454,13 @@ describe("events: the public event log, its producers and Server-Sent Events", f
       // the anchoring certificate is the checkpoint's root, announced in the same block
       const rootEvents = (await eventsAfter(mark)).filter((e) => e.type === "certificate.anchored" && txOf(e) === data.transactionHash);
       expect(rootEvents.map((e) => (e.data as { hash: string }).hash)).to.deep.equal([data.checkpointRoot]);
+      // the round's transaction is the service's own: announced as submitted, like the submitter's (handed over without
+      // waiting, so it may be appended just before or after the block's events)
+      const ofRound = (await eventsAfter(mark)).filter((e) => txOf(e) === data.transactionHash);
+      expect(ofRound.map((e) => e.type)).to.include.members(["transaction.submitted", "transaction.confirmed"]);
+      const submittedEvent = ofRound.find((e) => e.type === "transaction.submitted")!;
+      expect(submittedEvent.block).to.equal(null);
+      expect((submittedEvent.data as { inFlightUntil: number | null }).inFlightUntil).to.be.greaterThan(0);
       stream.end();
     });
   });

@@ -1,7 +1,8 @@
 /**
  * The faucet over HTTP on the devnet: a new wallet asks, signs the challenge with CIP-30 signData, and receives
  * FAUCET_UTXO_COUNT × FAUCET_UTXO_AMOUNT_LOVELACE from the faucet wallet; the cooldown holds per payment credential;
- * two claims in one block both land (chained); the faucet is off when configured so and never on mainnet.
+ * two claims in one block both land (chained); each payment is announced in the event log (`transaction.submitted`,
+ * like every transaction the service sends); the faucet is off when configured so and never on mainnet.
  */
 import { expect } from "chai";
 import { mkdtempSync } from "node:fs";
@@ -12,7 +13,8 @@ import { faucetGenesisFunds, faucetWallet } from "../../shared/faucet/faucet-wal
 import { ConfigError, loadConfig } from "../../shared/config/config";
 import { createStore, type Store } from "../../shared/store";
 import { generateMnemonic, Wallet } from "../../shared/wallet";
-import { errorBody, postJson, testConfig, type HttpResult } from "../../fixtures/mesh/helpers";
+import { errorBody, pollUntil, postJson, testConfig, type HttpResult } from "../../fixtures/mesh/helpers";
+import type { PublicEvent } from "../../shared/events/event-types";
 import { TestChain } from "../../fixtures/onchain/test-chain";
 import { startMesh, type RunningMesh } from "../../fixtures/mesh/mesh-harness";
 
@@ -66,7 +68,7 @@ describe("faucet: /faucet/request → /faucet/claim", function () {
     server = await startDevnetServer(chain.devnet, { port: 0 });
     store = await createStore({ inMemory: true });
     mesh = await startMesh({
-      services: ["gateway", "user-state"],
+      services: ["gateway", "user-state", "events"],
       store,
       chain: { ogmiosUrl: server.url, network: "devnet", devnet: chain.devnet },
       env: env(),
@@ -90,6 +92,18 @@ describe("faucet: /faucet/request → /faucet/claim", function () {
     chain.devnet.produceBlock();
     expect(fundsOf(newcomer)).to.deep.equal([7_000_000n, 7_000_000n]);
     expect(chain.utxosAt(newcomer.address).every((u) => u.transaction.id === body["txHash"])).to.equal(true);
+    // announced like a submission through the submitter: the events service then follows it to its confirmations
+    const submitted = await pollUntil(async () => {
+      const page = await mesh.broker.call<{ events: PublicEvent[] }, Json>("events.after", {
+        after: "0",
+        types: ["transaction.submitted"],
+        subjects: [`transaction:${String(body["txHash"])}`],
+      });
+      return page.events[0];
+    }, "the faucet payment's transaction.submitted");
+    expect(submitted.data).to.deep.include({ transactionHash: body["txHash"] });
+    expect((submitted.data as { inFlightUntil: number }).inFlightUntil).to.be.greaterThan(0);
+    expect(submitted.subjects).to.deep.equal([`transaction:${String(body["txHash"])}`]);
   });
 
   it("enforces the cooldown per payment credential, on request and on claim, until it has passed", async () => {

@@ -1,4 +1,5 @@
 import { expect } from "chai";
+import { EVENT_TYPES } from "../../shared/events/event-types";
 import { request as httpRequest, type Server } from "node:http";
 import { connect } from "node:net";
 import { API_PREFIX, toOpenApiPath } from "../../shared/gateway/openapi";
@@ -444,6 +445,7 @@ describe("mesh: OpenAPI document", function () {
     expect(Object.values(doc.channels).map((c) => c.address)).to.deep.equal([
       `${gw.config.namespace}.chain.block`,
       `${gw.config.namespace}.chain.rollback`,
+      ...EVENT_TYPES.map((type) => `${gw.config.namespace}.events.${type}`),
     ]);
     const openapi = (await http(`${gw.api}/openapi.json`)).json as { paths: Record<string, { get?: { "x-moleculer-action": string } }> };
     expect(openapi.paths[`${API_PREFIX}/asyncapi.json`]?.get?.["x-moleculer-action"]).to.equal("gateway.asyncapi");

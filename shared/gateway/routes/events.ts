@@ -33,9 +33,10 @@ export const EVENT_ROUTES = [
         description: "the id to resume after, as a browser's EventSource sends it; wins over `after`",
       },
     ],
-    errors: ["INVALID_EVENT_FILTER", "TOO_MANY_STREAMS"],
+    errors: ["INVALID_EVENT_FILTER", "EVENTS_EXPIRED", "TOO_MANY_STREAMS"],
     statuses: {
       400: "a subject, type or id that is none (the message names it)",
+      410: "EVENTS_EXPIRED: the id to resume after is older than the log keeps (EVENTS_RETENTION_DAYS); `data.oldestId` is the oldest kept",
       429: "too many streams open from this client (EVENTS_MAX_STREAMS_PER_CLIENT) or on this gateway (EVENTS_MAX_STREAMS)",
     },
     readBudget: true,

@@ -165,8 +165,12 @@ export const WEBHOOK_ROUTES = [
     responseSchema: "WebhookReplay",
     bearer: "required",
     pathPatterns: { id: ENDPOINT_ID },
-    errors: [...ON_ENDPOINT, "WEBHOOK_ENDPOINT_DISABLED", "INVALID_EVENT_ID"],
-    statuses: { ...ON_ENDPOINT_STATUSES, 409: "the endpoint is disabled: enable it first" },
+    errors: [...ON_ENDPOINT, "WEBHOOK_ENDPOINT_DISABLED", "INVALID_EVENT_ID", "EVENTS_EXPIRED"],
+    statuses: {
+      ...ON_ENDPOINT_STATUSES,
+      409: "the endpoint is disabled: enable it first",
+      410: "EVENTS_EXPIRED: the event id is older than the log keeps (EVENTS_RETENTION_DAYS); `data.oldestId` is the oldest kept",
+    },
     implemented: true,
   },
 ] as const satisfies readonly RouteSpec[];

@@ -13,7 +13,16 @@ import { Transporters, type Logger, type ServiceBroker } from "moleculer";
 import asyncApi300Schema from "@asyncapi/specs/schemas/3.0.0-without-$id.json";
 import { buildAsyncApiDocument } from "../../../shared/gateway/asyncapi";
 import { chainEventPublisher } from "../../../shared/mesh/chain-event-publisher";
-import { PUBLISHED_EVENTS, publishedChainSubjects, publishedSubject } from "../../../shared/records/published-events";
+import { EVENT_TYPES, eventSchema, type PublicEvent } from "../../../shared/events/event-types";
+import { extensionRebuilt, receiptsCheckpointed, transactionSubmitted } from "../../../shared/events/service-events";
+import { eventLogPublisher } from "../../../shared/mesh/event-log-publisher";
+import {
+  eventLogSubject,
+  PUBLISHED_EVENTS,
+  publishedChainSubjects,
+  publishedEventLogSubjects,
+  publishedSubject,
+} from "../../../shared/records/published-events";
 
 type Json = Record<string, unknown>;
 
@@ -71,12 +80,19 @@ describe("published NATS contract: the AsyncAPI document", function () {
   });
 
   it("has one channel per published event at its subject under the namespace, each sent by one operation", () => {
-    expect(Object.values(channels).map((c) => c["address"])).to.deep.equal(PUBLISHED_EVENTS.map((e) => `${namespace}.${e.event}`));
-    expect(Object.values(channels).map((c) => c["address"])).to.deep.equal(
-      PUBLISHED_EVENTS.map((e) => publishedSubject(namespace, e.event)),
-    );
+    expect(Object.values(channels).map((c) => c["address"])).to.deep.equal([
+      ...PUBLISHED_EVENTS.map((e) => `${namespace}.${e.event}`),
+      ...EVENT_TYPES.map((type) => `${namespace}.events.${type}`),
+    ]);
+    expect(Object.values(channels).map((c) => c["address"])).to.deep.equal([
+      ...PUBLISHED_EVENTS.map((e) => publishedSubject(namespace, e.event)),
+      ...EVENT_TYPES.map((type) => eventLogSubject(namespace, type)),
+    ]);
     for (const address of Object.values(channels).map((c) => String(c["address"])))
-      expect(matches(publishedChainSubjects(namespace), address), address).to.equal(true);
+      expect(
+        matches(publishedChainSubjects(namespace), address) || matches(publishedEventLogSubjects(namespace), address),
+        address,
+      ).to.equal(true);
     for (const [id, op] of Object.entries(operations)) {
       expect(op["action"], id).to.equal("send");
       const channelRef = (op["channel"] as Json)["$ref"] as string;
@@ -89,15 +105,15 @@ describe("published NATS contract: the AsyncAPI document", function () {
     );
   });
 
-  it("gives every message a JSON payload schema that compiles, and an example valid against it with exactly its fields", () => {
+  it("gives every message a JSON payload schema that compiles, and its examples (the chain events') valid against it with exactly its fields", () => {
     const ajv = new Ajv({ allErrors: true });
     const messages = (doc["components"] as Json)["messages"] as Record<string, Json>;
-    expect(Object.keys(messages)).to.have.length(PUBLISHED_EVENTS.length);
+    expect(Object.keys(messages)).to.have.length(PUBLISHED_EVENTS.length + EVENT_TYPES.length);
     for (const [name, message] of Object.entries(messages)) {
       expect(message["contentType"], name).to.equal("application/json");
       const schema = resolve(doc, (message["payload"] as Json)["$ref"] as string) as Json;
       const validate = ajv.compile(schema);
-      for (const example of message["examples"] as { payload: Json }[]) {
+      for (const example of (message["examples"] ?? []) as { payload: Json }[]) {
         expect(validate(example.payload), `${name}: ${ajv.errorsText(validate.errors)}`).to.equal(true);
         expect(Object.keys(example.payload).sort(), name).to.deep.equal([...(schema["required"] as string[])].sort());
         expect(Object.keys(schema["properties"] as Json).sort(), name).to.deep.equal([...(schema["required"] as string[])].sort());
@@ -118,6 +134,71 @@ describe("published NATS contract: the AsyncAPI document", function () {
     expect(validRollback({ slot: -1, id: "origin", lastSeq: 3 })).to.equal(true);
     expect(validRollback({ slot: -2, id: "origin", lastSeq: 3 })).to.equal(false);
     expect(validRollback({ slot: 10, id: "genesis", lastSeq: 3 })).to.equal(false);
+  });
+});
+
+describe("published NATS contract: the event log's messages", function () {
+  const doc = buildAsyncApiDocument({ title: "t", version: "1", namespace: "ns" });
+  const schemaOf = (type: string): Json => {
+    const channel = Object.values(doc["channels"] as Record<string, Json>).find((c) => c["address"] === `ns.events.${type}`)!;
+    const message = resolve(doc, Object.values(channel["messages"] as Record<string, { $ref: string }>)[0]!.$ref) as Json;
+    return resolve(doc, (message["payload"] as Json)["$ref"] as string) as Json;
+  };
+  const stored = <T extends PublicEvent>(e: Omit<T, "id"> & { key: string }, id: string): PublicEvent => {
+    const { key: _key, ...rest } = e;
+    return { id, ...rest } as PublicEvent;
+  };
+  const tx = "ab".repeat(32);
+
+  it("serves, per event type, the schema generated from shared/events/event-types.ts", () => {
+    for (const type of EVENT_TYPES) expect(schemaOf(type), type).to.deep.equal(eventSchema(type));
+  });
+
+  it("accepts the events the services build, as the log stores them, and refuses another type, an uppercase hash or a missing field", () => {
+    const ajv = new Ajv({ allErrors: true });
+    const events = [
+      stored(transactionSubmitted(tx, 1_771_000_000_000, 1_771_000_000_000), "1"),
+      stored(transactionSubmitted(tx, null, 1_771_000_000_000), "2"),
+      ...receiptsCheckpointed([{ request: "0a".repeat(12), from: 0, to: 3 }], 7, { size: 10, root: "cd".repeat(32) }, 1).map((e) =>
+        stored(e, "3"),
+      ),
+      stored(
+        extensionRebuilt(
+          "fractionized",
+          { policyId: "12".repeat(28), previousTransactionHash: tx, transactionHash: "ef".repeat(32), unsignedTransaction: "84a400" },
+          5,
+        ),
+        "4",
+      ),
+    ];
+    for (const e of events) {
+      const validate = ajv.compile(schemaOf(e.type));
+      expect(validate(e), `${e.type}: ${ajv.errorsText(validate.errors)}`).to.equal(true);
+    }
+    const submitted = ajv.compile(schemaOf("transaction.submitted"));
+    const [first] = events;
+    expect(submitted({ ...first, type: "transaction.confirmed" })).to.equal(false);
+    expect(submitted({ ...first, data: { ...first!.data, transactionHash: tx.toUpperCase() } })).to.equal(false);
+    expect(submitted({ ...first, subjects: ["transaction:" + tx.toUpperCase()] })).to.equal(false);
+    const { block: _block, ...withoutBlock } = first!;
+    expect(submitted(withoutBlock)).to.equal(false);
+    expect(submitted({ ...first, id: "0" })).to.equal(false);
+  });
+});
+
+describe("published NATS contract: the events service's publisher", function () {
+  it("publishes a stored event as its plain JSON on <namespace>.events.<type>; nothing without a NATS transporter", () => {
+    const sent: { subject: string; payload: unknown }[] = [];
+    const tx = new Transporters.NATS("nats://127.0.0.1:4222");
+    (tx as unknown as { client: unknown }).client = {
+      publish: (subject: string, data: Uint8Array) => void sent.push({ subject, payload: JSON.parse(new TextDecoder().decode(data)) }),
+    };
+    const quiet = { info: () => undefined, warn: () => undefined } as unknown as Logger;
+    const publish = eventLogPublisher({ transit: { tx } } as unknown as ServiceBroker, "ns-4", quiet);
+    const { key: _key, ...event } = transactionSubmitted("ab".repeat(32), null, 0);
+    publish?.({ id: "12", ...event });
+    expect(sent).to.deep.equal([{ subject: "ns-4.events.transaction.submitted", payload: { id: "12", ...event } }]);
+    expect(eventLogPublisher({} as ServiceBroker, "ns", quiet)).to.equal(undefined);
   });
 });
 
