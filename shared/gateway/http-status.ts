@@ -79,6 +79,8 @@ const CORE_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   WEBHOOK_LIMIT_REACHED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  UNSUPPORTED_CONTENT_ENCODING: 415,
+  UNSUPPORTED_CHARSET: 415,
   RATE_LIMITED: 429,
   RATE_LIMIT_EXCEEDED: 429,
   FAUCET_COOLDOWN: 429,
@@ -88,6 +90,8 @@ const CORE_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   BATCH_QUOTA_EXCEEDED: 429,
   TOO_MANY_STREAMS: 429,
   WEBHOOK_REGISTRATIONS_RATE_LIMITED: 429,
+  // Node's HTTP parser, before the gateway (client-error.ts)
+  HEADERS_TOO_LARGE: 431,
   // the client left (or was answered 504) before the work ended: nobody reads this answer (shared/mesh/request-signals.ts)
   REQUEST_ABANDONED: 499,
   // the service side
@@ -99,6 +103,7 @@ const CORE_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   SERVICE_NOT_AVAILABLE: 503,
   REQUEST_REJECTED: 503,
   QUEUE_FULL: 503,
+  SERVICE_BUSY: 503,
   SERVICE_STARTING: 503,
   PROTOCOL_DEPLOYING: 503,
   CHAIN_UNAVAILABLE: 503,
@@ -107,8 +112,8 @@ const CORE_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   RESOURCE_UNAVAILABLE: 503,
   FAUCET_EMPTY: 503,
   FAUCET_NOT_CONFIGURED: 503,
-  TX_BUILDER_UNAVAILABLE: 503,
   REQUEST_TIMEOUT: 504,
+  TIMEOUT: 504,
 };
 
 /** The HTTP status of an error type or build outcome code; undefined when the table does not know it. */
