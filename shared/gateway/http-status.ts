@@ -25,7 +25,6 @@ const CORE_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   VALIDATION_ERROR: 400,
   MALFORMED_JSON: 400,
   INVALID_BODY: 400,
-  INVALID_REQUEST_BODY: 400,
   UNABLE_DECODE_PARAM: 400,
   MISSING_FIELD: 400,
   MISSING_PARAMETER: 400,
@@ -116,7 +115,6 @@ const CORE_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   TIMEOUT: 504,
 };
 
-/** The HTTP status of an error type or build outcome code; undefined when the table does not know it. */
 /** Every status: the extensions' (from their registry) and the core's, which must agree where both name a type. */
 const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = { ...EXTENSION_ERROR_STATUSES, ...CORE_STATUS_OF_TYPE };
 for (const [type, status] of Object.entries(EXTENSION_ERROR_STATUSES)) {
@@ -124,6 +122,10 @@ for (const [type, status] of Object.entries(EXTENSION_ERROR_STATUSES)) {
   if (core !== undefined && core !== status) throw new Error(`An extension answers ${type} with ${status}, the core with ${core}.`);
 }
 
+/** Every type (and build outcome code) the table gives a status: what the error mapping lets reach a client. */
+export const LISTED_ERROR_TYPES: readonly string[] = Object.keys(HTTP_STATUS_OF_TYPE);
+
+/** The HTTP status of an error type or build outcome code; undefined when the table does not know it. */
 export function httpStatusOfType(type: string): number | undefined {
   return HTTP_STATUS_OF_TYPE[type];
 }
