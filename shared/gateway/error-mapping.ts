@@ -156,7 +156,8 @@ export function toHttpErrorReply(err: unknown): HttpErrorReply {
   if (status >= 500) {
     // A listed type's message, or a Moleculer error's, is safe to show; anything else may leak internals.
     const known = listed || (type !== undefined && code !== undefined);
-    const generic = status === 503 || status === 502 ? 503 : status === 504 ? 504 : listed ? status : 500;
+    // an unlisted 502 (the broker's transporter is down) is the service being unreachable
+    const generic = listed ? status : status === 502 || status === 503 ? 503 : status === 504 ? 504 : 500;
     const errorCode = listed ? type : GENERIC_CODE_OF_STATUS[generic]!;
     return {
       status: generic,

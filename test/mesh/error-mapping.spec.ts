@@ -52,6 +52,14 @@ describe("mesh: error → HTTP mapping", function () {
     expect(disconnected.headers).to.deep.equal({ "Retry-After": "5" });
   });
 
+  it("keeps a listed 5xx type's own status and code (502 FAUCET_SUBMIT_FAILED stays 502)", () => {
+    expect(toHttpErrorReply(rebuilt({ message: "refused", type: "FAUCET_SUBMIT_FAILED" }))).to.deep.include({
+      status: 502,
+      body: { error: "FAUCET_SUBMIT_FAILED", message: "refused" },
+    });
+    expect(toHttpErrorReply(rebuilt({ message: "deploying", type: "PROTOCOL_DEPLOYING" })).status).to.equal(503);
+  });
+
   it("maps any other 422 to 400", () => {
     expect(toHttpErrorReply(new Errors.MoleculerClientError("bad", 422, "BAD_SHAPE")).status).to.equal(400);
   });
