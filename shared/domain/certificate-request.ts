@@ -1,11 +1,15 @@
 /**
  * Normalises the CertificateData of a build request (docs/api.md#certificate-data):
  * - `hash`: non-empty, even-length hex of at most 64 bytes; stored lowercase.
- * - `algorithm`: defaults from the hash length (32 bytes → SHA-256, 64 bytes → SHA-512), otherwise required.
- * - `metadata`: a JSON string, or a JSON object stored as its JSON text; missing → "".
+ * - `algorithm`: defaults from the hash length (32 bytes → SHA-256, 64 bytes → SHA-512), otherwise required; when
+ *   given, a non-empty printable name of at most 64 characters.
+ * - `metadata`: a JSON string, or a JSON object stored as its JSON text; missing, null or "" → "" (no metadata).
+ * Both are written on chain and shown on the certificate pages, so neither may hold a control character or a lone
+ * surrogate (printable-text.ts).
  */
 import { badRequest } from "./errors";
 import { DataHash, HEX_PATTERNS, MAX_DATA_HASH_BYTES } from "./hex";
+import { unprintableInMetadata, unprintableProblem } from "./printable-text";
 
 export interface CertificateInput {
   hash?: unknown;
@@ -35,23 +39,41 @@ function defaultAlgorithm(hashHex: DataHash): string | undefined {
 }
 
 function normaliseMetadata(value: unknown, index: number): string {
+  const field = `certificates[${index}].metadata`;
   if (value === undefined || value === null) return "";
-  if (typeof value === "string") return value;
-  if (typeof value === "object" && !Array.isArray(value)) return JSON.stringify(value);
-  return badRequest(`certificates[${index}].metadata must be a JSON string or a JSON object`, { index });
+  let text: string;
+  if (typeof value === "string") text = value;
+  else if (typeof value === "object" && !Array.isArray(value)) text = JSON.stringify(value);
+  else return badRequest(`${field} must be a JSON string or a JSON object`, { index, field });
+  const problem = unprintableInMetadata(text, field);
+  if (problem !== undefined) badRequest(problem, { index, field });
+  return text;
+}
+
+/** A certificate's `algorithm` as given: a non-empty printable name of at most 64 characters. */
+export function algorithmProblem(value: unknown): string | undefined {
+  if (typeof value !== "string" || value.trim() === "") return "must be a non-empty name such as SHA-256 (leave it out for the default)";
+  if (value.length > 64) return "must be at most 64 characters";
+  const problem = unprintableProblem(value);
+  return problem === undefined ? undefined : problem;
 }
 
 export function normaliseCertificate(input: CertificateInput, index = 0): Certificate {
   if (input === null || typeof input !== "object") badRequest(`certificates[${index}] must be an object`, { index });
   const hash = normaliseHash(input.hash, `certificates[${index}].hash`);
   let algorithm: string | undefined;
-  if (input.algorithm === undefined || input.algorithm === null || input.algorithm === "") {
+  if (input.algorithm === undefined || input.algorithm === null) {
     algorithm = defaultAlgorithm(hash);
-    if (!algorithm) badRequest(`certificates[${index}].algorithm is required for a ${hash.length / 2}-byte hash`, { index });
-  } else if (typeof input.algorithm === "string" && input.algorithm.length <= 64) {
-    algorithm = input.algorithm;
+    if (!algorithm)
+      badRequest(`certificates[${index}].algorithm is required for a ${hash.length / 2}-byte hash`, {
+        index,
+        field: `certificates[${index}].algorithm`,
+      });
   } else {
-    badRequest(`certificates[${index}].algorithm must be a string of at most 64 characters`, { index });
+    const problem = algorithmProblem(input.algorithm);
+    if (problem !== undefined)
+      badRequest(`certificates[${index}].algorithm ${problem}`, { index, field: `certificates[${index}].algorithm` });
+    algorithm = input.algorithm as string;
   }
   return { hash, algorithm, metadata: normaliseMetadata(input.metadata, index) };
 }

@@ -16,7 +16,8 @@ import { answerBody, JSON_CONTENT_TYPE, type ValidatorCache } from "./validator-
  * After a cacheable route's call: its `Cache-Control`, a lookup's ETag, the certificate validator to remember,
  * and 304 when the request's If-None-Match names the ETag. (moleculer-web's own check ignores a conditional request
  * that also says `Cache-Control: no-cache`, which fetch() adds to every request with If-None-Match; an origin server
- * answers the condition whatever the request's cache directives, RFC 9110 §13.2.1.)
+ * answers the condition whatever the request's cache directives, RFC 9110 §13.2.1.) An answer without an ETag is
+ * never a 304: moleculer-web would answer `If-None-Match: *` with one on any route, so its conditions are dropped.
  */
 export function afterCall(validators: ValidatorCache | undefined) {
   return function onAfterCall(
@@ -29,7 +30,7 @@ export function afterCall(validators: ValidatorCache | undefined) {
   ): unknown {
     const greq = req as GatewayRequest;
     const kind = greq.$alias?.routeSpec?.cache;
-    if (kind === undefined) return data;
+    if (kind === undefined) return withoutConditions(req, data);
     const condition = req.headers["if-none-match"];
     if (kind === "lookup") {
       const etag = lookupEtag(data);
@@ -40,7 +41,8 @@ export function afterCall(validators: ValidatorCache | undefined) {
     }
     const etag = ctx.meta.$responseHeaders?.["ETag"];
     const newestHeight = newestHeightOf(data);
-    if (etag === undefined || newestHeight === undefined) return data;
+    if (etag === undefined) return withoutConditions(req, data);
+    if (newestHeight === undefined) return data;
     res.setHeader("Cache-Control", certificateCacheControl(kind, newestHeight, validators?.tipHeight));
     const key = validatorKeyOf(kind, greq.$params);
     const notModified = ifNoneMatchNames(condition, etag);
@@ -56,4 +58,11 @@ export function afterCall(validators: ValidatorCache | undefined) {
     validators.remember(key.dataHash, key.routeKey, { etag, newestHeight, body }, ctx.meta.$factSeq);
     return body;
   };
+}
+
+/** Drops the request's conditions, so the answer is sent whole (moleculer-web reads them from the request). */
+function withoutConditions(req: IncomingMessage, data: unknown): unknown {
+  delete req.headers["if-none-match"];
+  delete req.headers["if-modified-since"];
+  return data;
 }

@@ -1,7 +1,9 @@
 /**
  * Reads a request body for the gateway, bounded by a byte limit, and parses it as JSON. Replaces moleculer-web's
  * body-parser so that:
- * - a body sent as anything but JSON is a 415 before it is read, unless the route accepts raw text;
+ * - a body sent as anything but JSON is a 415 before it is read, unless the route accepts raw text; so is a body
+ *   sent compressed (any `Content-Encoding` but identity: bodies are small, and decoding them would let a small
+ *   request grow past the limits) or in a character set other than UTF-8 (the only one JSON is read in);
  * - an oversized body is a 413 JSON error (by Content-Length up front, or by counting a chunked stream);
  * - a body that is not valid JSON does not fail here: the route decides (most routes answer 400 MALFORMED_JSON, a
  *   route with `wholeBodyAs` takes the raw text);
@@ -9,7 +11,13 @@
  *   have larger limits than the default (the batch route, for its million hashes).
  */
 import type { IncomingMessage } from "node:http";
-import { MalformedJsonError, PayloadTooLargeError, UnsupportedMediaTypeError } from "./errors";
+import {
+  MalformedJsonError,
+  PayloadTooLargeError,
+  UnsupportedCharsetError,
+  UnsupportedContentEncodingError,
+  UnsupportedMediaTypeError,
+} from "./errors";
 
 export const BODY_LIMIT_BYTES = 512 * 1024;
 
@@ -61,6 +69,31 @@ function isOctetStreamContentType(contentType: string | undefined): boolean {
   return (contentType ?? "").split(";")[0]!.trim().toLowerCase() === "application/octet-stream";
 }
 
+/** The `charset` parameter of a Content-Type, lowercased and unquoted; undefined when it names none. */
+function charsetOf(contentType: string | undefined): string | undefined {
+  for (const param of (contentType ?? "").split(";").slice(1)) {
+    const eq = param.indexOf("=");
+    if (eq >= 0 && param.slice(0, eq).trim().toLowerCase() === "charset")
+      return param
+        .slice(eq + 1)
+        .trim()
+        .replace(/^"(.*)"$/, "$1")
+        .toLowerCase();
+  }
+  return undefined;
+}
+
+/** Character sets a body is read in: UTF-8, and ASCII, which is a part of it. */
+const READABLE_CHARSETS = new Set(["utf-8", "utf8", "us-ascii"]);
+
+/** The codings of a Content-Encoding other than identity (a body is only read as sent). */
+function codingsOf(req: IncomingMessage): string[] {
+  return String(req.headers["content-encoding"] ?? "")
+    .split(",")
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== "" && c !== "identity");
+}
+
 /** Whether the request carries a body at all (a declared non-zero length, or a chunked stream). */
 function hasBody(req: IncomingMessage): boolean {
   const declared = Number(req.headers["content-length"]);
@@ -81,10 +114,22 @@ export function createBodyReader(
     const found = policyOf(req);
     const policy: RouteBodyPolicy = typeof found === "boolean" ? { acceptsRawText: found } : found;
     const binary = policy.acceptsOctetStream === true && isOctetStreamContentType(contentType);
-    if (hasBody(req) && !binary && !isJsonContentType(contentType) && policy.acceptsRawText !== true) {
-      // Not read: drain what the client sends so it can read the 415 instead of a reset.
-      req.resume();
-      return next(new UnsupportedMediaTypeError(contentType, policy.acceptsOctetStream === true));
+    if (hasBody(req)) {
+      const codings = codingsOf(req);
+      const charset = binary ? undefined : charsetOf(contentType);
+      const refusal =
+        codings.length > 0
+          ? new UnsupportedContentEncodingError(codings.join(", "))
+          : !binary && !isJsonContentType(contentType) && policy.acceptsRawText !== true
+            ? new UnsupportedMediaTypeError(contentType, policy.acceptsOctetStream === true)
+            : charset !== undefined && !READABLE_CHARSETS.has(charset)
+              ? new UnsupportedCharsetError(charset)
+              : undefined;
+      if (refusal !== undefined) {
+        // Not read: drain what the client sends so it can read the 415 instead of a reset.
+        req.resume();
+        return next(refusal);
+      }
     }
     const limit = binary ? (policy.limitBytes?.binary ?? limitBytes) : (policy.limitBytes?.json ?? limitBytes);
     const declared = Number(req.headers["content-length"]);

@@ -9,7 +9,8 @@
  * table decides the status. For 4xx, the plain-object `data` fields are copied into the body (e.g.
  * `{ rebuiltTransaction }`); 5xx bodies never carry `data`. A route whose error body is a whole response object
  * (e.g. BuildTransactionResponse) returns it normally with `ctx.meta.$statusCode` set from the same table.
- * Errors of Moleculer and moleculer-web themselves carry a numeric `code`, used when the table lacks their type.
+ * Errors of Moleculer and moleculer-web themselves carry a numeric `code`, used when the table lacks their type; they
+ * are answered with their status's generic code (GENERIC_CODE_OF_STATUS), so no code outside the table reaches a client.
  */
 import { httpStatusOfError, httpStatusOfType, type ErrorLike } from "./http-status";
 
@@ -48,16 +49,7 @@ function validationReply(data: unknown): HttpErrorReply {
   return { status: 400, body: { error: "VALIDATION_ERROR", message, fields }, headers: {}, log: null };
 }
 
-/** Name of a class such as `ServiceUnavailableError` as a code: `SERVICE_UNAVAILABLE`. */
-function codeFromName(name: unknown): string | null {
-  if (typeof name !== "string" || name === "" || name === "Error" || name === "MoleculerError") return null;
-  const snake = name
-    .replace(/Error$/, "")
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
-    .toUpperCase();
-  return SCREAMING.test(snake) ? snake : null;
-}
-
+/** The code of an error whose type the table does not list, by its status. */
 const GENERIC_CODE_OF_STATUS: Record<number, string> = {
   400: "BAD_REQUEST",
   401: "UNAUTHORIZED",
@@ -65,10 +57,9 @@ const GENERIC_CODE_OF_STATUS: Record<number, string> = {
   404: "NOT_FOUND",
   409: "CONFLICT",
   413: "PAYLOAD_TOO_LARGE",
-  429: "TOO_MANY_REQUESTS",
+  429: "RATE_LIMITED",
   500: "INTERNAL_ERROR",
   501: "NOT_IMPLEMENTED",
-  502: "BAD_GATEWAY",
   503: "SERVICE_UNAVAILABLE",
   504: "TIMEOUT",
 };
@@ -153,35 +144,40 @@ export function toHttpErrorReply(err: unknown): HttpErrorReply {
     };
   }
 
+  // A call given up because its deadline passed on the way (Moleculer's RequestSkippedError, 514).
+  if (type === "REQUEST_SKIPPED") {
+    return { status: 504, body: { error: "TIMEOUT", message: "The service did not answer in time." }, headers: {}, log: "warn" };
+  }
+
+  // Only the codes of the table (and the gateway's generic ones) reach the wire, so the OpenAPI document can list
+  // every code a status carries: a library's own type is answered with its status's generic code.
   const status = httpStatusOfError(err);
+  const listed = type !== undefined && SCREAMING.test(type) && httpStatusOfType(type) === status;
   if (status >= 500) {
     // A listed type's message, or a Moleculer error's, is safe to show; anything else may leak internals.
-    const known = type !== undefined && (httpStatusOfType(type) !== undefined || code !== undefined);
-    const errorCode =
-      known && SCREAMING.test(type)
-        ? type
-        : status === 500
-          ? "INTERNAL_ERROR"
-          : (codeFromName(e.name) ?? GENERIC_CODE_OF_STATUS[status] ?? "SERVER_ERROR");
+    const known = listed || (type !== undefined && code !== undefined);
+    // an unlisted 502 (the broker's transporter is down) is the service being unreachable
+    const generic = listed ? status : status === 502 || status === 503 ? 503 : status === 504 ? 504 : 500;
+    const errorCode = listed ? type : GENERIC_CODE_OF_STATUS[generic]!;
     return {
-      status,
+      status: generic,
       body: { error: errorCode, message: known && message ? message : "Internal server error." },
       // 503 is temporary by definition: say when to come back.
-      headers: status === 503 ? { "Retry-After": "5" } : {},
-      log: status === 501 ? null : known ? "warn" : "error",
+      headers: generic === 503 ? { "Retry-After": "5" } : {},
+      log: generic === 501 ? null : known ? "warn" : "error",
     };
   }
   if (status >= 400) {
-    const errorCode =
-      (type !== undefined && SCREAMING.test(type) ? type : null) ?? codeFromName(e.name) ?? GENERIC_CODE_OF_STATUS[status] ?? "BAD_REQUEST";
+    const generic = listed || GENERIC_CODE_OF_STATUS[status] !== undefined ? status : 400;
+    const errorCode = listed ? type : GENERIC_CODE_OF_STATUS[generic]!;
     const body: ErrorBody = { error: errorCode, message: message ?? "The request was rejected." };
     if (isPlainObject(e.data)) {
       for (const [k, v] of Object.entries(e.data)) if (k !== "error" && k !== "message") body[k] = v;
     }
     // Every 429 that says when to come back says it in the header too.
     const headers: Record<string, string> = {};
-    if (status === 429 && typeof body["retryAfterSeconds"] === "number") headers["Retry-After"] = String(body["retryAfterSeconds"]);
-    return { status, body, headers, log: null };
+    if (generic === 429 && typeof body["retryAfterSeconds"] === "number") headers["Retry-After"] = String(body["retryAfterSeconds"]);
+    return { status: generic, body, headers, log: null };
   }
 
   return {

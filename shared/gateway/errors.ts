@@ -48,6 +48,30 @@ export class UnsupportedMediaTypeError extends TypedError<"UNSUPPORTED_MEDIA_TYP
   }
 }
 
+/** The body is compressed (415): bodies are read only as sent, `Content-Encoding: identity` or none. */
+export class UnsupportedContentEncodingError extends TypedError<"UNSUPPORTED_CONTENT_ENCODING"> {
+  override readonly name = "UnsupportedContentEncodingError";
+  constructor(codings: string) {
+    super(
+      "UNSUPPORTED_CONTENT_ENCODING",
+      `Request bodies are read as sent: drop the Content-Encoding header and send the body uncompressed (got ${JSON.stringify(codings.slice(0, 40))}).`,
+      { contentEncoding: codings.slice(0, 40) },
+    );
+  }
+}
+
+/** The body's Content-Type names a character set other than UTF-8 (415). */
+export class UnsupportedCharsetError extends TypedError<"UNSUPPORTED_CHARSET"> {
+  override readonly name = "UnsupportedCharsetError";
+  constructor(charset: string) {
+    super(
+      "UNSUPPORTED_CHARSET",
+      `Request bodies are read as UTF-8: send charset=utf-8 or no charset (got ${JSON.stringify(charset.slice(0, 40))}).`,
+      { charset: charset.slice(0, 40) },
+    );
+  }
+}
+
 /**
  * Too many POST requests from one client, or too many GETs of the expensive reads (429); `retryAfterSeconds`
  * becomes the `Retry-After` header.

@@ -25,7 +25,6 @@ const CORE_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   VALIDATION_ERROR: 400,
   MALFORMED_JSON: 400,
   INVALID_BODY: 400,
-  INVALID_REQUEST_BODY: 400,
   UNABLE_DECODE_PARAM: 400,
   MISSING_FIELD: 400,
   MISSING_PARAMETER: 400,
@@ -81,6 +80,8 @@ const CORE_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   EVENTS_EXPIRED: 410,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  UNSUPPORTED_CONTENT_ENCODING: 415,
+  UNSUPPORTED_CHARSET: 415,
   RATE_LIMITED: 429,
   RATE_LIMIT_EXCEEDED: 429,
   FAUCET_COOLDOWN: 429,
@@ -90,6 +91,8 @@ const CORE_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   BATCH_QUOTA_EXCEEDED: 429,
   TOO_MANY_STREAMS: 429,
   WEBHOOK_REGISTRATIONS_RATE_LIMITED: 429,
+  // Node's HTTP parser, before the gateway (client-error.ts)
+  HEADERS_TOO_LARGE: 431,
   // the client left (or was answered 504) before the work ended: nobody reads this answer (shared/mesh/request-signals.ts)
   REQUEST_ABANDONED: 499,
   // the service side
@@ -101,6 +104,7 @@ const CORE_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   SERVICE_NOT_AVAILABLE: 503,
   REQUEST_REJECTED: 503,
   QUEUE_FULL: 503,
+  SERVICE_BUSY: 503,
   SERVICE_STARTING: 503,
   PROTOCOL_DEPLOYING: 503,
   CHAIN_UNAVAILABLE: 503,
@@ -109,11 +113,10 @@ const CORE_STATUS_OF_TYPE: Readonly<Record<string, number>> = {
   RESOURCE_UNAVAILABLE: 503,
   FAUCET_EMPTY: 503,
   FAUCET_NOT_CONFIGURED: 503,
-  TX_BUILDER_UNAVAILABLE: 503,
   REQUEST_TIMEOUT: 504,
+  TIMEOUT: 504,
 };
 
-/** The HTTP status of an error type or build outcome code; undefined when the table does not know it. */
 /** Every status: the extensions' (from their registry) and the core's, which must agree where both name a type. */
 const HTTP_STATUS_OF_TYPE: Readonly<Record<string, number>> = { ...EXTENSION_ERROR_STATUSES, ...CORE_STATUS_OF_TYPE };
 for (const [type, status] of Object.entries(EXTENSION_ERROR_STATUSES)) {
@@ -121,6 +124,10 @@ for (const [type, status] of Object.entries(EXTENSION_ERROR_STATUSES)) {
   if (core !== undefined && core !== status) throw new Error(`An extension answers ${type} with ${status}, the core with ${core}.`);
 }
 
+/** Every type (and build outcome code) the table gives a status: what the error mapping lets reach a client. */
+export const LISTED_ERROR_TYPES: readonly string[] = Object.keys(HTTP_STATUS_OF_TYPE);
+
+/** The HTTP status of an error type or build outcome code; undefined when the table does not know it. */
 export function httpStatusOfType(type: string): number | undefined {
   return HTTP_STATUS_OF_TYPE[type];
 }

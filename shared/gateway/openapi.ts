@@ -47,19 +47,53 @@ function operationId(route: RouteSpec): string {
 
 const schemaRef = (name: SchemaName): Json => ({ $ref: `#/components/schemas/${name}` });
 
-/** Error codes the gateway itself may answer on a route, whatever its service does. */
-function gatewayCodes(route: RouteSpec): string[] {
-  const codes = ["VALIDATION_ERROR", "BAD_REQUEST", "ORIGIN_NOT_ALLOWED", "INTERNAL_ERROR", "SERVICE_UNAVAILABLE", "REQUEST_TIMEOUT"];
-  if (pathParamNames(route.path).length > 0) codes.push("UNABLE_DECODE_PARAM");
-  if (route.method === "POST") codes.push("MALFORMED_JSON", "INVALID_BODY", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE", "RATE_LIMITED");
-  if (route.method === "DELETE" || route.readBudget) codes.push("RATE_LIMITED");
-  if (route.bearer !== undefined) codes.push("INVALID_WEBHOOK_TOKEN");
-  if (route.bearer === "required") codes.push("WEBHOOK_TOKEN_REQUIRED");
-  if (route.auth === "admin") codes.push("UNAUTHORIZED", "FORBIDDEN");
-  if (route.requiresProtocol) codes.push("PROTOCOL_DEPLOYING");
-  if (!route.implemented) codes.push("NOT_IMPLEMENTED");
-  return codes;
+/**
+ * What the gateway (and Node's HTTP parser, and the mesh under it) may answer on a route whatever its service does,
+ * as [status, code]: the codes error-mapping.ts, client-error.ts and the gateway's middlewares write.
+ */
+export function gatewayAnswers(route: RouteSpec): [number, string][] {
+  const answers: [number, string][] = [
+    [400, "VALIDATION_ERROR"],
+    [400, "BAD_REQUEST"],
+    [403, "ORIGIN_NOT_ALLOWED"],
+    [408, "REQUEST_TIMEOUT"],
+    [431, "HEADERS_TOO_LARGE"],
+    [500, "INTERNAL_ERROR"],
+    // the service behind the route (or what it uses: the store, the chain) is not there, busy or still starting
+    ...MESH_UNAVAILABLE_CODES.map((code): [number, string] => [503, code]),
+    [504, "TIMEOUT"],
+  ];
+  if (pathParamNames(route.path).length > 0) answers.push([400, "UNABLE_DECODE_PARAM"]);
+  if (route.method === "POST" || route.method === "DELETE") {
+    answers.push(
+      [400, "MALFORMED_JSON"],
+      [400, "INVALID_BODY"],
+      [413, "PAYLOAD_TOO_LARGE"],
+      [415, "UNSUPPORTED_MEDIA_TYPE"],
+      [415, "UNSUPPORTED_CONTENT_ENCODING"],
+      [415, "UNSUPPORTED_CHARSET"],
+      [429, "RATE_LIMITED"],
+    );
+  }
+  if (route.readBudget) answers.push([429, "RATE_LIMITED"]);
+  if (route.bearer !== undefined) answers.push([401, "INVALID_WEBHOOK_TOKEN"]);
+  if (route.bearer === "required") answers.push([401, "WEBHOOK_TOKEN_REQUIRED"]);
+  if (route.auth === "admin") answers.push([401, "UNAUTHORIZED"], [403, "FORBIDDEN"]);
+  if (route.requiresProtocol) answers.push([503, "PROTOCOL_DEPLOYING"]);
+  if (!route.implemented) answers.push([501, "NOT_IMPLEMENTED"]);
+  return answers;
 }
+
+/** 503 codes any route may answer: its service is missing or busy, starting, or what it uses is unreachable. */
+const MESH_UNAVAILABLE_CODES = [
+  "SERVICE_UNAVAILABLE",
+  "SERVICE_BUSY",
+  "SERVICE_STARTING",
+  "STORE_UNAVAILABLE",
+  "CHAIN_UNAVAILABLE",
+  "CHAIN_TIMEOUT",
+  "RESOURCE_UNAVAILABLE",
+];
 
 /** The status of an error code; a code the error mapping does not know is a defect of the route table. */
 function statusOf(code: string, route: RouteSpec): number {
@@ -69,20 +103,24 @@ function statusOf(code: string, route: RouteSpec): number {
 }
 
 /** `{ error, message }` whose `error` is one of `codes`, in the shape `failure` (the route's own fields, or Error). */
-const failureOf = (failure: SchemaName, codes: readonly string[], status: number): Json =>
-  status >= 500
-    ? schemaRef(failure)
-    : { allOf: [schemaRef(failure), { type: "object", properties: { error: { type: "string", enum: [...codes].sort() } } }] };
+const failureOf = (failure: SchemaName, codes: readonly string[]): Json => ({
+  allOf: [
+    schemaRef(failure),
+    { type: "object", required: ["error"], properties: { error: { type: "string", enum: [...new Set(codes)].sort() } } },
+  ],
+});
 
 const GENERIC_DESCRIPTION: Record<number, string> = {
   400: "invalid request: malformed JSON, wrong types or values",
   401: "admin API key missing or wrong",
   403: "origin not allowed (CORS_ORIGINS), or an admin route on a network without ADMIN_API_KEY",
   404: "not found",
+  408: "the request did not arrive in time (headers within 10 s, the whole request within 30 s)",
   409: "conflict with a transaction in flight",
   413: "body too large",
-  415: "body not sent as application/json",
+  415: "body not sent as application/json (uncompressed, UTF-8)",
   429: "too many requests",
+  431: "request headers over 16 KiB",
   500: "unexpected server error",
   501: "not implemented yet",
   502: "an upstream call failed",
@@ -92,7 +130,7 @@ const GENERIC_DESCRIPTION: Record<number, string> = {
 
 /**
  * Every status the route can answer, each with its body: 200 with the route's schema, and per error status the
- * codes it can carry — the gateway's own and the route's (`errors`), mapped through HTTP_STATUS_OF_TYPE.
+ * codes it can carry — the gateway's own (gatewayAnswers) and the route's (`errors`, placed by HTTP_STATUS_OF_TYPE).
  */
 function responsesOf(route: RouteSpec, opts: OpenApiOptions): Json {
   const contentType = route.responseType ?? "application/json";
@@ -115,19 +153,19 @@ function responsesOf(route: RouteSpec, opts: OpenApiOptions): Json {
   }
 
   const byStatus = new Map<number, { own: string[]; gateway: string[] }>();
-  const add = (code: string, kind: "own" | "gateway") => {
-    const status = statusOf(code, route);
+  const add = (status: number, code: string, kind: "own" | "gateway") => {
     if (status < 400) return;
     const entry = byStatus.get(status) ?? { own: [], gateway: [] };
-    entry[kind].push(code);
+    if (!entry[kind].includes(code)) entry[kind].push(code);
     byStatus.set(status, entry);
   };
-  for (const code of [...gatewayCodes(route), ...(route.plainErrors ?? [])]) add(code, "gateway");
-  for (const code of route.errors ?? []) add(code, "own");
+  for (const [status, code] of gatewayAnswers(route)) add(status, code, "gateway");
+  for (const code of route.plainErrors ?? []) add(statusOf(code, route), code, "gateway");
+  for (const code of route.errors ?? []) add(statusOf(code, route), code, "own");
   for (const [status, { own, gateway }] of [...byStatus].sort(([a], [b]) => a - b)) {
     const schemas = [
-      ...(own.length > 0 ? [failureOf(route.failureSchema ?? "Error", own, status)] : []),
-      ...(gateway.length > 0 ? [failureOf("Error", gateway, status)] : []),
+      ...(own.length > 0 ? [failureOf(route.failureSchema ?? "Error", own)] : []),
+      ...(gateway.length > 0 ? [failureOf("Error", gateway)] : []),
     ];
     const routeLimits = route.bodyLimitBytes;
     const limits =
@@ -140,7 +178,7 @@ function responsesOf(route: RouteSpec, opts: OpenApiOptions): Json {
           : status === 429 && route.readBudget && (opts.rateLimitReadPerMinute ?? 0) > 0
             ? ` (more than ${opts.rateLimitReadPerMinute} reads per minute from one client)`
             : "";
-    const codes = status >= 500 ? "" : `: ${[...own, ...gateway].sort().join(", ")}`;
+    const codes = `: ${[...new Set([...own, ...gateway])].sort().join(", ")}`;
     const description = `${route.statuses?.[status] ?? GENERIC_DESCRIPTION[status] ?? "error"}${limits}${codes}`;
     const schema = schemas.length === 1 ? schemas[0]! : { anyOf: schemas };
     const errorContentType = route.errorResponseType?.[status] ?? "application/json";

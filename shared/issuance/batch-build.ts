@@ -6,6 +6,7 @@
  * stored, pending, once the transaction is built: it joins the lookups when the root is seen on chain and is dropped
  * when the transaction expires unsubmitted. What a client may have hashed and kept pending is bounded (BatchQuota).
  */
+import { unprintableInJson } from "../domain/printable-text";
 import { DataHash, StateId } from "../domain/hex";
 import { MAX_BATCH_HASHES } from "../merkle/batch-limits";
 import { MERKLE_SCHEME, NODE_BYTES } from "../merkle/merkle-tree";
@@ -71,6 +72,8 @@ function userMetadata(raw: unknown): Record<string, unknown> {
   if (Buffer.byteLength(JSON.stringify(value)) > MAX_BATCH_METADATA_BYTES)
     refuse("ERROR", `metadata is larger than ${MAX_BATCH_METADATA_BYTES} bytes`);
   if ("merkle" in value) refuse("ERROR", "metadata.merkle is reserved: the service writes the tree id and leaf count there");
+  const unprintable = unprintableInJson(value, "metadata");
+  if (unprintable !== undefined) refuse("ERROR", `${unprintable[0]} ${unprintable[1]}`, { field: unprintable[0] });
   return value as Record<string, unknown>;
 }
 

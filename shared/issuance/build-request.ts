@@ -4,8 +4,10 @@
  * shared/domain/certificate-request. Every problem is an `ERROR` refusal naming the field.
  */
 import { paymentCredentialOf, networkIdOfAddress } from "../csl/address";
+import { identityRecordProblem } from "../credentials/identity-record";
 import { normaliseCertificates, type Certificate } from "../domain/certificate-request";
 import { StateId, type KeyHash } from "../domain/hex";
+import { unprintableProblem } from "../domain/printable-text";
 import { BUILD_TYPES, refuse, type BuildType } from "./build-outcome";
 
 export interface BootstrapRequest {
@@ -53,7 +55,10 @@ function parseBootstrapData(raw: unknown): BootstrapRequest | undefined {
   if (typeof raw !== "object" || Array.isArray(raw)) return refuse("ERROR", "bootstrapDatum must be an object");
   const b = raw as Body;
   const name = pick(b, "name");
-  if (name !== undefined && typeof name !== "string") refuse("ERROR", "bootstrapDatum.name must be a string");
+  if (name !== undefined && typeof name !== "string")
+    refuse("ERROR", "bootstrapDatum.name must be a string", { field: "bootstrapDatum.name" });
+  const unprintable = typeof name === "string" ? unprintableProblem(name) : undefined;
+  if (unprintable !== undefined) refuse("ERROR", `bootstrapDatum.name ${unprintable}`, { field: "bootstrapDatum.name" });
   const out: BootstrapRequest = { name: (name as string | undefined) ?? "" };
   const set = <K extends keyof BootstrapRequest>(k: K, v: BootstrapRequest[K] | undefined) => {
     if (v !== undefined) out[k] = v;
@@ -96,8 +101,13 @@ export function parseBuildRequest(body: Body): BuildRequest {
     try {
       req.certificates = normaliseCertificates(certs);
     } catch (err) {
-      refuse("ERROR", err instanceof Error ? err.message : "invalid certificates");
+      const field = (err as { data?: { field?: unknown } }).data?.field;
+      refuse("ERROR", err instanceof Error ? err.message : "invalid certificates", typeof field === "string" ? { field } : {});
     }
+    req.certificates.forEach((c, i) => {
+      const problem = identityRecordProblem(c.metadata);
+      if (problem !== undefined) refuse("ERROR", `certificates[${i}].metadata ${problem}`, { field: `certificates[${i}].metadata` });
+    });
   }
   const boot = parseBootstrapData(pick(body, "bootstrapDatum", "bootstrap_datum"));
   if (boot) req.bootstrapDatum = boot;

@@ -230,6 +230,38 @@ describe("connected goods: mint, claim, update and read over HTTP", function () 
     expect(errorBody(tooLarge).message).to.match(/limit is 9000 bytes/);
   });
 
+  it("refuses item names, token names and profile fields holding control characters or lone surrogates, naming the field", async () => {
+    const issuer = f.actors.issuer.address;
+    const mint = (assetName: string, extra: Json = {}) =>
+      post("/mint/batch", { address: issuer, items: [{ asset_name: assetName, password: passwordOf("hygiene") }], ...extra });
+    for (const [name, what] of [
+      ["shoe\u0000", /U\+0000 at character 5/],
+      ["\u001b[31mred", /U\+001B at character 1/],
+      ["del\u007f", /U\+007F/],
+      ["c1\u0085", /U\+0085/],
+      ["half \ud800", /lone surrogate U\+D800/],
+      ["tab\there", /U\+0009/],
+    ] as const) {
+      const res = await mint(name);
+      refused(res, "INVALID_ITEMS");
+      expect(errorBody(res).message).to.match(what).and.to.contain("items[0].asset_name");
+      expect(errorBody(res)).to.include({ field: "items[0].asset_name" });
+    }
+    const token = await mint("ok-name", { token_name: "Shoes\u009b2J" });
+    refused(token, "INVALID_TOKEN_NAME");
+    expect(errorBody(token)).to.include({ field: "token_name" });
+    // the item routes name the item too, and its profile
+    const buyer = f.actors.bob;
+    const claim = await post("/claim/item", claimBody(passwordOf("shoe-0001"), buyer, { asset_name: "shoe\u0000" }));
+    refused(claim, "INVALID_ITEMS");
+    expect(errorBody(claim)).to.include({ field: "asset_name" });
+    const hub = await post("/claim/item", { ...claimBody(passwordOf("shoe-0001"), buyer), social_hub: { name: "Bob\u0085" } });
+    refused(hub, "INVALID_SOCIAL_HUB");
+    expect(errorBody(hub)).to.include({ field: "name" });
+    const surrogate = await post("/update/item", { ...claimBody(passwordOf("shoe-0001"), buyer), social_hub: { name: "x\udfff" } });
+    refused(surrogate, "INVALID_SOCIAL_HUB");
+  });
+
   it("refuses a weak claiming password at mint: 400 WEAK_PASSWORD naming the item and the rule", async () => {
     const items = [
       ...["cap-a", "cap-b"].map((n) => ({ asset_name: n, password: passwordOf(n) })),

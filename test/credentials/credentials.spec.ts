@@ -163,6 +163,10 @@ describe("credentials: AUTH / REVOKE certificates over HTTP", function () {
     expect((await get(`/credential/by-hash/${squatted.hash}?issuer=${alice.paymentKeyHash}`)).json).to.include({ active: true });
     expect((await get(`/credential/by-hash/${squatted.hash}?issuer=${bob.paymentKeyHash}`)).json).to.include({ active: false });
     expect((await get(`/credential/by-hash/${squatted.hash}?issuer=${f.actors.issuer.paymentKeyHash}`)).status).to.equal(404);
+    // an issuer that is neither: 400, as the document declares for this route
+    const nonsense = await get(`/credential/by-hash/${squatted.hash}?issuer=nonsense`);
+    expect(nonsense.status).to.equal(400);
+    expect(errorBody(nonsense).error).to.equal("INVALID_PAYMENT_CREDENTIAL");
   });
 
   it("answers a by-hash lookup without an issuer 409 AMBIGUOUS_CREDENTIAL listing every issuer when several registered the hash, never one of them as the credential", async () => {

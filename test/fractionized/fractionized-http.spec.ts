@@ -359,6 +359,20 @@ describe("fractionized certificates over HTTP: lists, inserts, claims and refusa
     expect(refused(await build(specInsert(newKey(), bigObject)), "INVALID_FIELD").message).to.match(
       /^certificate\.metadata must be at most/,
     );
+    // what goes on chain is printable: no control character or lone surrogate in the certificate's text, a whole identity record
+    const unprintable = (certificate: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      build(specInsert(newKey(), { certificate: { hash: newKey(), ...certificate }, ...extra }));
+    expect(refused(await unprintable({ algorithm: "SHA\u0000" }), "INVALID_FIELD")).to.include({ field: "certificate.algorithm" });
+    expect(refused(await unprintable({ algorithm: "" }), "INVALID_FIELD").message).to.match(/^certificate\.algorithm must be a non-empty/);
+    const escape = refused(await unprintable({ metadata: { name: "\u001b[31mred" } }), "INVALID_FIELD");
+    expect(escape).to.include({ field: "certificate.metadata.name" });
+    expect(escape.message).to.match(/U\+001B/);
+    expect(refused(await unprintable({ metadata: { name: "x\udc00" } }), "INVALID_FIELD").message).to.match(/lone surrogate/);
+    const noType = refused(await unprintable({ metadata: { uv_tid: "IdentityAuth", t: "AUTH" } }), "INVALID_FIELD");
+    expect(noType.message).to.match(/^certificate\.metadata is an IdentityAuth AUTH record without its credential type/);
+    expect(refused(await unprintable({}, { bootstrapTokenName: "default\u0085" }), "INVALID_FIELD")).to.include({
+      field: "bootstrapTokenName",
+    });
     const referenceCreate = {
       type: "CREATE",
       initUtxoTxHash: "ef".repeat(32),

@@ -27,11 +27,37 @@ describe("mesh: error → HTTP mapping", function () {
     expect(reply).to.deep.include({ status: 409, body: { error: "PENDING_TRANSACTION", message: "State is busy.", stateId: "s1" } });
   });
 
-  it("derives a code from the class name when the type is missing", () => {
-    expect(toHttpErrorReply(rebuilt({ name: "NoActiveCredentialError", message: "none", code: 404 })).body.error).to.equal(
-      "NO_ACTIVE_CREDENTIAL",
+  it("answers a type the status table does not list with its status's generic code (only listed codes reach a client)", () => {
+    expect(toHttpErrorReply(rebuilt({ name: "NoActiveCredentialError", message: "none", code: 404 })).body.error).to.equal("NOT_FOUND");
+    expect(toHttpErrorReply(rebuilt({ name: "Error", message: "none", code: 404, type: "ERR_SOMETHING" })).body.error).to.equal(
+      "NOT_FOUND",
     );
-    expect(toHttpErrorReply(rebuilt({ name: "Error", message: "none", code: 404 })).body.error).to.equal("NOT_FOUND");
+    expect(toHttpErrorReply(rebuilt({ message: "odd", code: 418, type: "TEAPOT" })).body).to.deep.equal({
+      error: "BAD_REQUEST",
+      message: "odd",
+    });
+    expect(toHttpErrorReply(new Errors.MaxCallLevelError({ level: 100, nodeID: "n" })).body.error).to.equal("INTERNAL_ERROR");
+  });
+
+  it("maps Moleculer's own 5xx to the statuses the document lists: skipped → 504 TIMEOUT, disconnected → 503", () => {
+    expect(toHttpErrorReply(new Errors.RequestSkippedError({ action: "a.b", nodeID: "n" }))).to.deep.include({
+      status: 504,
+      body: { error: "TIMEOUT", message: "The service did not answer in time." },
+    });
+    const disconnected = toHttpErrorReply(
+      rebuilt({ name: "BrokerDisconnectedError", message: "disconnected", code: 502, type: "BAD_GATEWAY" }),
+    );
+    expect(disconnected.status).to.equal(503);
+    expect(disconnected.body.error).to.equal("SERVICE_UNAVAILABLE");
+    expect(disconnected.headers).to.deep.equal({ "Retry-After": "5" });
+  });
+
+  it("keeps a listed 5xx type's own status and code (502 FAUCET_SUBMIT_FAILED stays 502)", () => {
+    expect(toHttpErrorReply(rebuilt({ message: "refused", type: "FAUCET_SUBMIT_FAILED" }))).to.deep.include({
+      status: 502,
+      body: { error: "FAUCET_SUBMIT_FAILED", message: "refused" },
+    });
+    expect(toHttpErrorReply(rebuilt({ message: "deploying", type: "PROTOCOL_DEPLOYING" })).status).to.equal(503);
   });
 
   it("maps any other 422 to 400", () => {

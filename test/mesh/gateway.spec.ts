@@ -174,6 +174,86 @@ describe("mesh: gateway /api/v1", function () {
     expect(errorBody(empty).error).to.not.equal("UNSUPPORTED_MEDIA_TYPE");
   });
 
+  it("answers 415 UNSUPPORTED_CONTENT_ENCODING to a compressed body: bodies are read only as sent", async () => {
+    const body = JSON.stringify({ name: "n", kind: "alpha" });
+    for (const coding of ["gzip", "deflate, identity", "br"]) {
+      // a real route of the table: the conformance check holds the answer to its document
+      const res = await http(`${gw.api}/transaction/submit`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Content-Encoding": coding },
+        body,
+      });
+      expect(res.status, coding).to.equal(415);
+      expect(errorBody(res).error, coding).to.equal("UNSUPPORTED_CONTENT_ENCODING");
+      expect(errorBody(res).message).to.contain("uncompressed");
+    }
+    const identity = await http(`${gw.api}/mesh-test/echo`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Content-Encoding": "identity" },
+      body,
+    });
+    expect(identity.status).to.equal(200);
+  });
+
+  it("answers 415 UNSUPPORTED_CHARSET to a JSON body in a character set other than UTF-8", async () => {
+    const body = JSON.stringify({ name: "n", kind: "alpha" });
+    for (const contentType of [
+      "application/json; charset=iso-8859-1",
+      'application/json; charset="UTF-16"',
+      "application/json;charset=latin1",
+    ]) {
+      const res = await http(`${gw.api}/transaction/submit`, { method: "POST", headers: { "Content-Type": contentType }, body });
+      expect(res.status, contentType).to.equal(415);
+      expect(errorBody(res).error, contentType).to.equal("UNSUPPORTED_CHARSET");
+      expect(errorBody(res).message).to.contain("UTF-8");
+    }
+    for (const contentType of ["application/json; charset=UTF-8", "application/json; charset=utf8", "application/json; charset=us-ascii"]) {
+      const res = await http(`${gw.api}/mesh-test/echo`, { method: "POST", headers: { "Content-Type": contentType }, body });
+      expect(res.status, contentType).to.equal(200);
+    }
+  });
+
+  it("answers a DELETE's body problems with the codes its operation declares", async () => {
+    const res = await http(`${gw.api}/webhooks/${"a".repeat(32)}`, {
+      method: "DELETE",
+      headers: { "Content-Type": "text/plain", Authorization: `Bearer whm_${"a".repeat(43)}` },
+      body: "x",
+    });
+    expect(res.status).to.equal(415);
+    expect(errorBody(res).error).to.equal("UNSUPPORTED_MEDIA_TYPE");
+  });
+
+  it("never answers 304 where it sends no ETag, whatever the request's conditions", async () => {
+    // node:http, not fetch: fetch adds `Cache-Control: no-cache` to a conditional request, which hides the condition
+    const plain = (method: string, path: string, headers: Record<string, string>, body?: string) =>
+      new Promise<{ status: number; etag: string | undefined; body: string }>((resolve, reject) => {
+        const url = new URL(`${gw.api}${path}`);
+        const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method, headers }, (res) => {
+          let text = "";
+          res.on("data", (c: Buffer) => (text += c.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, etag: res.headers.etag, body: text }));
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
+    for (const condition of ["*", '"anything"', 'W/"x", *']) {
+      const get = await plain("GET", "/extensions", { "If-None-Match": condition });
+      expect(get.status, condition).to.equal(200);
+      expect(get.etag).to.equal(undefined);
+      expect(JSON.parse(get.body)).to.be.an("object");
+      const head = await plain("HEAD", "/extensions", { "If-None-Match": condition, "If-Modified-Since": new Date(0).toUTCString() });
+      expect(head.status, condition).to.equal(200);
+      const post = await plain(
+        "POST",
+        "/mesh-test/echo",
+        { "Content-Type": "application/json", "If-None-Match": condition },
+        JSON.stringify({ name: "n", kind: "alpha" }),
+      );
+      expect(post.status, condition).to.equal(200);
+      expect(JSON.parse(post.body)).to.include({ kind: "alpha" });
+    }
+  });
+
   it("serves HEAD wherever GET is: the GET's status and headers, no body", async () => {
     const get = await http(`${gw.api}/extensions`);
     const head = await http(`${gw.api}/extensions`, { method: "HEAD" });
@@ -205,10 +285,10 @@ describe("mesh: gateway /api/v1", function () {
     expect(asText.json).to.deep.equal({ payload: "8201a0" });
   });
 
-  it("turns a typed service error into its status with type and data fields", async () => {
+  it("turns a typed service error into its status with type and data fields (a type the status table lists)", async () => {
     const res = await http(`${gw.api}/mesh-test/fail/conflict`);
     expect(res.status).to.equal(409);
-    expect(res.json).to.deep.equal({ error: "ALREADY_TAKEN", message: "That slot is already taken.", rebuiltTransaction: "84a4…" });
+    expect(res.json).to.deep.equal({ error: "ENTRY_TAKEN", message: "That slot is already taken.", rebuiltTransaction: "84a4…" });
   });
 
   it("keeps 5xx bodies free of error data", async () => {
@@ -414,11 +494,17 @@ describe("mesh: OpenAPI document", function () {
         const status = httpStatusOfType(code)!;
         expect(op.responses, `${where} ${code}`).to.have.property(String(status));
         const response = op.responses[String(status)];
-        if (status < 500 && response?.content?.["application/json"]) expect(codesOf(response), `${where} ${code}`).to.contain(`"${code}"`);
+        if (response?.content?.["application/json"]) expect(codesOf(response), `${where} ${code}`).to.contain(`"${code}"`);
       }
       const success = String(route.successStatus ?? 200);
       expect(op.responses, where).to.include.keys(success, "400", "403", "500", "503", "504");
-      if (route.method === "POST") expect(op.responses, where).to.include.keys("413", "415", "429");
+      if (route.method === "POST" || route.method === "DELETE") expect(op.responses, where).to.include.keys("413", "415", "429");
+      // Node's parser answers these before any route (client-error.ts), on every operation
+      expect(codesOf(op.responses["408"]), where).to.contain('"REQUEST_TIMEOUT"');
+      expect(codesOf(op.responses["431"]), where).to.contain('"HEADERS_TOO_LARGE"');
+      expect(op.responses, `${where}: 304 only where an ETag is sent`).to.satisfy(
+        (r: Record<string, unknown>) => (r["304"] !== undefined) === (route.cache !== undefined),
+      );
       if (route.auth === "admin") expect(codesOf(op.responses["401"])).to.contain('"UNAUTHORIZED"');
       if (route.implemented && (route.responseType ?? "application/json") === "application/json") {
         const schema = op.responses[success]?.content?.["application/json"]?.schema as { $ref?: string } | undefined;
@@ -433,6 +519,7 @@ describe("mesh: OpenAPI document", function () {
     expect(responses("post", "/user/state/action")).to.include.members(["401", "404", "409"]);
     expect(responses("post", "/faucet/claim")).to.include.members(["401", "409", "429"]);
     expect(responses("get", "/resolve/{code}")).to.include.members(["404"]);
+    expect(codesOf(doc.paths[`${API_PREFIX}/extension/connected-goods/claim/item`]!.post!.responses["400"])).to.contain('"INVALID_ITEMS"');
     expect(doc.paths[`${API_PREFIX}/resolve/{code}`]!.get!.responses["404"]!.content).to.have.keys("text/html");
   });
 

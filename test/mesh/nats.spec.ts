@@ -78,7 +78,7 @@ describe("mesh: two processes over a real NATS server", function () {
   it("rebuilds custom errors as plain errors: type and data survive, the class does not", async () => {
     const res = await http(`${gw.api}/mesh-test/fail/conflict`);
     expect(res.status).to.equal(409);
-    expect(res.json).to.deep.equal({ error: "ALREADY_TAKEN", message: "That slot is already taken.", rebuiltTransaction: "84a4…" });
+    expect(res.json).to.deep.equal({ error: "ENTRY_TAKEN", message: "That slot is already taken.", rebuiltTransaction: "84a4…" });
 
     let caught: unknown = null;
     try {
@@ -87,7 +87,7 @@ describe("mesh: two processes over a real NATS server", function () {
       caught = err;
     }
     expect(caught).to.be.instanceOf(Error);
-    expect((caught as { type?: string }).type).to.equal("ALREADY_TAKEN");
+    expect((caught as { type?: string }).type).to.equal("ENTRY_TAKEN");
     expect(caught instanceof AlreadyTakenError, "instanceof fails across NATS").to.equal(false);
   });
 

@@ -25,7 +25,38 @@ describe("mesh: OpenAPI conformance checker", () => {
       /does not match its schema/,
     );
     const unknownCode = JSON.stringify({ error: "SOMETHING_ELSE", message: "?" });
-    expect(checkAnswer("POST", url("/transaction/submit"), 409, json, unknownCode)?.problem).to.match(/does not match its schema/);
+    expect(checkAnswer("POST", url("/transaction/submit"), 409, json, unknownCode)?.problem).to.match(
+      /error code "SOMETHING_ELSE" is not declared for 409 \(declared: .*INPUTS_IN_FLIGHT/,
+    );
     expect(checkAnswer("GET", url("/statistic/tx-fees"), 200, "text/plain", "12")?.problem).to.match(/content type text\/plain/);
+  });
+
+  it("checks the codes of server errors too, and an error body without a code", () => {
+    const busy = JSON.stringify({ error: "SERVICE_BUSY", message: "busy" });
+    expect(checkAnswer("GET", url("/extensions"), 503, json, busy)).to.equal(undefined);
+    const leaked = JSON.stringify({ error: "MAX_CALL_LEVEL", message: "level" });
+    expect(checkAnswer("GET", url("/extensions"), 500, json, leaked)?.problem).to.match(
+      /error code "MAX_CALL_LEVEL" is not declared for 500/,
+    );
+    expect(checkAnswer("GET", url("/extensions"), 500, json, JSON.stringify({ message: "?" }))?.problem).to.match(/error code undefined/);
+  });
+
+  it("accepts a 304 only on a route that declares it, and only with the ETag it confirms", () => {
+    const lookup = url(`/scripts/${"a".repeat(56)}`);
+    expect(checkAnswer("GET", lookup, 304, null, "", '"l1.abc"')).to.equal(undefined);
+    expect(checkAnswer("GET", lookup, 304, null, "", null)?.problem).to.match(/304 without an ETag/);
+    expect(checkAnswer("GET", url("/extensions"), 304, null, "", null)?.problem).to.match(/status 304 is not declared/);
+  });
+
+  it("declares on every operation what Node's parser and the gateway answer before any route: 408, 431, and 415 on bodies", () => {
+    const slow = JSON.stringify({ error: "REQUEST_TIMEOUT", message: "slow" });
+    const headers = JSON.stringify({ error: "HEADERS_TOO_LARGE", message: "big" });
+    expect(checkAnswer("GET", url("/extensions"), 408, json, slow)).to.equal(undefined);
+    expect(checkAnswer("GET", url("/extensions"), 431, json, headers)).to.equal(undefined);
+    for (const code of ["UNSUPPORTED_MEDIA_TYPE", "UNSUPPORTED_CONTENT_ENCODING", "UNSUPPORTED_CHARSET"]) {
+      const body = JSON.stringify({ error: code, message: "no" });
+      expect(checkAnswer("POST", url("/transaction/submit"), 415, json, body), code).to.equal(undefined);
+      expect(checkAnswer("DELETE", url(`/webhooks/${"a".repeat(32)}`), 415, json, body), code).to.equal(undefined);
+    }
   });
 });

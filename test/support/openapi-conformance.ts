@@ -1,6 +1,7 @@
 // Mocha root-hook plugin: every answer of the public API a test receives through fetch is checked against the
 // OpenAPI document the gateway serves (generated from the same route table, shared/gateway/openapi.ts): the status
-// must be declared for its route and a JSON body must match the schema declared for that status. A root afterAll
+// must be declared for its route, an error's `error` code must be one the document lists for that status, a 304 must
+// carry the ETag it confirms, and a JSON body must match the schema declared for that status. A root afterAll
 // fails the run listing the first failures. Answers of paths outside the route table (unknown routes, the test
 // gateway's own mesh-test routes) are not operations of the document and are not checked.
 import Ajv, { type ValidateFunction } from "ajv";
@@ -51,8 +52,30 @@ function validatorFor(schema: Json): ValidateFunction {
   return v;
 }
 
-/** Checks one answer; undefined when it conforms (or is not an operation of the document). */
-export function checkAnswer(method: string, url: string, status: number, contentType: string | null, text: string): Failure | undefined {
+/** Every `error` code a declared error body lists (the enums of its schema, through allOf and anyOf). */
+function declaredCodes(schema: unknown, into: Set<string> = new Set()): Set<string> {
+  if (Array.isArray(schema)) for (const s of schema) declaredCodes(s, into);
+  else if (typeof schema === "object" && schema !== null) {
+    const s = schema as Json;
+    const error = (s["properties"] as Json | undefined)?.["error"] as Json | undefined;
+    for (const code of (error?.["enum"] as string[] | undefined) ?? []) into.add(code);
+    for (const key of ["allOf", "anyOf", "oneOf"]) if (s[key] !== undefined) declaredCodes(s[key], into);
+  }
+  return into;
+}
+
+/**
+ * Checks one answer; undefined when it conforms (or is not an operation of the document). `etag` is the answer's
+ * ETag header (null: none; undefined: not known).
+ */
+export function checkAnswer(
+  method: string,
+  url: string,
+  status: number,
+  contentType: string | null,
+  text: string,
+  etag?: string | null,
+): Failure | undefined {
   const { pathname } = new URL(url);
   const route = routeOf(method, pathname);
   if (route === undefined) return undefined;
@@ -66,6 +89,9 @@ export function checkAnswer(method: string, url: string, status: number, content
       problem: `status ${status} is not declared (declared: ${Object.keys(declared ?? {}).join(", ")})`,
       body: text.slice(0, 400),
     };
+  }
+  if (status === 304 && etag === null) {
+    return { operation, status, problem: "304 without an ETag: it confirms no validator the client holds", body: "" };
   }
   if (method === "HEAD" || status === 204 || status === 304) return undefined;
   const content = response["content"] as Record<string, { schema?: Json }> | undefined;
@@ -85,6 +111,18 @@ export function checkAnswer(method: string, url: string, status: number, content
     body = JSON.parse(text);
   } catch {
     return { operation, status, problem: "body is not JSON", body: text.slice(0, 400) };
+  }
+  const code = status >= 400 && typeof body === "object" && body !== null ? (body as Json)["error"] : undefined;
+  if (status >= 400 && type === "application/json") {
+    const codes = declaredCodes(declaredType.schema);
+    if (typeof code !== "string" || !codes.has(code)) {
+      return {
+        operation,
+        status,
+        problem: `error code ${JSON.stringify(code)} is not declared for ${status} (declared: ${[...codes].sort().join(", ")})`,
+        body: text.slice(0, 400),
+      };
+    }
   }
   const validate = validatorFor(declaredType.schema);
   if (validate(body)) return undefined;
@@ -113,7 +151,7 @@ globalThis.fetch = async (input: string | URL | Request, init?: RequestInit): Pr
       record,
       `${JSON.stringify({ method, path: new URL(url).pathname, route: routeOf(method, new URL(url).pathname)?.path, status: res.status, contentType: res.headers.get("content-type"), body: text.slice(0, 300) })}\n`,
     );
-  const failure = checkAnswer(method, url, res.status, res.headers.get("content-type"), text);
+  const failure = checkAnswer(method, url, res.status, res.headers.get("content-type"), text, res.headers.get("etag"));
   if (failure) failures.push(failure);
   return res;
 };

@@ -5,6 +5,7 @@
  */
 import { paymentCredentialOf } from "../../csl/address";
 import { Hash32 } from "../../domain/hex";
+import { unprintableProblem } from "../../domain/printable-text";
 import { ConnectedGoodsError } from "./errors";
 import type { Body } from "./goods-env";
 import { MAX_ITEM_NAME_BYTES } from "./goods-token-names";
@@ -48,10 +49,15 @@ export function batchIdParam(value: unknown, field = "batch_id"): Hash32 {
   return batchId;
 }
 
-/** An item's name as the request gives it (text, 1..32 UTF-8 bytes) → token name hex. */
+/**
+ * An item's name as the request gives it (printable text, 1..32 UTF-8 bytes) → token name hex. Refused as
+ * INVALID_ITEMS, the code of a mint's items, on every route that names an item.
+ */
 export function assetName(value: unknown, field: string): string {
   if (typeof value !== "string" || value === "")
     throw new ConnectedGoodsError("INVALID_ITEMS", `${field} must be a non-empty string`, { field });
+  const unprintable = unprintableProblem(value);
+  if (unprintable !== undefined) throw new ConnectedGoodsError("INVALID_ITEMS", `${field} ${unprintable}`, { field });
   const bytes = Buffer.from(value, "utf8");
   if (bytes.length > MAX_ITEM_NAME_BYTES) {
     throw new ConnectedGoodsError("INVALID_ITEMS", `${field} is ${bytes.length} bytes long in UTF-8; the limit is ${MAX_ITEM_NAME_BYTES}`, {
@@ -81,9 +87,8 @@ export function tokenNameParam(value: unknown): string | undefined {
       { field: "token_name", max: MAX_TOKEN_NAME_BYTES },
     );
   }
-  if (/[\u0000-\u001f\u007f]/.test(value)) {
-    throw new ConnectedGoodsError("INVALID_TOKEN_NAME", "token_name must not contain control characters", { field: "token_name" });
-  }
+  const unprintable = unprintableProblem(value);
+  if (unprintable !== undefined) throw new ConnectedGoodsError("INVALID_TOKEN_NAME", `token_name ${unprintable}`, { field: "token_name" });
   return value;
 }
 

@@ -14,6 +14,7 @@
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { Hash32 } from "../../domain/hex";
+import { unprintableProblem } from "../../domain/printable-text";
 import { PROFILE_FIELDS, PROFILE_JSON_NAMES, type ProfileField } from "./profile-fields";
 import { MAX_PROFILE_CHARS } from "./social-hub-datum";
 import { ConnectedGoodsError } from "./errors";
@@ -30,7 +31,7 @@ const WEBSITE_PREFIXES = ["http://", "https://", "ipfs://"];
 
 /**
  * The profile a request carries (`social_hub`, snake_case; `adaHandle` is accepted too), checked: strings of at most
- * 159 characters, no control characters, website starting with http://, https:// or ipfs://; an empty or null value
+ * 159 characters, printable (no control character or lone surrogate, shared/domain/printable-text.ts), website starting with http://, https:// or ipfs://; an empty or null value
  * leaves the field unset. Unknown keys (such as `owner`, which the service sets) are ignored.
  * @throws ConnectedGoodsError INVALID_SOCIAL_HUB
  */
@@ -58,9 +59,9 @@ export function parseProfile(input: unknown, opts: { requireOne: boolean }): Pla
       );
     }
 
-    if (/[\u0000-\u001f\u007f]/.test(value)) {
-      throw new ConnectedGoodsError("INVALID_SOCIAL_HUB", `social_hub.${json} contains control characters`, { field: json });
-    }
+    const unprintable = unprintableProblem(value);
+    if (unprintable !== undefined)
+      throw new ConnectedGoodsError("INVALID_SOCIAL_HUB", `social_hub.${json} ${unprintable}`, { field: json });
     if (field === "website" && !WEBSITE_PREFIXES.some((p) => value.toLowerCase().startsWith(p))) {
       throw new ConnectedGoodsError("INVALID_SOCIAL_HUB", "social_hub.website must start with http://, https:// or ipfs://", {
         field: json,

@@ -37,7 +37,8 @@ export const GOODS_ROUTES = [
     request: "ClaimUpdateConnectedGoodsRequest { password, batch_id, user_address, social_hub, asset_name? }",
     response: "the claim transaction (CBOR hex text) with the item key's signature; the buyer's wallet adds its own",
     responseType: "text/plain",
-    errors: [...GOODS_REQUEST_ERRORS, "WRONG_PASSWORD", "UNKNOWN_BATCH", "ITEM_ALREADY_CLAIMED", ...BUILD_REFUSAL_TYPES],
+    // INVALID_ITEMS: the item's `asset_name`, when the request names it
+    errors: [...GOODS_REQUEST_ERRORS, "INVALID_ITEMS", "WRONG_PASSWORD", "UNKNOWN_BATCH", "ITEM_ALREADY_CLAIMED", ...BUILD_REFUSAL_TYPES],
     implemented: true,
   },
   {
@@ -51,7 +52,7 @@ export const GOODS_ROUTES = [
     request: "ClaimUpdateConnectedGoodsRequest { password, batch_id, user_address, social_hub }",
     response: "unsigned transaction (CBOR hex text)",
     responseType: "text/plain",
-    errors: [...GOODS_REQUEST_ERRORS, "WRONG_PASSWORD", "UNKNOWN_BATCH", "NOT_ITEM_OWNER", ...BUILD_REFUSAL_TYPES],
+    errors: [...GOODS_REQUEST_ERRORS, "INVALID_ITEMS", "WRONG_PASSWORD", "UNKNOWN_BATCH", "NOT_ITEM_OWNER", ...BUILD_REFUSAL_TYPES],
     implemented: true,
   },
   {
@@ -65,7 +66,7 @@ export const GOODS_ROUTES = [
     request: "{ password, batch_id, user_address, new_owner_address }",
     response: "unsigned transaction (CBOR hex text)",
     responseType: "text/plain",
-    errors: [...GOODS_REQUEST_ERRORS, "WRONG_PASSWORD", "UNKNOWN_BATCH", "NOT_ITEM_OWNER", ...BUILD_REFUSAL_TYPES],
+    errors: [...GOODS_REQUEST_ERRORS, "INVALID_ITEMS", "WRONG_PASSWORD", "UNKNOWN_BATCH", "NOT_ITEM_OWNER", ...BUILD_REFUSAL_TYPES],
     implemented: true,
   },
   {

@@ -6,7 +6,9 @@
  * own `refuse` as INVALID_FIELD naming the field, so each extension keeps its error class. Hex fields come out as
  * their types (shared/domain/hex.ts): a key as a DataHash, key hashes, a policy id, the init transaction's id.
  */
-import { MAX_HASH_BYTES } from "../../domain/certificate-request";
+import { identityRecordProblem } from "../../credentials/identity-record";
+import { algorithmProblem, MAX_HASH_BYTES } from "../../domain/certificate-request";
+import { unprintableInJson, unprintableProblem } from "../../domain/printable-text";
 import { DataHash, HEX_PATTERNS, HexBytes, KeyHash, PolicyId, TxHash, type Hex, type HexType } from "../../domain/hex";
 import type { OutRef } from "../../domain/out-ref";
 import { nodeAssetName } from "./list-tokens";
@@ -146,12 +148,18 @@ export function requestFields(refuse: ListRefuse) {
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) bad(field, "must be a JSON object (or its JSON text)");
     const text = JSON.stringify(parsed);
     if (text.length > MAX_METADATA_CHARS) tooLong();
+    const unprintable = unprintableInJson(parsed, field);
+    if (unprintable !== undefined) refuse("INVALID_FIELD", `${unprintable[0]} ${unprintable[1]}`, { field: unprintable[0] });
+    const identity = identityRecordProblem(text);
+    if (identity !== undefined) bad(field, identity);
     return text;
   }
 
   function bootstrapNameOf(v: unknown): string | undefined {
     if (v === undefined || v === "") return undefined;
     if (typeof v !== "string" || v.length > 64) bad("bootstrapTokenName", "must be the name of a bootstrap datum (at most 64 characters)");
+    const unprintable = unprintableProblem(v as string);
+    if (unprintable !== undefined) bad("bootstrapTokenName", unprintable);
     return v as string;
   }
 
@@ -168,8 +176,8 @@ export function requestFields(refuse: ListRefuse) {
     const given = dataHashField(pick(body, "key"), "key", false);
     if (given !== undefined && given !== key) bad("key", "must equal certificate.hash (the node key is the certificate hash)");
     const algorithm = pick(c, "algorithm");
-    if (algorithm !== undefined && (typeof algorithm !== "string" || algorithm.length > 64))
-      bad("certificate.algorithm", "must be a string of at most 64 characters");
+    const algorithmRefusal = algorithm === undefined ? undefined : algorithmProblem(algorithm);
+    if (algorithmRefusal !== undefined) bad("certificate.algorithm", algorithmRefusal);
     return { key, algorithm: algorithm as string | undefined, metadata: metadataOf(pick(c, "metadata"), "certificate.metadata") };
   }
 

@@ -35,7 +35,8 @@ export const CREDENTIAL_ROUTES = [
       409: "AMBIGUOUS_CREDENTIAL: several issuers registered this hash and no `issuer` was named (`issuers` lists them, oldest first)",
     },
     responseSchema: "Credential",
-    errors: ["NOT_FOUND", "AMBIGUOUS_CREDENTIAL"],
+    // INVALID_PAYMENT_CREDENTIAL: an `issuer` that is neither a payment credential nor an address
+    errors: ["NOT_FOUND", "AMBIGUOUS_CREDENTIAL", "INVALID_PAYMENT_CREDENTIAL"],
     failureSchema: "CredentialLookupFailure",
     implemented: true,
   },

@@ -35,6 +35,23 @@ describe("certificate request", () => {
     expect(normaliseCertificate({ hash: "00".repeat(20), algorithm: "SHA-1" }).algorithm).to.equal("SHA-1");
   });
 
+  it("refuses an algorithm that is empty, blank, too long or unprintable, naming the field; null means the default", () => {
+    for (const algorithm of ["", "  ", "x".repeat(65), "SHA\u0000", "SHA\u009b", "SHA\ud800", 7]) {
+      const err = rejection(() => normaliseCertificate({ hash: "00".repeat(32), algorithm }));
+      expect(err.type).to.equal("BAD_REQUEST");
+      expect(err.message).to.match(/^certificates\[0\]\.algorithm /);
+      expect(err.data).to.include({ field: "certificates[0].algorithm" });
+    }
+    expect(normaliseCertificate({ hash: "00".repeat(32), algorithm: null }).algorithm).to.equal("SHA-256");
+  });
+
+  it('refuses metadata with an unprintable key or value and reads missing, null and "" as no metadata', () => {
+    const err = rejection(() => normaliseCertificate({ hash: "00".repeat(32), metadata: { name: "\u001b[31mAda" } }, 2));
+    expect(err.message).to.equal("certificates[2].metadata.name holds the control character U+001B at character 1");
+    expect(err.data).to.include({ field: "certificates[2].metadata" });
+    for (const metadata of [undefined, null, ""]) expect(normaliseCertificate({ hash: "00".repeat(32), metadata }).metadata).to.equal("");
+  });
+
   it("rejects a missing or empty certificate list", () => {
     expect(rejection(() => normaliseCertificates([])).message).to.match(/non-empty array/);
     expect(rejection(() => normaliseCertificates(undefined)).type).to.equal("BAD_REQUEST");
