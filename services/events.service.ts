@@ -20,6 +20,7 @@ import { defineRouteActions, internalActions } from "../shared/gateway/route-act
 import { addReadinessCheck } from "../shared/mesh/health-middleware";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { webhookRouteActions, WebhookRuntime } from "../shared/mesh/webhook-runtime";
+import { whenIndexerAvailable } from "../shared/mesh/indexer-availability";
 
 /** The producer's safety net when notifications are lost. */
 const PRODUCE_EVERY_MS = 5_000;
@@ -144,7 +145,7 @@ export default function createEventsService(deps: ServiceDeps): ServiceSchema {
       locals.timer = setInterval(() => produce(broker), PRODUCE_EVERY_MS);
       locals.timer.unref();
       // the first run once the indexer is there (in one process it starts alongside us)
-      void broker.waitForServices(["indexer"]).then(
+      void whenIndexerAvailable(broker, "events").then(
         () => produce(broker),
         () => undefined,
       );

@@ -6,6 +6,7 @@
 import type { ServiceBroker } from "moleculer";
 import type { FactRecord } from "../indexer/fact-log";
 import { ValidatorCache } from "./validator-cache";
+import { whenIndexerAvailable } from "../mesh/indexer-availability";
 
 /** Bounds of the memory besides its byte budget. */
 const VALIDATOR_MAX_HASHES = 200_000;
@@ -53,7 +54,7 @@ export class ValidatorFollower {
   start(): void {
     this.timer = setInterval(() => this.follow(), FOLLOW_INTERVAL_MS);
     this.timer.unref();
-    void this.broker!.waitForServices(["indexer"]).then(
+    void whenIndexerAvailable(this.broker!, "gateway").then(
       () => this.follow(),
       () => undefined,
     );
