@@ -23,6 +23,7 @@ import {
   summaryRecord,
   type DevnetBootstrapSummary,
   type ReadySummary,
+  type StartRecord,
   type StartSummary,
 } from "../shared/first-start/start-summary";
 import { ConfigError, describeConfig, loadConfig, type AppConfig } from "../shared/config/config";
@@ -155,7 +156,7 @@ async function main(): Promise<void> {
   };
   // On a terminal a banner for a person; piped or collected, one JSON record like every other line of the log.
   const startLog = process.stdout.isTTY === true ? undefined : startRecords(broker, config);
-  if (startLog) startLog.info(summaryRecord(summary));
+  if (startLog) startLog.write(summaryRecord(summary));
   else process.stdout.write(`${summaryLines(summary).join("\n")}\n`);
 
   const ready: ReadySummary = {
@@ -164,7 +165,7 @@ async function main(): Promise<void> {
     // where a person goes next
     ...(where.api && services.loaded.includes("gateway") ? { pages: httpUrl(browsable(where.api), "/") } : {}),
   };
-  if (startLog) startLog.info(readyRecord(ready));
+  if (startLog) startLog.write(readyRecord(ready));
   else process.stdout.write(`${readyLines(ready).join("\n")}\n`);
 }
 
@@ -177,7 +178,7 @@ function startRecords(broker: ServiceBroker, config: AppConfig) {
     { base: { pid: process.pid, hostname: hostname(), nodeID: broker.nodeID, ns: config.namespace, mod: "start" } },
     pino.destination({ fd: 1, sync: true }),
   );
-  return { info: ({ facts, msg }: { facts: Record<string, unknown>; msg: string }) => log.info(facts, msg) };
+  return { write: ({ level, facts, msg }: StartRecord) => log[level](facts, msg) };
 }
 
 /** A listening address a browser can open: the unspecified address (every interface) becomes localhost. */

@@ -76,16 +76,24 @@ export function readyLines(r: ReadySummary): string[] {
   return lines;
 }
 
+/** A start-up record: its level (warn when something needs the operator), facts and message. */
+export interface StartRecord {
+  level: "info" | "warn";
+  facts: Record<string, unknown>;
+  msg: string;
+}
+
 /** The banner as one log record: its facts, and a message that says what happened. */
-export function summaryRecord(s: StartSummary): { facts: Record<string, unknown>; msg: string } {
+export function summaryRecord(s: StartSummary): StartRecord {
   const facts: Record<string, unknown> = { ...s };
-  if (s.bootstrap?.outcome === "failed") return { facts, msg: `started: ${s.mode}; the devnet bootstrap FAILED: ${s.bootstrap.error}` };
-  return { facts, msg: `started: ${s.mode}${s.api ? `; API on ${s.api}` : ""}` };
+  if (s.bootstrap?.outcome === "failed")
+    return { level: "warn", facts, msg: `started: ${s.mode}; the devnet bootstrap FAILED (restart to retry): ${s.bootstrap.error}` };
+  return { level: "info", facts, msg: `started: ${s.mode}${s.api ? `; API on ${s.api}` : ""}` };
 }
 
 /** The readiness outcome as one log record. */
-export function readyRecord(r: ReadySummary): { facts: Record<string, unknown>; msg: string } {
-  return { facts: { ready: r.failing.length === 0, ...r }, msg: readyMessage(r) };
+export function readyRecord(r: ReadySummary): StartRecord {
+  return { level: r.failing.length === 0 ? "info" : "warn", facts: { ready: r.failing.length === 0, ...r }, msg: readyMessage(r) };
 }
 
 function readyMessage(r: ReadySummary): string {

@@ -54,11 +54,16 @@ describe("start summary: the banner for a person, the same facts as one record f
       ...SUMMARY,
       bootstrap: { ...SUMMARY.bootstrap!, outcome: "failed", steps: [], error: "no funds" } as never,
     });
-    expect(failed.msg).to.equal("started: embedded (single process); the devnet bootstrap FAILED: no funds");
+    expect(failed).to.include({
+      level: "warn",
+      msg: "started: embedded (single process); the devnet bootstrap FAILED (restart to retry): no funds",
+    });
+    expect(started.level).to.equal("info");
     expect(readyRecord({ failing: [], api: SUMMARY.api!, pages: "http://127.0.0.1:3000/" })).to.deep.equal({
+      level: "info",
       facts: { ready: true, failing: [], api: SUMMARY.api, pages: "http://127.0.0.1:3000/" },
       msg: "ready: http://127.0.0.1:3000/api/v1 answers requests",
     });
-    expect(readyRecord({ failing: ["x"] }).facts).to.include({ ready: false });
+    expect(readyRecord({ failing: ["x"] })).to.deep.include({ level: "warn", facts: { ready: false, failing: ["x"] } });
   });
 });
