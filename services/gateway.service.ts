@@ -24,6 +24,7 @@ import { buildAsyncApiDocument } from "../shared/gateway/asyncapi";
 import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
 import { ROUTES } from "../shared/gateway/routes";
 import { findHealthMiddleware, PROTOCOL_DEPLOYMENT_CHECK } from "../shared/mesh/health-middleware";
+import { whenIndexerAvailable } from "../shared/mesh/indexer-availability";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { networkIdOfNetwork } from "../shared/config/network";
 import { loadWebAssets } from "../shared/web-pages/assets";
@@ -202,7 +203,7 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
     async started() {
       // Build (or read) the page assets now, so a broken bundle fails the start instead of the first visitor.
       if (pages) await loadWebAssets();
-      follower.start();
+      follower.start(() => whenIndexerAvailable(this.broker, "gateway"));
     },
     stopped() {
       follower.stop();

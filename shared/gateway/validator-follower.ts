@@ -6,7 +6,6 @@
 import type { ServiceBroker } from "moleculer";
 import type { FactRecord } from "../indexer/fact-log";
 import { ValidatorCache } from "./validator-cache";
-import { whenIndexerAvailable } from "../mesh/indexer-availability";
 
 /** Bounds of the memory besides its byte budget. */
 const VALIDATOR_MAX_HASHES = 200_000;
@@ -50,11 +49,11 @@ export class ValidatorFollower {
     this.follow();
   }
 
-  /** Reads every few seconds from now on, and as soon as the indexer appears. */
-  start(): void {
+  /** Reads every few seconds from now on, and as soon as the indexer appears (`indexerAvailable` resolves). */
+  start(indexerAvailable: () => Promise<void>): void {
     this.timer = setInterval(() => this.follow(), FOLLOW_INTERVAL_MS);
     this.timer.unref();
-    void whenIndexerAvailable(this.broker!, "gateway").then(
+    void indexerAvailable().then(
       () => this.follow(),
       () => undefined,
     );
