@@ -10,6 +10,7 @@ import type { BrokerOptions, Errors } from "moleculer";
 import pinoPretty from "pino-pretty";
 import { loadConfig, type AppConfig } from "./shared/config/config";
 import { createHealthMiddleware } from "./shared/mesh/health-middleware";
+import { logMethodTakingFacts, secretLogPaths } from "./shared/mesh/log-records";
 import { createLostRequestMiddleware } from "./shared/mesh/lost-request-middleware";
 import { createBatchStreamMiddleware } from "./shared/mesh/batch-stream-middleware";
 import { ActionSubjectNatsTransporter } from "./shared/mesh/action-subject-transporter";
@@ -56,23 +57,9 @@ export function createBrokerOptions(config: AppConfig, extras: BrokerExtras = {}
               pino: {
                 options: {
                   // Defence in depth: the code never logs these, and pino masks them if an object slips through.
-                  redact: {
-                    paths: [
-                      "*.password",
-                      "*.mnemonic",
-                      "*.secret",
-                      "*.secrets",
-                      "*.managementToken",
-                      "*.apiKey",
-                      "*.adminApiKey",
-                      "*.signingKey",
-                      "*.privateKey",
-                      "*.authorization",
-                      "*.headers.authorization",
-                      '*.headers["x-api-key"]',
-                    ],
-                    censor: "***",
-                  },
+                  redact: { paths: secretLogPaths(), censor: "***" },
+                  // `logger.warn("message", { facts })`, the Moleculer way, keeps its facts in the record.
+                  hooks: { logMethod: logMethodTakingFacts },
                 },
                 // Synchronous, so log lines and the start banner (process.stdout) keep their order.
                 ...(extras.prettyLogs
@@ -81,9 +68,11 @@ export function createBrokerOptions(config: AppConfig, extras: BrokerExtras = {}
                         sync: true,
                         colorize: true,
                         translateTime: "SYS:HH:MM:ss.l",
-                        // One line per entry: the module names the source; node id and namespace are the same on every line.
+                        // One line per entry: the module names the source; node id and namespace are the same on every
+                        // line; a record's facts follow its message on the same line; the configuration is for log files.
                         messageFormat: "{mod}: {msg}",
-                        ignore: "pid,hostname,nodeID,ns,mod,svc",
+                        singleLine: true,
+                        ignore: "pid,hostname,nodeID,ns,mod,svc,config",
                       }),
                     }
                   : {}),

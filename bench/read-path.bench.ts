@@ -460,7 +460,7 @@ export default async function (): Promise<Record<string, unknown>> {
   let answerCacheThroughNats: Awaited<ReturnType<typeof answerCacheOver>>["answerCache"];
   let notModifiedThroughNats: Paired;
   try {
-    await verifier.waitFor(/mode: scale \(NATS\)/, 120_000);
+    await verifier.waitFor(/"mode":"scale \(NATS\)"/, 120_000);
     const gw = await gatewayBroker({ ...env, SERVICES: "gateway" }, ["gateway"], null, await FactLog.open(logStore));
     await gw.broker.waitForServices(["verifier"], 30_000);
     // The verifier process finds the fact log (served here) once it has discovered this node: retry until it has.

@@ -8,12 +8,24 @@
  * Shutdown (SIGINT/SIGTERM): broker.stop() (running requests finish, up to SHUTDOWN_TIMEOUT_MS) → resources close.
  */
 import type { AddressInfo } from "node:net";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { ServiceBroker } from "moleculer";
+import pino from "pino";
 import { createBrokerOptions } from "../moleculer.config";
 import { prepareDevnetFirstStart, deploymentPortsFor } from "../shared/first-start/devnet-first-start";
 import { faucetGenesisFunds } from "../shared/faucet/faucet-wallet";
-import { defaultBootstrapTerms, deployProtocol, type DeploymentStepReport } from "../shared/first-start/protocol-deployment";
+import { defaultBootstrapTerms, deployProtocol } from "../shared/first-start/protocol-deployment";
+import {
+  readyLines,
+  readyRecord,
+  summaryLines,
+  summaryRecord,
+  type DevnetBootstrapSummary,
+  type ReadySummary,
+  type StartRecord,
+  type StartSummary,
+} from "../shared/first-start/start-summary";
 import { ConfigError, describeConfig, loadConfig, type AppConfig } from "../shared/config/config";
 import { addReadinessCheck, findHealthMiddleware, PROTOCOL_DEPLOYMENT_CHECK } from "../shared/mesh/health-middleware";
 import { httpUrl, listenAddresses } from "../shared/mesh/listen-addresses";
@@ -88,20 +100,20 @@ async function main(): Promise<void> {
   let deploying = deploysOnStart;
   if (deploysOnStart) addReadinessCheck(broker, PROTOCOL_DEPLOYMENT_CHECK, () => !deploying);
 
-  broker.logger.info("Configuration", describeConfig(config));
+  broker.logger.info("Configuration", { config: describeConfig(config) });
   await broker.start();
 
   // First start on the devnet: init → deploy → `default` bootstrap through the services (skips what is on chain).
-  const bootstrapLines: string[] = [];
+  let bootstrap: DevnetBootstrapSummary | undefined;
   if (prep.kind === "ready" && !services.loaded.includes("tx-builder")) {
-    bootstrapLines.push("devnet bootstrap waits: this process does not run the tx-builder service (not built yet or not in SERVICES)");
+    bootstrap = { outcome: "waits", reason: "this process does not run the tx-builder service (not built yet or not in SERVICES)" };
   } else if (prep.kind === "ready") {
     const wallet = prep.service.wallet;
-    const from =
+    const keySource =
       prep.service.source === "SERVICE_MNEMONIC"
         ? "SERVICE_MNEMONIC"
         : `${prep.service.keyFile} (${prep.service.source === "created" ? "created now, mode 0600" : "existing"})`;
-    bootstrapLines.push(`service wallet ${wallet.address} (key hash ${wallet.paymentKeyHash}) from ${from}`);
+    const serviceWallet = { address: wallet.address, paymentKeyHash: wallet.paymentKeyHash, keySource };
     const ports = deploymentPortsFor(
       (action, params) => broker.call(action, params),
       (await mesh.resources.chain()).ogmiosUrl,
@@ -110,46 +122,63 @@ async function main(): Promise<void> {
     );
     try {
       const steps = await deployProtocol(ports, { wallet, bootstrapName: "default", bootstrapTerms: defaultBootstrapTerms(wallet) });
-      bootstrapLines.push(...steps.map(describeStep));
       const p = config.protocol!;
-      bootstrapLines.push(
-        `deployment: PROXY_TX_HASH=${p.proxyOneShot.txHash} PROXY_OUTPUT_INDEX=${p.proxyOneShot.index} SERVICE_KEY_HASH=${p.serviceKeyHash}`,
-      );
+      bootstrap = {
+        outcome: "done",
+        serviceWallet,
+        steps,
+        deployment: { proxyTxHash: p.proxyOneShot.txHash, proxyOutputIndex: p.proxyOneShot.index, serviceKeyHash: p.serviceKeyHash },
+      };
     } catch (err) {
-      bootstrapLines.push(
-        `devnet bootstrap FAILED (the API still runs; restart to retry): ${err instanceof Error ? err.message : String(err)}`,
-      );
+      bootstrap = { outcome: "failed", serviceWallet, steps: [], error: err instanceof Error ? err.message : String(err) };
     } finally {
       await ports.close();
       deploying = false;
     }
   } else if (prep.kind === "unfunded-chain") {
-    bootstrapLines.push(`devnet bootstrap skipped: ${prep.reason}`);
+    bootstrap = { outcome: "skipped", reason: prep.reason };
   }
 
   const where = listenAddresses(broker);
-  const lines = [
-    `mode: ${config.transporter === null ? "embedded (single process)" : "scale (NATS)"}; services: ${services.loaded.join(", ") || "none"}`,
-  ];
-  if (services.notBuilt.length > 0) lines.push(`not built yet (their routes answer 501): ${services.notBuilt.join(", ")}`);
-  if (where.api) lines.push(`API listening on ${httpUrl(where.api, "/api/v1")} (OpenAPI: ${httpUrl(where.api, "/api/v1/openapi.json")})`);
-  if (where.health) lines.push(`probes on ${httpUrl(where.health, "/live")} and ${httpUrl(where.health, "/ready")}`);
-  if (where.metrics) lines.push(`metrics on ${httpUrl(where.metrics, "/metrics")}`);
   const opened = mesh.opened();
-  if (opened.store) lines.push(`store: ${opened.store}${opened.store === "mongodb" ? "" : ` under ${config.dataDir}`}`);
-  if (opened.chain)
-    lines.push(`chain: ${opened.chain.network} via ${opened.chain.devnet ? "embedded devnet " : ""}${opened.chain.ogmiosUrl}`);
-  lines.push(...bootstrapLines);
-  process.stdout.write(`${lines.join("\n")}\n`);
-  const failing = await waitUntilReady(broker);
-  process.stdout.write(
-    failing.length === 0
-      ? `ready: ${where.api ? httpUrl(where.api, "/api/v1") : "the services"} ${where.api ? "answers" : "answer"} requests\n`
-      : `not ready yet (${failing.join(", ")}); /ready answers 503 until these pass\n`,
+  const summary: StartSummary = {
+    mode: config.transporter === null ? "embedded (single process)" : "scale (NATS)",
+    services: services.loaded,
+    notBuilt: services.notBuilt,
+    ...(where.api ? { api: httpUrl(where.api, "/api/v1"), openapi: httpUrl(where.api, "/api/v1/openapi.json") } : {}),
+    ...(where.health ? { probes: { live: httpUrl(where.health, "/live"), ready: httpUrl(where.health, "/ready") } } : {}),
+    ...(where.metrics ? { metrics: httpUrl(where.metrics, "/metrics") } : {}),
+    ...(opened.store ? { store: { kind: opened.store, ...(opened.store === "mongodb" ? {} : { dataDir: config.dataDir }) } } : {}),
+    ...(opened.chain
+      ? { chain: { network: opened.chain.network, devnet: opened.chain.devnet !== null, ogmiosUrl: opened.chain.ogmiosUrl } }
+      : {}),
+    ...(bootstrap ? { bootstrap } : {}),
+  };
+  // On a terminal a banner for a person; piped or collected, one JSON record like every other line of the log.
+  const startLog = process.stdout.isTTY === true ? undefined : startRecords(broker, config);
+  if (startLog) startLog.write(summaryRecord(summary));
+  else process.stdout.write(`${summaryLines(summary).join("\n")}\n`);
+
+  const ready: ReadySummary = {
+    failing: await waitUntilReady(broker),
+    ...(where.api ? { api: httpUrl(where.api, "/api/v1") } : {}),
+    // where a person goes next
+    ...(where.api && services.loaded.includes("gateway") ? { pages: httpUrl(browsable(where.api), "/") } : {}),
+  };
+  if (startLog) startLog.write(readyRecord(ready));
+  else process.stdout.write(`${readyLines(ready).join("\n")}\n`);
+}
+
+/**
+ * The start-up records, written whatever LOG_LEVEL says (like the banner they stand for), synchronously to stdout
+ * and with the fields of the broker's own records.
+ */
+function startRecords(broker: ServiceBroker, config: AppConfig) {
+  const log = pino(
+    { base: { pid: process.pid, hostname: hostname(), nodeID: broker.nodeID, ns: config.namespace, mod: "start" } },
+    pino.destination({ fd: 1, sync: true }),
   );
-  // The last line: where a person goes next.
-  if (where.api && services.loaded.includes("gateway"))
-    process.stdout.write(`open ${httpUrl(browsable(where.api), "/")} in a browser to verify and issue certificates\n`);
+  return { write: ({ level, facts, msg }: StartRecord) => log[level](facts, msg) };
 }
 
 /** A listening address a browser can open: the unspecified address (every interface) becomes localhost. */
@@ -167,12 +196,6 @@ async function waitUntilReady(broker: ServiceBroker): Promise<string[]> {
     if (failing.length === 0 || Date.now() > deadline) return failing;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-}
-
-function describeStep(s: DeploymentStepReport): string {
-  return s.outcome === "skipped"
-    ? `bootstrap ${s.step}: ${s.detail}`
-    : `bootstrap ${s.step}: ${s.detail} in tx ${s.transactionHash} (${s.ms} ms)`;
 }
 
 main().catch((err: unknown) => {

@@ -21,6 +21,7 @@ import { addReadinessCheck } from "../shared/mesh/health-middleware";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { webhookRouteActions, WebhookRuntime } from "../shared/mesh/webhook-runtime";
 import { eventLogPublisher } from "../shared/mesh/event-log-publisher";
+import { whenIndexerAvailable } from "../shared/mesh/indexer-availability";
 
 /** The producer's safety net when notifications are lost. */
 const PRODUCE_EVERY_MS = 5_000;
@@ -175,7 +176,7 @@ export default function createEventsService(deps: ServiceDeps): ServiceSchema {
       );
       locals.pruneTimer.unref();
       // the first run once the indexer is there (in one process it starts alongside us)
-      void broker.waitForServices(["indexer"]).then(
+      void whenIndexerAvailable(broker, "events").then(
         () => produce(broker),
         () => undefined,
       );

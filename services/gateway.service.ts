@@ -14,6 +14,7 @@ import type { DataHash } from "../shared/domain/hex";
 import { BODY_LIMIT_BYTES } from "../shared/gateway/body-reader";
 import { answerClientErrorsWithJson } from "../shared/gateway/client-error";
 import { answerFromMemory } from "../shared/gateway/answer-from-memory";
+import { createAccessLog } from "../shared/gateway/access-log";
 import { createLogTileHandler } from "../shared/gateway/log-tiles";
 import { EventStreams } from "../shared/gateway/event-stream";
 import type { GatewayThis } from "../shared/gateway/gateway-request";
@@ -23,6 +24,7 @@ import { buildAsyncApiDocument } from "../shared/gateway/asyncapi";
 import { defineRouteActions, internalActions } from "../shared/gateway/route-actions";
 import { ROUTES } from "../shared/gateway/routes";
 import { findHealthMiddleware, PROTOCOL_DEPLOYMENT_CHECK } from "../shared/mesh/health-middleware";
+import { whenIndexerAvailable } from "../shared/mesh/indexer-availability";
 import type { ServiceDeps } from "../shared/mesh/service-deps";
 import { networkIdOfNetwork } from "../shared/config/network";
 import { loadWebAssets } from "../shared/web-pages/assets";
@@ -49,6 +51,7 @@ export function gatewayOptionsFromConfig(config: AppConfig, now: () => number): 
     calendarApiKeys: config.batchCalendar.apiKeys,
     adminOpenWithoutKey: config.network === "devnet",
     logRequests: config.logLevel === "debug" || config.logLevel === "trace",
+    accessLog: config.accessLog && ["info", "debug", "trace"].includes(config.logLevel),
     answerCacheBytes: config.verifyCacheMb * 1024 * 1024,
     eventStreams: { maxStreams: config.events.maxStreams, maxStreamsPerClient: config.events.maxStreamsPerClient },
     now,
@@ -228,11 +231,17 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
       // Verify requests the gateway can answer from memory go first (docs/api.md#caching).
       if (server)
         attachPageHandler(server, (req, res) => answerFromMemory(this as unknown as GatewayThis, validators, req, res, readLimit));
+      // Attached last, so it runs first: every request, whoever answers it, gets its record.
+      if (server && opts.accessLog)
+        attachPageHandler(
+          server,
+          createAccessLog((record) => self.logger.info("request", record)),
+        );
     },
     async started() {
       // Build (or read) the page assets now, so a broken bundle fails the start instead of the first visitor.
       if (pages) await loadWebAssets();
-      follower.start();
+      follower.start(() => whenIndexerAvailable(this.broker, "gateway"));
     },
     stopped() {
       follower.stop();

@@ -38,6 +38,7 @@ interface SubmitterLocals {
   timer?: NodeJS.Timeout;
   broker?: ServiceBroker;
   events?: EventAppender;
+  logger?: ServiceBroker["logger"];
 }
 
 export default function createSubmitterService(deps: ServiceDeps): ServiceSchema {
@@ -72,6 +73,18 @@ export default function createSubmitterService(deps: ServiceDeps): ServiceSchema
       });
   };
 
+  /** A transaction the ledger refused is worth an operator's look (a wallet or a build going wrong): one warning. */
+  const noteRefusal = (err: unknown, requestId: string | null): void => {
+    const e = err as { type?: unknown; message?: unknown; data?: { code?: unknown; reason?: unknown } };
+    if (e.type !== "LEDGER_REJECTED") return;
+    locals.logger?.warn("transaction refused by the ledger", {
+      requestId,
+      code: e.data?.code,
+      reason: e.data?.reason,
+      message: e.message,
+    });
+  };
+
   return {
     name: "submitter",
     actions: defineRouteActions("submitter", {
@@ -102,6 +115,7 @@ export default function createSubmitterService(deps: ServiceDeps): ServiceSchema
               inflight: locals.inflight,
             },
           ).catch(async (err: unknown) => {
+            noteRefusal(err, ctx.requestID);
             throw await withRebuiltTransaction(ctx.broker, err, ctx.params.transaction);
           });
           locals.events?.append([transactionSubmitted(result.transactionHash, result.inFlightUntil, deps.now())]);
@@ -137,6 +151,7 @@ export default function createSubmitterService(deps: ServiceDeps): ServiceSchema
     async started() {
       const chain = await deps.resources.chain();
       locals.broker = this.broker;
+      locals.logger = this.logger;
       locals.events = new EventAppender(this.broker);
       const client = createChainClient({ url: chain.ogmiosUrl });
       locals.client = client;

@@ -22,6 +22,8 @@ export interface AppConfig {
   readonly metricsPort: number;
   readonly healthPort: number;
   readonly logLevel: LogLevel;
+  /** One `info` record per HTTP request the gateway answers (ACCESS_LOG). */
+  readonly accessLog: boolean;
   /** POST requests allowed per client (IPv4 address, IPv6 /64) per minute; 0 = no limit. */
   readonly rateLimitPostPerMinute: number;
   /** GETs of the expensive reads (`/verify`, `/proof`, connected-goods reads) per client per minute; 0 = no limit. */

@@ -291,6 +291,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     metricsPort: port("METRICS_PORT", 3030),
     healthPort: port("HEALTH_PORT", 3001),
     logLevel: oneOf("LOG_LEVEL", LOG_LEVELS, "info"),
+    accessLog: bool("ACCESS_LOG", true),
     rateLimitPostPerMinute: integer("RATE_LIMIT_POST_PER_MINUTE", 20, 0),
     rateLimitReadPerMinute: integer("RATE_LIMIT_READ_PER_MINUTE", 600, 0),
     goodsKdf: { burst: integer("GOODS_KDF_BURST", 300, 1), perMinute: integer("GOODS_KDF_PER_MINUTE", 60, 0) },

@@ -75,6 +75,12 @@ export const ENV_VARS: readonly EnvVarSpec[] = [
     meaning: `Log level: ${LOG_LEVELS.join(", ")}. JSON lines (pino); human-readable lines when stdout is a terminal.`,
   },
   {
+    name: "ACCESS_LOG",
+    default: "on",
+    meaning:
+      'One `info` record per HTTP request the gateway answers (`msg` "request": method, path without its query, status, duration in ms, request id); `off` leaves them out. Never bodies, queries or credentials.',
+  },
+  {
     name: "RATE_LIMIT_POST_PER_MINUTE",
     default: "20",
     meaning: "POST requests per client (IPv4 address, IPv6 /64) per minute before 429 (with `Retry-After`); 0 = no limit.",

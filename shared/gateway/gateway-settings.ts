@@ -49,6 +49,8 @@ export interface GatewayOptions {
   now: () => number;
   /** Log a line per request and response at debug (when LOG_LEVEL is debug or trace). */
   logRequests?: boolean;
+  /** The access log: one `info` record per answered request (access-log.ts; ACCESS_LOG, when LOG_LEVEL lets info through). */
+  accessLog?: boolean;
   /** Remembered certificate answers: verify requests answer from here (validator-cache.ts). */
   validators?: ValidatorCache;
   /** Byte budget of the remembered verify answers (VERIFY_CACHE_MB); 0 remembers validators only. */

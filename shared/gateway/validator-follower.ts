@@ -49,11 +49,11 @@ export class ValidatorFollower {
     this.follow();
   }
 
-  /** Reads every few seconds from now on, and as soon as the indexer appears. */
-  start(): void {
+  /** Reads every few seconds from now on, and as soon as the indexer appears (`indexerAvailable` resolves). */
+  start(indexerAvailable: () => Promise<void>): void {
     this.timer = setInterval(() => this.follow(), FOLLOW_INTERVAL_MS);
     this.timer.unref();
-    void this.broker!.waitForServices(["indexer"]).then(
+    void indexerAvailable().then(
       () => this.follow(),
       () => undefined,
     );

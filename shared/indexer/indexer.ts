@@ -81,6 +81,8 @@ const quiet: IndexerLogger = { info: () => undefined, warn: () => undefined };
 
 export class Indexer {
   private state: IndexerState = "stopped";
+  /** Until chain-sync's first answer, the roll-back to the intersection where following starts. */
+  private intersecting = false;
   private subscription: Awaited<ReturnType<ChainClient["chainSync"]>> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private readonly view: ProtocolView;
@@ -135,7 +137,7 @@ export class Indexer {
     if (previous !== fingerprint) {
       if (previous !== undefined || (await indexer.log.checkpoint())) {
         await indexer.log.rollback("origin", 0);
-        indexer.logger.warn("indexer: the protocol deployment changed; re-indexing from the start point", {});
+        indexer.logger.warn("the protocol deployment changed; re-indexing from the start point", {});
       }
       await indexer.log.setDeployment(fingerprint);
     }
@@ -183,7 +185,7 @@ export class Indexer {
     await sub?.close();
     // What was processed before the stop is written (a failure only means those blocks are processed again).
     await this.exclusive(() => this.flush()).catch((err: unknown) =>
-      this.logger.warn("indexer: could not write the last blocks before stopping", {
+      this.logger.warn("could not write the last blocks before stopping", {
         error: err instanceof Error ? err.message : String(err),
       }),
     );
@@ -206,6 +208,7 @@ export class Indexer {
       const checkpoint = await this.log.checkpoint();
       const points: (BlockPoint | "origin")[] = checkpoint ? await this.log.recentPoints(20) : [];
       points.push(this.opts.startPoint ?? "origin");
+      this.intersecting = true;
       const sub = await this.opts.chain.chainSync(points, {
         rollForward: (block, tip) => this.exclusive(() => this.onBlock(block, tip)),
         rollBackward: (point) =>
@@ -226,7 +229,7 @@ export class Indexer {
     if (this.state === "stopped") return;
     this.state = "retrying";
     this.subscription = undefined;
-    this.logger.warn("indexer: chain-sync failed, resuming from the checkpoint", {
+    this.logger.warn("chain-sync failed, resuming from the checkpoint", {
       error: err instanceof Error ? err.message : String(err),
     });
     this.retryTimer = setTimeout(() => {
@@ -302,7 +305,7 @@ export class Indexer {
     for (const tx of ctx.transactions) {
       if (!relevant.has(tx)) continue;
       const decoded = decodeProtocolTransaction(tx, { ...this.view, stateScriptHashes: this.trust.trustedAt(slot) });
-      for (const e of decoded.errors) this.logger.warn("indexer: undecodable protocol data", { error: e });
+      for (const e of decoded.errors) this.logger.warn("undecodable protocol data", { error: e });
       for (const fact of decoded.facts) {
         // a pointer change earlier in the block holds for the transactions after it
         if (fact.type === "pointer.set") this.trust.pointTo(fact.scriptPointer, slot);
@@ -310,7 +313,7 @@ export class Indexer {
       }
       for (const decoder of this.decoders) {
         const own = decoder.decode(tx);
-        for (const e of own.errors) this.logger.warn("indexer: undecodable protocol data", { error: e });
+        for (const e of own.errors) this.logger.warn("undecodable protocol data", { error: e });
         for (const fact of own.facts) facts.push({ txId: tx.id, fact, key: decoder.keyOf(fact) });
       }
     }
@@ -382,10 +385,10 @@ export class Indexer {
   private async languageViewsOf(finder: AnchorLanguageViews, cbor: string, root: string): Promise<string | undefined> {
     try {
       const found = await finder.of(cbor);
-      if (found === undefined) this.logger.warn("indexer: no language views reproduce a batch anchor's script_data_hash", { root });
+      if (found === undefined) this.logger.warn("no language views reproduce a batch anchor's script_data_hash", { root });
       return found;
     } catch (err) {
-      this.logger.warn("indexer: the protocol parameters for a batch anchor's language views could not be read", {
+      this.logger.warn("the protocol parameters for a batch anchor's language views could not be read", {
         root,
         error: err instanceof Error ? err.message : String(err),
       });
@@ -400,7 +403,14 @@ export class Indexer {
     this.trust.rollbackTo(point === "origin" ? -1 : point.slot);
     this.lastBlock = point === "origin" ? undefined : { slot: point.slot, id: point.id };
     this.written = { slot: marker.slot, id: marker.blockId, height, time: 0, lastSeq: marker.seq };
-    this.logger.info("indexer: rolled back", { to: point });
+    // Chain-sync's first answer is always a roll-back to the intersection found: where following starts, not a
+    // rollback of the chain.
+    if (this.intersecting) {
+      this.intersecting = false;
+      this.logger.info(point === "origin" ? "following the chain from its origin" : `following the chain from slot ${point.slot}`, {
+        from: point,
+      });
+    } else this.logger.info(`the chain rolled back to ${point === "origin" ? "its origin" : `slot ${point.slot}`}`, { to: point });
     this.opts.notify?.("chain.rollback", { slot: marker.slot, id: point === "origin" ? "origin" : point.id, lastSeq: marker.seq });
   }
 }

@@ -12,6 +12,7 @@ import type { Store } from "../store";
 import type { ServiceName } from "./service-names";
 import { defineRouteActions, internalActions, type RouteActions } from "../gateway/route-actions";
 import type { ServiceDeps } from "./service-deps";
+import { whenIndexerAvailable } from "./indexer-availability";
 
 export interface FactFollower {
   /** Catch up now (coalesces with a run in progress). */
@@ -109,7 +110,7 @@ function projectionLifecycle<P extends Projection>(service: string, deps: Servic
         // First catch-up once the indexer is there (in one process it starts alongside us); the timer and the
         // chain notifications take over after that.
         const f = follower;
-        void this.broker.waitForServices(["indexer"]).then(
+        void whenIndexerAvailable(this.broker, service).then(
           () => f.poke(),
           () => undefined,
         );

@@ -109,8 +109,8 @@ describe("e2e: distributed over NATS, two tx-builder replicas racing for one wal
       brokers.push(broker);
     }
     await Promise.all(brokers.map((b) => b.start()));
-    api = (await gateway.waitFor(/API listening on (http:\/\/\S+\/api\/v1)/))[1]!;
-    await reader.waitFor(/mode: scale/);
+    api = (await gateway.waitFor(/"api":"(http:\/\/[^"\s]+\/api\/v1)"/))[1]!;
+    await reader.waitFor(/"mode":"scale/);
     await brokers[0]!.waitForServices(["indexer", "verifier", "library", "tx-builder", "submitter"], 60_000);
     client = createChainClient({ url: devnet.url });
   });

@@ -225,8 +225,8 @@ describe("e2e: the published NATS contract, followed with a plain NATS client", 
     });
     const gateway = startServiceProcess({ ...env, SERVICES: "gateway", DATA_DIR: tmp("gateway"), NODE_ID: "gateway" });
     processes.push(indexer, gateway);
-    api = (await gateway.waitFor(/API listening on (http:\/\/\S+\/api\/v1)/))[1]!;
-    await indexer.waitFor(/mode: scale/);
+    api = (await gateway.waitFor(/"api":"(http:\/\/[^"\s]+\/api\/v1)"/))[1]!;
+    await indexer.waitFor(/"mode":"scale/);
 
     // the schemas as an outside service gets them: from the served AsyncAPI document, by channel address
     const doc = (await http(`${api}/asyncapi.json`)).json as {

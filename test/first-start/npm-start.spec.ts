@@ -13,6 +13,30 @@ import { http, postJson } from "../../fixtures/mesh/helpers";
 import { startServiceProcess } from "../../fixtures/processes/service-process";
 import { txBuilderBuilt } from "../../fixtures/processes/embedded-app";
 
+/** The start-up record after the readiness wait (piped, the banner's lines are JSON records). */
+const READY = /"msg":"ready: http:\/\/[^"]* answers requests"/;
+
+interface StartRecord {
+  msg: string;
+  bootstrap?: {
+    outcome: string;
+    serviceWallet?: { address: string; paymentKeyHash: string; keySource: string };
+    steps?: { step: string; outcome: string; detail: string; transactionHash?: string; ms: number }[];
+    deployment?: { proxyTxHash: string; proxyOutputIndex: number; serviceKeyHash: string };
+  };
+}
+
+/** The banner's record in a start's output. */
+function startRecordOf(output: string): StartRecord {
+  const records = output
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as StartRecord & { mod?: string });
+  const found = records.find((r) => r.mod === "start" && r.msg.startsWith("started:"));
+  if (!found) throw new Error(`no start record in:\n${output}`);
+  return found;
+}
+
 describe("bootstrap: first `npm start` on the embedded devnet", function () {
   this.timeout(120_000);
   let dataDir: string;
@@ -31,15 +55,28 @@ describe("bootstrap: first `npm start` on the embedded devnet", function () {
     const env = { DATA_DIR: dataDir, ENABLE_METRICS: "false", RATE_LIMIT_POST_PER_MINUTE: "0" };
     const first = startServiceProcess(env);
     try {
-      await first.waitFor(/bootstrap bootstrap: .*\n/, 90_000);
-      await first.waitFor(/deployment: PROXY_TX_HASH=[0-9a-f]{64} PROXY_OUTPUT_INDEX=0 SERVICE_KEY_HASH=[0-9a-f]{56}\n/);
+      await first.waitFor(READY, 90_000);
     } finally {
       expect(await first.stop()).to.equal(0);
     }
+    // Piped, the banner is one JSON record (mod "start") with its facts.
+    const started = startRecordOf(first.output());
+    expect(started.msg).to.match(/^started: embedded \(single process\); API on http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+    const b = started.bootstrap!;
+    expect(b.outcome).to.equal("done");
+    expect(b.serviceWallet!.address).to.match(/^addr_test1\w+$/);
+    expect(b.serviceWallet!.paymentKeyHash).to.match(/^[0-9a-f]{56}$/);
+    expect(b.serviceWallet!.keySource).to.match(/service-wallet\.json \(created now, mode 0600\)$/);
+    expect(b.steps!.map((st) => st.step)).to.deep.equal(["fund", "init", "deploy", "bootstrap"]);
+    for (const st of b.steps!) {
+      expect(st.outcome).to.equal("done");
+      expect(st.transactionHash).to.match(/^[0-9a-f]{64}$/);
+      expect(st.ms).to.be.a("number");
+    }
+    expect(b.deployment!.proxyTxHash).to.match(/^[0-9a-f]{64}$/);
+    expect(b.deployment!.proxyOutputIndex).to.equal(0);
+    expect(b.deployment!.serviceKeyHash).to.equal(b.serviceWallet!.paymentKeyHash);
     const out = first.output();
-    expect(out).to.match(/service wallet addr_test1\w+ \(key hash [0-9a-f]{56}\) from .*service-wallet\.json \(created now, mode 0600\)/);
-    for (const step of ["fund", "init", "deploy", "bootstrap"])
-      expect(out).to.match(new RegExp(`bootstrap ${step}: .* in tx [0-9a-f]{64} \\(\\d+ ms\\)`));
     const keyFile = join(dataDir, SERVICE_WALLET_FILE);
     expect(statSync(keyFile).mode & 0o777).to.equal(0o600);
     const mnemonic = (JSON.parse(readFileSync(keyFile, "utf8")) as { mnemonic: string }).mnemonic;
@@ -47,12 +84,13 @@ describe("bootstrap: first `npm start` on the embedded devnet", function () {
 
     const second = startServiceProcess(env);
     try {
-      await second.waitFor(/bootstrap bootstrap: .*already on chain.*\n/, 90_000);
+      await second.waitFor(READY, 90_000);
     } finally {
       expect(await second.stop()).to.equal(0);
     }
-    expect(second.output()).to.contain("(existing)");
-    expect(second.output().match(/already on chain/g)).to.have.length(4);
+    const again = startRecordOf(second.output()).bootstrap!;
+    expect(again.serviceWallet!.keySource).to.match(/\(existing\)$/);
+    expect(again.steps!.filter((st) => st.outcome === "skipped" && /already on chain/.test(st.detail))).to.have.length(4);
   });
 
   it("is ready only once the protocol is deployed and indexed: until then /ready answers 503 and builds 503 with Retry-After", async () => {
@@ -76,7 +114,7 @@ describe("bootstrap: first `npm start` on the embedded devnet", function () {
     const seen: string[] = [];
     try {
       let readyLine = false;
-      void app.waitFor(/ready: http:\/\/.*answers requests\n/, 90_000).then(() => (readyLine = true));
+      void app.waitFor(READY, 90_000).then(() => (readyLine = true));
       // Poll from the moment the probe server answers until the banner says ready.
       for (;;) {
         const ready = await http(`http://127.0.0.1:${healthPort}/ready`).catch(() => undefined);

@@ -84,8 +84,8 @@ function certificate(issuer: Wallet): OnchainCertificate {
     start("indexer");
     start("verifier", verifierDir);
     start("stats");
-    [, api] = (await gateway.waitFor(/API listening on (http:\/\/[\d.:]+\/api\/v1)/)) as unknown as [string, string];
-    await Promise.all(["indexer", "verifier", "stats"].map((s) => procs[s]!.waitFor(/mode: scale \(NATS\)/)));
+    [, api] = (await gateway.waitFor(/"api":"(http:\/\/[\d.:]+\/api\/v1)"/)) as unknown as [string, string];
+    await Promise.all(["indexer", "verifier", "stats"].map((s) => procs[s]!.waitFor(/"mode":"scale \(NATS\)"/)));
   });
 
   after(async () => {

@@ -42,6 +42,7 @@ describe("mesh: environment configuration", function () {
       metricsPort: 3030,
       healthPort: 3001,
       logLevel: "info",
+      accessLog: true,
       rateLimitPostPerMinute: 20,
       trustProxy: 0,
       corsOrigins: "*",
@@ -49,6 +50,12 @@ describe("mesh: environment configuration", function () {
       requestTimeoutMs: 30_000,
       shutdownTimeoutMs: 10_000,
     });
+  });
+
+  it("reads ACCESS_LOG as on/off (true/false, yes/no, 1/0), and refuses anything else", () => {
+    expect(loadConfig({ ACCESS_LOG: "off" }).accessLog).to.equal(false);
+    expect(loadConfig({ ACCESS_LOG: "ON" }).accessLog).to.equal(true);
+    expect(() => loadConfig({ ACCESS_LOG: "sometimes" })).to.throw("ACCESS_LOG=sometimes must be true or false.");
   });
 
   it("binds all interfaces by default in scale mode and parses the service selection", () => {

@@ -55,9 +55,9 @@ describe("mesh: npm start (scripts/start.ts)", function () {
   it("starts the embedded system, prints where the API listens, serves it, and stops cleanly on SIGTERM", async () => {
     const run = runStart({});
     try {
-      const [, api] = await waitForOutput(run, /API listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)/);
-      expect(run.output()).to.match(/mode: embedded \(single process\); services: .*gateway/);
-      expect(run.output()).to.match(/probes on http:\/\/127\.0\.0\.1:\d+\/live/);
+      const [, api] = await waitForOutput(run, /"api":"(http:\/\/127\.0\.0\.1:\d+\/api\/v1)"/);
+      expect(run.output()).to.match(/"mode":"embedded \(single process\)","services":\[[^\]]*"gateway"/);
+      expect(run.output()).to.match(/"probes":\{"live":"http:\/\/127\.0\.0\.1:\d+\/live"/);
       const openapi = await http(`${api}/openapi.json`);
       expect(openapi.status).to.equal(200);
       expect((await http(`${api}/verify/${"c".repeat(64)}`)).status).to.be.oneOf([200, 404, 501]);

@@ -1,7 +1,7 @@
 /**
  * `npm start` (scripts/start.ts) as a person sees it: on a terminal (a pseudo-terminal from util-linux `script`)
- * the logs are pino-pretty lines, piped they stay JSON lines, and either way the banner ends with the URL of the
- * pages, which answers with the home page.
+ * the logs are pino-pretty lines and the banner ends with the URL of the pages; piped, every line is a JSON record,
+ * the banner's and the ready record's (with the pages' URL) included. Either URL answers with the home page.
  */
 import { expect } from "chai";
 import { spawn, type ChildProcess } from "node:child_process";
@@ -13,6 +13,7 @@ const REPO = join(__dirname, "..", "..");
 const START = `${JSON.stringify(process.execPath)} --require tsx/cjs scripts/start.ts`;
 const OPEN_LINE =
   /ready: http:\/\/127\.0\.0\.1:\d+\/api\/v1 answers requests\r?\nopen (http:\/\/127\.0\.0\.1:\d+\/) in a browser to verify and issue certificates\r?\n/;
+const READY_RECORD = /\{[^\n]*"mod":"start"[^\n]*"msg":"ready: http:\/\/127\.0\.0\.1:\d+\/api\/v1 answers requests"\}\n/;
 const stripAnsi = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, "");
 
 interface Run {
@@ -66,7 +67,7 @@ describe("npm start: logs for a person on a terminal, JSON lines otherwise, and 
     const terminal = run(true);
     const piped = run(false);
     runs.push(terminal, piped);
-    const [ttyOpen, pipeOpen] = await Promise.all([waitFor(terminal, OPEN_LINE, 120_000), waitFor(piped, OPEN_LINE, 120_000)]);
+    const [ttyOpen, pipeReady] = await Promise.all([waitFor(terminal, OPEN_LINE, 120_000), waitFor(piped, READY_RECORD, 120_000)]);
 
     const ttyLines = terminal.output().split(/\r?\n/);
     expect(
@@ -77,11 +78,19 @@ describe("npm start: logs for a person on a terminal, JSON lines otherwise, and 
       ttyLines.filter((l) => l.startsWith('{"level"')),
       "no JSON lines on a terminal",
     ).to.deep.equal([]);
-    const pipeLines = piped.output().split("\n");
-    expect(pipeLines.filter((l) => l.startsWith('{"level":30')).length, "JSON lines through a pipe").to.be.above(0);
-    expect(pipeLines.some((l) => / INFO /.test(l))).to.equal(false);
+    expect(
+      ttyLines.some((l) => l.startsWith("mode: embedded (single process); services: ")),
+      "the banner's lines",
+    ).to.equal(true);
+    // Through a pipe every line is a JSON record, the banner's and the ready record's included.
+    const pipeLines = piped.output().split("\n").slice(0, -1);
+    const records = pipeLines.map((l) => JSON.parse(l) as { level: number; mod?: string; msg: string; pages?: string });
+    expect(records.filter((r) => r.level === 30).length, "JSON lines through a pipe").to.be.above(0);
+    expect(records.some((r) => r.mod === "start" && r.msg.startsWith("started: embedded (single process)"))).to.equal(true);
+    const pipeOpen = records.find((r) => r.mod === "start" && r.pages !== undefined)!.pages!;
+    expect(pipeReady[0]).to.contain(`"pages":"${pipeOpen}"`);
 
-    for (const url of [ttyOpen[1]!, pipeOpen[1]!]) {
+    for (const url of [ttyOpen[1]!, pipeOpen]) {
       const res = await fetch(url);
       expect(res.status).to.equal(200);
       expect(await res.text()).to.contain("<title>Verify or issue certificates</title>");

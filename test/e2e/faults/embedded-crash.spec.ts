@@ -16,7 +16,7 @@ import { http, postJson } from "../../../fixtures/mesh/helpers";
 import { IssuingWallet, verifiedTxIds, doubleSpentInputs } from "../../../fixtures/faults/issuing-wallet";
 import { startServiceProcess, type ServiceProcess } from "../../../fixtures/processes/service-process";
 
-const READY = /ready: (http:\/\/\S+\/api\/v1) answers requests\n/;
+const READY = /"msg":"ready: (http:\/\/[^"\s]+\/api\/v1) answers requests"/;
 
 describe("fault campaign: kill -9 of `npm start` mid-issuance, restart on the same DATA_DIR", function () {
   this.timeout(180_000);

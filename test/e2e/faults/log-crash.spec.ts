@@ -17,7 +17,7 @@ import { ed25519Verifier, openNote, parseVerifierKey } from "../../../shared/tlo
 import { treeRoot } from "../../../shared/tlog/rfc9162";
 import { formatTilePath, tileHashReader, type Tile } from "../../../shared/tlog/tiles";
 
-const READY = /ready: (http:\/\/\S+\/api\/v1) answers requests\n/;
+const READY = /"msg":"ready: (http:\/\/[^"\s]+\/api\/v1) answers requests"/;
 const KILLS = 4;
 
 describe("fault campaign: kill -9 of `npm start` while the transparency log grows, restart on the same DATA_DIR", function () {

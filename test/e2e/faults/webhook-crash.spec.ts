@@ -21,7 +21,7 @@ import { startServiceProcess, type ServiceProcess } from "../../../fixtures/proc
 import { ReferenceWebhook } from "../../webhooks/reference-verifier";
 import { Receiver } from "../../webhooks/support";
 
-const READY = /ready: (http:\/\/\S+\/api\/v1) answers requests\n/;
+const READY = /"msg":"ready: (http:\/\/[^"\s]+\/api\/v1) answers requests"/;
 const KILLS = 3;
 const REQUEST_TIMEOUT_MS = 3_000;
 
