@@ -48,7 +48,7 @@ export interface DispatcherOptions {
   clock: () => number;
   /** This replica's name in the lease (default: a random one). */
   holder?: string;
-  /** Called after deliveries were enqueued (wakes a deliverer). */
+  /** Called after deliveries were enqueued (wakes a deliverer): after each slice of a page's endpoints, and by a replay. */
   onEnqueued?: (count: number) => void;
 }
 
@@ -143,7 +143,6 @@ export class WebhookDispatcher {
         result.events += events.length;
         result.enqueued += enqueued;
         result.more = events.length >= this.options.settings.dispatchPageSize;
-        if (enqueued > 0) this.options.onEnqueued?.(enqueued);
         if (!result.more || !(await this.holdLease())) break;
       }
       result.cursor = cursor;
@@ -193,7 +192,10 @@ export class WebhookDispatcher {
         if (moving === undefined) moves.set(last, [endpoint._id]);
         else moving.push(endpoint._id);
       }
-      added += await this.queue.enqueue(deliveries);
+      const enqueued = await this.queue.enqueue(deliveries);
+      // queued deliveries may go before the page is done: the cursor moves only once all are written
+      if (enqueued > 0) this.options.onEnqueued?.(enqueued);
+      added += enqueued;
       if (endpoints.length < ENDPOINTS_PER_READ) break;
       after = endpoints[endpoints.length - 1]!._id;
       await yieldToEventLoop();
