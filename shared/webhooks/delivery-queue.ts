@@ -18,6 +18,9 @@ import { messageBody, messageIdOf } from "./signature";
 /** Deliveries inserted per write; the queue lets the event loop run between two (one write is a few ms on SQLite). */
 const INSERT_CHUNK = 100;
 
+/** Due deliveries a claim reads at least (kept for the next claims). */
+const CANDIDATES_READ = 32;
+
 const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** A dead delivery as its owner sees it. */
@@ -91,6 +94,13 @@ const unsetRecord = (r: AttemptRecord) => ({
 });
 
 export class DeliveryQueue {
+  /**
+   * Due deliveries read by an earlier claim and not taken yet, oldest first: the next claims try them before reading
+   * again (reading decodes each candidate whole, body included; a deliverer claims one at a time as its attempts end).
+   * A stale one (claimed by another deliverer, settled, deleted) fails its compare-and-set and is dropped.
+   */
+  private candidates: Partial<DeliveryDocument>[] = [];
+
   private constructor(private readonly deliveries: Collection<DeliveryDocument>) {}
 
   static async open(store: Store): Promise<DeliveryQueue> {
@@ -137,25 +147,30 @@ export class DeliveryQueue {
   ): Promise<DeliveryDocument[]> {
     if (count <= 0) return [];
     const due: Filter = { status: "pending", nextAttemptAt: { $lte: now } };
-    const candidates = await this.deliveries.findProjected(
-      due,
-      { endpointId: 1 },
-      { sort: { nextAttemptAt: 1, eventKey: 1 }, limit: Math.min(count * 4, 400) },
-    );
+    if (this.candidates.length < count)
+      this.candidates = await this.deliveries.findProjected(
+        due,
+        { endpointId: 1 },
+        { sort: { nextAttemptAt: 1, eventKey: 1 }, limit: Math.min(Math.max(count * 4, CANDIDATES_READ), 400) },
+      );
     const taken = new Map<string, number>();
     const claimed: DeliveryDocument[] = [];
-    for (const c of candidates) {
-      if (claimed.length >= count) break;
+    const left: Partial<DeliveryDocument>[] = [];
+    for (const c of this.candidates) {
       const endpointId = c.endpointId!;
-      if ((taken.get(endpointId) ?? 0) >= room(endpointId)) continue;
+      if (claimed.length >= count || (taken.get(endpointId) ?? 0) >= room(endpointId)) {
+        left.push(c);
+        continue;
+      }
       const doc = await this.deliveries.findOneAndUpdate(
         { _id: c._id!, ...due },
         { $set: { claimToken: randomUUID(), claimedBy: holder, nextAttemptAt: now + ttlMs, lastAttemptAt: now }, $inc: { attempts: 1 } },
       );
-      if (doc === undefined) continue; // another deliverer took it
+      if (doc === undefined) continue; // another deliverer took it, or it is no longer due
       taken.set(endpointId, (taken.get(endpointId) ?? 0) + 1);
       claimed.push(doc);
     }
+    this.candidates = left;
     return claimed;
   }
 
