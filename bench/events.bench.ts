@@ -40,7 +40,7 @@
  * work); every p99 is in the figures. Also given: CPU per block and per delivery, the event loop's delay in each
  * phase, and the block → delivery latency of the burst.
  *
- *   npm run bench events                        about 2 minutes
+ *   npm run bench events                        about 1 minute
  *   EVENTS_BENCH_STREAMS, EVENTS_BENCH_ENDPOINTS, EVENTS_BENCH_SSE_BLOCKS, EVENTS_BENCH_WEBHOOK_BLOCKS,
  *   EVENTS_BENCH_BURST_BLOCKS, EVENTS_BENCH_BURST_CERTIFICATES change the sizes
  *
