@@ -20,27 +20,27 @@
  *      which the bare server above writes the frames of alice's last block, as the gateway wrote them, to its
  *      STREAMS streams (the same clients, still open): the least the same fan-out costs in this process. The lone
  *      stream in bob's blocks (the same path without the fan-out) and `chain.block` itself are figures.
- * 2. Webhooks. The engine of shared/webhooks/ in this process, on the mesh's store, reading the event log the events
- *    service fills through an EventSource adapter written here (`logSource`): ENDPOINTS (1,000) endpoints registered
- *    through WebhookRegistry (allowPrivateNetworks and allowHttp on), every one on alice's address and every type —
- *    so each event of a block goes to all of them, the fan-out the issue asks about; the dispatcher woken on
- *    `events.appended` (and every second), the deliverer woken when it enqueues (and every second), sending through
- *    createHttpSender to a node:http receiver on 127.0.0.1 that answers 200 at once.
+ * 2. Webhooks. The events service's own engine (its dispatcher and deliverer, as it runs them): ENDPOINTS (1,000)
+ *    endpoints registered through its routes as a user registers them (WEBHOOKS_ALLOW_PRIVATE_NETWORKS on for the
+ *    receiver on 127.0.0.1, WEBHOOKS_REGISTRATIONS_PER_HOUR off), every one on alice's address and every type — so
+ *    each event of a block goes to all of them, the fan-out the issue asks about: `POST /api/v1/webhooks/challenge`
+ *    for the endpoint's URL, the challenge signed by alice's wallet (CIP-30 signData), `POST /api/v1/webhooks` with
+ *    the proof. The service delivers to a node:http receiver on 127.0.0.1 that answers 200 at once.
  *    - latency: WEBHOOK_BLOCKS blocks of one certificate (2 events, 2,000 deliveries), each waited for: per delivery,
  *      from the block to the receiver getting it, p50/p99; against block → event on the STREAMS streams of part 1
  *      (the same fan-out by the other way out of the same log: the floor). One SSE stream on alice's address stays
  *      open through these blocks, as a figure: what the engine's work does to the streams in the same process;
  *    - throughput: BURST_BLOCKS blocks of BURST_CERTIFICATES certificates each, one after the other as fast as the
  *      builds go (not waiting for the deliveries): deliveries ÷ time from the first block to the last delivery;
- *      against the same number of signed POSTs sent straight to the receiver by node:http, 16 at a time (the
- *      deliverer's concurrency) and a fresh connection each (as the sender opens them), run before and after (their
- *      mean), and, as a figure, the engine's sender alone at the same concurrency.
+ *      against as many signed POSTs of the same bodies sent straight to the receiver by node:http, CONCURRENCY (16)
+ *      at a time (the deliverer's, WEBHOOKS_CONCURRENCY) and a fresh connection each (as the sender opens them), run
+ *      before and after (their mean), and, as a figure, the engine's sender alone at the same concurrency.
  *
  * The latency ratios divide p50s (a p99 over 50–100 blocks of a 3–15 ms floor is one GC pause or burst of other
- * work); every p99 is in the figures. Also given: CPU per block, the event loop's delay in each phase, and the wall
- * time of the dispatcher's runs per 1,000 deliveries enqueued.
+ * work); every p99 is in the figures. Also given: CPU per block and per delivery, the event loop's delay in each
+ * phase, and the block → delivery latency of the burst.
  *
- *   npm run bench events                        about 2 minutes
+ *   npm run bench events                        about 1 minute
  *   EVENTS_BENCH_STREAMS, EVENTS_BENCH_ENDPOINTS, EVENTS_BENCH_SSE_BLOCKS, EVENTS_BENCH_WEBHOOK_BLOCKS,
  *   EVENTS_BENCH_BURST_BLOCKS, EVENTS_BENCH_BURST_CERTIFICATES change the sizes
  *
@@ -56,9 +56,8 @@ import { runInNewContext } from "node:vm";
 import type { Context } from "moleculer";
 import { IssuanceWorld, ISSUANCE_SERVICES } from "../fixtures/issuance/issuance-world";
 import { enterpriseAddressOfKeyHash } from "../shared/csl/address";
-import { EventLog } from "../shared/events/event-log";
+import { postJson } from "../fixtures/mesh/helpers";
 import type { PublicEvent } from "../shared/events/event-types";
-import type { Store } from "../shared/store";
 import {
   createHttpSender,
   generateSecret,
@@ -67,14 +66,10 @@ import {
   signedHeaders,
   USER_AGENT,
   webhookSettings,
-  WebhookDeliverer,
-  WebhookDispatcher,
-  WebhookRegistry,
-  type EventSource,
   type LogEvent,
   type WebhookSender,
 } from "../shared/webhooks";
-import type { Wallet } from "../shared/wallet";
+import { generateMnemonic, type Wallet } from "../shared/wallet";
 import { percentile } from "./percentile";
 import type { Ratio } from "./run";
 
@@ -90,6 +85,10 @@ const SSE_BLOCKS = num("EVENTS_BENCH_SSE_BLOCKS", 160);
 const WEBHOOK_BLOCKS = num("EVENTS_BENCH_WEBHOOK_BLOCKS", 6);
 const BURST_BLOCKS = num("EVENTS_BENCH_BURST_BLOCKS", 2);
 const BURST_CERTIFICATES = num("EVENTS_BENCH_BURST_CERTIFICATES", 2);
+/** The service's deliverer's attempts in flight (WEBHOOKS_CONCURRENCY, its default), and the ceiling's POSTs at once. */
+const CONCURRENCY = 16;
+/** Registrations in flight at once. */
+const REGISTER_CONCURRENCY = 8;
 /** Streams being opened at once. */
 const OPEN_CONCURRENCY = 50;
 /** How long a block's events or deliveries may take before the run fails. */
@@ -262,20 +261,6 @@ async function startBareSse(): Promise<{ url: string; broadcast(text: string): v
 
 // ---- webhooks ------------------------------------------------------------------------------------------------------
 
-/** The engine's EventSource port over shared/events' log (the filter hint is ignored, as the port allows). */
-async function logSource(store: Store): Promise<EventSource> {
-  const log = await EventLog.open(store);
-  return {
-    async after(cursor, limit) {
-      return (await log.after(cursor ?? "0", { limit })).events as unknown as LogEvent[];
-    },
-    async latest() {
-      const id = await log.latestId();
-      return id === "0" ? undefined : id;
-    },
-  };
-}
-
 interface Receiver {
   url: string;
   /** event id → when each delivery of it arrived at `/hook/…` (performance.now()) */
@@ -403,6 +388,12 @@ export default async function (): Promise<Record<string, unknown>> {
     EVENTS_FINALITY_DEPTH: "1",
     EVENTS_MAX_STREAMS: String(STREAMS + 10),
     EVENTS_MAX_STREAMS_PER_CLIENT: String(STREAMS + 10),
+    // the address proofs' challenges are signed with the user actions' key
+    USER_ACTION_SIGNING_MNEMONIC: generateMnemonic(),
+    WEBHOOKS_ALLOW_PRIVATE_NETWORKS: "true",
+    WEBHOOKS_REGISTRATIONS_PER_HOUR: "0",
+    WEBHOOKS_MAX_ENDPOINTS: String(ENDPOINTS + 10),
+    WEBHOOKS_CONCURRENCY: String(CONCURRENCY),
   });
   const devnet = w.f.chain.devnet;
   const broker = w.mesh.broker;
@@ -418,9 +409,9 @@ export default async function (): Promise<Record<string, unknown>> {
     const bobSubject = `address:${enterpriseAddressOfKeyHash(bob.paymentKeyHash, 0)}`;
 
     // A service of the mesh noting when the indexer announces each block (and starting the bare fan-out of the
-    // floor's blocks); it also wakes the dispatcher.
+    // floor's blocks).
     const chainBlockAt = new Map<number, number>();
-    const hooks: { onAppended?: () => void; onChainBlock?: (height: number) => void } = {};
+    const hooks: { onChainBlock?: (height: number) => void } = {};
     // declared apart, as services/events.service.ts does: the event schema's type has no `bulkhead`, the broker reads it
     const onChainBlock = {
       bulkhead: { enabled: false },
@@ -431,8 +422,7 @@ export default async function (): Promise<Record<string, unknown>> {
         hooks.onChainBlock?.(h);
       },
     };
-    const onAppended = { bulkhead: { enabled: false }, handler: () => hooks.onAppended?.() };
-    broker.createService({ name: "events-bench-probe", events: { "chain.block": onChainBlock, "events.appended": onAppended } });
+    broker.createService({ name: "events-bench-probe", events: { "chain.block": onChainBlock } });
     await broker.waitForServices(["events-bench-probe"]);
 
     const latestId = async () => (await broker.call<{ next: string }, Record<string, unknown>>("events.after", {})).next;
@@ -601,44 +591,28 @@ export default async function (): Promise<Record<string, unknown>> {
     open.push(floor);
     const receiver = await startReceiver();
     cleanups.push(() => receiver.close());
-    const settings = webhookSettings({ allowPrivateNetworks: true, allowHttp: true });
-    const source = await logSource(w.store);
-    const registry = await WebhookRegistry.open(w.store, { source, settings, clock: Date.now });
-    const engineErrors: string[] = [];
-    const onError = (err: unknown) => void engineErrors.push(err instanceof Error ? err.message : String(err));
+    // the sender alone (a figure) checks addresses as the service does with WEBHOOKS_ALLOW_PRIVATE_NETWORKS on
+    const settings = webhookSettings({ allowPrivateNetworks: true, allowHttp: true, concurrency: CONCURRENCY });
     const send = createHttpSender({ policy: settings, timeoutMs: settings.requestTimeoutMs, maxResponseBytes: settings.maxResponseBytes });
-    const deliverer = await WebhookDeliverer.open(w.store, { registry, send, settings, clock: Date.now, onError });
-    const dispatcher = await WebhookDispatcher.open(w.store, {
-      source,
-      settings,
-      clock: Date.now,
-      onEnqueued: () => deliverer.wake(),
-    });
     const t0Register = performance.now();
-    for (let i = 0; i < ENDPOINTS; i++)
-      await registry.register({ owner: `bench-${i}`, url: `${receiver.url}/hook/${i}`, subjects: [aliceSubject] });
+    let registered = 0;
+    await Promise.all(
+      Array.from({ length: REGISTER_CONCURRENCY }, async () => {
+        while (registered < ENDPOINTS) {
+          const i = registered++;
+          const hookUrl = `${receiver.url}/hook/${i}`;
+          const asked = await postJson(`${w.mesh.api}/webhooks/challenge`, { address: alice.address, url: hookUrl });
+          if (asked.status !== 200)
+            throw new Error(`events bench: POST /webhooks/challenge answered ${asked.status} ${asked.text.slice(0, 300)}`);
+          const challenge = asked.json as { address: string; timestamp: number; message: string; signature: string };
+          const signed = alice.signData(Buffer.from(challenge.message, "utf8").toString("hex"), alice.address);
+          const proof = { ...challenge, userSignature: signed.signature, userPublicKey: signed.key };
+          const res = await postJson(`${w.mesh.api}/webhooks`, { url: hookUrl, subjects: [aliceSubject], addressProofs: [proof] });
+          if (res.status !== 201) throw new Error(`events bench: POST /webhooks answered ${res.status} ${res.text.slice(0, 300)}`);
+        }
+      }),
+    );
     const registerMs = performance.now() - t0Register;
-    await dispatcher.catchUp(); // the cursor to the log's end: only the blocks below are dispatched
-    // the wall time of each dispatcher run that enqueued deliveries (concurrent calls share a run: counted once)
-    const dispatchRuns: { ms: number; enqueued: number }[] = [];
-    const counted = new WeakSet<object>();
-    const dispatchAll = () => {
-      const t = performance.now();
-      dispatcher.catchUp().then((r) => {
-        if (r.enqueued === 0 || counted.has(r)) return;
-        counted.add(r);
-        dispatchRuns.push({ ms: performance.now() - t, enqueued: r.enqueued });
-      }, onError);
-    };
-    hooks.onAppended = dispatchAll;
-    const dispatchTimer = setInterval(dispatchAll, 1_000);
-    cleanups.push(async () => {
-      hooks.onAppended = undefined;
-      clearInterval(dispatchTimer);
-      await deliverer.stop();
-      await dispatcher.release();
-    });
-    deliverer.start(1_000, onError);
 
     const delivered = (events: readonly PublicEvent[]) => events.reduce((n, e) => n + (receiver.arrivals.get(e.id)?.length ?? 0), 0);
     /** Per delivery of `events`, ms from its block (`blockAt` by height). */
@@ -704,12 +678,16 @@ export default async function (): Promise<Record<string, unknown>> {
     const ceilingAfterMs = await plainPosts(base, ceilingPosts, secret, settings.concurrency);
     const ceilingRate = perSecond(burstSize * 2, ceilingBeforeMs + ceilingAfterMs);
     const burstRate = perSecond(burstExpected, burstMs);
-    const pending = await w.store.collection("webhook_deliveries").count({ status: { $ne: "delivered" } });
+    const deliveries = w.store.collection("webhook_deliveries");
+    const pending = await deliveries.count({ status: { $ne: "delivered" } });
+    /** Deliveries that took more than one attempt (the receiver answers 200 at once: none should). */
+    const retried = await deliveries.count({ attempts: { $gt: 1 } });
 
     const webhooks = {
       endpoints: ENDPOINTS,
       subjects: "every endpoint on the issuer's address, every type",
       registeredPerSecond: perSecond(ENDPOINTS, registerMs),
+      registeredThrough: "POST /api/v1/webhooks",
       latencyBlocks: WEBHOOK_BLOCKS,
       latencyDeliveries: hookLatencies.length,
       blockToDeliveryMs: { p50: percentile(hookLatencies, 50), p99: percentile(hookLatencies, 99) },
@@ -717,14 +695,6 @@ export default async function (): Promise<Record<string, unknown>> {
       blockToSseEventMs: { p50: percentile(floorLatencies, 50), p99: percentile(floorLatencies, 99) },
       deliveriesPerSecondOneBlockAtATime: perSecond(hookLatencies.length, drainMs),
       eventLoopDelayMs: hookLoop.delayMs,
-      dispatchMsPer1000: round2(
-        (dispatchRuns.reduce((n, r) => n + r.ms, 0) /
-          Math.max(
-            dispatchRuns.reduce((n, r) => n + r.enqueued, 0),
-            1,
-          )) *
-          1000,
-      ),
       burst: {
         blocks: BURST_BLOCKS,
         certificatesPerBlock: BURST_CERTIFICATES,
@@ -739,12 +709,10 @@ export default async function (): Promise<Record<string, unknown>> {
       senderAlonePerSecond: perSecond(burstSize, senderMs),
       duplicates: receiver.duplicates,
       notDelivered: pending,
-      engineErrors: engineErrors.slice(0, 5),
+      retried,
     };
-    if (receiver.duplicates > 0 || pending > 0 || engineErrors.length > 0)
-      process.stderr.write(
-        `events bench: webhook anomalies ${JSON.stringify({ duplicates: receiver.duplicates, pending, engineErrors })}\n`,
-      );
+    if (receiver.duplicates > 0 || pending > 0 || retried > 0)
+      process.stderr.write(`events bench: webhook anomalies ${JSON.stringify({ duplicates: receiver.duplicates, pending, retried })}\n`);
 
     const ms = (x: number) => `${x.toLocaleString("en")} ms`;
     // Latency ratios on p50: a p99 over 50 blocks of a few-ms floor is one GC pause or burst of other work (it moved

@@ -17,7 +17,7 @@ import { matchesFilter, project, upsertSeed } from "./query-language";
 import { columnOf, columnValue, compareSqlValues } from "./sqlite-columns";
 import type { SqliteDatabase } from "./sqlite-database";
 import type { Row } from "./sqlite-document-body";
-import { narrowFilter, whereOf, type Narrowing } from "./sqlite-narrowing";
+import { equalityPaths, narrowFilter, whereOf, type Narrowing } from "./sqlite-narrowing";
 import { SqliteTable } from "./sqlite-table";
 // `port.*`: the store port's own types.
 import type * as port from "./types";
@@ -52,9 +52,12 @@ export class SqliteCollection<T extends port.StoredDocument> implements port.Col
   }
 
   /**
-   * Matching rows in sort order, after skip and limit. SQL orders by the sort keys without the `_id` tiebreak,
-   * so an index on the first key serves the order (an `ORDER BY key DESC, _id ASC` would sort the whole table);
-   * rows come in key order and each run of equal keys is put in `_id` order here before skip and limit apply.
+   * Matching rows in sort order, after skip and limit. When a declared index ends with the sort keys and `_id`
+   * (after paths the filter fixes by equality), SQL orders by all of them and rows stream from that index in their
+   * final order: a limited read stops after `skip + limit` matches, however many rows share a sort key. Otherwise SQL
+   * orders by the sort keys without the `_id` tiebreak, so an index on the first key serves the order (SQLite would
+   * put every run of equal keys through a temporary B-tree for the tiebreak); rows come in key order and each run of
+   * equal keys is put in `_id` order here before skip and limit apply.
    */
   private select(filter: port.Filter, options: port.FindOptions): Row[] {
     this.ready();
@@ -66,7 +69,8 @@ export class SqliteCollection<T extends port.StoredDocument> implements port.Col
     const ordered = idAt === -1 ? sort : sort.slice(0, idAt + 1); // nothing after the unique _id matters
     if (ordered.some(([path]) => path !== "_id" && !this.rows.columns.includes(path)))
       return this.selectSortedHere(filter, n, ordered, skip, limit);
-    const [tiebreak] = ordered.length > 1 && idAt === ordered.length - 1 ? ordered.splice(-1) : [];
+    const idLast = ordered.length > 1 && idAt === ordered.length - 1;
+    const [tiebreak] = idLast && !this.rows.servesOrder(ordered, equalityPaths(filter)) ? ordered.splice(-1) : [];
     const keys = ordered.map(([path]) => columnOf(path));
     const columns = keys.map((key, i) => `, ${key} AS k${i}`).join("");
     const order = ordered.map(([, direction], i) => `${keys[i]} ${direction === -1 ? "DESC" : "ASC"}`).join(", ");

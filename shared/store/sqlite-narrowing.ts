@@ -109,3 +109,17 @@ function narrowAll(parts: Narrowing[]): Narrowing {
     exact: kept.length === parts.length && parts.every((p) => p.exact),
   };
 }
+
+/** The paths a filter fixes to one value (`path: scalar` or `{ $eq }`, at the top level or inside `$and`). */
+export function equalityPaths(filter: port.Filter): Set<string> {
+  const paths = new Set<string>();
+  const visit = (f: port.Filter): void => {
+    for (const [key, condition] of Object.entries(f)) {
+      if (key === "$and") (condition as port.Filter[]).forEach(visit);
+      else if (key.startsWith("$")) continue;
+      else if (!isPlainObject(condition) || Object.keys(condition).every((operator) => operator === "$eq")) paths.add(key);
+    }
+  };
+  visit(filter);
+  return paths;
+}

@@ -71,6 +71,20 @@ export class SqliteTable {
   }
 
   /**
+   * Whether a declared index gives rows in `order` (sort keys ending with `_id`, one direction throughout: the indexes
+   * are ascending, read backwards for a descending order) once the filter fixes `equal` paths: its paths are some of
+   * `equal`, then the order's. Equalities count only on paths SQL narrows, as only those reach the index.
+   */
+  servesOrder(order: readonly (readonly [string, number])[], equal: ReadonlySet<string>): boolean {
+    if (order.some(([, direction]) => direction !== order[0]?.[1])) return false;
+    return this.indexes.some((index) => {
+      let at = 0;
+      while (at < index.paths.length && equal.has(index.paths[at] as string) && this.narrowable(index.paths[at] as string)) at++;
+      return order.every(([path], i) => index.paths[at + i] === path && (path === "_id" || !this.multikey.has(path)));
+    });
+  }
+
+  /**
    * A document from its row (read with `columnsRead()`), `_id` first as written, each string its body left to an
    * indexed column (`bodyOf`) put back from that column.
    */

@@ -79,7 +79,9 @@ export interface DeliveryDocument extends StoredDocument {
 export const ENDPOINTS = defineCollection<EndpointDocument>("webhook_endpoints", [{ fields: { owner: 1 } }, { fields: { subjects: 1 } }]);
 
 export const DELIVERIES = defineCollection<DeliveryDocument>("webhook_deliveries", [
-  { fields: { status: 1, nextAttemptAt: 1 } },
+  // the claims' order, read from the index however many deliveries are due at once (a dispatched page shares one
+  // `nextAttemptAt`): due first, then in log order, each event's deliveries across its endpoints
+  { fields: { status: 1, nextAttemptAt: 1, eventKey: 1, _id: 1 } },
   { fields: { endpointId: 1, status: 1, eventKey: 1 } },
   { fields: { status: 1, deliveredAt: 1 } },
 ]);

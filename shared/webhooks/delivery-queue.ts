@@ -15,7 +15,13 @@ import { DELIVERIES, type DeliveryDocument } from "./collections";
 import { eventKey, type LogEvent } from "./event-source";
 import { messageBody, messageIdOf } from "./signature";
 
-const INSERT_CHUNK = 500;
+/** Deliveries inserted per write; the queue lets the event loop run between two (one write is a few ms on SQLite). */
+const INSERT_CHUNK = 100;
+
+/** Due deliveries a claim reads at least (kept for the next claims). */
+const CANDIDATES_READ = 32;
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /** A dead delivery as its owner sees it. */
 export interface DeadLetter {
@@ -47,8 +53,16 @@ export interface AttemptRecord {
   response?: string;
 }
 
-/** The delivery of `event` to an endpoint (`replay` numbers a replay's copy). */
-export function deliveryOf(endpointId: string, event: LogEvent, now: number, replay?: number): DeliveryDocument {
+/**
+ * The delivery of `event` to an endpoint (`replay` numbers a replay's copy; `body`, the event's `messageBody` when
+ * the caller made it already, for one event going to many endpoints).
+ */
+export function deliveryOf(
+  endpointId: string,
+  event: LogEvent,
+  now: number,
+  { replay, body = messageBody(event) }: { replay?: number; body?: string } = {},
+): DeliveryDocument {
   return {
     _id: `${endpointId}:${event.id}${replay === undefined ? "" : `:replay-${replay}`}`,
     endpointId,
@@ -56,7 +70,7 @@ export function deliveryOf(endpointId: string, event: LogEvent, now: number, rep
     eventKey: eventKey(event.id),
     eventType: event.type,
     messageId: messageIdOf(event.id),
-    body: messageBody(event),
+    body,
     status: "pending",
     attempts: 0,
     nextAttemptAt: now,
@@ -80,16 +94,24 @@ const unsetRecord = (r: AttemptRecord) => ({
 });
 
 export class DeliveryQueue {
+  /**
+   * Due deliveries read by an earlier claim and not taken yet, oldest first: the next claims try them before reading
+   * again (reading decodes each candidate whole, body included; a deliverer claims one at a time as its attempts end).
+   * A stale one (claimed by another deliverer, settled, deleted) fails its compare-and-set and is dropped.
+   */
+  private candidates: Partial<DeliveryDocument>[] = [];
+
   private constructor(private readonly deliveries: Collection<DeliveryDocument>) {}
 
   static async open(store: Store): Promise<DeliveryQueue> {
     return new DeliveryQueue(await openCollection(store, DELIVERIES));
   }
 
-  /** Inserts the deliveries whose ids are not there yet. @returns how many were new */
+  /** Inserts the deliveries whose ids are not there yet, a chunk per write. @returns how many were new */
   async enqueue(docs: readonly DeliveryDocument[]): Promise<number> {
     let added = 0;
     for (let i = 0; i < docs.length; i += INSERT_CHUNK) {
+      if (i > 0) await yieldToEventLoop();
       const chunk = docs.slice(i, i + INSERT_CHUNK);
       try {
         await this.deliveries.insertMany(chunk);
@@ -111,8 +133,9 @@ export class DeliveryQueue {
   }
 
   /**
-   * Claims up to `count` due deliveries for `holder` until `now + ttlMs`, oldest due first, at most `room(endpointId)`
-   * more of any one endpoint (0 leaves it out).
+   * Claims up to `count` due deliveries for `holder` until `now + ttlMs`, oldest due first, then in log order (so
+   * the deliveries of one event to many endpoints come before the next event's, rather than one endpoint's in a
+   * row), at most `room(endpointId)` more of any one endpoint (0 leaves it out).
    * @returns the claimed deliveries, `attempts` already counting the attempt about to be made
    */
   async claim(
@@ -124,25 +147,30 @@ export class DeliveryQueue {
   ): Promise<DeliveryDocument[]> {
     if (count <= 0) return [];
     const due: Filter = { status: "pending", nextAttemptAt: { $lte: now } };
-    const candidates = await this.deliveries.findProjected(
-      due,
-      { endpointId: 1 },
-      { sort: { nextAttemptAt: 1 }, limit: Math.min(count * 4, 400) },
-    );
+    if (this.candidates.length < count)
+      this.candidates = await this.deliveries.findProjected(
+        due,
+        { endpointId: 1 },
+        { sort: { nextAttemptAt: 1, eventKey: 1 }, limit: Math.min(Math.max(count * 4, CANDIDATES_READ), 400) },
+      );
     const taken = new Map<string, number>();
     const claimed: DeliveryDocument[] = [];
-    for (const c of candidates) {
-      if (claimed.length >= count) break;
+    const left: Partial<DeliveryDocument>[] = [];
+    for (const c of this.candidates) {
       const endpointId = c.endpointId!;
-      if ((taken.get(endpointId) ?? 0) >= room(endpointId)) continue;
+      if (claimed.length >= count || (taken.get(endpointId) ?? 0) >= room(endpointId)) {
+        left.push(c);
+        continue;
+      }
       const doc = await this.deliveries.findOneAndUpdate(
         { _id: c._id!, ...due },
         { $set: { claimToken: randomUUID(), claimedBy: holder, nextAttemptAt: now + ttlMs, lastAttemptAt: now }, $inc: { attempts: 1 } },
       );
-      if (doc === undefined) continue; // another deliverer took it
+      if (doc === undefined) continue; // another deliverer took it, or it is no longer due
       taken.set(endpointId, (taken.get(endpointId) ?? 0) + 1);
       claimed.push(doc);
     }
+    this.candidates = left;
     return claimed;
   }
 

@@ -28,11 +28,18 @@ import { deliveryOf, DeliveryQueue } from "./delivery-queue";
 import { webhookError } from "./errors";
 import { compareEventIds, cursorBefore, expectEventId, type EventSource, type LogEvent } from "./event-source";
 import type { WebhookSettings } from "./settings";
+import { messageBody } from "./signature";
 
 const STATE_ID = "dispatcher";
 const LEASE_KEY = "dispatcher";
 /** Pages one `catchUp` reads before it lets the next run go on (so a long backlog does not hold one run forever). */
 const PAGES_PER_RUN = 50;
+/** Endpoints matched per read of a page (on SQLite a read is one synchronous step: bounded, then the loop runs). */
+const ENDPOINTS_PER_READ = 100;
+/** Endpoint cursors moved per write. */
+const CURSORS_PER_WRITE = 50;
+
+const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 export interface DispatcherOptions {
   source: EventSource;
@@ -41,7 +48,7 @@ export interface DispatcherOptions {
   clock: () => number;
   /** This replica's name in the lease (default: a random one). */
   holder?: string;
-  /** Called after deliveries were enqueued (wakes a deliverer). */
+  /** Called after deliveries were enqueued (wakes a deliverer): after each slice of a page's endpoints, and by a replay. */
   onEnqueued?: (count: number) => void;
 }
 
@@ -136,7 +143,6 @@ export class WebhookDispatcher {
         result.events += events.length;
         result.enqueued += enqueued;
         result.more = events.length >= this.options.settings.dispatchPageSize;
-        if (enqueued > 0) this.options.onEnqueued?.(enqueued);
         if (!result.more || !(await this.holdLease())) break;
       }
       result.cursor = cursor;
@@ -150,27 +156,55 @@ export class WebhookDispatcher {
     return (await this.lease.acquire([LEASE_KEY], this.holder, ttl)).acquired;
   }
 
-  /** Enqueues the page's deliveries, then moves each matched endpoint's cursor. @returns deliveries new in the queue */
+  /**
+   * Enqueues the page's deliveries, then moves each matched endpoint's cursor. The endpoints are read a slice at a
+   * time and the cursors moved by one write per slice of endpoints sharing their new cursor (after a page, nearly
+   * all share the page's last matching event), the event loop let go between any two steps: a page of thousands of
+   * deliveries holds it a few ms at a time, not for the whole page.
+   * @returns deliveries new in the queue
+   */
   private async dispatchPage(events: readonly LogEvent[]): Promise<number> {
     const subjects = [...new Set(events.flatMap((e) => e.subjects))];
     if (subjects.length === 0) return 0;
-    const endpoints = (await this.endpoints.findProjected(
-      { subjects: { $in: subjects }, status: "active" },
-      { subjects: 1, types: 1, cursor: 1 },
-    )) as Matchable[];
-    if (endpoints.length === 0) return 0;
     const now = this.options.clock();
-    const deliveries: DeliveryDocument[] = [];
-    const lastOf = new Map<string, string>();
-    for (const event of events)
+    const bodies = new Map<LogEvent, string>();
+    const bodyOf = (event: LogEvent): string => bodies.get(event) ?? bodies.set(event, messageBody(event)).get(event)!;
+    /** new cursor → the endpoints moving to it */
+    const moves = new Map<string, string[]>();
+    let added = 0;
+    for (let after: string | undefined; ;) {
+      const endpoints = (await this.endpoints.findProjected(
+        { subjects: { $in: subjects }, status: "active", ...(after !== undefined ? { _id: { $gt: after } } : {}) },
+        { subjects: 1, types: 1, cursor: 1 },
+        { sort: { _id: 1 }, limit: ENDPOINTS_PER_READ },
+      )) as Matchable[];
+      const deliveries: DeliveryDocument[] = [];
       for (const endpoint of endpoints) {
-        if (endpoint.cursor !== undefined && compareEventIds(event.id, endpoint.cursor) <= 0) continue;
-        if (!matches(endpoint, event)) continue;
-        deliveries.push(deliveryOf(endpoint._id, event, now));
-        lastOf.set(endpoint._id, event.id);
+        let last: string | undefined;
+        for (const event of events) {
+          if (endpoint.cursor !== undefined && compareEventIds(event.id, endpoint.cursor) <= 0) continue;
+          if (!matches(endpoint, event)) continue;
+          deliveries.push(deliveryOf(endpoint._id, event, now, { body: bodyOf(event) }));
+          last = event.id;
+        }
+        if (last === undefined) continue;
+        const moving = moves.get(last);
+        if (moving === undefined) moves.set(last, [endpoint._id]);
+        else moving.push(endpoint._id);
       }
-    const added = await this.queue.enqueue(deliveries);
-    for (const [id, cursor] of lastOf) await this.endpoints.updateOne({ _id: id }, { $set: { cursor } });
+      const enqueued = await this.queue.enqueue(deliveries);
+      // queued deliveries may go before the page is done: the cursor moves only once all are written
+      if (enqueued > 0) this.options.onEnqueued?.(enqueued);
+      added += enqueued;
+      if (endpoints.length < ENDPOINTS_PER_READ) break;
+      after = endpoints[endpoints.length - 1]!._id;
+      await yieldToEventLoop();
+    }
+    for (const [cursor, ids] of moves)
+      for (let i = 0; i < ids.length; i += CURSORS_PER_WRITE) {
+        await yieldToEventLoop();
+        await this.endpoints.updateMany({ _id: { $in: ids.slice(i, i + CURSORS_PER_WRITE) } }, { $set: { cursor } });
+      }
     return added;
   }
 
@@ -201,7 +235,7 @@ export class WebhookDispatcher {
       cursor = events[events.length - 1]!.id;
       const now = this.options.clock();
       result.enqueued += await this.queue.enqueue(
-        events.filter((e) => matches(endpoint, e)).map((e) => deliveryOf(endpointId, e, now, replay)),
+        events.filter((e) => matches(endpoint, e)).map((e) => deliveryOf(endpointId, e, now, { replay })),
       );
       if (events.length < limit || compareEventIds(cursor, through) >= 0) {
         cursor = through;

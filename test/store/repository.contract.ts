@@ -368,6 +368,36 @@ export function describeRepositoryContract(adapterName: string, openStore: () =>
         expect((await c.find({}, { sort: { city: 1, name: -1 } })).map((d) => d._id)).to.deep.equal(["d", "c", "a", "b", "e"]);
       });
 
+      it("reads a page in key then _id order from an index that ends with the sort keys and _id, many rows sharing a key", async function () {
+        const c = fresh();
+        await c.ensureIndexes([{ fields: { city: 1, n: 1, name: 1, _id: 1 } }]);
+        // ids inserted out of order; 300 share n = 1 (a page's deliveries sharing one due time), a few differ in name
+        const ids = Array.from({ length: 330 }, (_, i) => `id${String((i * 7919) % 1000).padStart(3, "0")}`);
+        await c.insertMany(
+          ids.map((_id, i) => ({ _id, city: i % 11 === 0 ? "lyon" : "paris", n: i < 300 ? 1 : i, name: i % 3 === 0 ? "b" : "a" })),
+        );
+        // a boolean is no number: a numeric range leaves it out
+        await c.insertOne({ _id: "id000a", city: "paris", n: true as unknown as number, name: "a" });
+        const all = (await c.find({ city: "paris" })).filter((d) => typeof d.n === "number" && d.n <= 320);
+        const order = (d: Item) => [d.n!, d.name!, d._id] as const;
+        const compare = (x: Item, y: Item) => {
+          const [a, b] = [order(x), order(y)];
+          for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+          return 0;
+        };
+        const expected = all.sort(compare).map((d) => d._id);
+        const filter: Filter = { city: "paris", n: { $lte: 320 } };
+        const ascending = { sort: { n: 1, name: 1 } } as const;
+        expect((await c.find(filter, { ...ascending, limit: 7 })).map((d) => d._id)).to.deep.equal(expected.slice(0, 7));
+        expect((await c.find(filter, { ...ascending, skip: 100, limit: 50 })).map((d) => d._id)).to.deep.equal(expected.slice(100, 150));
+        expect((await c.find(filter, ascending)).map((d) => d._id)).to.deep.equal(expected);
+        const descending = { sort: { n: -1, name: -1, _id: -1 } } as const;
+        expect((await c.find(filter, { ...descending, skip: 3, limit: 20 })).map((d) => d._id)).to.deep.equal(
+          [...expected].reverse().slice(3, 23),
+        );
+        expect((await c.findProjected(filter, { n: 1 }, { ...ascending, limit: 2 })).map((d) => d._id)).to.deep.equal(expected.slice(0, 2));
+      });
+
       it("skips and limits after sorting, so pages do not overlap", async function () {
         const page1 = await c.find({}, { sort: { name: 1 }, limit: 2 });
         const page2 = await c.find({}, { sort: { name: 1 }, skip: 2, limit: 2 });

@@ -49,6 +49,7 @@ const INDEXES: IndexSpec[] = [
   { fields: { slot: 1 } },
   { fields: { owner: 1 }, unique: true, sparse: true },
   { fields: { tags: 1 } },
+  { fields: { kind: 1, slot: 1, _id: 1 } },
 ];
 
 /** Queries whose answers must not change, as `[filter, options]` (find), plus counts. */
@@ -63,6 +64,12 @@ const QUERIES: [Filter, FindOptions][] = [
   [{ "nested.a.b": { $in: [1, 3] } }, { sort: { "nested.a.b": -1, slot: 1 } }],
   [{ $or: [{ kind: "state.updated" }, { slot: { $lte: 1_003 } }] }, { sort: { label: 1 } }],
   [{ code: "c7" }, { sort: { code: 1, slot: -1 } }],
+  // read in order from the (kind, slot, _id) index, three documents sharing each slot
+  [
+    { kind: "certificate.issued", slot: { $gte: 1_100 } },
+    { sort: { slot: 1 }, skip: 4, limit: 9 },
+  ],
+  [{ kind: "state.updated" }, { sort: { slot: -1, _id: -1 }, limit: 12 }],
 ];
 
 async function answers(store: Store, name: string): Promise<unknown[]> {

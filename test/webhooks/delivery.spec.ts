@@ -343,6 +343,48 @@ describe("webhooks: dispatch and delivery", function () {
     expect(await other.catchUp()).to.include({ leased: true, events: 0 });
   });
 
+  it("matches a page to more endpoints than one read holds, moving each endpoint's cursor to its own last event, and lets the event loop run meanwhile", async () => {
+    const { registry, dispatcher } = await start();
+    const ids: { hash: string[]; address: string[] } = { hash: [], address: [] };
+    for (let i = 0; i < 240; i++) {
+      const kind = i % 2 === 0 ? "hash" : "address";
+      const { endpoint } = await registry.register({ owner: `o${i}`, url: receiver.url(), subjects: [kind === "hash" ? HASH : ADDRESS] });
+      ids[kind].push(endpoint.id);
+    }
+    log.append([HASH]);
+    log.append([ADDRESS]);
+    log.append([HASH, OTHER]);
+    log.append([OTHER]);
+    let turns = 0;
+    let running = true;
+    const count = (): void => {
+      turns += 1;
+      if (running) setImmediate(count);
+    };
+    setImmediate(count);
+    const result = await dispatcher.catchUp();
+    running = false;
+    expect(result).to.include({ events: 4, enqueued: 120 * 2 + 120 });
+    expect(turns).to.be.greaterThan(2);
+    const endpoints = store.collection<{ _id: string; cursor?: string }>("webhook_endpoints");
+    const cursorOf = async (list: string[]) => new Set((await endpoints.find({ _id: { $in: list } })).map((e) => e.cursor));
+    expect(await cursorOf(ids.hash)).to.deep.equal(new Set(["3"]));
+    expect(await cursorOf(ids.address)).to.deep.equal(new Set(["2"]));
+    const queued = await store.collection<DeliveryDocument>("webhook_deliveries").find({});
+    expect(
+      queued
+        .filter((d) => d.eventId === "1" || d.eventId === "3")
+        .map((d) => d.endpointId)
+        .sort(),
+    ).to.deep.equal([...ids.hash, ...ids.hash].sort());
+    expect(
+      queued
+        .filter((d) => d.eventId === "2")
+        .map((d) => d.endpointId)
+        .sort(),
+    ).to.deep.equal([...ids.address].sort());
+  });
+
   it("gives a new endpoint the events appended after its registration only", async () => {
     const { registry, dispatcher, deliverer } = await start();
     log.append([HASH]);
