@@ -5,7 +5,8 @@
  * says why a typed hash is not one; a text that differs from a certified one only in trailing whitespace is
  * flagged; metadata keys read as labels, links and dates; a browser's unknown or malformed short link gets a styled
  * page whose footer stays at the bottom; the preview picture a short link names answers as a 1200×630 PNG. Each page
- * is checked with axe-core (no violation at all) at 360 px and 1000 px, and photographed to test-output/screenshots/.
+ * is checked with axe-core (no violation at all) at 360 px and 1000 px, and photographed to test-output/screenshots/;
+ * the unknown short link's page looks like its reference screenshot (test/web/reference-screenshots/).
  */
 import { expect } from "chai";
 import { createHash, randomBytes } from "node:crypto";
@@ -17,6 +18,7 @@ import { http, pollUntil, postJson } from "../../fixtures/mesh/helpers";
 import { startEmbeddedApp, type EmbeddedApp } from "../../fixtures/processes/embedded-app";
 import { axeViolations, launchChromium, screenshot } from "./support/browser";
 import { cip30SignTx, injectTestWallet } from "./support/cip30-test-wallet";
+import { expectScreenshot, varyingParts } from "./support/screenshots";
 
 const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 const EXPLORER = "http://explorer.invalid/tx/{tx}";
@@ -267,7 +269,7 @@ describe("web pages in human words (embedded app, system Chromium)", function ()
     expect(styled, "the site's stylesheet applies").to.equal("flex");
     const footerBottom = (await page.evaluate("document.querySelector('footer.site').getBoundingClientRect().bottom")) as number;
     expect(Math.round(footerBottom), "the footer at the bottom of a short page").to.equal(900);
-    await screenshot(page, "words-short-link-unknown");
+    await expectScreenshot(page, "short-link-unknown", { mask: varyingParts(page) });
     const malformed = await page.goto(`${base}/api/v1/resolve/nope`);
     expect(malformed?.status()).to.equal(400);
     expect(await page.locator("h1").textContent()).to.equal("Not a short link");
