@@ -14,9 +14,10 @@ import { createServer } from "node:net";
 import { UVerifyClient } from "@uverify/sdk";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { generateMnemonic, Wallet } from "../../shared/wallet";
-import { http, pollUntil, postJson } from "../../fixtures/mesh/helpers";
+import { http } from "../../fixtures/mesh/helpers";
 import { startEmbeddedApp, type EmbeddedApp } from "../../fixtures/processes/embedded-app";
 import { axeViolations, launchChromium, screenshot } from "./support/browser";
+import { confirmedOn, prepareCollateral } from "./support/devnet-issuer";
 import { cip30SignTx, injectTestWallet } from "./support/cip30-test-wallet";
 import { expectScreenshot, varyingParts } from "./support/screenshots";
 
@@ -46,12 +47,7 @@ describe("web pages in human words (embedded app, system Chromium)", function ()
   const certifiedText = `Terms of service, version ${randomBytes(4).toString("hex")}\n`;
   let certificate: { hash: string; txHash: string };
 
-  const confirmed = (txHash: string) =>
-    pollUntil(
-      async () => ((await http(`${base}/api/v1/transaction/confirm/${txHash}`)).status === 200 ? true : undefined),
-      `confirm ${txHash}`,
-      60_000,
-    );
+  const confirmed = (txHash: string) => confirmedOn(base, txHash);
 
   async function newPage(width = 1000, height = 900): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ viewport: { width, height } });
@@ -89,14 +85,7 @@ describe("web pages in human words (embedded app, system Chromium)", function ()
     });
     base = app.api.replace(/\/api\/v1$/, "");
     browser = await launchChromium();
-    const prepared = (await postJson(`${base}/api/v1/transaction/prepare-collateral`, { senderAddress: issuer.address })).json as {
-      unsignedTransaction: string;
-    };
-    const collateral = await postJson(`${base}/api/v1/transaction/submit`, {
-      transaction: prepared.unsignedTransaction,
-      witnessSet: issuer.signTx(prepared.unsignedTransaction),
-    });
-    await confirmed((collateral.json as { transactionHash: string }).transactionHash);
+    await prepareCollateral(base, issuer);
     const client = new UVerifyClient({ baseUrl: base, verifyBaseUrl: `${base}/verify`, signTx: cip30SignTx(issuer) });
     const hash = sha256(certifiedText);
     const txHash = await client.issueCertificates(issuer.address, [

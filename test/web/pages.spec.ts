@@ -13,9 +13,9 @@ import { createServer } from "node:net";
 import { UVerifyClient } from "@uverify/sdk";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { generateMnemonic, Wallet } from "../../shared/wallet";
-import { http, pollUntil, postJson } from "../../fixtures/mesh/helpers";
 import { startEmbeddedApp, type EmbeddedApp } from "../../fixtures/processes/embedded-app";
 import { axeViolations, firstLoadBytes, launchChromium, screenshot } from "./support/browser";
+import { confirmedOn, prepareCollateral } from "./support/devnet-issuer";
 import { cip30SignTx, injectTestWallet } from "./support/cip30-test-wallet";
 import { expectScreenshot, varyingParts } from "./support/screenshots";
 
@@ -43,12 +43,7 @@ describe("web pages in a real browser (embedded app, system Chromium)", function
   const evil = `<script>window.__pwned = 1</script>"'><img src=x onerror="window.__pwned = 2">`;
   const evilHash = sha256(`evil ${randomBytes(8).toString("hex")}`);
 
-  const confirmed = (txHash: string) =>
-    pollUntil(
-      async () => ((await http(`${base}/api/v1/transaction/confirm/${txHash}`)).status === 200 ? true : undefined),
-      `confirm ${txHash}`,
-      60_000,
-    );
+  const confirmed = (txHash: string) => confirmedOn(base, txHash);
 
   async function newPage(width = 1000): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ viewport: { width, height: 900 } });
@@ -75,14 +70,7 @@ describe("web pages in a real browser (embedded app, system Chromium)", function
     browser = await launchChromium();
 
     // The published client's issuer already has its collateral (the client itself never prepares one).
-    const prepared = (await postJson(`${base}/api/v1/transaction/prepare-collateral`, { senderAddress: sdkIssuer.address })).json as {
-      unsignedTransaction: string;
-    };
-    const collateral = await postJson(`${base}/api/v1/transaction/submit`, {
-      transaction: prepared.unsignedTransaction,
-      witnessSet: sdkIssuer.signTx(prepared.unsignedTransaction),
-    });
-    await confirmed((collateral.json as { transactionHash: string }).transactionHash);
+    await prepareCollateral(base, sdkIssuer);
 
     client = new UVerifyClient({ baseUrl: base, verifyBaseUrl: `${base}/verify`, signTx: cip30SignTx(sdkIssuer) });
     const issued = await client.apps.issueDiploma(sdkIssuer.address, [

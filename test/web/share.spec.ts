@@ -17,9 +17,10 @@ import { createServer, type AddressInfo } from "node:net";
 import { UVerifyClient } from "@uverify/sdk";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { generateMnemonic, Wallet } from "../../shared/wallet";
-import { http, pollUntil, postJson } from "../../fixtures/mesh/helpers";
+import { http } from "../../fixtures/mesh/helpers";
 import { startEmbeddedApp, type EmbeddedApp } from "../../fixtures/processes/embedded-app";
 import { axeViolations, launchChromium, screenshot, SCREENSHOTS } from "./support/browser";
+import { confirmedOn, prepareCollateral } from "./support/devnet-issuer";
 import { cip30SignTx } from "./support/cip30-test-wallet";
 import { decodeQrCode } from "./support/qr";
 import { expectScreenshot, varyingParts } from "./support/screenshots";
@@ -47,12 +48,7 @@ describe("sharing and printing a certificate in a real browser (embedded app, sy
   const issuer = Wallet.fromMnemonic(generateMnemonic());
   let diploma: { hash: string; verifyUrl: string; txHash: string; shortLink: string };
 
-  const confirmed = (txHash: string) =>
-    pollUntil(
-      async () => ((await http(`${base}/api/v1/transaction/confirm/${txHash}`)).status === 200 ? true : undefined),
-      `confirm ${txHash}`,
-      60_000,
-    );
+  const confirmed = (txHash: string) => confirmedOn(base, txHash);
 
   async function newPage(width = 1000, height = 900): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ viewport: { width, height } });
@@ -77,14 +73,7 @@ describe("sharing and printing a certificate in a real browser (embedded app, sy
     browser = await launchChromium();
 
     // The published client never prepares collateral: the issuer does it first.
-    const prepared = (await postJson(`${base}/api/v1/transaction/prepare-collateral`, { senderAddress: issuer.address })).json as {
-      unsignedTransaction: string;
-    };
-    const collateral = await postJson(`${base}/api/v1/transaction/submit`, {
-      transaction: prepared.unsignedTransaction,
-      witnessSet: issuer.signTx(prepared.unsignedTransaction),
-    });
-    await confirmed((collateral.json as { transactionHash: string }).transactionHash);
+    await prepareCollateral(base, issuer);
 
     const client = new UVerifyClient({ baseUrl: base, verifyBaseUrl: `${base}/verify`, signTx: cip30SignTx(issuer) });
     const issued = await client.apps.issueDiploma(issuer.address, [
