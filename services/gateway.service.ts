@@ -74,7 +74,7 @@ export interface WebPagesSettings {
   trustProxy?: number;
 }
 
-function webPagesFromConfig(config: AppConfig, now: () => number): WebPagesSettings {
+export function webPagesFromConfig(config: AppConfig, now: () => number): WebPagesSettings {
   return {
     network: config.network,
     networkId: networkIdOfNetwork(config.network),
@@ -211,6 +211,10 @@ export function createGatewayService(opts: GatewayOptions, pages?: WebPagesSetti
           lookup: (hash) => certificatesOf(self.broker, hash),
           shortCode: (hash) => shortCodeOf(self.broker, hash),
           resolveShortLink: (code, query) => shortLinkAnswerOf(self.broker, code, query),
+          readBudget: (req, res) => {
+            const refusal = readLimit.check(req, res);
+            return refusal === undefined ? undefined : (refusal.data as { retryAfterSeconds: number }).retryAfterSeconds;
+          },
           assets: loadWebAssets,
           onError: (err) => self.logger.warn("Page request failed", { message: err instanceof Error ? err.message : String(err) }),
         });

@@ -54,6 +54,11 @@ export interface PageServerOptions {
   now?(): number;
   /** Proxies of our own in front (TRUST_PROXY): their `X-Forwarded-Proto` names the scheme of the pages' absolute links. */
   trustProxy?: number;
+  /**
+   * Counts a request that looks a hash up against its client's read budget (RATE_LIMIT_READ_PER_MINUTE, shared with
+   * the API's `/verify` and `/proof`): the seconds to wait when the budget is spent, else undefined.
+   */
+  readBudget?(req: IncomingMessage, res: ServerResponse): number | undefined;
 }
 
 /** What `GET /api/v1/resolve/{code}` answers: the redirecting page with its own policy, or 404 for an unknown code. */
@@ -151,6 +156,7 @@ async function answer(opts: PageServerOptions, req: IncomingMessage, res: Server
   const txHash = givenTxHash === undefined ? undefined : TxHash.parse(givenTxHash);
   if (givenTxHash !== undefined && txHash === undefined)
     return send(req, res, malformedPage(ctx, "A certificate address is /verify/<hash>/<transaction>: the transaction is 64 hex digits."));
+  if (refusedForBudget(opts, req, res, assets)) return;
   let records: CertificateRecord[];
   try {
     records = await opts.lookup(hash);
@@ -200,17 +206,19 @@ async function answerBadge(opts: PageServerOptions, req: IncomingMessage, res: S
     res.end(req.method === "HEAD" ? undefined : body);
     return;
   }
-  let state: BadgeState;
-  try {
-    state = (await opts.lookup(hash)).length > 0 ? "verified" : "not-found";
-  } catch (err) {
-    opts.onError?.(err);
-    state = "unavailable";
+  const waitSeconds = opts.readBudget?.(req, res);
+  let state: BadgeState = "unavailable";
+  if (waitSeconds === undefined) {
+    try {
+      state = (await opts.lookup(hash)).length > 0 ? "verified" : "not-found";
+    } catch (err) {
+      opts.onError?.(err);
+    }
   }
   const body = Buffer.from(badgeSvg(state), "utf8");
   const gz = acceptsGzip(req);
   const payload = gz ? gzipSync(body) : body;
-  res.writeHead(state === "unavailable" ? 503 : 200, {
+  res.writeHead(waitSeconds !== undefined ? 429 : state === "unavailable" ? 503 : 200, {
     "Content-Type": "image/svg+xml; charset=utf-8",
     "Content-Security-Policy": "default-src 'none'",
     "X-Content-Type-Options": "nosniff",
@@ -218,7 +226,7 @@ async function answerBadge(opts: PageServerOptions, req: IncomingMessage, res: S
     "Cache-Control": state === "unavailable" ? "no-store" : `public, max-age=${BADGE_MAX_AGE_SECONDS}`,
     Vary: "Accept-Encoding",
     ...(gz ? { "Content-Encoding": "gzip" } : {}),
-    ...(state === "unavailable" ? { "Retry-After": "5" } : {}),
+    ...(state === "unavailable" ? { "Retry-After": String(waitSeconds ?? 5) } : {}),
     "Content-Length": String(payload.length),
   });
   res.end(req.method === "HEAD" ? undefined : payload);
@@ -239,6 +247,7 @@ async function answerPrint(
       res,
       malformedPage(ctx, "A print view's address is /verify/<hash>/print: the hash is even-length hex of at most 128 digits."),
     );
+  if (refusedForBudget(opts, req, res, await opts.assets())) return;
   let records: CertificateRecord[];
   try {
     records = await opts.lookup(hash);
@@ -339,6 +348,26 @@ const unavailable = (assets: WebAssets, network: string): RenderedPage =>
     role: "alert",
     body: markup`<p>The certificate service does not answer right now. Retry in a few seconds.</p>\n`,
   });
+
+/** Counts a page that looks a hash up against the client's read budget; answers the 429 page when it is spent. */
+function refusedForBudget(opts: PageServerOptions, req: IncomingMessage, res: ServerResponse, assets: WebAssets): boolean {
+  const waitSeconds = opts.readBudget?.(req, res);
+  if (waitSeconds === undefined) return false;
+  send(
+    req,
+    res,
+    statusPage({
+      status: 429,
+      title: "Too many lookups",
+      assets: assets.urls,
+      network: opts.network,
+      role: "alert",
+      body: markup`<p>This address looked up more certificates in the last minute than the service answers. Retry in ${String(waitSeconds)} seconds.</p>\n`,
+    }),
+    { "Retry-After": String(waitSeconds) },
+  );
+  return true;
+}
 
 const acceptsGzip = (req: IncomingMessage) => /\bgzip\b/.test(String(req.headers["accept-encoding"] ?? ""));
 

@@ -188,3 +188,40 @@ describe("mesh: GET budget of the expensive reads", function () {
     expect(third.refusal?.type).to.equal("RATE_LIMITED");
   });
 });
+
+describe("mesh: the pages that look a hash up count in the same GET budget", function () {
+  const clock = new FakeClock();
+  let gw: RunningGateway;
+  let site: string;
+  const hex = "ef".repeat(32);
+  before(async function () {
+    this.timeout(60_000);
+    // no verifier in this mesh: each lookup is answered 503, and counts
+    gw = await startGateway({ env: { RATE_LIMIT_READ_PER_MINUTE: "3", TRUST_PROXY: "1" }, pages: true, now: clock.now });
+    site = gw.api.replace(/\/api\/v1$/, "");
+  });
+  after(() => gw.stop());
+  const getFrom = (path: string, ip: string) => http(`${site}${path}`, { headers: { "X-Forwarded-For": ip } });
+
+  it("counts a certificate page, its print view and a badge like /verify: a 429 page (or badge) with Retry-After once spent", async () => {
+    const ip = "192.0.2.60";
+    expect((await getFrom(`/verify/${hex}`, ip)).status).to.equal(503);
+    expect((await getFrom(`/verify/${hex}/print`, ip)).status).to.equal(503);
+    expect((await getFrom(`/api/v1/verify/${hex}`, ip)).status, "the API's /verify, same budget").to.equal(503);
+    clock.advance(20_000);
+    const page = await getFrom(`/verify/${hex}`, ip);
+    expect(page.status).to.equal(429);
+    expect(page.headers.get("retry-after")).to.equal("40");
+    expect(page.headers.get("content-type")).to.match(/^text\/html/);
+    expect(page.text).to.include("Too many lookups");
+    expect((await getFrom(`/verify/${hex}/print`, ip)).status).to.equal(429);
+    const badge = await getFrom(`/badge/${hex}.svg`, ip);
+    expect(badge.status).to.equal(429);
+    expect(badge.headers.get("content-type")).to.match(/^image\/svg\+xml/);
+    expect(badge.headers.get("retry-after")).to.equal("40");
+    // what looks nothing up is not counted
+    expect((await getFrom("/", ip)).status, "the home page").to.equal(200);
+    expect((await getFrom("/verify/xyz", ip)).status, "a malformed hash").to.equal(400);
+    expect((await getFrom(`/verify/${hex}`, "192.0.2.61")).status, "another client").to.equal(503);
+  });
+});
