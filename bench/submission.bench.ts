@@ -11,8 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ServiceBroker } from "moleculer";
 import { createBrokerOptions } from "../moleculer.config";
-import { deploymentPortsFor, prepareDevnetFirstStart } from "../shared/first-start/devnet-first-start";
-import { defaultBootstrapTerms, deployProtocol } from "../shared/first-start/protocol-deployment";
+import { deployDefaultProtocol, prepareDevnetFirstStart } from "../shared/first-start/devnet-first-start";
 import { createChainClient } from "../shared/chain";
 import { txIdOf } from "../shared/csl";
 import type { OgmiosUtxo } from "../shared/csl/utxo";
@@ -51,13 +50,12 @@ async function run(blockTimeMs: number): Promise<Record<string, unknown>> {
   const started = Date.now();
   await broker.start();
   const chain = await mesh.resources.chain();
-  const ports = deploymentPortsFor((a, p) => broker.call(a, p), chain.ogmiosUrl, await mesh.resources.store(), Date.now);
-  const steps = await deployProtocol(ports, {
-    wallet: prep.service.wallet,
-    bootstrapName: "default",
-    bootstrapTerms: defaultBootstrapTerms(prep.service.wallet),
-  });
-  await ports.close();
+  const steps = await deployDefaultProtocol(
+    (a, p) => broker.call(a, p),
+    chain.ogmiosUrl,
+    await mesh.resources.store(),
+    prep.service.wallet,
+  );
   const bootstrapMs = Date.now() - started;
   const api = httpUrl(listenAddresses(broker).api!, "/api/v1");
   const client = createChainClient({ url: chain.ogmiosUrl });

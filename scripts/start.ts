@@ -13,9 +13,8 @@ import { join } from "node:path";
 import { ServiceBroker } from "moleculer";
 import pino from "pino";
 import { createBrokerOptions } from "../moleculer.config";
-import { prepareDevnetFirstStart, deploymentPortsFor } from "../shared/first-start/devnet-first-start";
+import { deployDefaultProtocol, prepareDevnetFirstStart } from "../shared/first-start/devnet-first-start";
 import { faucetGenesisFunds } from "../shared/faucet/faucet-wallet";
-import { defaultBootstrapTerms, deployProtocol } from "../shared/first-start/protocol-deployment";
 import {
   readyLines,
   readyRecord,
@@ -114,14 +113,13 @@ async function main(): Promise<void> {
         ? "SERVICE_MNEMONIC"
         : `${prep.service.keyFile} (${prep.service.source === "created" ? "created now, mode 0600" : "existing"})`;
     const serviceWallet = { address: wallet.address, paymentKeyHash: wallet.paymentKeyHash, keySource };
-    const ports = deploymentPortsFor(
-      (action, params) => broker.call(action, params),
-      (await mesh.resources.chain()).ogmiosUrl,
-      await mesh.resources.store(),
-      Date.now,
-    );
     try {
-      const steps = await deployProtocol(ports, { wallet, bootstrapName: "default", bootstrapTerms: defaultBootstrapTerms(wallet) });
+      const steps = await deployDefaultProtocol(
+        (action, params) => broker.call(action, params),
+        (await mesh.resources.chain()).ogmiosUrl,
+        await mesh.resources.store(),
+        wallet,
+      );
       const p = config.protocol!;
       bootstrap = {
         outcome: "done",
@@ -132,7 +130,6 @@ async function main(): Promise<void> {
     } catch (err) {
       bootstrap = { outcome: "failed", serviceWallet, steps: [], error: err instanceof Error ? err.message : String(err) };
     } finally {
-      await ports.close();
       deploying = false;
     }
   } else if (prep.kind === "unfunded-chain") {

@@ -2,7 +2,7 @@
  * What `npm start` does on the embedded devnet, in two halves around the broker start:
  * - `prepareDevnetFirstStart` (before): service wallet, genesis funds of a NEW chain, and the config with the
  *   deployment fixed up front (`protocol`, `serviceAddress`);
- * - `deploymentPortsFor` + `deployProtocol` (after the services started): init → deploy → default bootstrap.
+ * - `deployDefaultProtocol` (after the services started): init → deploy → default bootstrap.
  * Applies only to the embedded devnet (no OGMIOS_URL, no TRANSPORTER) without a configured deployment.
  */
 import { join } from "node:path";
@@ -13,9 +13,16 @@ import type { AppConfig } from "../config/config";
 import { InflightRegistry } from "../inflight";
 import { loadSlotClock } from "../issuance/slot-clock";
 import type { Store } from "../store";
+import type { Wallet } from "../wallet";
 import type { OwnTransactionPorts } from "../submission/own-transaction";
 import { devnetProtocolConfig, genesisFundsWallet, serviceGenesisFunds, type GenesisFundSpec } from "./devnet-deployment";
-import type { DeploymentPorts, ProtocolSnapshot } from "./protocol-deployment";
+import {
+  defaultBootstrapTerms,
+  deployProtocol,
+  type DeploymentPorts,
+  type DeploymentStepReport,
+  type ProtocolSnapshot,
+} from "./protocol-deployment";
 import { loadOrCreateServiceWallet, type ServiceWallet } from "./service-wallet";
 
 export type DevnetFirstStartPreparation =
@@ -75,4 +82,22 @@ export function deploymentPortsFor(
     pause: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     close: () => client.close(),
   };
+}
+
+/**
+ * The deployment through the services (deploymentPortsFor): init → library → the free `default` bootstrap, paid and
+ * signed by `wallet`; the step reports.
+ */
+export async function deployDefaultProtocol(
+  call: <T>(action: string, params?: Record<string, unknown>) => Promise<T>,
+  ogmiosUrl: string,
+  store: Store,
+  wallet: Wallet,
+): Promise<DeploymentStepReport[]> {
+  const ports = deploymentPortsFor(call, ogmiosUrl, store, Date.now);
+  try {
+    return await deployProtocol(ports, { wallet, bootstrapName: "default", bootstrapTerms: defaultBootstrapTerms(wallet) });
+  } finally {
+    await ports.close();
+  }
 }

@@ -20,9 +20,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ServiceBroker, type ServiceSchema } from "moleculer";
 import { createBrokerOptions } from "../../moleculer.config";
-import { deploymentPortsFor } from "../../shared/first-start/devnet-first-start";
+import { deployDefaultProtocol } from "../../shared/first-start/devnet-first-start";
 import { devnetProtocolConfig, serviceGenesisFunds } from "../../shared/first-start/devnet-deployment";
-import { defaultBootstrapTerms, deployProtocol } from "../../shared/first-start/protocol-deployment";
 import { createChainClient, type ChainClient } from "../../shared/chain";
 import { buildPayment, decodeTx } from "../../shared/csl";
 import type { OgmiosUtxo } from "../../shared/csl/utxo";
@@ -130,17 +129,8 @@ describe("e2e: distributed over NATS, two tx-builder replicas racing for one wal
   });
 
   it("deploys through the mesh, then lands every certificate of one wallet built by both replicas at once, without a double-spent input", async () => {
-    const ports = deploymentPortsFor((action, params) => brokers[0]!.call(action, params), devnet!.url, store!, Date.now);
-    try {
-      const steps = await deployProtocol(ports, {
-        wallet: service,
-        bootstrapName: "default",
-        bootstrapTerms: defaultBootstrapTerms(service),
-      });
-      expect(steps.map((s) => s.outcome)).to.deep.equal(["done", "done", "done", "done"]);
-    } finally {
-      await ports.close();
-    }
+    const steps = await deployDefaultProtocol((action, params) => brokers[0]!.call(action, params), devnet!.url, store!, service);
+    expect(steps.map((s) => s.outcome)).to.deep.equal(["done", "done", "done", "done"]);
 
     // the user's wallet: a handful of UTxOs to race for, and its 5 ADA collateral
     const split = buildPayment({

@@ -14,9 +14,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ServiceBroker, type ServiceSchema } from "moleculer";
 import { createBrokerOptions } from "../../moleculer.config";
-import { deploymentPortsFor } from "../../shared/first-start/devnet-first-start";
+import { deployDefaultProtocol } from "../../shared/first-start/devnet-first-start";
 import { devnetProtocolConfig, serviceGenesisFunds } from "../../shared/first-start/devnet-deployment";
-import { defaultBootstrapTerms, deployProtocol } from "../../shared/first-start/protocol-deployment";
 import { createChainClient, type ChainClient } from "../../shared/chain";
 import { txIdOf } from "../../shared/csl";
 import type { OgmiosUtxo } from "../../shared/csl/utxo";
@@ -131,12 +130,7 @@ describe("e2e: distributed over NATS, two wallets racing fractionized inserts th
   });
 
   it("both racing inserts land: the loser is rebuilt on the winner by the service", async () => {
-    const ports = deploymentPortsFor((action, params) => brokers[0]!.call(action, params), devnet!.url, store!, Date.now);
-    try {
-      await deployProtocol(ports, { wallet: service, bootstrapName: "default", bootstrapTerms: defaultBootstrapTerms(service) });
-    } finally {
-      await ports.close();
-    }
+    await deployDefaultProtocol((action, params) => brokers[0]!.call(action, params), devnet!.url, store!, service);
     const extensions = await http(`${api}/extensions`);
     expect(extensions.json).to.deep.include({ "fractionized-certificate": true });
 

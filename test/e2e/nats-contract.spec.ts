@@ -30,9 +30,8 @@ import { startServiceProcess, type ServiceProcess } from "../../fixtures/process
 import { http, pollUntil, testConfig } from "../../fixtures/mesh/helpers";
 import { createChainClient, type ChainClient } from "../../shared/chain";
 import { buildPayment } from "../../shared/csl";
-import { deploymentPortsFor } from "../../shared/first-start/devnet-first-start";
+import { deployDefaultProtocol } from "../../shared/first-start/devnet-first-start";
 import { devnetProtocolConfig, serviceGenesisFunds } from "../../shared/first-start/devnet-deployment";
-import { defaultBootstrapTerms, deployProtocol } from "../../shared/first-start/protocol-deployment";
 import { createStore, type Store } from "../../shared/store";
 import { generateMnemonic, Wallet } from "../../shared/wallet";
 
@@ -373,17 +372,8 @@ describe("e2e: the published NATS contract, followed with a plain NATS client", 
     await broker.start();
     try {
       await broker.waitForServices(["indexer", "tx-builder", "submitter", "library", "events"], 60_000);
-      const ports = deploymentPortsFor((action, params) => broker.call(action, params), devnet!.url, store, Date.now);
-      try {
-        const steps = await deployProtocol(ports, {
-          wallet: service,
-          bootstrapName: "default",
-          bootstrapTerms: defaultBootstrapTerms(service),
-        });
-        expect(steps.map((s) => s.outcome)).to.deep.equal(["done", "done", "done", "done"]);
-      } finally {
-        await ports.close();
-      }
+      const steps = await deployDefaultProtocol((action, params) => broker.call(action, params), devnet!.url, store, service);
+      expect(steps.map((s) => s.outcome)).to.deep.equal(["done", "done", "done", "done"]);
     } finally {
       await broker.stop();
       await store.close();
