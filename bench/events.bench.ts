@@ -70,21 +70,17 @@ import {
   type WebhookSender,
 } from "../shared/webhooks";
 import { generateMnemonic, type Wallet } from "../shared/wallet";
+import { envNumber, round2, thousands } from "./figures";
 import { percentile } from "./percentile";
 import type { Ratio } from "./run";
 
-const num = (name: string, fallback: number): number => {
-  const v = process.env[name];
-  return v === undefined || v === "" ? fallback : Number(v);
-};
-
-const STREAMS = num("EVENTS_BENCH_STREAMS", 1_000);
-const ENDPOINTS = num("EVENTS_BENCH_ENDPOINTS", 1_000);
+const STREAMS = envNumber("EVENTS_BENCH_STREAMS", 1_000);
+const ENDPOINTS = envNumber("EVENTS_BENCH_ENDPOINTS", 1_000);
 /** Blocks of the SSE latency phase, alternating between the STREAMS and the lone stream. */
-const SSE_BLOCKS = num("EVENTS_BENCH_SSE_BLOCKS", 160);
-const WEBHOOK_BLOCKS = num("EVENTS_BENCH_WEBHOOK_BLOCKS", 6);
-const BURST_BLOCKS = num("EVENTS_BENCH_BURST_BLOCKS", 2);
-const BURST_CERTIFICATES = num("EVENTS_BENCH_BURST_CERTIFICATES", 2);
+const SSE_BLOCKS = envNumber("EVENTS_BENCH_SSE_BLOCKS", 160);
+const WEBHOOK_BLOCKS = envNumber("EVENTS_BENCH_WEBHOOK_BLOCKS", 6);
+const BURST_BLOCKS = envNumber("EVENTS_BENCH_BURST_BLOCKS", 2);
+const BURST_CERTIFICATES = envNumber("EVENTS_BENCH_BURST_CERTIFICATES", 2);
 /** The service's deliverer's attempts in flight (WEBHOOKS_CONCURRENCY, its default), and the ceiling's POSTs at once. */
 const CONCURRENCY = 16;
 /** Registrations in flight at once. */
@@ -96,8 +92,6 @@ const BLOCK_TIMEOUT_MS = 120_000;
 /** How long the burst's deliveries may take. */
 const BURST_TIMEOUT_MS = 900_000;
 
-const round2 = (x: number) => Math.round(x * 100) / 100;
-const fmt = (x: number) => Math.round(x).toLocaleString("en");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const perSecond = (n: number, ms: number) => Math.round((n / Math.max(ms, 1)) * 1000);
 const started = performance.now();
@@ -723,25 +717,25 @@ export default async function (): Promise<Record<string, unknown>> {
       sseBlockToEventP50VsBareFanOut: {
         value: round2(sse.blockToEventMs.p50 / Math.max(sse.bareBlockToFrameMs.p50, 0.01)),
         lowerIsBetter: true,
-        figure: `block → first event on each of ${fmt(STREAMS)} streams, p50 ${ms(sse.blockToEventMs.p50)} (p99 ${ms(sse.blockToEventMs.p99)})`,
-        reference: `block → chain.block (p50 ${ms(sse.blockToChainBlockMs.p50)}, p99 ${ms(sse.blockToChainBlockMs.p99)}) → bare node:http writing the same frames to ${fmt(STREAMS)} streams, p50 ${ms(sse.bareBlockToFrameMs.p50)} (p99 ${ms(sse.bareBlockToFrameMs.p99)})`,
+        figure: `block → first event on each of ${thousands(STREAMS)} streams, p50 ${ms(sse.blockToEventMs.p50)} (p99 ${ms(sse.blockToEventMs.p99)})`,
+        reference: `block → chain.block (p50 ${ms(sse.blockToChainBlockMs.p50)}, p99 ${ms(sse.blockToChainBlockMs.p99)}) → bare node:http writing the same frames to ${thousands(STREAMS)} streams, p50 ${ms(sse.bareBlockToFrameMs.p50)} (p99 ${ms(sse.bareBlockToFrameMs.p99)})`,
       },
       sseHeapPerStreamVsBareHttp: {
         value: round2(meshPerStream.heapBytes / Math.max(barePerStream.heapBytes, 1)),
         lowerIsBetter: true,
-        figure: `${fmt(meshPerStream.heapBytes)} B heap per stream (RSS ${fmt(meshPerStream.rssBytes)} B), client included`,
-        reference: `${fmt(barePerStream.heapBytes)} B (RSS ${fmt(barePerStream.rssBytes)} B), bare node:http holding idle answers`,
+        figure: `${thousands(meshPerStream.heapBytes)} B heap per stream (RSS ${thousands(meshPerStream.rssBytes)} B), client included`,
+        reference: `${thousands(barePerStream.heapBytes)} B (RSS ${thousands(barePerStream.rssBytes)} B), bare node:http holding idle answers`,
       },
       webhookDeliveriesVsPlainHttp: {
         value: Math.round((burstRate / ceilingRate) * 1000) / 1000,
-        figure: `${fmt(burstRate)} deliveries/s to ${fmt(ENDPOINTS)} endpoints (${fmt(burstExpected)}, first block → last delivery)`,
-        reference: `${fmt(ceilingRate)} signed POSTs/s, plain node:http, ${settings.concurrency} at a time`,
+        figure: `${thousands(burstRate)} deliveries/s to ${thousands(ENDPOINTS)} endpoints (${thousands(burstExpected)}, first block → last delivery)`,
+        reference: `${thousands(ceilingRate)} signed POSTs/s, plain node:http, ${settings.concurrency} at a time`,
       },
       webhookBlockToDeliveryP50VsSse: {
         value: round2(webhooks.blockToDeliveryMs.p50 / Math.max(sse.blockToEventMs.p50, 0.01)),
         lowerIsBetter: true,
-        figure: `block → delivery p50 ${ms(webhooks.blockToDeliveryMs.p50)} (p99 ${ms(webhooks.blockToDeliveryMs.p99)}), ${fmt(hookLatencies.length / WEBHOOK_BLOCKS)} per block`,
-        reference: `block → first event on each of ${fmt(STREAMS)} SSE streams (above), p50 ${ms(sse.blockToEventMs.p50)}`,
+        figure: `block → delivery p50 ${ms(webhooks.blockToDeliveryMs.p50)} (p99 ${ms(webhooks.blockToDeliveryMs.p99)}), ${thousands(hookLatencies.length / WEBHOOK_BLOCKS)} per block`,
+        reference: `block → first event on each of ${thousands(STREAMS)} SSE streams (above), p50 ${ms(sse.blockToEventMs.p50)}`,
       },
     };
     process.stderr.write(`events: sse ${JSON.stringify(sse)}\nevents: webhooks ${JSON.stringify(webhooks)}\n`);

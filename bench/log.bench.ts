@@ -44,6 +44,7 @@ import { LogStore } from "../shared/transparency-log/log-store";
 import { SQLITE_FILE } from "../shared/store/sqlite-store";
 import { newNonces } from "../shared/transparency-log/log-entries";
 import { Sequencer, type RoundOutcome } from "../shared/transparency-log/sequencer";
+import { envNumber, round2, thousands } from "./figures";
 import { percentile } from "./percentile";
 import type { Ratio } from "./run";
 
@@ -56,18 +57,13 @@ interface AutocannonResult {
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require("autocannon") as (opts: Record<string, unknown>) => Promise<AutocannonResult>;
 
-const num = (name: string, fallback: number): number => {
-  const v = process.env[name];
-  return v === undefined || v === "" ? fallback : Number(v);
-};
-
 const PER_REQUEST = 1_000;
-const CLIENTS = num("LOG_BENCH_CLIENTS", 4);
-const APPEND_SECONDS = num("LOG_BENCH_APPEND_SECONDS", 30);
+const CLIENTS = envNumber("LOG_BENCH_CLIENTS", 4);
+const APPEND_SECONDS = envNumber("LOG_BENCH_APPEND_SECONDS", 30);
 /** How long the clients go as fast as they can (the rate); short, so the pending leaves stay below a round's trigger. */
-const RATE_SECONDS = num("LOG_BENCH_RATE_SECONDS", 5);
-const ENTRIES = num("LOG_BENCH_ENTRIES", 300_000);
-const PROOFS = num("LOG_BENCH_PROOFS", 2_000);
+const RATE_SECONDS = envNumber("LOG_BENCH_RATE_SECONDS", 5);
+const ENTRIES = envNumber("LOG_BENCH_ENTRIES", 300_000);
+const PROOFS = envNumber("LOG_BENCH_PROOFS", 2_000);
 /** One receipt of every this many requests has its integration lag measured. */
 const SAMPLE_EVERY = 4;
 const POLL_MS = 20;
@@ -82,8 +78,6 @@ const TARGET_PROOF_P99_MS = 2_000;
 const TARGET_BYTES_PER_ENTRY = 100;
 const TARGET_PROOF_LATENCY_P99_MS = 10;
 
-const round2 = (x: number) => Math.round(x * 100) / 100;
-const fmt = (x: number) => Math.round(x).toLocaleString("en");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A request body of PER_REQUEST fresh random hashes. */
@@ -516,7 +510,7 @@ export default async function (): Promise<Record<string, unknown>> {
     const lagP99 = percentile(paced.lags, 99);
     const lagMax = percentile(paced.lags, 100);
     process.stderr.write(
-      `log: appends ${fmt(intake)} hashes/s answered, ${fmt(grown)}/s checkpointed, lag p50 ${lagP50} p99 ${lagP99} max ${lagMax} ms, rounds ${JSON.stringify(appendRounds)}, loop ${JSON.stringify(appendLoop)}\n`,
+      `log: appends ${thousands(intake)} hashes/s answered, ${thousands(grown)}/s checkpointed, lag p50 ${lagP50} p99 ${lagP99} max ${lagMax} ms, rounds ${JSON.stringify(appendRounds)}, loop ${JSON.stringify(appendLoop)}\n`,
     );
 
     // 2. fill to ENTRIES
@@ -538,7 +532,7 @@ export default async function (): Promise<Record<string, unknown>> {
     loop.disable();
     const fillLoop = loopFigures(loop);
     process.stderr.write(
-      `log: ${fmt(size)} entries (filled in ${fillMs} ms, last 202 → all checkpointed ${drainMs} ms), rounds ${JSON.stringify(fillRounds)}, loop ${JSON.stringify(fillLoop)}, resets ${resets.count}\n`,
+      `log: ${thousands(size)} entries (filled in ${fillMs} ms, last 202 → all checkpointed ${drainMs} ms), rounds ${JSON.stringify(fillRounds)}, loop ${JSON.stringify(fillLoop)}, resets ${resets.count}\n`,
     );
 
     // 3. tile reads
@@ -583,46 +577,46 @@ export default async function (): Promise<Record<string, unknown>> {
       appendRateToTarget: {
         value: round2(intake / TARGET_HASHES_PER_S),
         target: 1,
-        figure: `${fmt(intake)} hashes/s answered 202 over ${Math.round(run.ms / 1000)} s (${CLIENTS} clients × ${PER_REQUEST} hashes a request; the log grew ${fmt(grown)}/s)`,
-        reference: `the issue's ${fmt(TARGET_HASHES_PER_S)} hashes/s`,
+        figure: `${thousands(intake)} hashes/s answered 202 over ${Math.round(run.ms / 1000)} s (${CLIENTS} clients × ${PER_REQUEST} hashes a request; the log grew ${thousands(grown)}/s)`,
+        reference: `the issue's ${thousands(TARGET_HASHES_PER_S)} hashes/s`,
       },
       appendRateToStoreInserts: {
         value: round2(intake / insertRate),
-        figure: `${fmt(intake)} hashes/s through POST /batch/submit`,
-        reference: `${fmt(insertRate)} hashes/s, the same request documents inserted into a SQLite store folder`,
+        figure: `${thousands(intake)} hashes/s through POST /batch/submit`,
+        reference: `${thousands(insertRate)} hashes/s, the same request documents inserted into a SQLite store folder`,
       },
       integrationLagMaxToTarget: {
         value: round2(lagMax / TARGET_INTEGRATION_MS),
         target: 1,
         lowerIsBetter: true,
-        figure: `202 → checkpointed receipt at ${fmt(TARGET_HASHES_PER_S)} hashes/s offered: max ${Math.round(lagMax)} ms, p50 ${Math.round(lagP50)} ms over ${paced.lags.length} sampled receipts (polled every ${POLL_MS} ms)`,
+        figure: `202 → checkpointed receipt at ${thousands(TARGET_HASHES_PER_S)} hashes/s offered: max ${Math.round(lagMax)} ms, p50 ${Math.round(lagP50)} ms over ${paced.lags.length} sampled receipts (polled every ${POLL_MS} ms)`,
         reference: `the issue's ${TARGET_INTEGRATION_MS} ms`,
       },
       integrationLagP99ToTarget: {
         value: round2(lagP99 / TARGET_PROOF_P99_MS),
         target: 1,
         lowerIsBetter: true,
-        figure: `202 → checkpointed receipt with its proof at ${fmt(TARGET_HASHES_PER_S)} hashes/s offered: p99 ${Math.round(lagP99)} ms`,
+        figure: `202 → checkpointed receipt with its proof at ${thousands(TARGET_HASHES_PER_S)} hashes/s offered: p99 ${Math.round(lagP99)} ms`,
         reference: `the issue's ${TARGET_PROOF_P99_MS} ms`,
       },
       tileReadsToPlainHttp: {
         value: tilesRun.medianRatio as number,
         target: 0.9,
-        figure: `${fmt(tilesRun.gatewayReqPerSec as number)} req/s, full tiles and entry bundles through the gateway`,
-        reference: `${fmt(tilesRun.plainReqPerSec as number)} req/s, bare node:http sending the same bytes (median of ${TILE_ROUNDS} alternating rounds)`,
+        figure: `${thousands(tilesRun.gatewayReqPerSec as number)} req/s, full tiles and entry bundles through the gateway`,
+        reference: `${thousands(tilesRun.plainReqPerSec as number)} req/s, bare node:http sending the same bytes (median of ${TILE_ROUNDS} alternating rounds)`,
       },
       diskPerEntryToTarget: {
         value: round2(perEntry / TARGET_BYTES_PER_ENTRY),
         target: 1,
         lowerIsBetter: true,
-        figure: `${Math.round(perEntry)} B per entry, every file of DATA_DIR, ${fmt(size)} entries`,
+        figure: `${Math.round(perEntry)} B per entry, every file of DATA_DIR, ${thousands(size)} entries`,
         reference: `the issue's ${TARGET_BYTES_PER_ENTRY} B`,
       },
       proofP99ToTarget: {
         value: round2(proofs.proofP99Ms! / TARGET_PROOF_LATENCY_P99_MS),
         target: 1,
         lowerIsBetter: true,
-        figure: `GET /batch/receipt/{id}/proof p99 ${proofs.proofP99Ms} ms (p50 ${proofs.proofP50Ms}), random receipts of ${fmt(size)} entries`,
+        figure: `GET /batch/receipt/{id}/proof p99 ${proofs.proofP99Ms} ms (p50 ${proofs.proofP50Ms}), random receipts of ${thousands(size)} entries`,
         reference: `the issue's ${TARGET_PROOF_LATENCY_P99_MS} ms`,
       },
       proofP99ToCheckpointP99: {

@@ -24,6 +24,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes, randomInt } from "node:crypto";
 import { performance } from "node:perf_hooks";
+import { round2 } from "./figures";
 import { percentile } from "./percentile";
 import { buildTree, CHUNK_LEAVES, checkInclusionProof, MERKLE_SCHEME, MerkleTreeStore } from "../shared/merkle";
 import { createStore, readStoreConfig, type Store } from "../shared/store";
@@ -32,7 +33,6 @@ import { gatewayBroker } from "./read-path.bench";
 import type { Ratio } from "./run";
 import { DataHash } from "../shared/domain/hex";
 
-const round2 = (x: number) => Math.round(x * 100) / 100;
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 
 /** `--name=value` or `--name value` from the command line, else the environment variable, else the default. */
