@@ -10,16 +10,11 @@ import { renderPrintPage } from "../../shared/web-pages/print-page";
 import { embedSnippet } from "../../shared/web-pages/share-dialog";
 import { renderVerifyPage } from "../../shared/web-pages/verify-page";
 import { DataHash, TxHash } from "../../shared/domain/hex";
+import { PAGE_CONTEXT } from "./support/page-context";
 
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 const HASH = DataHash(sha("graduate-7"));
-const ctx = {
-  assets: { css: "/assets/app.css", js: "/assets/app.js", verifyJs: "/assets/verify.js", shareJs: "/assets/share.js" },
-  shortLinkBase: "https://go.test",
-  now: 1_800_000_000_000,
-  origin: "https://pages.test",
-  chain: { network: "preview", explorerUrl: "https://explorer.test/tx/{tx}", faucetEnabled: true },
-};
+const ctx = PAGE_CONTEXT;
 const diploma = {
   uverify_template_id: "diploma",
   uverify_update_policy: "first",

@@ -11,14 +11,9 @@ import { TEMPLATES, templateNamed } from "../../shared/presentation/certificate-
 import { DataHash, TxHash } from "../../shared/domain/hex";
 import { renderHomePage } from "../../shared/web-pages/home-page";
 import { TESTNET_FAUCET_URL } from "../../shared/presentation/chain-place";
+import { PAGE_CONTEXT } from "./support/page-context";
 
-const ctx = {
-  assets: { css: "/assets/app.css", js: "/assets/app.js", verifyJs: "/assets/verify.js", shareJs: "/assets/share.js" },
-  shortLinkBase: "https://go.test",
-  now: 1_800_000_000_000,
-  origin: "https://pages.test",
-  chain: { network: "preview", explorerUrl: "https://explorer.test/tx/{tx}", faucetEnabled: true },
-};
+const ctx = PAGE_CONTEXT;
 const sha = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 const HASH = sha("student-42");
 const ISSUER = "aa".repeat(28);
